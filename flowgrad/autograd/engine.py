@@ -1,0 +1,251 @@
+"""run_backward(): the one place gradients flow.
+
+1. Dependencies: an iterative walk from the roots counts the edges into every reachable node.
+   With targets (`inputs=` or `autograd.grad`), only nodes on a path to a target are run.
+2. Execution: a node runs once all its incoming gradients have arrived, newest node first among
+   the ready ones. Per node: tensor hooks, retained grads, capture, pre-hooks, the formula,
+   post-hooks, then (without retain_graph) its saved tensors are released.
+3. Each gradient is summed to the shape and cast to the dtype of the input it flows into (the one
+   place broadcasting is undone) and added, out of place, into the next node's buffer.
+No recursion over graph depth anywhere.
+"""
+from __future__ import annotations
+
+import heapq
+import warnings
+from typing import Sequence
+
+from . import mode
+from .graph import FREED, AccumulateGrad, Node, accumulate
+from .policy import Policy
+
+Edge = tuple  # (node, output_nr)
+
+
+def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, retain_graph: bool,
+                 create_graph: bool, targets: Sequence[Edge] | None = None, capture: bool = False) -> list | None:
+    """Backpropagate `seeds` from `roots`. Without `targets`, accumulate into every reachable leaf.
+    With targets and `capture=False`, accumulate only into those (backward's `inputs=`); with
+    `capture=True`, return the gradient arriving at each target instead (autograd.grad)."""
+    from ..ops import add, cast, sum_to, zeros_for
+
+    deps = _count_dependencies(roots)
+    needed = _nodes_reaching(roots, deps, targets) if targets is not None else None
+    captured = [None] * len(targets) if capture else None
+    capture_at: dict = {}
+    if capture:
+        for i, (node, nr) in enumerate(targets):
+            capture_at.setdefault(node, []).append((nr, i))
+
+    buffers: dict[Node, list] = {}
+    ready: list = []
+    for (node, nr), g in zip(roots, seeds):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * len(node.out_meta)
+            if deps.get(node, 0) == 0:
+                heapq.heappush(ready, (-node.seq, id(node), node))
+        if g is not None:
+            buf[nr] = g if buf[nr] is None else add(buf[nr], g)
+
+    anomaly = mode.state.anomaly
+    free_every = policy.free_every_node
+    with mode._GradModeGuard(create_graph):
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node)
+            if node._hooks is not None or type(node) is AccumulateGrad:
+                grads = _tensor_hooks(policy, node, grads, capture)
+            if capture:
+                slots = capture_at.get(node)
+                if slots is not None:
+                    for nr, i in slots:
+                        captured[i] = grads[nr]
+                run = type(node) is not AccumulateGrad and any(e is not None and e[0] in needed
+                                                               for e in node.next_edges)
+            else:
+                run = needed is None or node in needed
+            if not run:
+                continue
+            if node._saved is FREED:
+                raise policy.error("second_backward")
+            if all(g is None for g in grads):
+                outs = (None,) * len(node.next_edges)
+            else:
+                outs = _run_node(policy, node, grads, anomaly, zeros_for)
+            if not retain_graph:
+                node.release(free_every)
+            for edge, g in zip(node.next_edges, outs):
+                if edge is None:
+                    continue
+                nxt, nr = edge
+                if needed is not None and nxt not in needed:
+                    continue
+                if g is not None:
+                    shape, dtype = nxt.out_meta[nr]
+                    if g.data.shape != shape:
+                        g = sum_to(g, shape)
+                    if g.data.dtype != dtype:
+                        g = cast(g, dtype)
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buf = buffers[nxt] = [None] * len(nxt.out_meta)
+                if g is not None:
+                    buf[nr] = g if buf[nr] is None else add(buf[nr], g)
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(ready, (-nxt.seq, id(nxt), nxt))
+    return captured
+
+
+def _count_dependencies(roots: Sequence[Edge]) -> dict:
+    deps: dict[Node, int] = {}
+    stack = []
+    seen = set()
+    for node, _ in roots:
+        if node not in seen:
+            seen.add(node)
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        for e in node.next_edges:
+            if e is None:
+                continue
+            nxt = e[0]
+            c = deps.get(nxt)
+            if c is None:
+                deps[nxt] = 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+            else:
+                deps[nxt] = c + 1
+    return deps
+
+
+def _nodes_reaching(roots: Sequence[Edge], deps: dict, targets: Sequence[Edge]) -> set:
+    """Nodes from which some target node is reachable (targets included)."""
+    order = []  # topological order, roots first (Kahn over a copy of the counts)
+    left = dict(deps)
+    stack = [n for n, _ in roots if left.get(n, 0) == 0]
+    seen = set(stack)
+    stack = list(dict.fromkeys(stack))
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for e in node.next_edges:
+            if e is None:
+                continue
+            nxt = e[0]
+            left[nxt] -= 1
+            if left[nxt] == 0 and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    needed = {n for n, _ in targets}
+    for node in reversed(order):
+        if node not in needed:
+            for e in node.next_edges:
+                if e is not None and e[0] in needed:
+                    needed.add(node)
+                    break
+    return needed
+
+
+def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> list:
+    """Run the hooks of the tensors this node produced, then store retained grads."""
+    if type(node) is AccumulateGrad:
+        if capture and not policy.leaf_hooks_in_grad:
+            return grads
+        x = node.variable._extra
+        hooks = x.hooks if x is not None else None
+        if hooks and grads[0] is not None:
+            grads = [_apply_tensor_hooks(policy, hooks, grads[0])]
+        return grads
+    nh = node._hooks
+    if nh.tensor_pre:
+        grads = list(grads)
+        for nr, hooks in nh.tensor_pre.items():
+            if hooks and grads[nr] is not None:
+                grads[nr] = _apply_tensor_hooks(policy, hooks, grads[nr])
+    if nh.retains:
+        for nr, ref in nh.retains.items():
+            t = ref()
+            g = grads[nr]
+            if t is None or g is None:
+                continue
+            if t._grad is None or not policy.retained_grad_accumulates:
+                t._grad = g if g.requires_grad else g._new(g.data.copy())
+            else:
+                from ..ops import add
+                t._grad = add(t._grad, g)
+    return grads
+
+
+def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
+    for hook in tuple(hooks.values()):
+        out = hook(grad)
+        if out is None:
+            continue
+        if not hasattr(out, "grad_fn"):
+            raise policy.error("hook_type", type=type(out).__name__)
+        if out.data.shape != grad.data.shape and policy.messages.get("hook_size"):
+            raise policy.error("hook_size", name=_hook_name(hook))
+        if out.data.dtype != grad.data.dtype and policy.messages.get("hook_dtype"):
+            raise policy.error("hook_dtype", name=_hook_name(hook), was=policy.type_name(grad.data.dtype),
+                               got=policy.type_name(out.data.dtype))
+        grad = out
+    return grad
+
+
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", type(hook).__name__)
+
+
+def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, zeros_for) -> tuple:
+    hooks = node._hooks
+    if hooks is not None and hooks.pre:
+        for hook in tuple(hooks.pre.values()):
+            out = hook(tuple(grads))
+            if out is not None:
+                grads = _check_hook_result(policy, hook, out, grads)
+    if len(grads) > 1 and any(g is None for g in grads) and getattr(node, "materialize_grads", True):
+        like = next(g for g in grads if g is not None)
+        grads = [g if g is not None else zeros_for(like, shape, dtype)
+                 for g, (shape, dtype) in zip(grads, node.out_meta)]
+    try:
+        outs = node.apply(grads)
+    except Exception:
+        if anomaly:
+            _warn_anomaly(node)
+        raise
+    if hooks is not None and hooks.post:
+        outs = tuple(outs)
+        for hook in tuple(hooks.post.values()):
+            res = hook(outs, tuple(grads))
+            if res is not None:
+                outs = tuple(_check_hook_result(policy, hook, res, outs))
+    if anomaly and mode.state.anomaly_check_nan:
+        for i, g in enumerate(outs):
+            if g is not None and g.data.dtype.kind == "f" and bool(g.data.size) and \
+                    bool((g.data != g.data).any()):
+                _warn_anomaly(node)
+                raise policy.error("nan_in_backward", node=node.name(), index=i)
+    return outs
+
+
+def _check_hook_result(policy: Policy, hook, out, before) -> list:
+    if not isinstance(out, tuple):
+        raise policy.error("node_hook_tuple", type=type(out).__name__)
+    if len(out) != len(before):
+        raise policy.error("node_hook_count", name=_hook_name(hook), got=len(out), expected=len(before))
+    for new, old in zip(out, before):
+        if old is None and new is not None:
+            raise policy.error("node_hook_none")
+    return list(out)
+
+
+def _warn_anomaly(node: Node) -> None:
+    trace = "".join(node._trace) if node._trace else "  (no forward trace was recorded for this node)\n"
+    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{trace}",
+                  UserWarning, stacklevel=3)

@@ -1,0 +1,279 @@
+"""The backward graph: Node (one per recorded op), AccumulateGrad (one per leaf), SavedTensor
+(version-checked, releasable, hookable) and the hook handles."""
+from __future__ import annotations
+
+import itertools
+import traceback
+import weakref
+
+from . import mode
+
+_seq = itertools.count()
+_next_seq = _seq.__next__
+
+FREED = object()  # Node._saved after release: running or unpacking it again is an error
+
+
+class RemovableHandle:
+    """Handle returned by `register_*hook`: `remove()` takes the hook out (idempotent)."""
+
+    _ids = itertools.count()
+    next_id = 0
+
+    def __init__(self, hooks_dict: dict):
+        self.hooks_dict_ref = weakref.ref(hooks_dict) if _weakrefable(hooks_dict) else (lambda: hooks_dict)
+        self.id = next(RemovableHandle._ids)
+        RemovableHandle.next_id = self.id + 1
+        self.extra_dict_ref = ()
+
+    def remove(self) -> None:
+        d = self.hooks_dict_ref()
+        if d is not None:
+            d.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class _HookDict(dict):
+    """A dict that weak references can point at."""
+    __slots__ = ("__weakref__",)
+
+
+def _weakrefable(obj) -> bool:
+    try:
+        weakref.ref(obj)
+        return True
+    except TypeError:
+        return False
+
+
+def add_hook(hooks: dict, fn) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class NodeHooks:
+    """Hooks attached to a node; created only when the first one is registered."""
+
+    __slots__ = ("tensor_pre", "retains", "pre", "post")
+
+    def __init__(self):
+        self.tensor_pre: dict[int, _HookDict] = {}   # output_nr -> hooks of the tensor produced there
+        self.retains: dict[int, weakref.ref] = {}    # output_nr -> tensor whose .grad is retained
+        self.pre = _HookDict()
+        self.post = _HookDict()
+
+
+class Node:
+    """A recorded operation. `next_edges[i]` is `(node, output_nr)` for input i, or None when that
+    input needs no gradient. `out_meta[k]` is `(shape, dtype)` of output k: the engine sums and
+    casts every incoming gradient to it (the one place broadcasting is undone)."""
+
+    __slots__ = ("next_edges", "seq", "out_meta", "out_cls", "_saved", "_hooks", "_metadata", "_trace",
+                 "__weakref__")
+    _name: str | None = None
+
+    def __init__(self, next_edges: tuple, out_meta: tuple, out_cls, saved=None):
+        self.next_edges = next_edges
+        self.out_meta = out_meta
+        self.out_cls = out_cls
+        self._saved = saved
+        self.seq = _next_seq()
+        self._hooks = None
+        self._metadata = None
+        self._trace = traceback.format_stack()[:-2] if mode.state.anomaly else None
+
+    @property
+    def policy(self):
+        return self.out_cls.policy
+
+    # ---- what subclasses implement
+    def apply(self, grads: list) -> tuple:
+        """Gradients for each input edge from the gradients of each output (None = zero)."""
+        return self.backward(grads[0])
+
+    def backward(self, grad):
+        raise NotImplementedError
+
+    # ---- saved tensors
+    def unpack(self) -> tuple:
+        saved = self._saved
+        if saved is FREED:
+            raise self.policy.error("second_backward")
+        return tuple(s.unpack(self) if type(s) is SavedTensor else s for s in saved)
+
+    def release(self, every_node: bool = False) -> None:
+        """Free saved values after a non-retained backward; with `every_node` (paddle's policy)
+        even a node that saved nothing refuses to run again."""
+        if self._saved is not None or every_node:
+            self._saved = FREED
+
+    # ---- introspection (PyTorch's names)
+    def name(self) -> str:
+        return self._name or type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        return tuple(e if e is not None else (None, 0) for e in self.next_edges)
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def _hooks_obj(self) -> NodeHooks:
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """Post-hook `fn(grad_inputs, grad_outputs) -> tuple | None`."""
+        return add_hook(self._hooks_obj().post, fn)
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """Pre-hook `fn(grad_outputs) -> tuple | None`."""
+        return add_hook(self._hooks_obj().pre, fn)
+
+    def __call__(self, *grads):
+        n_out = len(self.out_meta)
+        if len(grads) != n_out:
+            raise self.policy.error("node_call_arity", expected=n_out, got=len(grads))
+        return tuple(self.apply(list(grads)))
+
+    def __repr__(self):
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf: adds incoming gradients into `variable.grad`."""
+
+    __slots__ = ("variable",)
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable):
+        self.variable = variable
+        self.next_edges = ()
+        self.out_meta = ((variable.data.shape, variable.data.dtype),)
+        self.out_cls = type(variable)
+        self._saved = None
+        self.seq = float("inf")  # PyTorch runs accumulators first among ready nodes
+        self._hooks = None
+        self._metadata = None
+        self._trace = None
+
+    def apply(self, grads: list) -> tuple:
+        accumulate(self.variable, grads[0], mode.state.grad_enabled)
+        return ()
+
+
+def accumulate(var, grad, create_graph: bool) -> None:
+    """Add `grad` into `var.grad`: a new tensor the first time, in place afterwards, out of place
+    (recorded) under create_graph."""
+    old = var._grad
+    if old is None:
+        var._grad = _copy_grad(grad, create_graph)
+    elif create_graph or old.requires_grad or grad.requires_grad:
+        from ..ops import add
+        var._grad = add(old, grad)
+    else:
+        xp_add = _add_inplace
+        xp_add(old, grad)
+    hooks = var._post_acc_hooks
+    if hooks:
+        for h in tuple(hooks.values()):
+            if h(var) is not None:
+                raise var.policy.error("post_acc_return")
+
+
+def _copy_grad(grad, create_graph):
+    from ..ops import copy_grad
+    if create_graph and grad.requires_grad:
+        return copy_grad(grad)
+    return grad._new(grad.data.copy())
+
+
+def _add_inplace(old, grad):
+    d = old.data
+    g = grad.data
+    if g.dtype != d.dtype:
+        g = g.astype(d.dtype)
+    if g.shape == d.shape:
+        d += g
+    else:
+        old.data = d + g
+    old._vc[0] += 1
+
+
+class SavedTensor:
+    """A tensor saved for backward: the input object, or (for an op's own output) its array, which
+    is re-wrapped with the node as grad_fn at unpack time so no reference cycle forms. The
+    version at save time is checked on every unpack."""
+
+    __slots__ = ("tensor", "data", "version_box", "version", "output_nr", "packed", "unpack_hook")
+
+    def __init__(self, tensor, is_output: bool = False):
+        self.version_box = tensor._vc
+        self.version = tensor._vc[0]
+        self.packed = None
+        hooks = mode.state.saved_hooks
+        if is_output:
+            self.tensor = None
+            self.data = tensor.data
+            self.output_nr = tensor.output_nr
+        else:
+            self.tensor = tensor
+            self.data = None
+            self.output_nr = -1
+        if hooks:
+            pack, self.unpack_hook = hooks[-1]
+            before = tensor._vc[0]
+            self.packed = pack(tensor)
+            if tensor._vc[0] != before:
+                raise RuntimeError(
+                    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+                    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+                    "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+            self.tensor = self.data = None
+
+    def unpack(self, node: Node):
+        if self.packed is not None:
+            out = self.unpack_hook(self.packed)
+            if not hasattr(out, "_version"):
+                raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                                f"{type(out).__name__}")
+            return out
+        if self.version_box[0] != self.version:
+            raise _modified_error(node, self)
+        if self.tensor is not None:
+            return self.tensor
+        t = node.out_cls._out_cls._make(self.data)
+        t._vc = self.version_box
+        t.requires_grad = True
+        t.grad_fn = node
+        t.output_nr = self.output_nr
+        return t
+
+
+def _modified_error(node: Node, saved: SavedTensor) -> Exception:
+    policy = node.policy
+    t = saved.tensor
+    if t is None:
+        origin = f", which is output {saved.output_nr} of {_strip(node.name())},"
+        shape, dtype = saved.data.shape, saved.data.dtype
+    else:
+        shape, dtype = t.data.shape, t.data.dtype
+        origin = f", which is output {t.output_nr} of {_strip(t.grad_fn.name())}," if t.grad_fn is not None else ""
+    hint = policy.hint_anomaly if mode.state.anomaly else policy.hint
+    return policy.error("modified_inplace", type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),
+                        origin=origin, version=saved.version_box[0], expected=saved.version, hint=hint)
+
+
+def _strip(name: str) -> str:
+    import re
+    return re.sub(r"Backward\d*$", "", name.rsplit("::", 1)[-1])

@@ -1,0 +1,224 @@
+"""Grad mode, inference mode and anomaly mode: thread-local switches, usable as context managers
+and as decorators (with or without parentheses, on functions and generators)."""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import warnings
+
+
+class _State(threading.local):
+    """Per-thread switches; class attributes are the defaults every new thread starts with."""
+
+    grad_enabled = True
+    inference = False
+    anomaly = False
+    anomaly_check_nan = True
+    saved_hooks: tuple = ()            # stack of (pack, unpack) pairs
+    saved_hooks_disabled: str | None = None
+
+
+state = _State()
+
+
+def is_grad_enabled() -> bool:
+    return state.grad_enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return state.inference
+
+
+class _DecoratorContextManager:
+    """Base for mode switches: `with m():`, `@m()`, and (for subclasses that allow it) `@m`."""
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You should only "
+                "decorate functions or methods. To preserve the current behavior of class decoration, you can "
+                "directly decorate the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            func.__init__ = self(func.__init__)
+            return func
+        if inspect.isgeneratorfunction(func):
+            return self._wrap_generator(func)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+        return wrapper
+
+    def _wrap_generator(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            gen = func(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException as exc:
+                        with self.clone():
+                            response = gen.throw(exc)
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            except StopIteration as e:
+                return e.value
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+
+class _NoParamDecoratorContextManager(_DecoratorContextManager):
+    """Allows the bare decorator form `@no_grad` as well as `@no_grad()`."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecoratorContextManager):
+    """Disable recording of the graph inside the block."""
+
+    def __init__(self) -> None:
+        self.prev = False
+
+    def __enter__(self) -> None:
+        self.prev = state.grad_enabled
+        state.grad_enabled = False
+
+    def __exit__(self, *exc) -> None:
+        state.grad_enabled = self.prev
+
+
+class enable_grad(_NoParamDecoratorContextManager):
+    """Enable recording inside the block (undoes an enclosing no_grad)."""
+
+    def __enter__(self) -> None:
+        self.prev = state.grad_enabled
+        state.grad_enabled = True
+
+    def __exit__(self, *exc) -> None:
+        state.grad_enabled = self.prev
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Set grad mode now (in the constructor); as a context manager, restore the old mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        if not isinstance(mode, bool):
+            raise TypeError(
+                f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}")
+        self.prev = state.grad_enabled
+        self.mode = mode
+        state.grad_enabled = mode
+
+    def __call__(self, func):
+        state.grad_enabled = self.prev          # as a decorator it must not change the mode now
+        return super().__call__(func)
+
+    def __enter__(self) -> None:
+        state.grad_enabled = self.mode
+
+    def __exit__(self, *exc) -> None:
+        state.grad_enabled = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like no_grad, and tensors created inside are inference tensors."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        self.prev = (state.grad_enabled, state.inference)
+        if self.mode:
+            state.grad_enabled, state.inference = False, True
+        else:
+            state.inference = False
+
+    def __exit__(self, *exc) -> None:
+        state.grad_enabled, state.inference = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class _GradModeGuard:
+    """Internal: set grad mode for the duration of a block (used by the engine)."""
+
+    __slots__ = ("mode", "prev")
+
+    def __init__(self, mode: bool):
+        self.mode = mode
+
+    def __enter__(self):
+        self.prev = state.grad_enabled
+        state.grad_enabled = self.mode
+
+    def __exit__(self, *exc):
+        state.grad_enabled = self.prev
+
+
+# ------------------------------------------------------------------------------------ anomaly
+
+
+def is_anomaly_enabled() -> bool:
+    return state.anomaly
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return state.anomaly_check_nan
+
+
+class detect_anomaly(_DecoratorContextManager):
+    """Record forward tracebacks on nodes and check backward outputs for NaN."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should "
+                      "only be enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self) -> None:
+        self.prev = (state.anomaly, state.anomaly_check_nan)
+        state.anomaly, state.anomaly_check_nan = True, self.check_nan
+
+    def __exit__(self, *exc) -> None:
+        state.anomaly, state.anomaly_check_nan = self.prev
+
+    def clone(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.__class__(self.check_nan)
+
+
+class set_detect_anomaly:
+    """Set anomaly mode now; restore the previous setting when used as a context manager."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.prev = (state.anomaly, state.anomaly_check_nan)
+        state.anomaly, state.anomaly_check_nan = mode, check_nan
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        state.anomaly, state.anomaly_check_nan = self.prev

@@ -1,0 +1,120 @@
+"""Per-facade policy: the knobs in which the frameworks differ, and their error message tables.
+
+The core raises errors by kind with the facts (`policy.error("implicit_nonscalar")`); the policy
+of the facade in use renders them with its own exception class and text. The default policy is
+PyTorch's, which is flowgrad's own semantics; the oneflow and paddle facades override entries.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+_SECOND_TIME = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward.")
+
+TORCH_MESSAGES: dict[str, tuple[type, str]] = {
+    "second_backward": (RuntimeError, _SECOND_TIME),
+    "implicit_nonscalar": (RuntimeError, "grad can be implicitly created only for scalar outputs"),
+    "seed_shape": (RuntimeError, "Mismatch in shape: grad_output[{index}] has a shape of {grad_shape} and "
+                                 "output[{index}] has a shape of {out_shape}."),
+    "seed_type": (TypeError, "gradients can be either Tensors or None, but got {type}"),
+    "seed_count": (RuntimeError, "got {n_tensors} tensors and {n_grads} gradients"),
+    "root_no_grad": (RuntimeError, "element {index} of tensors does not require grad and does not have a grad_fn"),
+    "input_no_grad": (RuntimeError, "One of the differentiated Tensors does not require grad"),
+    "input_unused": (RuntimeError, "The differentiated Tensor at index {index} appears to not have been used in "
+                                   "the graph. Set allow_unused=True if this is the desired behavior."),
+    "inputs_empty": (RuntimeError, "`inputs` argument to `{api}()` cannot be empty."),
+    "inputs_type": (RuntimeError, "all inputs have to be Tensors or GradientEdges, but got {type}"),
+    "retain_grad_no_grad": (RuntimeError, "can't retain_grad on Tensor that has requires_grad=False"),
+    "modified_inplace": (RuntimeError, "one of the variables needed for gradient computation has been modified by "
+                                       "an inplace operation: [{type_name} [{shape_list}]]{origin} is at version "
+                                       "{version}; expected version {expected} instead. {hint}"),
+    "leaf_inplace": (RuntimeError, "a leaf Variable that requires grad is being used in an in-place operation."),
+    "leaf_view_inplace": (RuntimeError, "a view of a leaf Variable that requires grad is being used in an "
+                                        "in-place operation."),
+    "multi_view_inplace": (RuntimeError, "Output {output_nr} of {op} is a view and is being modified inplace. This "
+                                         "view is the output of a function that returns multiple views. Such "
+                                         "functions do not allow the output views to be modified inplace. You "
+                                         "should replace the inplace operation by an out-of-place one."),
+    "int_requires_grad": (RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"),
+    "int_requires_grad_method": (RuntimeError, "only Tensors of floating point dtype can require gradients"),
+    "int_requires_grad_attr": (RuntimeError, "only Tensors of floating point and complex dtype can require "
+                                             "gradients"),
+    "nonleaf_requires_grad": (RuntimeError, "you can only change requires_grad flags of leaf variables. If you want "
+                                            "to use a computed variable in a subgraph that doesn't require "
+                                            "differentiation use var_no_grad = var.detach()."),
+    "hook_no_grad": (RuntimeError, "cannot register a hook on a tensor that doesn't require gradient"),
+    "hook_size": (RuntimeError, "hook '{name}' has changed the size of value"),
+    "hook_type": (TypeError, "expected Variable, but hook returned '{type}'"),
+    "hook_dtype": (RuntimeError, "hook '{name}' has changed the type of value (was {was} got {got})"),
+    "node_hook_tuple": (TypeError, "expected tuple, but hook returned '{type}'"),
+    "node_hook_count": (RuntimeError, "hook '{name}' has returned an incorrect number of values (got {got}, but "
+                                      "expected {expected})"),
+    "node_hook_none": (RuntimeError, "can't replace a None gradient with a non-None value"),
+    "post_acc_nonleaf": (RuntimeError, "post accumulate grad hooks cannot be registered on non-leaf tensors"),
+    "post_acc_return": (RuntimeError, "Tensor post accumulate grad hooks should return None."),
+    "node_call_arity": (TypeError, "expected {expected} arguments, got {got} instead"),
+    "device_mismatch": (RuntimeError, "Expected all tensors to be on the same device, but found at least two "
+                                      "devices, {a} and {b}!"),
+    "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
+    "inference_saved": (RuntimeError, "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                                      "created in inference mode in computation tracked by autograd. To work around "
+                                      "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                                      "use `torch.no_grad()` instead of `torch.inference_mode()`."),
+    "inference_inplace": (RuntimeError, "Inplace update to inference tensor outside InferenceMode is not allowed."
+                                        "You can make a clone to get a normal tensor before doing inplace update."
+                                        "See https://github.com/pytorch/rfcs/pull/17 for more details."),
+    "nan_in_backward": (RuntimeError, "Function '{node}' returned nan values in its {index}th output."),
+    "saved_detached": (RuntimeError, "Trying to use a saved tensor that has been detached"),
+}
+
+_HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+         "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+_HINT_ANOMALY = ("Hint: the backtrace further above shows the operation that failed to compute its gradient. The "
+                 "variable in question was changed in there or anywhere later. Good luck!")
+
+
+_LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+           "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _legacy_type_name(np_dtype) -> str:
+    return f"torch.{_LEGACY[str(np_dtype)]}Tensor"
+
+
+def _torch_size(shape) -> str:
+    return f"torch.Size([{', '.join(str(s) for s in shape)}])"
+
+
+@dataclasses.dataclass
+class Policy:
+    """What a facade decides; the engine and ops read these fields, never the facade's name."""
+
+    name: str = "torch"
+    implicit_seed_any_shape: bool = False      # paddle: ones for any output shape
+    allow_duplicate_roots: bool = True         # paddle: AssertionError on duplicates
+    skip_nonrequiring_roots: bool = False      # paddle: silently skip constant roots
+    free_every_node: bool = False              # paddle: any executed node refuses a second run
+    retained_grad_accumulates: bool = True     # paddle: retained non-leaf grads are overwritten
+    leaf_hooks_in_grad: bool = True            # paddle: leaf hooks do not apply to paddle.grad results
+    allow_int_grads: bool = False              # paddle: integer tensors may carry gradients
+    messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
+    size_str: Callable = _torch_size
+    type_name: Callable = _legacy_type_name
+    node_name: Callable = lambda node: type(node).__name__
+    hint: str = _HINT
+    hint_anomaly: str = _HINT_ANOMALY
+
+    def error(self, kind: str, **facts) -> Exception:
+        """Build the exception for `kind`, rendering shapes (facts named `*_shape`) the facade's way."""
+        cls, template = self.messages[kind]
+        for k, v in facts.items():
+            if k.endswith("_shape"):
+                facts[k] = self.size_str(v)
+        return cls(template.format(**facts) if facts else template)
+
+
+TORCH = Policy()

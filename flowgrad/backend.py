@@ -1,0 +1,277 @@
+"""Array namespaces by device (NumPy for cpu, CuPy for cuda), devices, dtypes and type promotion.
+
+Everything the core does to an array goes through `namespace(array)`, so the same code runs on
+NumPy and CuPy. CuPy is imported lazily, the first time a cuda device is asked for.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+ndarray = np.ndarray
+
+# --------------------------------------------------------------------------------------- devices
+
+
+class Device:
+    """A device: `Device("cpu")`, `Device("cuda", 0)`, `Device("cuda:1")`."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: "str | Device", index: int | None = None):
+        if isinstance(type, Device):
+            type, index = type.type, type.index if index is None else index
+        elif not isinstance(type, str):
+            raise TypeError(f"Device() received an invalid combination of arguments - got ({type!r})")
+        if ":" in type:
+            type, _, idx = type.partition(":")
+            index = int(idx)
+        if type not in _BACKENDS:
+            raise RuntimeError(
+                f"Expected one of {', '.join(sorted(_BACKENDS))} device type at start of device string: {type}")
+        self.type = type
+        self.index = index
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = Device(other)
+        return isinstance(other, Device) and self.type == other.type and self.index == other.index
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+
+CPU = Device.__new__(Device)
+CPU.type, CPU.index = "cpu", None
+
+
+class _Backend:
+    """How to reach one kind of device: its array namespace and array type."""
+
+    def __init__(self, name, loader, array_type_of):
+        self.name = name
+        self._loader = loader
+        self._array_type_of = array_type_of
+        self._xp = None
+
+    @property
+    def xp(self):
+        if self._xp is None:
+            self._xp = self._loader()
+            _ARRAY_TYPES[self._array_type_of(self._xp)] = self
+        return self._xp
+
+
+def _load_cupy():
+    try:
+        import cupy
+    except ImportError as exc:  # pragma: no cover - depends on the machine
+        raise RuntimeError(
+            "device 'cuda' needs CuPy: install it with `pip install \"flowgrad[cuda]\"` "
+            "(the cupy-cuda12x wheel) on a machine with an NVIDIA GPU") from exc
+    return cupy
+
+
+_BACKENDS: dict[str, _Backend] = {
+    "cpu": _Backend("cpu", lambda: np, lambda xp: xp.ndarray),
+    "cuda": _Backend("cuda", _load_cupy, lambda xp: xp.ndarray),
+}
+_ARRAY_TYPES: dict[type, _Backend] = {np.ndarray: _BACKENDS["cpu"]}
+_BACKENDS["cpu"]._xp = np
+
+
+def register_backend(name: str, loader, array_type_of) -> None:
+    """Add a device kind (the test suite registers a NumPy-backed fake device this way)."""
+    _BACKENDS[name] = _Backend(name, loader, array_type_of)
+
+
+def namespace(array) -> object:
+    """The array namespace (module) that owns `array`."""
+    t = type(array)
+    if t is np.ndarray:
+        return np
+    b = _ARRAY_TYPES.get(t)
+    if b is None:
+        for typ, be in _ARRAY_TYPES.items():
+            if isinstance(array, typ):
+                b = be
+                break
+        else:
+            return np
+    return b.xp
+
+
+def device_of(array) -> Device:
+    t = type(array)
+    if t is np.ndarray:
+        return CPU
+    b = _ARRAY_TYPES.get(t)
+    if b is None:
+        for typ, be in _ARRAY_TYPES.items():
+            if isinstance(array, typ):
+                b = be
+                break
+        else:
+            return CPU
+    if b.name == "cuda":
+        return Device("cuda", int(array.device.id))
+    return Device(b.name, 0 if b.name != "cpu" else None)
+
+
+def xp_for(device: "Device | str | None"):
+    """The namespace of a device (loading CuPy on first use)."""
+    if device is None:
+        return np
+    if isinstance(device, str):
+        device = Device(device)
+    return _BACKENDS[device.type].xp
+
+
+def to_device(array, device: Device):
+    """Copy `array` to `device` (no copy when it is already there)."""
+    if device_of(array) == device:
+        return array
+    src = namespace(array)
+    host = src.asnumpy(array) if hasattr(src, "asnumpy") else np.asarray(array)
+    if device.type == "cpu":
+        return host
+    xp = xp_for(device)
+    if device.type == "cuda":
+        with xp.cuda.Device(device.index or 0):
+            return xp.asarray(host)
+    return xp.asarray(host)
+
+
+# ---------------------------------------------------------------------------------------- dtypes
+
+
+class DType:
+    """A flowgrad dtype: a name and the NumPy dtype that stores it."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "prefix")
+
+    def __init__(self, name: str, np_dtype, prefix: str = "flowgrad"):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = self.np.kind == "f"
+        self.is_signed = self.np.kind in "fi"
+        self.itemsize = self.np.itemsize
+        self.prefix = prefix
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+    def __repr__(self):
+        return f"{self.prefix}.{self.name}"
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self.np == other.np
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.np)
+
+    def __reduce__(self):
+        return (DType, (self.name, self.np.str, self.prefix))
+
+
+DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
+
+
+def dtype_table(prefix: str) -> dict[np.dtype, DType]:
+    """One DType per supported NumPy dtype, printed with `prefix` (each facade has its own)."""
+    return {np.dtype(n): DType(n, n, prefix) for n in DTYPE_NAMES}
+
+
+DTYPES = dtype_table("flowgrad")
+_BY_NAME = {d.name: d for d in DTYPES.values()}
+_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+            "short": "int16", "bool_": "bool"}
+
+
+def to_np_dtype(dtype) -> np.dtype | None:
+    """Accept a DType, a NumPy dtype/type, or a name; return the NumPy dtype (None stays None)."""
+    if dtype is None:
+        return None
+    if isinstance(dtype, DType):
+        return dtype.np
+    if isinstance(dtype, str):
+        name = _ALIASES.get(dtype, dtype)
+        if name not in _BY_NAME:
+            raise TypeError(f"invalid dtype {dtype!r}")
+        return _BY_NAME[name].np
+    if dtype is float:
+        return np.dtype(np.float64)
+    if dtype is int:
+        return np.dtype(np.int64)
+    if dtype is bool:
+        return np.dtype(np.bool_)
+    d = np.dtype(dtype)
+    if d not in DTYPES:
+        raise TypeError(f"unsupported dtype {d}")
+    return d
+
+
+_default_float = [np.dtype(np.float32)]
+
+
+def default_float() -> np.dtype:
+    """The dtype of floating tensors made from Python floats (float32 unless changed)."""
+    return _default_float[0]
+
+
+def set_default_float(dtype) -> None:
+    d = to_np_dtype(dtype)
+    if d.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float[0] = d
+
+
+# ---------------------------------------------------------------------------- type promotion
+# PyTorch's rules: categories bool < integer < floating. Tensors of dim > 0 decide the dtype
+# within the winning category; 0-dim tensors count only when no dimensioned tensor of that
+# category exists; Python scalars only lift the category (float scalar on ints -> default float).
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
+_PY_SCALAR_CATEGORY = {bool: 0, int: 1, float: 2}
+_promote_cache: dict = {}
+
+
+def result_type(dims: tuple, zerodims: tuple, scalars: tuple, default_float: np.dtype) -> np.dtype:
+    """Promoted dtype of an op over tensors (`dims`: dtypes of dim>0 tensors, `zerodims`: of 0-dim
+    tensors) and Python `scalars` (their types)."""
+    key = (dims, zerodims, scalars, default_float)
+    r = _promote_cache.get(key)
+    if r is not None:
+        return r
+    cat_dim = max((_CATEGORY[d.kind] for d in dims), default=-1)
+    cat_zero = max((_CATEGORY[d.kind] for d in zerodims), default=-1)
+    cat_scalar = max((_PY_SCALAR_CATEGORY.get(s, 2) for s in scalars), default=-1)
+    if cat_dim >= max(cat_zero, cat_scalar) and dims:
+        r = _promote_all(dims)
+    elif cat_zero >= cat_scalar and zerodims:
+        pool = [d for d in dims + zerodims if _CATEGORY[d.kind] == cat_zero] or list(zerodims)
+        r = _promote_all(tuple(pool))
+    else:  # a Python scalar decides the category
+        r = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: default_float}[cat_scalar]
+    _promote_cache[key] = r
+    return r
+
+
+def _promote_all(dtypes: tuple) -> np.dtype:
+    cat = max(_CATEGORY[d.kind] for d in dtypes)
+    r = None
+    for d in dtypes:
+        if _CATEGORY[d.kind] != cat:
+            continue
+        r = d if r is None else np.promote_types(r, d)
+    return r

@@ -1,0 +1,463 @@
+"""Indexing and in-place primitives: getitem, setitem (index_put), gather/scatter, masked_fill,
+fill/copy, and `inplace()`, the one mechanism every in-place method goes through (version bump,
+leaf checks, history rebasing, CopySlices for views)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ..autograd.graph import Node, _next_seq
+from ..tensor import Tensor
+from . import _state, edge, make_node, normalize_dim, save, wrap
+from . import shape as S
+
+__all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
+           "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
+           "nonzero"]
+
+
+# ---------------------------------------------------------------------------------- keys
+
+def _array_key(k, xp):
+    if isinstance(k, Tensor):
+        a = k.data
+        return a if a.dtype == np.bool_ or a.dtype.kind in "iu" else a.astype(np.int64)
+    if isinstance(k, (list, np.ndarray)):
+        a = xp.asarray(k)
+        if a.dtype.kind == "f" and a.size == 0:
+            a = a.astype(np.int64)
+        return a
+    return k
+
+
+def normalize_key(key, xp) -> tuple:
+    """A tuple key with tensors/lists turned into arrays; returns (key, is_advanced)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    advanced = False
+    for k in key:
+        k = _array_key(k, xp)
+        if isinstance(k, (bool, np.bool_)):
+            k = xp.asarray(k)
+        if hasattr(k, "dtype") and hasattr(k, "ndim"):
+            advanced = True
+        elif isinstance(k, slice) and k.step is not None and k.step <= 0:
+            raise ValueError("step must be greater than zero")
+        out.append(k)
+    return tuple(out), advanced
+
+
+def _node_for_key(key, advanced):
+    if advanced:
+        return IndexBackward0
+    real = [k for k in key if k is not Ellipsis]
+    if real and all(k is None for k in real):
+        return UnsqueezeIndexBackward
+    last = next((k for k in reversed(real) if k is not None), None)
+    return SelectBackward0 if isinstance(last, (int, np.integer)) else SliceBackward0
+
+
+# ------------------------------------------------------------------------------- getitem
+
+class IndexBackward0(Node):
+    __slots__ = ("in_shape", "key")
+
+    def backward(self, g):
+        return (index_into_zeros(g, self.in_shape, self.key),)
+
+
+class SelectBackward0(IndexBackward0):
+    __slots__ = ()
+
+
+class SliceBackward0(IndexBackward0):
+    __slots__ = ()
+
+
+class UnsqueezeIndexBackward(IndexBackward0):
+    __slots__ = ()
+    _name = "UnsqueezeBackward0"
+
+
+def getitem(x, key):
+    d = x.data
+    xp = backend.namespace(d)
+    key, advanced = normalize_key(key, xp)
+    try:
+        r = d[key]
+    except IndexError as exc:
+        raise IndexError(str(exc).replace("axis", "dimension")) from None
+    if not isinstance(r, np.ndarray) and type(r).__module__ == "numpy":
+        r = np.asarray(r)
+    out = wrap(x._out_cls, r)
+    if not advanced:
+        S.as_view(x, out, lambda b: getitem(b, key))
+    if _state.grad_enabled and x._requires_grad:
+        node = make_node(_node_for_key(key, advanced), (x,), out)
+        node.in_shape, node.key = d.shape, key
+    return out
+
+
+class IndexIntoZerosBackward(Node):
+    __slots__ = ("key",)
+
+    def backward(self, g):
+        return (getitem(g, self.key),)
+
+
+def index_into_zeros(g, shape, key):
+    """Zeros of `shape` with `g` added at `key` (duplicates accumulate): the adjoint of getitem."""
+    d = g.data
+    xp = backend.namespace(d)
+    z = xp.zeros(shape, dtype=d.dtype)
+    if any(hasattr(k, "ndim") for k in key):
+        xp.add.at(z, key, d) if xp is np else xp.add.at(z, key, d)
+    else:
+        z[key] = d
+    out = wrap(g._out_cls, z)
+    if _state.grad_enabled and g._requires_grad:
+        make_node(IndexIntoZerosBackward, (g,), out).key = key
+    return out
+
+
+# ------------------------------------------------------------------------------- setitem
+
+class IndexPutBackward0(Node):
+    __slots__ = ("key",)
+
+    def backward(self, g):
+        na, nv = self.next_edges
+        return (zero_at(g, self.key) if na is not None else None), (getitem(g, self.key) if nv is not None else None)
+
+
+class CopySlicesIndex(IndexPutBackward0):
+    __slots__ = ()
+    _name = "torch::autograd::CopySlices"
+
+
+def index_put(x, key, value):
+    """`x` with `value` written at `key` (out of place; setitem runs it through `inplace`)."""
+    d = x.data
+    xp = backend.namespace(d)
+    key, advanced = normalize_key(key, xp)
+    v = value.data if isinstance(value, Tensor) else value
+    r = d.copy()
+    r[key] = v
+    out = wrap(x._out_cls, r)
+    tv = value if isinstance(value, Tensor) else None
+    if _state.grad_enabled and (x._requires_grad or (tv is not None and tv._requires_grad)):
+        make_node(IndexPutBackward0 if advanced else CopySlicesIndex, (x, tv), out).key = key
+    return out
+
+
+def setitem(x, key, value):
+    if isinstance(value, Tensor) and value.data.dtype != x.data.dtype:
+        from .elementwise import cast
+        value = cast(value, x.data.dtype)
+    inplace(x, index_put, key, value, view_ok=True)
+
+
+class ZeroAtBackward(Node):
+    __slots__ = ("key",)
+
+    def backward(self, g):
+        return (zero_at(g, self.key),)
+
+
+def zero_at(g, key):
+    """`g` with the entries at `key` set to zero (self-adjoint)."""
+    r = g.data.copy()
+    r[key] = 0
+    out = wrap(g._out_cls, r)
+    if _state.grad_enabled and g._requires_grad:
+        make_node(ZeroAtBackward, (g,), out).key = key
+    return out
+
+
+# ----------------------------------------------------------------------- gather / scatter
+
+def _along(index, dim):
+    """Full index tuple addressing `index`'s positions along `dim`."""
+    xp = backend.namespace(index)
+    grids = list(xp.indices(index.shape, sparse=True))
+    grids[dim] = index
+    return tuple(grids)
+
+
+class GatherBackward0(Node):
+    __slots__ = ("in_shape", "dim", "index")
+
+    def backward(self, g):
+        return (scatter_into_zeros(self.in_shape, self.dim, self.index, g),)
+
+
+def gather(x, dim, index):
+    d = x.data
+    dim = normalize_dim(dim, d.ndim)
+    idx = index.data
+    if idx.dtype != np.int64:
+        raise RuntimeError("gather(): Expected dtype int64 for index")
+    out = wrap(x._out_cls, d[_along(idx, dim)])
+    if _state.grad_enabled and x._requires_grad:
+        node = make_node(GatherBackward0, (x,), out)
+        node.in_shape, node.dim, node.index = d.shape, dim, index.detach()
+    return out
+
+
+take_along_dim = gather
+
+
+class ScatterAddBackward0(Node):
+    __slots__ = ("dim", "index")
+
+    def backward(self, g):
+        return (gather(g, self.dim, self.index),)
+
+
+def scatter_into_zeros(shape, dim, index, src):
+    """Zeros of `shape` with `src` added at `index` along `dim`: the adjoint of gather."""
+    d = src.data
+    xp = backend.namespace(d)
+    z = xp.zeros(shape, dtype=d.dtype)
+    idx = index.data
+    xp.add.at(z, _along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
+    out = wrap(src._out_cls, z)
+    if _state.grad_enabled and src._requires_grad:
+        node = make_node(ScatterAddBackward0, (src,), out)
+        node.dim, node.index = dim, index.detach()
+    return out
+
+
+def scatter_add(x, dim, index, src):
+    return x + scatter_into_zeros(x.data.shape, normalize_dim(dim, x.data.ndim), index, src)
+
+
+class ScatterBackward0(Node):
+    __slots__ = ("dim", "index")
+
+    def backward(self, g):
+        na, ns = self.next_edges
+        gx = None
+        if na is not None:
+            gx = g * (1 - scatter_into_zeros(g.data.shape, self.dim, self.index,
+                                             g._new(backend.namespace(g.data).ones(self.index.data.shape,
+                                                                                  g.data.dtype))).clamp(max=1))
+        return gx, (gather(g, self.dim, self.index) if ns is not None else None)
+
+
+def scatter(x, dim, index, src=None, value=None, reduce=None):
+    if src is None:
+        src = value
+    d = x.data
+    dim = normalize_dim(dim, d.ndim)
+    idx = index.data
+    r = d.copy()
+    pos = _along(idx, dim)
+    if isinstance(src, Tensor):
+        r[pos] = src.data[tuple(slice(0, s) for s in idx.shape)]
+        ts = src
+    else:
+        r[pos] = src
+        ts = None
+    out = wrap(x._out_cls, r)
+    if _state.grad_enabled and (x._requires_grad or (ts is not None and ts._requires_grad)):
+        node = make_node(ScatterBackward0, (x, ts), out)
+        node.dim, node.index = dim, index.detach()
+    return out
+
+
+def index_select(x, dim, index):
+    dim = normalize_dim(dim, x.data.ndim)
+    idx = index.data if isinstance(index, Tensor) else np.asarray(index)
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return getitem(x, (slice(None),) * dim + (idx.reshape(-1),))
+
+
+class MaskedFillBackward0(Node):
+    __slots__ = ("mask",)
+
+    def backward(self, g):
+        return (zero_at(g, self.mask),)
+
+
+def masked_fill(x, mask, value):
+    m = mask.data if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
+    d = x.data
+    xp = backend.namespace(d)
+    m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
+    v = value.data if isinstance(value, Tensor) else value
+    out = wrap(x._out_cls, xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(MaskedFillBackward0, (x,), out).mask = m_full
+    return out
+
+
+def masked_select(x, mask):
+    m = mask.data if isinstance(mask, Tensor) else mask
+    xp = backend.namespace(x.data)
+    shape = np.broadcast_shapes(x.data.shape, m.shape)
+    xb = S.expand(x, shape) if x.data.shape != shape else x
+    return getitem(xb, xp.broadcast_to(m, shape))
+
+
+def nonzero(x, as_tuple=False):
+    nz = backend.namespace(x.data).nonzero(x.data)
+    if as_tuple:
+        return tuple(wrap(x._out_cls, a.astype(np.int64)) for a in nz)
+    return wrap(x._out_cls, backend.namespace(x.data).stack(nz, axis=1).astype(np.int64))
+
+
+# -------------------------------------------------------------------------- fill / copy
+
+class FillBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, g):
+        return (g * 0,)
+
+
+def fill(x, value):
+    d = x.data
+    v = value.data if isinstance(value, Tensor) else value
+    out = wrap(x._out_cls, backend.namespace(d).full(d.shape, v, dtype=d.dtype))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(FillBackward0, (x,), out)
+    return out
+
+
+class ZeroBackward0(FillBackward0):
+    __slots__ = ()
+
+
+class CopyBackwardsInplace(Node):
+    __slots__ = ()
+    _name = "CopyBackwards"
+
+    def backward(self, g):
+        na, ns = self.next_edges
+        return (g * 0 if na is not None else None), (g if ns is not None else None)
+
+
+def copy_from(x, src):
+    """`src` broadcast to `x`'s shape and cast to its dtype (what `x.copy_(src)` writes)."""
+    d = x.data
+    s = src.data if isinstance(src, Tensor) else np.asarray(src)
+    if type(s) is not type(d):
+        s = backend.to_device(s, x.device)
+    xp = backend.namespace(d)
+    r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
+    out = wrap(x._out_cls, r)
+    ts = src if isinstance(src, Tensor) else None
+    if _state.grad_enabled and (x._requires_grad or (ts is not None and ts._requires_grad)):
+        make_node(CopyBackwardsInplace, (x, ts), out)
+    return out
+
+
+# ------------------------------------------------------------------------------- inplace
+
+class CopySlices(Node):
+    """History of a base after an in-place op on one of its views: the view's region takes its
+    gradient from the op's result, the rest from the base's old history."""
+
+    __slots__ = ("view_fn",)
+    _name = "torch::autograd::CopySlices"
+
+    def backward(self, g):
+        nb, nr = self.next_edges
+        return (zero_view(g, self.view_fn) if nb is not None else None), (self.view_fn(g) if nr is not None else None)
+
+
+class ZeroViewBackward(Node):
+    __slots__ = ("view_fn",)
+
+    def backward(self, g):
+        return (zero_view(g, self.view_fn),)
+
+
+def zero_view(g, view_fn):
+    """`g` with the region `view_fn` selects set to zero (self-adjoint)."""
+    r = g.data.copy()
+    prev = _state.grad_enabled
+    _state.grad_enabled = False
+    try:
+        region = view_fn(g._new(r))
+    finally:
+        _state.grad_enabled = prev
+    region.data[...] = 0
+    out = wrap(g._out_cls, r)
+    if _state.grad_enabled and g._requires_grad:
+        make_node(ZeroViewBackward, (g,), out).view_fn = view_fn
+    return out
+
+
+def inplace(self, fn, *args, view_ok=True, **kwargs):
+    """Apply `fn(self, *args)` in place: compute it out of place, write the result into `self`'s
+    array, bump the version counter, and move `self`'s history (and its base's, for a view) onto
+    the new node."""
+    ext = self._extra
+    if ext is not None and ext.inference and not _state.inference:
+        raise self.policy.error("inference_inplace")
+    rec = _state.grad_enabled and (self._requires_grad or
+                                   any(isinstance(a, Tensor) and a._requires_grad for a in args))
+    if not rec:
+        res = fn(self, *args, **kwargs)
+        _write(self, res)
+        return self
+    if self.grad_fn is None and self._requires_grad:
+        raise self.policy.error("leaf_inplace")
+    view = self._view
+    if view is not None:
+        base = view[0]
+        if view[2] is not None:
+            raise self.policy.error("multi_view_inplace", output_nr=self.output_nr, op=view[2])
+        if base.grad_fn is None and base._requires_grad:
+            raise self.policy.error("leaf_view_inplace")
+    alias = self._new(self.data.copy())
+    alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
+    res = fn(alias, *args, **kwargs)
+    _write(self, res)
+    if view is None:
+        self.grad_fn, self.output_nr, self._requires_grad = res.grad_fn, res.output_nr, res._requires_grad
+        return self
+    base, view_fn, _ = view
+    node = CopySlices.__new__(CopySlices)
+    node.next_edges = (edge(base), edge(res))
+    node.out_meta = ((base.data.shape, base.data.dtype),)
+    node.out_cls = type(base)._out_cls
+    node._saved = None
+    node.seq = _next_seq()
+    node._hooks = node._metadata = node._trace = None
+    node.view_fn = view_fn
+    base.grad_fn, base.output_nr, base._requires_grad = node, 0, True
+    rederived = view_fn(base)
+    self.grad_fn, self.output_nr, self._requires_grad = rederived.grad_fn, rederived.output_nr, True
+    return self
+
+
+def _write(self, res) -> None:
+    d, r = self.data, res.data
+    if r.shape != d.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, d.shape))}] doesn't match the broadcast shape "
+                           f"[{', '.join(map(str, r.shape))}]")
+    if r.dtype != d.dtype:
+        if (r.dtype.kind == "f" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b"):
+            names = self.policy.type_name
+            raise RuntimeError(f"result type {names(r.dtype)[6:-6]} can't be cast to the desired output type "
+                               f"{names(d.dtype)[6:-6]}")
+        r = r.astype(d.dtype)
+    if not d.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    d[...] = r
+    self._vc[0] += 1
+
+
+METHODS = {
+    "__getitem__": getitem, "__setitem__": setitem, "gather": gather, "scatter": scatter,
+    "scatter_add": scatter_add, "index_select": index_select, "masked_fill": masked_fill,
+    "masked_select": masked_select, "take_along_dim": take_along_dim, "nonzero": nonzero,
+}

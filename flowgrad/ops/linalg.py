@@ -1,0 +1,200 @@
+"""Matrix products: matmul (1-D, 2-D, batched, broadcast), mm, bmm, dot, mv, outer, einsum."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ..autograd.graph import Node
+from . import _state, binary_arrays, make_node, save, wrap
+from . import shape as S
+
+__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm", "linear"]
+
+
+class MatmulBackward0(Node):
+    """d(a @ b): the 1-D operands are lifted to matrices, the products taken, the lift undone;
+    broadcast batch dimensions are summed away by the engine."""
+
+    __slots__ = ()
+
+    def backward(self, g):
+        a, b = self.unpack()
+        na, nb = self.next_edges
+        if a.data.ndim == 1 and b.data.ndim == 1:
+            return (g * b if na is not None else None), (g * a if nb is not None else None)
+        a2 = S.unsqueeze(a, 0) if a.data.ndim == 1 else a
+        b2 = S.unsqueeze(b, -1) if b.data.ndim == 1 else b
+        g2 = g
+        if a.data.ndim == 1:
+            g2 = S.unsqueeze(g2, -2)
+        if b.data.ndim == 1:
+            g2 = S.unsqueeze(g2, -1)
+        ga = gb = None
+        if na is not None:
+            ga = matmul(g2, S.transpose(b2, -1, -2))
+            if a.data.ndim == 1:
+                ga = S.reshape(ga.sum(tuple(range(ga.data.ndim - 2))) if ga.data.ndim > 2 else ga, a.data.shape)
+        if nb is not None:
+            gb = matmul(S.transpose(a2, -1, -2), g2)
+            if b.data.ndim == 1:
+                gb = S.reshape(gb.sum(tuple(range(gb.data.ndim - 2))) if gb.data.ndim > 2 else gb, b.data.shape)
+        return ga, gb
+
+
+class MmBackward0(MatmulBackward0):
+    __slots__ = ()
+
+
+class BmmBackward0(MatmulBackward0):
+    __slots__ = ()
+
+
+class DotBackward0(MatmulBackward0):
+    __slots__ = ()
+
+
+class MvBackward0(MatmulBackward0):
+    __slots__ = ()
+
+
+def _shape_str(s):
+    return "x".join(map(str, s))
+
+
+def matmul(a, b):
+    cls, x, y, ta, tb = binary_arrays(a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")
+    k1 = x.shape[-1]
+    k2 = y.shape[0] if y.ndim == 1 else y.shape[-2]
+    if k1 != k2:
+        if x.ndim == 1 and y.ndim == 1:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src [{y.shape[0]}] to "
+                               "have the same number of elements, but got {} and {} elements respectively"
+                               .format(x.shape[0], y.shape[0]))
+        if x.ndim == 2 and y.ndim == 1:
+            raise RuntimeError(f"size mismatch, got input ({x.shape[0]}), mat ({_shape_str(x.shape)}), vec "
+                               f"({y.shape[0]})")
+        xs = x.shape if x.ndim > 1 else (1,) + x.shape
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str((int(np.prod(xs[:-1])), xs[-1]))}"
+                           f" and {_shape_str(y.shape[-2:] if y.ndim > 1 else y.shape)})")
+    xp = backend.namespace(x)
+    out = wrap(cls, xp.matmul(x, y))
+    if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
+        nd = (x.ndim, y.ndim)
+        node_cls = {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0}.get(nd)
+        if node_cls is None:
+            node_cls = BmmBackward0 if nd == (3, 3) and x.shape[0] == y.shape[0] else MatmulBackward0
+        ra, rb = ta._requires_grad, tb._requires_grad
+        make_node(node_cls, (ta, tb), out, (save(ta) if rb else None, save(tb) if ra else None))
+    return out
+
+
+def mm(a, b):
+    if a.data.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.data.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    return matmul(a, b)
+
+
+def bmm(a, b):
+    if a.data.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.data.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if a.data.shape[0] != b.data.shape[0]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.data.shape[0]}, "
+                           f"{a.data.shape[2]}] but got: [{b.data.shape[0]}, {b.data.shape[1]}].")
+    return matmul(a, b)
+
+
+def dot(a, b):
+    if a.data.ndim != 1 or b.data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
+    return matmul(a, b)
+
+
+def mv(a, b):
+    return matmul(a, b)
+
+
+def outer(a, b):
+    return S.unsqueeze(a, -1) * S.unsqueeze(b, 0)
+
+
+def addmm(bias, a, b, beta=1, alpha=1):
+    out = matmul(a, b)
+    if alpha != 1:
+        out = out * alpha
+    return out + (bias if beta == 1 else bias * beta)
+
+
+def linear(x, weight, bias=None):
+    """x @ weight.T + bias (PyTorch's F.linear)."""
+    out = matmul(x, S.t(weight) if weight.data.ndim == 2 else weight)
+    return out if bias is None else out + bias
+
+
+def einsum(equation, *operands):
+    """einsum composed from differentiable primitives: each operand's repeated/diagonal labels are
+    not supported; the product is built by broadcasting multiply and sum."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, out_labels = eq.split("->")
+    else:
+        lhs = eq
+        letters = lhs.replace(",", "")
+        out_labels = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    ins = lhs.split(",")
+    if len(ins) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
+                           if len(operands) > len(ins) else
+                           "einsum(): fewer operands were provided than specified in the equation")
+    if "." in eq:
+        raise NotImplementedError("einsum with ellipsis is not supported by flowgrad yet")
+    all_labels = []
+    for s in ins + [out_labels]:
+        for c in s:
+            if c not in all_labels:
+                all_labels.append(c)
+    sizes = {}
+    aligned = []
+    for labels, t in zip(ins, operands):
+        if len(set(labels)) != len(labels):
+            raise NotImplementedError("einsum with a repeated label in one operand is not supported by flowgrad yet")
+        if len(labels) != t.data.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match the "
+                               f"number of dimensions ({t.data.ndim}) for operand {len(aligned)} and no ellipsis was "
+                               "given")
+        for c, n in zip(labels, t.data.shape):
+            if sizes.get(c, 1) not in (1, n) and n != 1:
+                raise RuntimeError(f"einsum(): operands do not broadcast with remapped shapes (original->remapped)")
+            sizes[c] = max(sizes.get(c, 1), n)
+        order = [labels.index(c) for c in all_labels if c in labels]
+        p = S.permute(t, order) if order != list(range(len(order))) else t
+        shape = tuple(sizes_for(c, labels, t) for c in all_labels)
+        aligned.append(S.reshape(p, shape))
+    prod = aligned[0]
+    for t in aligned[1:]:
+        prod = prod * t
+    reduce = tuple(i for i, c in enumerate(all_labels) if c not in out_labels)
+    res = prod.sum(reduce) if reduce else prod
+    kept = [c for c in all_labels if c in out_labels]
+    perm = [kept.index(c) for c in out_labels]
+    if perm != list(range(len(perm))):
+        res = S.permute(res, perm)
+    target = tuple(sizes[c] for c in out_labels)
+    if res.data.shape != target:
+        res = S.expand(res, target)
+    return res
+
+
+def sizes_for(label, labels, t):
+    return t.data.shape[labels.index(label)] if label in labels else 1
+
+
+METHODS = {"__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self), "matmul": matmul,
+           "mm": mm, "bmm": bmm, "dot": dot, "mv": mv, "outer": outer}

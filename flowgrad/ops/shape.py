@@ -1,0 +1,576 @@
+"""Shape primitives: reshape/view, permute, transpose, expand, squeeze/unsqueeze, cat, stack,
+split/chunk/unbind, flip, repeat, tril/triu, clone, contiguous. View results share their base's
+array and version counter and remember how to re-derive themselves from the base (`_view`), so an
+in-place op on a view can rebase the base's history (see `indexing.inplace`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ..autograd.graph import Node
+from ..tensor import Tensor
+from . import _state, make_multi_node, make_node, normalize_dim, wrap
+from . import reduction as R
+
+__all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
+           "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
+           "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
+           "as_view", "parse_shape", "tile", "swapaxes"]
+
+
+def parse_shape(shape) -> tuple:
+    """`f(2, 3)` and `f((2, 3))` both give (2, 3)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    elif len(shape) == 1 and isinstance(shape[0], Tensor):
+        shape = shape[0].tolist()
+    return tuple(int(s) for s in shape)
+
+
+def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
+    """Mark `out` as a view of `x` (shared version counter; `fn(base)` re-derives it)."""
+    out._vc = x._vc
+    if x._view is not None:
+        base, prev, _ = x._view
+        out._view = (base, lambda b: fn(prev(b)), multi)
+    else:
+        out._view = (x, fn, multi)
+    return out
+
+
+def _view_out(x, arr, fn):
+    out = wrap(x._out_cls, arr)
+    if backend.namespace(arr).shares_memory(arr, x.data) if arr.size and x.data.size else False:
+        as_view(x, out, fn)
+    return out
+
+
+# ---------------------------------------------------------------------------------- reshape
+
+class ViewBackward0(Node):
+    __slots__ = ("in_shape",)
+
+    def backward(self, g):
+        return (reshape(g, self.in_shape),)
+
+
+def _check_shape(x, shape):
+    n = x.data.size
+    known = 1
+    neg = 0
+    for s in shape:
+        if s == -1:
+            neg += 1
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if neg > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if (neg and (known == 0 or n % known)) or (not neg and known != n):
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {n}")
+
+
+def reshape(x, *shape):
+    shape = parse_shape(shape)
+    d = x.data
+    if d.shape == shape:
+        r = d.view()
+    else:
+        _check_shape(x, shape)
+        r = d.reshape(shape)
+    out = _view_out(x, r, lambda b: reshape(b, shape))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(ViewBackward0, (x,), out).in_shape = d.shape
+    return out
+
+
+def view(x, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, Tensor)):
+        from .elementwise import cast
+        return cast(x, shape[0])
+    shape = parse_shape(shape)
+    _check_shape(x, shape)
+    r = x.data.view()
+    try:
+        r.shape = backend.namespace(r).empty(0).reshape(0).shape if False else shape
+    except AttributeError:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+    except ValueError:
+        r = x.data.reshape(shape)
+    out = wrap(x._out_cls, r)
+    as_view(x, out, lambda b: view(b, shape))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(ViewBackward0, (x,), out).in_shape = x.data.shape
+    return out
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    nd = x.data.ndim
+    if nd == 0:
+        return reshape(x, (1,))
+    s, e = normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return x
+    shp = x.data.shape
+    n = 1
+    for v in shp[s:e + 1]:
+        n *= v
+    return reshape(x, shp[:s] + (n,) + shp[e + 1:])
+
+
+def unflatten(x, dim, sizes):
+    dim = normalize_dim(dim, x.data.ndim)
+    shp = x.data.shape
+    return reshape(x, shp[:dim] + tuple(sizes) + shp[dim + 1:])
+
+
+# ---------------------------------------------------------------------------------- permute
+
+class PermuteBackward0(Node):
+    __slots__ = ("dims",)
+
+    def backward(self, g):
+        inv = [0] * len(self.dims)
+        for i, d in enumerate(self.dims):
+            inv[d] = i
+        return (permute(g, inv),)
+
+
+def permute(x, *dims):
+    dims = parse_shape(dims)
+    nd = x.data.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+                           f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
+                           f"len(dims) = {len(dims)}")
+    dims = tuple(normalize_dim(d, nd) for d in dims)
+    out = _view_out(x, x.data.transpose(dims), lambda b: permute(b, dims))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(PermuteBackward0, (x,), out).dims = dims
+    return out
+
+
+def movedim(x, source, destination):
+    nd = x.data.ndim
+    src, dst = normalize_dim(source, nd), normalize_dim(destination, nd)
+    order = [i for i in range(nd) if i != src]
+    order.insert(dst, src)
+    return permute(x, order)
+
+
+class TransposeBackward0(Node):
+    __slots__ = ("d0", "d1")
+
+    def backward(self, g):
+        return (transpose(g, self.d0, self.d1),)
+
+
+def transpose(x, dim0, dim1):
+    nd = x.data.ndim
+    d0, d1 = normalize_dim(dim0, nd), normalize_dim(dim1, nd)
+    out = _view_out(x, x.data.swapaxes(d0, d1) if nd else x.data.view(), lambda b: transpose(b, d0, d1))
+    if _state.grad_enabled and x._requires_grad:
+        node = make_node(TransposeBackward0, (x,), out)
+        node.d0, node.d1 = d0, d1
+    return out
+
+
+swapaxes = transpose
+
+
+class TBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, g):
+        return (t(g),)
+
+
+def t(x):
+    nd = x.data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    out = _view_out(x, x.data.T if nd == 2 else x.data.view(), t)
+    if _state.grad_enabled and x._requires_grad:
+        make_node(TBackward0, (x,), out)
+    return out
+
+
+# ----------------------------------------------------------------------------------- expand
+
+class ExpandBackward0(Node):
+    __slots__ = ("in_shape",)
+
+    def backward(self, g):
+        return (R.sum_to(g, self.in_shape),)
+
+
+def expand(x, *sizes):
+    sizes = parse_shape(sizes)
+    d = x.data
+    if len(sizes) < d.ndim:
+        raise RuntimeError(f"expand(torch.FloatTensor{{[{', '.join(map(str, d.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+                           "the number of sizes provided ({}) must be greater or equal to the number of dimensions in "
+                           "the tensor ({})".format(len(sizes), d.ndim))
+    lead = len(sizes) - d.ndim
+    shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    for i in range(d.ndim):
+        if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
+            raise RuntimeError(f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size "
+                               f"({d.shape[i]}) at non-singleton dimension {lead + i}.  Target sizes: "
+                               f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, d.shape))}]")
+    if shape == d.shape:
+        r = d.view()
+    else:
+        r = backend.namespace(d).broadcast_to(d, shape)
+    out = wrap(x._out_cls, r)
+    as_view(x, out, lambda b: expand(b, shape))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(ExpandBackward0, (x,), out).in_shape = d.shape
+    return out
+
+
+def expand_as(x, other):
+    return expand(x, other.data.shape)
+
+
+def broadcast_to(x, shape):
+    return expand(x, tuple(shape))
+
+
+# ---------------------------------------------------------------------------- (un)squeeze
+
+class SqueezeBackward0(ViewBackward0):
+    __slots__ = ()
+
+
+class SqueezeBackward1(ViewBackward0):
+    __slots__ = ()
+
+
+class UnsqueezeBackward0(ViewBackward0):
+    __slots__ = ()
+
+
+def squeeze(x, dim=None):
+    d = x.data
+    if dim is None:
+        shape = tuple(s for s in d.shape if s != 1)
+        node_cls = SqueezeBackward0
+    else:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = {normalize_dim(i, d.ndim) for i in dims}
+        shape = tuple(s for i, s in enumerate(d.shape) if not (i in dims and s == 1))
+        node_cls = SqueezeBackward1
+    out = _view_out(x, d.reshape(shape), lambda b: squeeze(b, dim))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(node_cls, (x,), out).in_shape = d.shape
+    return out
+
+
+def unsqueeze(x, dim):
+    d = x.data
+    dim = normalize_dim(dim, d.ndim + 1)
+    shape = d.shape[:dim] + (1,) + d.shape[dim:]
+    out = _view_out(x, d.reshape(shape), lambda b: unsqueeze(b, dim))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(UnsqueezeBackward0, (x,), out).in_shape = d.shape
+    return out
+
+
+# ------------------------------------------------------------------------------ cat / stack
+
+class CatBackward0(Node):
+    __slots__ = ("dim", "sizes")
+
+    def backward(self, g):
+        outs = []
+        start = 0
+        for e, n in zip(self.next_edges, self.sizes):
+            outs.append(narrow(g, self.dim, start, n) if e is not None and n else None)
+            start += n
+        return tuple(outs)
+
+
+def _tensors_arg(tensors, name):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    return list(tensors)
+
+
+def _common(tensors):
+    from . import binary_arrays
+    first = tensors[0]
+    cls = first._out_cls
+    dts = [t.data.dtype for t in tensors]
+    dt = dts[0]
+    for other in tensors[1:]:
+        if type(other)._out_cls is not cls or type(other.data) is not type(first.data):
+            from . import check_same
+            check_same(cls, first, other)
+        if other.data.dtype != dt:
+            dt = backend.result_type(tuple(dts), (), (), backend.default_float())
+            break
+    return cls, [t.data if t.data.dtype == dt else t.data.astype(dt) for t in tensors]
+
+
+def cat(tensors, dim=0):
+    tensors = _tensors_arg(tensors, "cat")
+    cls, arrays = _common(tensors)
+    nd = max(a.ndim for a in arrays)
+    keep = [(t, a) for t, a in zip(tensors, arrays) if not (a.ndim == 1 and a.shape[0] == 0 and nd > 1)]
+    dim = normalize_dim(dim, nd)
+    ref = keep[0][1].shape if keep else ()
+    for i, (t, a) in enumerate(keep):
+        if a.ndim != len(ref):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {a.ndim}")
+        for k in range(a.ndim):
+            if k != dim and a.shape[k] != ref[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[k]} but "
+                                   f"got size {a.shape[k]} for tensor number {i} in the list.")
+    xp = backend.namespace(arrays[0])
+    out = wrap(cls, xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
+    if _state.grad_enabled and any(t._requires_grad for t in tensors):
+        node = make_node(CatBackward0, tuple(tensors), out)
+        node.dim = dim
+        node.sizes = tuple(a.shape[dim] if a.ndim == nd else 0 for a in arrays)
+    return out
+
+
+concat = cat
+
+
+class StackBackward0(Node):
+    __slots__ = ("dim",)
+
+    def backward(self, g):
+        return tuple(select(g, self.dim, i) if e is not None else None for i, e in enumerate(self.next_edges))
+
+
+def stack(tensors, dim=0):
+    tensors = _tensors_arg(tensors, "stack")
+    cls, arrays = _common(tensors)
+    s0 = arrays[0].shape
+    for i, a in enumerate(arrays):
+        if a.shape != s0:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, s0))}] at "
+                               f"entry 0 and [{', '.join(map(str, a.shape))}] at entry {i}")
+    dim = normalize_dim(dim, arrays[0].ndim + 1)
+    out = wrap(cls, backend.namespace(arrays[0]).stack(arrays, axis=dim))
+    if _state.grad_enabled and any(t._requires_grad for t in tensors):
+        make_node(StackBackward0, tuple(tensors), out).dim = dim
+    return out
+
+
+def hstack(tensors):
+    return cat(tensors, 0 if tensors[0].data.ndim == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t if t.data.ndim > 1 else reshape(t, (1, -1)) for t in tensors], 0)
+
+
+# --------------------------------------------------------------------------- split / unbind
+
+class SplitBackward0(Node):
+    __slots__ = ("dim",)
+
+    def apply(self, grads):
+        return (cat(grads, self.dim),)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    __slots__ = ()
+
+
+class UnbindBackward0(Node):
+    __slots__ = ("dim",)
+
+    def apply(self, grads):
+        return (stack(grads, self.dim),)
+
+
+def _multi_views(x, arrays, node_cls, op_name, dim, fns):
+    outs = [wrap(x._out_cls, a) for a in arrays]
+    for o, fn in zip(outs, fns):
+        as_view(x, o, fn, op_name)
+    if _state.grad_enabled and x._requires_grad:
+        make_multi_node(node_cls, (x,), outs).dim = dim
+    return tuple(outs)
+
+
+def split(x, split_size_or_sections, dim=0):
+    d = x.data
+    dim = normalize_dim(dim, d.ndim)
+    n = d.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        bounds = list(range(0, n, step)) if n else [0]
+        sizes = [min(step, n - b) for b in bounds]
+        node_cls = SplitBackward0
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                               f"dimension {dim}), but got split_sizes={sizes}")
+        node_cls = SplitWithSizesBackward0
+    starts = np.cumsum([0] + sizes[:-1]).tolist()
+    arrays = [_slice_dim(d, dim, s, k) for s, k in zip(starts, sizes)]
+    fns = [(lambda s, k: (lambda b: narrow(b, dim, s, k)))(s, k) for s, k in zip(starts, sizes)]
+    return _multi_views(x, arrays, node_cls, "Split", dim, fns)
+
+
+def chunk(x, chunks, dim=0):
+    n = x.data.shape[normalize_dim(dim, x.data.ndim)]
+    step = -(-n // chunks) if n else 1
+    return split(x, max(step, 1), dim)
+
+
+def unbind(x, dim=0):
+    d = x.data
+    dim = normalize_dim(dim, d.ndim)
+    arrays = [_index_dim(d, dim, i) for i in range(d.shape[dim])]
+    fns = [(lambda i: (lambda b: select(b, dim, i)))(i) for i in range(d.shape[dim])]
+    return _multi_views(x, arrays, UnbindBackward0, "Unbind", dim, fns)
+
+
+def _slice_dim(d, dim, start, length):
+    key = (slice(None),) * dim + (slice(start, start + length),)
+    return d[key]
+
+
+def _index_dim(d, dim, i):
+    return d[(slice(None),) * dim + (i,)]
+
+
+def narrow(x, dim, start, length):
+    from .indexing import getitem
+    dim = normalize_dim(dim, x.data.ndim)
+    return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
+
+
+def select(x, dim, index):
+    from .indexing import getitem
+    dim = normalize_dim(dim, x.data.ndim)
+    return getitem(x, (slice(None),) * dim + (index,))
+
+
+# --------------------------------------------------------------------------- flip / repeat
+
+class FlipBackward0(Node):
+    __slots__ = ("dims",)
+
+    def backward(self, g):
+        return (flip(g, self.dims),)
+
+
+def flip(x, dims):
+    if isinstance(dims, int):
+        dims = (dims,)
+    dims = tuple(normalize_dim(i, x.data.ndim) for i in dims)
+    out = wrap(x._out_cls, backend.namespace(x.data).flip(x.data, axis=dims).copy() if dims else x.data.copy())
+    if _state.grad_enabled and x._requires_grad:
+        make_node(FlipBackward0, (x,), out).dims = dims
+    return out
+
+
+class RepeatBackward0(Node):
+    __slots__ = ("in_shape", "repeats")
+
+    def backward(self, g):
+        lead = len(self.repeats) - len(self.in_shape)
+        shape = (1,) * lead + tuple(self.in_shape)
+        split_shape = []
+        for r, s in zip(self.repeats, shape):
+            split_shape += [r, s]
+        g = reshape(g, tuple(split_shape))
+        g = R.sum(g, tuple(range(0, len(split_shape), 2)))
+        return (reshape(g, self.in_shape),)
+
+
+def repeat(x, *repeats):
+    repeats = parse_shape(repeats)
+    d = x.data
+    if len(repeats) < d.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                           "tensor")
+    out = wrap(x._out_cls, backend.namespace(d).tile(d, repeats))
+    if _state.grad_enabled and x._requires_grad:
+        node = make_node(RepeatBackward0, (x,), out)
+        node.in_shape, node.repeats = d.shape, repeats
+    return out
+
+
+def tile(x, *dims):
+    dims = parse_shape(dims)
+    dims = (1,) * (x.data.ndim - len(dims)) + dims
+    return repeat(x, dims)
+
+
+# ----------------------------------------------------------------------------- tril / triu
+
+class TrilBackward0(Node):
+    __slots__ = ("k",)
+
+    def backward(self, g):
+        return (tril(g, self.k),)
+
+
+class TriuBackward0(Node):
+    __slots__ = ("k",)
+
+    def backward(self, g):
+        return (triu(g, self.k),)
+
+
+def tril(x, diagonal=0):
+    out = wrap(x._out_cls, backend.namespace(x.data).tril(x.data, diagonal))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(TrilBackward0, (x,), out).k = diagonal
+    return out
+
+
+def triu(x, diagonal=0):
+    out = wrap(x._out_cls, backend.namespace(x.data).triu(x.data, diagonal))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(TriuBackward0, (x,), out).k = diagonal
+    return out
+
+
+# ----------------------------------------------------------------------------- clone
+
+class CloneBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, g):
+        return (g,)
+
+
+def clone(x, memory_format=None):
+    out = wrap(x._out_cls, x.data.copy())
+    if _state.grad_enabled and x._requires_grad:
+        make_node(CloneBackward0, (x,), out)
+    return out
+
+
+def contiguous(x, memory_format=None):
+    return x if x.data.flags.c_contiguous else clone(x)
+
+
+METHODS = {
+    "reshape": reshape, "view": view, "flatten": flatten, "unflatten": unflatten, "permute": permute,
+    "transpose": transpose, "swapaxes": transpose, "t": t, "expand": expand, "expand_as": expand_as,
+    "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
+    "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
+    "movedim": movedim, "narrow": narrow, "select": select, "broadcast_to": broadcast_to,
+    "view_as": lambda self, other: view(self, other.data.shape),
+    "reshape_as": lambda self, other: reshape(self, other.data.shape),
+    "T": property(lambda self: permute(self, tuple(range(self.data.ndim - 1, -1, -1)))),
+    "mT": property(lambda self: transpose(self, -2, -1)),
+}

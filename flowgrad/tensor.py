@@ -1,0 +1,303 @@
+"""Tensor: an array (NumPy or CuPy) plus autograd metadata. Operators and math methods are bound
+onto the class by the op table (`flowgrad.ops`) when it is imported."""
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from . import backend
+from .autograd import mode
+from .autograd.graph import AccumulateGrad, NodeHooks, _HookDict, add_hook
+from .autograd.policy import TORCH
+
+
+class TensorExtra:
+    """Rarely used per-tensor state, allocated on first use to keep Tensor small."""
+
+    __slots__ = ("hooks", "post_acc_hooks", "retains_grad", "inference", "is_param")
+
+    def __init__(self):
+        self.hooks = None            # leaf tensor hooks (non-leaf ones live on grad_fn)
+        self.post_acc_hooks = None
+        self.retains_grad = False
+        self.inference = False
+        self.is_param = False
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it."""
+
+    __slots__ = ("data", "_requires_grad", "_grad", "grad_fn", "output_nr", "_vc", "_acc", "_view", "_extra",
+                 "__weakref__")
+    policy = TORCH
+    _dtypes = backend.DTYPES
+    __array_priority__ = 1000
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if "_out_cls" not in cls.__dict__:
+            cls._out_cls = cls
+
+    def __init__(self, data: Any = None, requires_grad: bool = False):
+        arr = data.data if isinstance(data, Tensor) else np.asarray([] if data is None else data)
+        if arr.dtype == np.float64 and not isinstance(data, (Tensor, np.ndarray)):
+            arr = arr.astype(np.float32)
+        _init(self, arr)
+        if requires_grad:
+            self.requires_grad = True
+
+    @classmethod
+    def _make(cls, data) -> "Tensor":
+        """Wrap an array without copying (the hot path of every op)."""
+        t = object.__new__(cls)
+        t.data = data
+        t._requires_grad = False
+        t._grad = None
+        t.grad_fn = None
+        t.output_nr = 0
+        t._vc = [0]
+        t._acc = None
+        t._view = None
+        t._extra = None
+        if mode.state.inference:
+            t._x().inference = True
+        return t
+
+    def _new(self, data) -> "Tensor":
+        """A fresh tensor of this tensor's facade around `data`."""
+        return self._out_cls._make(data)
+
+    def _x(self) -> TensorExtra:
+        if self._extra is None:
+            self._extra = TensorExtra()
+        return self._extra
+
+    # ------------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> tuple:
+        return self.data.shape
+
+    @property
+    def dtype(self):
+        return self._dtypes[self.data.dtype]
+
+    @property
+    def device(self) -> backend.Device:
+        return backend.device_of(self.data)
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    def dim(self) -> int:
+        return self.data.ndim
+
+    def numel(self) -> int:
+        return int(self.data.size)
+
+    def element_size(self) -> int:
+        return self.data.itemsize
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def _version(self) -> int:
+        if self._extra is not None and self._extra.inference and not mode.state.inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return self._vc[0]
+
+    def is_inference(self) -> bool:
+        return self._extra is not None and self._extra.inference
+
+    def _is_view(self) -> bool:
+        return self._view is not None
+
+    @property
+    def _base(self):
+        return self._view[0] if self._view is not None else None
+
+    def is_floating_point(self) -> bool:
+        return self.data.dtype.kind == "f"
+
+    # ------------------------------------------------------------------ requires_grad
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(bool(value), "int_requires_grad_attr")
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        self._set_requires_grad(bool(requires_grad), "int_requires_grad_method")
+        return self
+
+    def _set_requires_grad(self, value: bool, int_error: str) -> None:
+        if self.grad_fn is not None:
+            if value:
+                return
+            raise self.policy.error("nonleaf_requires_grad")
+        if value and self.data.dtype.kind != "f" and not self.policy.allow_int_grads:
+            raise self.policy.error(int_error)
+        self._requires_grad = value
+
+    # ------------------------------------------------------------------ grad
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise self.policy.error("retain_grad_no_grad")
+        if self.grad_fn is None:
+            return
+        hooks = self.grad_fn._hooks_obj()
+        hooks.retains[self.output_nr] = weakref.ref(self)
+        self._x().retains_grad = True
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._extra is not None and self._extra.retains_grad and self.grad_fn is not None
+
+    # ------------------------------------------------------------------ hooks
+    def register_hook(self, hook: Callable):
+        if not self._requires_grad:
+            raise self.policy.error("hook_no_grad")
+        return add_hook(self._tensor_hooks(), hook)
+
+    def _tensor_hooks(self) -> dict:
+        """Hook dict for this tensor: on the tensor for a leaf, on its grad_fn slot otherwise."""
+        if self.grad_fn is None:
+            x = self._x()
+            if x.hooks is None:
+                x.hooks = _HookDict()
+            return x.hooks
+        hooks = self.grad_fn._hooks_obj().tensor_pre
+        d = hooks.get(self.output_nr)
+        if d is None:
+            d = hooks[self.output_nr] = _HookDict()
+        return d
+
+    def register_post_accumulate_grad_hook(self, hook: Callable):
+        if self.grad_fn is not None:
+            raise self.policy.error("post_acc_nonleaf")
+        x = self._x()
+        if x.post_acc_hooks is None:
+            x.post_acc_hooks = _HookDict()
+        return add_hook(x.post_acc_hooks, hook)
+
+    @property
+    def _post_acc_hooks(self):
+        return self._extra.post_acc_hooks if self._extra is not None else None
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._acc = weakref.ref(acc)
+        return acc
+
+    # ------------------------------------------------------------------ detach / data
+    def detach(self) -> "Tensor":
+        t = self._new(self.data)
+        t._vc = self._vc
+        return t
+
+    def detach_(self) -> "Tensor":
+        if self._view is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self.grad_fn = None
+        self._requires_grad = False
+        self.output_nr = 0
+        return self
+
+    # ------------------------------------------------------------------ conversions
+    def numpy(self) -> np.ndarray:
+        xp = backend.namespace(self.data)
+        return xp.asnumpy(self.data) if hasattr(xp, "asnumpy") else self.data
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self):
+        if self.data.size != 1:
+            raise RuntimeError(f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
+        return self.data.reshape(()).item()
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def __len__(self) -> int:
+        if self.data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.data.shape[0]
+
+    def __iter__(self):
+        if self.data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self.data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.data.reshape(()))
+
+    def _scalar(self):
+        if self.data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.data.reshape(()).item()
+
+    def __float__(self) -> float:
+        return float(self._scalar())
+
+    def __int__(self) -> int:
+        return int(self._scalar())
+
+    def __index__(self) -> int:
+        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._scalar())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar())
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        extra = ", requires_grad=True" if self._requires_grad and self.grad_fn is None else ""
+        if self.grad_fn is not None:
+            extra = f", grad_fn=<{self.grad_fn.name()}>"
+        return f"tensor({self.data!r}{extra})"
+
+
+def _init(t: Tensor, arr) -> None:
+    """Fill the slots of a tensor built through __init__ (subclasses with their own constructors)."""
+    t.data = arr
+    t._requires_grad = False
+    t._grad = None
+    t.grad_fn = None
+    t.output_nr = 0
+    t._vc = [0]
+    t._acc = None
+    t._view = None
+    t._extra = None
+
+
+Tensor._out_cls = Tensor
