@@ -29,7 +29,7 @@ class TensorExtra:
 class Tensor:
     """An n-dimensional array that can record the operations applied to it."""
 
-    __slots__ = ("data", "_requires_grad", "_grad", "grad_fn", "output_nr", "_vc", "_acc", "_view", "_extra",
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "output_nr", "_vc", "_acc", "_view", "_extra",
                  "__weakref__")
     policy = TORCH
     _dtypes = backend.DTYPES
@@ -41,7 +41,7 @@ class Tensor:
             cls._out_cls = cls
 
     def __init__(self, data: Any = None, requires_grad: bool = False):
-        arr = data.data if isinstance(data, Tensor) else np.asarray([] if data is None else data)
+        arr = data._data if isinstance(data, Tensor) else np.asarray([] if data is None else data)
         if arr.dtype == np.float64 and not isinstance(data, (Tensor, np.ndarray)):
             arr = arr.astype(np.float32)
         _init(self, arr)
@@ -52,7 +52,7 @@ class Tensor:
     def _make(cls, data) -> "Tensor":
         """Wrap an array without copying (the hot path of every op)."""
         t = object.__new__(cls)
-        t.data = data
+        t._data = data
         t._requires_grad = False
         t._grad = None
         t.grad_fn = None
@@ -77,28 +77,28 @@ class Tensor:
     # ------------------------------------------------------------------ metadata
     @property
     def shape(self) -> tuple:
-        return self.data.shape
+        return self._data.shape
 
     @property
     def dtype(self):
-        return self._dtypes[self.data.dtype]
+        return self._dtypes[self._data.dtype]
 
     @property
     def device(self) -> backend.Device:
-        return backend.device_of(self.data)
+        return backend.device_of(self._data)
 
     @property
     def ndim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     def dim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     def numel(self) -> int:
-        return int(self.data.size)
+        return int(self._data.size)
 
     def element_size(self) -> int:
-        return self.data.itemsize
+        return self._data.itemsize
 
     @property
     def is_leaf(self) -> bool:
@@ -121,7 +121,7 @@ class Tensor:
         return self._view[0] if self._view is not None else None
 
     def is_floating_point(self) -> bool:
-        return self.data.dtype.kind == "f"
+        return self._data.dtype.kind == "f"
 
     # ------------------------------------------------------------------ requires_grad
     @property
@@ -141,7 +141,7 @@ class Tensor:
             if value:
                 return
             raise self.policy.error("nonleaf_requires_grad")
-        if value and self.data.dtype.kind != "f" and not self.policy.allow_int_grads:
+        if value and self._data.dtype.kind != "f" and not self.policy.allow_int_grads:
             raise self.policy.error(int_error)
         self._requires_grad = value
 
@@ -210,8 +210,20 @@ class Tensor:
         return acc
 
     # ------------------------------------------------------------------ detach / data
+    @property
+    def data(self) -> "Tensor":
+        """A non-recording alias of the same array (its own version counter)."""
+        return self._new(self._data)
+
+    @data.setter
+    def data(self, value) -> None:
+        arr = value._data if isinstance(value, Tensor) else value
+        if self._requires_grad and arr.dtype.kind != "f" and not self.policy.allow_int_grads:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        self._data = arr
+
     def detach(self) -> "Tensor":
-        t = self._new(self.data)
+        t = self._new(self._data)
         t._vc = self._vc
         return t
 
@@ -229,40 +241,40 @@ class Tensor:
 
     # ------------------------------------------------------------------ conversions
     def numpy(self) -> np.ndarray:
-        xp = backend.namespace(self.data)
-        return xp.asnumpy(self.data) if hasattr(xp, "asnumpy") else self.data
+        xp = backend.namespace(self._data)
+        return xp.asnumpy(self._data) if hasattr(xp, "asnumpy") else self._data
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 
     def item(self):
-        if self.data.size != 1:
-            raise RuntimeError(f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
-        return self.data.reshape(()).item()
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
 
     def tolist(self):
         return self.numpy().tolist()
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self.data.shape[0]
+        return self._data.shape[0]
 
     def __iter__(self):
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.data.shape[0]))
+        return (self[i] for i in range(self._data.shape[0]))
 
     def __bool__(self) -> bool:
-        if self.data.size != 1:
+        if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self.data.reshape(()))
+        return bool(self._data.reshape(()))
 
     def _scalar(self):
-        if self.data.size != 1:
+        if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self.data.reshape(()).item()
+        return self._data.reshape(()).item()
 
     def __float__(self) -> float:
         return float(self._scalar())
@@ -271,7 +283,7 @@ class Tensor:
         return int(self._scalar())
 
     def __index__(self) -> int:
-        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._scalar())
 
@@ -284,12 +296,12 @@ class Tensor:
         extra = ", requires_grad=True" if self._requires_grad and self.grad_fn is None else ""
         if self.grad_fn is not None:
             extra = f", grad_fn=<{self.grad_fn.name()}>"
-        return f"tensor({self.data!r}{extra})"
+        return f"tensor({self._data!r}{extra})"
 
 
 def _init(t: Tensor, arr) -> None:
     """Fill the slots of a tensor built through __init__ (subclasses with their own constructors)."""
-    t.data = arr
+    t._data = arr
     t._requires_grad = False
     t._grad = None
     t.grad_fn = None

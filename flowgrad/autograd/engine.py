@@ -83,9 +83,9 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     continue
                 if g is not None:
                     shape, dtype = nxt.out_meta[nr]
-                    if g.data.shape != shape:
+                    if g._data.shape != shape:
                         g = sum_to(g, shape)
-                    if g.data.dtype != dtype:
+                    if g._data.dtype != dtype:
                         g = cast(g, dtype)
                 buf = buffers.get(nxt)
                 if buf is None:
@@ -175,7 +175,7 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
             if t is None or g is None:
                 continue
             if t._grad is None or not policy.retained_grad_accumulates:
-                t._grad = g if g.requires_grad else g._new(g.data.copy())
+                t._grad = g if g.requires_grad else g._new(g._data.copy())
             else:
                 from ..ops import add
                 t._grad = add(t._grad, g)
@@ -189,11 +189,11 @@ def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
             continue
         if not hasattr(out, "grad_fn"):
             raise policy.error("hook_type", type=type(out).__name__)
-        if out.data.shape != grad.data.shape and policy.messages.get("hook_size"):
+        if out._data.shape != grad._data.shape and policy.messages.get("hook_size"):
             raise policy.error("hook_size", name=_hook_name(hook))
-        if out.data.dtype != grad.data.dtype and policy.messages.get("hook_dtype"):
-            raise policy.error("hook_dtype", name=_hook_name(hook), was=policy.type_name(grad.data.dtype),
-                               got=policy.type_name(out.data.dtype))
+        if out._data.dtype != grad._data.dtype and policy.messages.get("hook_dtype"):
+            raise policy.error("hook_dtype", name=_hook_name(hook), was=policy.type_name(grad._data.dtype),
+                               got=policy.type_name(out._data.dtype))
         grad = out
     return grad
 
@@ -227,8 +227,8 @@ def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, zeros_for)
                 outs = tuple(_check_hook_result(policy, hook, res, outs))
     if anomaly and mode.state.anomaly_check_nan:
         for i, g in enumerate(outs):
-            if g is not None and g.data.dtype.kind == "f" and bool(g.data.size) and \
-                    bool((g.data != g.data).any()):
+            if g is not None and g._data.dtype.kind == "f" and bool(g._data.size) and \
+                    bool((g._data != g._data).any()):
                 _warn_anomaly(node)
                 raise policy.error("nan_in_backward", node=node.name(), index=i)
     return outs

@@ -159,7 +159,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self.next_edges = ()
-        self.out_meta = ((variable.data.shape, variable.data.dtype),)
+        self.out_meta = ((variable._data.shape, variable._data.dtype),)
         self.out_cls = type(variable)
         self._saved = None
         self.seq = float("inf")  # PyTorch runs accumulators first among ready nodes
@@ -195,18 +195,18 @@ def _copy_grad(grad, create_graph):
     from ..ops import copy_grad
     if create_graph and grad.requires_grad:
         return copy_grad(grad)
-    return grad._new(grad.data.copy())
+    return grad._new(grad._data.copy())
 
 
 def _add_inplace(old, grad):
-    d = old.data
-    g = grad.data
+    d = old._data
+    g = grad._data
     if g.dtype != d.dtype:
         g = g.astype(d.dtype)
     if g.shape == d.shape:
         d += g
     else:
-        old.data = d + g
+        old._data = d + g
     old._vc[0] += 1
 
 
@@ -215,7 +215,7 @@ class SavedTensor:
     is re-wrapped with the node as grad_fn at unpack time so no reference cycle forms. The
     version at save time is checked on every unpack."""
 
-    __slots__ = ("tensor", "data", "version_box", "version", "output_nr", "packed", "unpack_hook")
+    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "packed", "unpack_hook")
 
     def __init__(self, tensor, is_output: bool = False):
         self.version_box = tensor._vc
@@ -224,11 +224,11 @@ class SavedTensor:
         hooks = mode.state.saved_hooks
         if is_output:
             self.tensor = None
-            self.data = tensor.data
+            self._data = tensor._data
             self.output_nr = tensor.output_nr
         else:
             self.tensor = tensor
-            self.data = None
+            self._data = None
             self.output_nr = -1
         if hooks:
             pack, self.unpack_hook = hooks[-1]
@@ -239,7 +239,7 @@ class SavedTensor:
                     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
                     "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
                     "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
-            self.tensor = self.data = None
+            self.tensor = self._data = None
 
     def unpack(self, node: Node):
         if self.packed is not None:
@@ -252,7 +252,7 @@ class SavedTensor:
             raise _modified_error(node, self)
         if self.tensor is not None:
             return self.tensor
-        t = node.out_cls._out_cls._make(self.data)
+        t = node.out_cls._out_cls._make(self._data)
         t._vc = self.version_box
         t.requires_grad = True
         t.grad_fn = node
@@ -265,9 +265,9 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
     t = saved.tensor
     if t is None:
         origin = f", which is output {saved.output_nr} of {_strip(node.name())},"
-        shape, dtype = saved.data.shape, saved.data.dtype
+        shape, dtype = saved._data.shape, saved._data.dtype
     else:
-        shape, dtype = t.data.shape, t.data.dtype
+        shape, dtype = t._data.shape, t._data.dtype
         origin = f", which is output {t.output_nr} of {_strip(t.grad_fn.name())}," if t.grad_fn is not None else ""
     hint = policy.hint_anomaly if mode.state.anomaly else policy.hint
     return policy.error("modified_inplace", type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),

@@ -33,7 +33,7 @@ def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     """A recorded node for one output `out`, with edges to `inputs` (Tensors or None)."""
     node = node_cls.__new__(node_cls)
     node.next_edges = tuple([edge(t) for t in inputs])
-    data = out.data
+    data = out._data
     node.out_meta = ((data.shape, data.dtype),)
     node.out_cls = type(out)
     node._saved = saved
@@ -49,7 +49,7 @@ def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
 def make_multi_node(node_cls, inputs: tuple, outs: list, saved=None) -> Node:
     """A recorded node with several outputs (split, max with indices, custom Functions)."""
     node = make_node(node_cls, inputs, outs[0], saved)
-    node.out_meta = tuple((o.data.shape, o.data.dtype) for o in outs)
+    node.out_meta = tuple((o._data.shape, o._data.dtype) for o in outs)
     for i, o in enumerate(outs):
         o._requires_grad = True
         o.grad_fn = node
@@ -88,9 +88,9 @@ def as_tensor_like(x, like: Tensor) -> Tensor:
     """A Python scalar or array-like as a tensor on `like`'s device and facade."""
     if isinstance(x, Tensor):
         return x
-    xp = backend.namespace(like.data)
+    xp = backend.namespace(like._data)
     if isinstance(x, _SCALARS):
-        dt = backend.result_type((), (like.data.dtype,), (type(x),), backend.default_float())
+        dt = backend.result_type((), (like._data.dtype,), (type(x),), backend.default_float())
         return like._new(xp.asarray(x, dtype=dt))
     return like._new(xp.asarray(x))
 
@@ -99,7 +99,7 @@ def check_same(cls, a: Tensor, b: Tensor) -> None:
     """Refuse tensors of two facades or two devices in one op."""
     if type(b)._out_cls is not cls:
         raise cls.policy.error("facade_mismatch", a=cls.__module__, b=type(b).__module__)
-    if type(a.data) is not type(b.data) or (type(a.data) is not np.ndarray and a.device != b.device):
+    if type(a._data) is not type(b._data) or (type(a._data) is not np.ndarray and a.device != b.device):
         raise cls.policy.error("device_mismatch", a=_dev_str(b), b=_dev_str(a))
 
 
@@ -117,9 +117,9 @@ def binary_arrays(a, b, float_result: bool = False):
     else:
         ta, tb, cls = None, b, b._out_cls
     if ta is not None and tb is not None:
-        if type(tb)._out_cls is not cls or type(ta.data) is not type(tb.data):
+        if type(tb)._out_cls is not cls or type(ta._data) is not type(tb._data):
             check_same(cls, ta, tb)
-        da, db = ta.data, tb.data
+        da, db = ta._data, tb._data
         dta, dtb = da.dtype, db.dtype
         if dta == dtb and not (float_result and dta.kind != "f"):
             return cls, da, db, ta, tb
@@ -137,7 +137,7 @@ def binary_arrays(a, b, float_result: bool = False):
         else:
             s = as_tensor_like(s, t)
             return binary_arrays(a if ta is not None else s, s if ta is not None else b, float_result)
-    d = t.data
+    d = t._data
     k = d.dtype.kind
     if (k == "f" or (type(s) is int and k in "iu") or type(s) is bool) and not (float_result and k != "f"):
         dt = d.dtype
@@ -154,7 +154,7 @@ def binary_arrays(a, b, float_result: bool = False):
 
 def float_array(t: Tensor):
     """The tensor's array, cast to the default float dtype when it is not floating (exp of an int tensor)."""
-    d = t.data
+    d = t._data
     return d if d.dtype.kind == "f" else d.astype(backend.default_float())
 
 
@@ -224,7 +224,7 @@ del _name, _fn
 
 
 def _zero(x):
-    out = wrap(x._out_cls, backend.namespace(x.data).zeros_like(x.data))
+    out = wrap(x._out_cls, backend.namespace(x._data).zeros_like(x._data))
     if _state.grad_enabled and x._requires_grad:
         make_node(indexing.ZeroBackward0, (x,), out)
     return out

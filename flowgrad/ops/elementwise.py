@@ -261,7 +261,7 @@ class WhereBackward0(Node):
 
 
 def where(condition, a, b):
-    c = condition.data if isinstance(condition, Tensor) else np.asarray(condition)
+    c = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if c.dtype != np.bool_:
         c = c.astype(bool)
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
@@ -292,7 +292,7 @@ def _declare_unary(name, node_name, forward, formula, saves="input", float_out=T
     node_cls = type(node_name, (_Unary,), {"__slots__": (), "saves": saves, "formula": staticmethod(formula)})
 
     def op(x):
-        d = float_array(x) if float_out else x.data
+        d = float_array(x) if float_out else x._data
         out = wrap(x._out_cls, forward(backend.namespace(d), d))
         if _state.grad_enabled and x._requires_grad:
             if saves == "input":
@@ -381,7 +381,7 @@ def clamp(x, min=None, max=None):
         return out
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
@@ -405,9 +405,9 @@ class ToCopyBackward0(Node):
 def cast(x: Tensor, dtype) -> Tensor:
     """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats."""
     dt = backend.to_np_dtype(dtype)
-    if x.data.dtype == dt:
+    if x._data.dtype == dt:
         return x
-    out = wrap(x._out_cls, x.data.astype(dt))
+    out = wrap(x._out_cls, x._data.astype(dt))
     if _state.grad_enabled and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
         make_node(ToCopyBackward0, (x,), out)
     return out
@@ -422,7 +422,7 @@ class CopyBackwards(Node):
 
 def copy_grad(g: Tensor) -> Tensor:
     """A recorded copy of a gradient (`.grad` under create_graph shows `grad_fn=<CopyBackwards>`)."""
-    out = wrap(g._out_cls, g.data.copy())
+    out = wrap(g._out_cls, g._data.copy())
     if _state.grad_enabled and g._requires_grad:
         make_node(CopyBackwards, (g,), out)
     return out
@@ -430,7 +430,7 @@ def copy_grad(g: Tensor) -> Tensor:
 
 def zeros_for(like: Tensor, shape, dtype) -> Tensor:
     """Zeros of `shape`/`dtype` on `like`'s device and facade (materialised missing gradients)."""
-    return like._new(backend.namespace(like.data).zeros(shape, dtype=dtype))
+    return like._new(backend.namespace(like._data).zeros(shape, dtype=dtype))
 
 
 # ------------------------------------------------------------------------ comparisons, logic
@@ -451,24 +451,24 @@ _bit_and, _bit_or, _bit_xor = _compare("bitwise_and"), _compare("bitwise_or"), _
 
 
 def logical_not(x):
-    return wrap(x._out_cls, backend.namespace(x.data).logical_not(x.data))
+    return wrap(x._out_cls, backend.namespace(x._data).logical_not(x._data))
 
 
 def _invert(x):
-    xp = backend.namespace(x.data)
-    return wrap(x._out_cls, xp.logical_not(x.data) if x.data.dtype == np.bool_ else xp.invert(x.data))
+    xp = backend.namespace(x._data)
+    return wrap(x._out_cls, xp.logical_not(x._data) if x._data.dtype == np.bool_ else xp.invert(x._data))
 
 
 def isnan(x):
-    return wrap(x._out_cls, backend.namespace(x.data).isnan(x.data))
+    return wrap(x._out_cls, backend.namespace(x._data).isnan(x._data))
 
 
 def isinf(x):
-    return wrap(x._out_cls, backend.namespace(x.data).isinf(x.data))
+    return wrap(x._out_cls, backend.namespace(x._data).isinf(x._data))
 
 
 def isfinite(x):
-    return wrap(x._out_cls, backend.namespace(x.data).isfinite(x.data))
+    return wrap(x._out_cls, backend.namespace(x._data).isfinite(x._data))
 
 
 def _r(fn):
@@ -494,3 +494,26 @@ METHODS = {
     "where": lambda self, condition, other: where(condition, self, other),
     "square": lambda self: pow(self, 2),
 }
+
+
+class ToDeviceBackward(Node):
+    __slots__ = ("src",)
+    _name = "ToCopyBackward0"
+
+    def backward(self, g):
+        return (to_device(g, self.src),)
+
+
+def to_device(x: Tensor, device) -> Tensor:
+    """`x` on `device` (differentiable; gradients go back to the source device)."""
+    device = backend.Device(device)
+    src = x.device
+    if src == device or (device.type == src.type and device.index is None):
+        return x
+    out = wrap(x._out_cls, backend.to_device(x._data, device))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(ToDeviceBackward, (x,), out).src = src
+    return out
+
+
+__all__.append("to_device")

@@ -20,7 +20,7 @@ __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add"
 
 def _array_key(k, xp):
     if isinstance(k, Tensor):
-        a = k.data
+        a = k._data
         return a if a.dtype == np.bool_ or a.dtype.kind in "iu" else a.astype(np.int64)
     if isinstance(k, (list, np.ndarray)):
         a = xp.asarray(k)
@@ -81,7 +81,7 @@ class UnsqueezeIndexBackward(IndexBackward0):
 
 
 def getitem(x, key):
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     key, advanced = normalize_key(key, xp)
     try:
@@ -108,7 +108,7 @@ class IndexIntoZerosBackward(Node):
 
 def index_into_zeros(g, shape, key):
     """Zeros of `shape` with `g` added at `key` (duplicates accumulate): the adjoint of getitem."""
-    d = g.data
+    d = g._data
     xp = backend.namespace(d)
     z = xp.zeros(shape, dtype=d.dtype)
     if any(hasattr(k, "ndim") for k in key):
@@ -138,10 +138,10 @@ class CopySlicesIndex(IndexPutBackward0):
 
 def index_put(x, key, value):
     """`x` with `value` written at `key` (out of place; setitem runs it through `inplace`)."""
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     key, advanced = normalize_key(key, xp)
-    v = value.data if isinstance(value, Tensor) else value
+    v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
     r[key] = v
     out = wrap(x._out_cls, r)
@@ -152,9 +152,9 @@ def index_put(x, key, value):
 
 
 def setitem(x, key, value):
-    if isinstance(value, Tensor) and value.data.dtype != x.data.dtype:
+    if isinstance(value, Tensor) and value._data.dtype != x._data.dtype:
         from .elementwise import cast
-        value = cast(value, x.data.dtype)
+        value = cast(value, x._data.dtype)
     inplace(x, index_put, key, value, view_ok=True)
 
 
@@ -167,7 +167,7 @@ class ZeroAtBackward(Node):
 
 def zero_at(g, key):
     """`g` with the entries at `key` set to zero (self-adjoint)."""
-    r = g.data.copy()
+    r = g._data.copy()
     r[key] = 0
     out = wrap(g._out_cls, r)
     if _state.grad_enabled and g._requires_grad:
@@ -193,9 +193,9 @@ class GatherBackward0(Node):
 
 
 def gather(x, dim, index):
-    d = x.data
+    d = x._data
     dim = normalize_dim(dim, d.ndim)
-    idx = index.data
+    idx = index._data
     if idx.dtype != np.int64:
         raise RuntimeError("gather(): Expected dtype int64 for index")
     out = wrap(x._out_cls, d[_along(idx, dim)])
@@ -217,10 +217,10 @@ class ScatterAddBackward0(Node):
 
 def scatter_into_zeros(shape, dim, index, src):
     """Zeros of `shape` with `src` added at `index` along `dim`: the adjoint of gather."""
-    d = src.data
+    d = src._data
     xp = backend.namespace(d)
     z = xp.zeros(shape, dtype=d.dtype)
-    idx = index.data
+    idx = index._data
     xp.add.at(z, _along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
     out = wrap(src._out_cls, z)
     if _state.grad_enabled and src._requires_grad:
@@ -230,7 +230,7 @@ def scatter_into_zeros(shape, dim, index, src):
 
 
 def scatter_add(x, dim, index, src):
-    return x + scatter_into_zeros(x.data.shape, normalize_dim(dim, x.data.ndim), index, src)
+    return x + scatter_into_zeros(x._data.shape, normalize_dim(dim, x._data.ndim), index, src)
 
 
 class ScatterBackward0(Node):
@@ -240,22 +240,22 @@ class ScatterBackward0(Node):
         na, ns = self.next_edges
         gx = None
         if na is not None:
-            gx = g * (1 - scatter_into_zeros(g.data.shape, self.dim, self.index,
-                                             g._new(backend.namespace(g.data).ones(self.index.data.shape,
-                                                                                  g.data.dtype))).clamp(max=1))
+            gx = g * (1 - scatter_into_zeros(g._data.shape, self.dim, self.index,
+                                             g._new(backend.namespace(g._data).ones(self.index._data.shape,
+                                                                                  g._data.dtype))).clamp(max=1))
         return gx, (gather(g, self.dim, self.index) if ns is not None else None)
 
 
 def scatter(x, dim, index, src=None, value=None, reduce=None):
     if src is None:
         src = value
-    d = x.data
+    d = x._data
     dim = normalize_dim(dim, d.ndim)
-    idx = index.data
+    idx = index._data
     r = d.copy()
     pos = _along(idx, dim)
     if isinstance(src, Tensor):
-        r[pos] = src.data[tuple(slice(0, s) for s in idx.shape)]
+        r[pos] = src._data[tuple(slice(0, s) for s in idx.shape)]
         ts = src
     else:
         r[pos] = src
@@ -268,8 +268,8 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
 
 
 def index_select(x, dim, index):
-    dim = normalize_dim(dim, x.data.ndim)
-    idx = index.data if isinstance(index, Tensor) else np.asarray(index)
+    dim = normalize_dim(dim, x._data.ndim)
+    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     return getitem(x, (slice(None),) * dim + (idx.reshape(-1),))
@@ -283,13 +283,13 @@ class MaskedFillBackward0(Node):
 
 
 def masked_fill(x, mask, value):
-    m = mask.data if isinstance(mask, Tensor) else np.asarray(mask)
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
-    v = value.data if isinstance(value, Tensor) else value
+    v = value._data if isinstance(value, Tensor) else value
     out = wrap(x._out_cls, xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _state.grad_enabled and x._requires_grad:
         make_node(MaskedFillBackward0, (x,), out).mask = m_full
@@ -297,18 +297,18 @@ def masked_fill(x, mask, value):
 
 
 def masked_select(x, mask):
-    m = mask.data if isinstance(mask, Tensor) else mask
-    xp = backend.namespace(x.data)
-    shape = np.broadcast_shapes(x.data.shape, m.shape)
-    xb = S.expand(x, shape) if x.data.shape != shape else x
+    m = mask._data if isinstance(mask, Tensor) else mask
+    xp = backend.namespace(x._data)
+    shape = np.broadcast_shapes(x._data.shape, m.shape)
+    xb = S.expand(x, shape) if x._data.shape != shape else x
     return getitem(xb, xp.broadcast_to(m, shape))
 
 
 def nonzero(x, as_tuple=False):
-    nz = backend.namespace(x.data).nonzero(x.data)
+    nz = backend.namespace(x._data).nonzero(x._data)
     if as_tuple:
         return tuple(wrap(x._out_cls, a.astype(np.int64)) for a in nz)
-    return wrap(x._out_cls, backend.namespace(x.data).stack(nz, axis=1).astype(np.int64))
+    return wrap(x._out_cls, backend.namespace(x._data).stack(nz, axis=1).astype(np.int64))
 
 
 # -------------------------------------------------------------------------- fill / copy
@@ -321,8 +321,8 @@ class FillBackward0(Node):
 
 
 def fill(x, value):
-    d = x.data
-    v = value.data if isinstance(value, Tensor) else value
+    d = x._data
+    v = value._data if isinstance(value, Tensor) else value
     out = wrap(x._out_cls, backend.namespace(d).full(d.shape, v, dtype=d.dtype))
     if _state.grad_enabled and x._requires_grad:
         make_node(FillBackward0, (x,), out)
@@ -344,8 +344,8 @@ class CopyBackwardsInplace(Node):
 
 def copy_from(x, src):
     """`src` broadcast to `x`'s shape and cast to its dtype (what `x.copy_(src)` writes)."""
-    d = x.data
-    s = src.data if isinstance(src, Tensor) else np.asarray(src)
+    d = x._data
+    s = src._data if isinstance(src, Tensor) else np.asarray(src)
     if type(s) is not type(d):
         s = backend.to_device(s, x.device)
     xp = backend.namespace(d)
@@ -380,14 +380,14 @@ class ZeroViewBackward(Node):
 
 def zero_view(g, view_fn):
     """`g` with the region `view_fn` selects set to zero (self-adjoint)."""
-    r = g.data.copy()
+    r = g._data.copy()
     prev = _state.grad_enabled
     _state.grad_enabled = False
     try:
         region = view_fn(g._new(r))
     finally:
         _state.grad_enabled = prev
-    region.data[...] = 0
+    region._data[...] = 0
     out = wrap(g._out_cls, r)
     if _state.grad_enabled and g._requires_grad:
         make_node(ZeroViewBackward, (g,), out).view_fn = view_fn
@@ -416,7 +416,7 @@ def inplace(self, fn, *args, view_ok=True, **kwargs):
             raise self.policy.error("multi_view_inplace", output_nr=self.output_nr, op=view[2])
         if base.grad_fn is None and base._requires_grad:
             raise self.policy.error("leaf_view_inplace")
-    alias = self._new(self.data.copy())
+    alias = self._new(self._data.copy())
     alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)
     _write(self, res)
@@ -426,7 +426,7 @@ def inplace(self, fn, *args, view_ok=True, **kwargs):
     base, view_fn, _ = view
     node = CopySlices.__new__(CopySlices)
     node.next_edges = (edge(base), edge(res))
-    node.out_meta = ((base.data.shape, base.data.dtype),)
+    node.out_meta = ((base._data.shape, base._data.dtype),)
     node.out_cls = type(base)._out_cls
     node._saved = None
     node.seq = _next_seq()
@@ -439,7 +439,7 @@ def inplace(self, fn, *args, view_ok=True, **kwargs):
 
 
 def _write(self, res) -> None:
-    d, r = self.data, res.data
+    d, r = self._data, res._data
     if r.shape != d.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, d.shape))}] doesn't match the broadcast shape "
                            f"[{', '.join(map(str, r.shape))}]")

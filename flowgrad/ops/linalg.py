@@ -20,24 +20,24 @@ class MatmulBackward0(Node):
     def backward(self, g):
         a, b = self.unpack()
         na, nb = self.next_edges
-        if a.data.ndim == 1 and b.data.ndim == 1:
+        if a._data.ndim == 1 and b._data.ndim == 1:
             return (g * b if na is not None else None), (g * a if nb is not None else None)
-        a2 = S.unsqueeze(a, 0) if a.data.ndim == 1 else a
-        b2 = S.unsqueeze(b, -1) if b.data.ndim == 1 else b
+        a2 = S.unsqueeze(a, 0) if a._data.ndim == 1 else a
+        b2 = S.unsqueeze(b, -1) if b._data.ndim == 1 else b
         g2 = g
-        if a.data.ndim == 1:
+        if a._data.ndim == 1:
             g2 = S.unsqueeze(g2, -2)
-        if b.data.ndim == 1:
+        if b._data.ndim == 1:
             g2 = S.unsqueeze(g2, -1)
         ga = gb = None
         if na is not None:
             ga = matmul(g2, S.transpose(b2, -1, -2))
-            if a.data.ndim == 1:
-                ga = S.reshape(ga.sum(tuple(range(ga.data.ndim - 2))) if ga.data.ndim > 2 else ga, a.data.shape)
+            if a._data.ndim == 1:
+                ga = S.reshape(ga.sum(tuple(range(ga._data.ndim - 2))) if ga._data.ndim > 2 else ga, a._data.shape)
         if nb is not None:
             gb = matmul(S.transpose(a2, -1, -2), g2)
-            if b.data.ndim == 1:
-                gb = S.reshape(gb.sum(tuple(range(gb.data.ndim - 2))) if gb.data.ndim > 2 else gb, b.data.shape)
+            if b._data.ndim == 1:
+                gb = S.reshape(gb.sum(tuple(range(gb._data.ndim - 2))) if gb._data.ndim > 2 else gb, b._data.shape)
         return ga, gb
 
 
@@ -91,27 +91,27 @@ def matmul(a, b):
 
 
 def mm(a, b):
-    if a.data.ndim != 2:
+    if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
-    if b.data.ndim != 2:
+    if b._data.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
     return matmul(a, b)
 
 
 def bmm(a, b):
-    if a.data.ndim != 3:
+    if a._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
-    if b.data.ndim != 3:
+    if b._data.ndim != 3:
         raise RuntimeError("batch2 must be a 3D tensor")
-    if a.data.shape[0] != b.data.shape[0]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.data.shape[0]}, "
-                           f"{a.data.shape[2]}] but got: [{b.data.shape[0]}, {b.data.shape[1]}].")
+    if a._data.shape[0] != b._data.shape[0]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a._data.shape[0]}, "
+                           f"{a._data.shape[2]}] but got: [{b._data.shape[0]}, {b._data.shape[1]}].")
     return matmul(a, b)
 
 
 def dot(a, b):
-    if a.data.ndim != 1 or b.data.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
+    if a._data.ndim != 1 or b._data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors")
     return matmul(a, b)
 
 
@@ -132,7 +132,7 @@ def addmm(bias, a, b, beta=1, alpha=1):
 
 def linear(x, weight, bias=None):
     """x @ weight.T + bias (PyTorch's F.linear)."""
-    out = matmul(x, S.t(weight) if weight.data.ndim == 2 else weight)
+    out = matmul(x, S.t(weight) if weight._data.ndim == 2 else weight)
     return out if bias is None else out + bias
 
 
@@ -165,11 +165,11 @@ def einsum(equation, *operands):
     for labels, t in zip(ins, operands):
         if len(set(labels)) != len(labels):
             raise NotImplementedError("einsum with a repeated label in one operand is not supported by flowgrad yet")
-        if len(labels) != t.data.ndim:
+        if len(labels) != t._data.ndim:
             raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match the "
-                               f"number of dimensions ({t.data.ndim}) for operand {len(aligned)} and no ellipsis was "
+                               f"number of dimensions ({t._data.ndim}) for operand {len(aligned)} and no ellipsis was "
                                "given")
-        for c, n in zip(labels, t.data.shape):
+        for c, n in zip(labels, t._data.shape):
             if sizes.get(c, 1) not in (1, n) and n != 1:
                 raise RuntimeError(f"einsum(): operands do not broadcast with remapped shapes (original->remapped)")
             sizes[c] = max(sizes.get(c, 1), n)
@@ -187,13 +187,13 @@ def einsum(equation, *operands):
     if perm != list(range(len(perm))):
         res = S.permute(res, perm)
     target = tuple(sizes[c] for c in out_labels)
-    if res.data.shape != target:
+    if res._data.shape != target:
         res = S.expand(res, target)
     return res
 
 
 def sizes_for(label, labels, t):
-    return t.data.shape[labels.index(label)] if label in labels else 1
+    return t._data.shape[labels.index(label)] if label in labels else 1
 
 
 METHODS = {"__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self), "matmul": matmul,

@@ -27,7 +27,7 @@ class LogSoftmaxBackward0(Node):
 
 
 def _shifted(x, dim, dtype):
-    d = float_array(x) if dtype is None else x.data.astype(backend.to_np_dtype(dtype))
+    d = float_array(x) if dtype is None else x._data.astype(backend.to_np_dtype(dtype))
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:

@@ -34,7 +34,7 @@ class _ReduceNode(Node):
 
 def _reduce_node(node_cls, x, out, dims, keepdim, saved=None):
     node = make_node(node_cls, (x,), out, saved)
-    node.in_shape, node.dims, node.keepdim = x.data.shape, dims, keepdim
+    node.in_shape, node.dims, node.keepdim = x._data.shape, dims, keepdim
     return node
 
 
@@ -52,7 +52,7 @@ class SumBackward1(SumBackward0):
 
 
 def sum(x, dim=None, keepdim=False, dtype=None):
-    d = x.data
+    d = x._data
     dims = normalize_dims(dim, d.ndim)
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
@@ -71,7 +71,7 @@ class SumToSizeBackward0(Node):
 
 def sum_to(x, shape: tuple):
     """Sum `x` down to `shape` (the reverse of broadcasting); the engine's one unbroadcast."""
-    d = x.data
+    d = x._data
     shape = tuple(shape)
     lead = d.ndim - len(shape)
     if lead < 0:
@@ -103,7 +103,7 @@ class MeanBackward1(MeanBackward0):
 
 
 def mean(x, dim=None, keepdim=False, dtype=None):
-    d = x.data
+    d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
     if d.dtype.kind != "f":
@@ -124,7 +124,7 @@ class ProdBackward0(_ReduceNode):
     def backward(self, g):
         x, r = self.unpack()
         gk = _kept(g, self.in_shape, self.dims, self.keepdim)
-        if not bool((x.data == 0).any()):
+        if not bool((x._data == 0).any()):
             return (gk * _kept(r, self.in_shape, self.dims, self.keepdim) / x,)
         # with zeros: the product of the other elements, through an (n, n) masked product
         if len(self.dims) != 1:
@@ -138,16 +138,16 @@ class ProdBackward1(ProdBackward0):
 
 
 def _prod_others(x, dim):
-    n = x.data.shape[dim]
+    n = x._data.shape[dim]
     moved = S.movedim(x, dim, -1)
-    rows = S.expand(S.unsqueeze(moved, -2), moved.data.shape[:-1] + (n, n))
-    eye = x._new(backend.namespace(x.data).eye(n, dtype=bool))
+    rows = S.expand(S.unsqueeze(moved, -2), moved._data.shape[:-1] + (n, n))
+    eye = x._new(backend.namespace(x._data).eye(n, dtype=bool))
     others = prod(E.where(eye, 1.0, rows), -1)
     return S.movedim(others, -1, dim)
 
 
 def prod(x, dim=None, keepdim=False, dtype=None):
-    d = x.data if dtype is None else x.data.astype(backend.to_np_dtype(dtype))
+    d = x._data if dtype is None else x._data.astype(backend.to_np_dtype(dtype))
     if d.dtype.kind in "bu" or d.dtype.kind == "i":
         d = d.astype(np.int64)
     dims = normalize_dims(dim, d.ndim)
@@ -204,7 +204,7 @@ class MinBackward0(MaxBackward0):
 
 
 def _full_extremum(x, fn, node_cls, dims, keepdim, name):
-    d = x.data
+    d = x._data
     if d.size == 0 and dims and any(d.shape[i] == 0 for i in dims):
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                          "reduction dim with the 'dim' argument.")
@@ -216,7 +216,7 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name):
 
 
 def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:
@@ -239,7 +239,7 @@ def max(x, dim=None, keepdim=False):
     if isinstance(dim, Tensor):
         return E.maximum(x, dim)
     if dim is None:
-        return _full_extremum(x, "max", MaxBackward1, normalize_dims(None, x.data.ndim), False, "max")
+        return _full_extremum(x, "max", MaxBackward1, normalize_dims(None, x._data.ndim), False, "max")
     return _dim_extremum(x, dim, keepdim, "argmax", MaxBackward0)
 
 
@@ -248,22 +248,22 @@ def min(x, dim=None, keepdim=False):
     if isinstance(dim, Tensor):
         return E.minimum(x, dim)
     if dim is None:
-        return _full_extremum(x, "min", MinBackward1, normalize_dims(None, x.data.ndim), False, "min")
+        return _full_extremum(x, "min", MinBackward1, normalize_dims(None, x._data.ndim), False, "min")
     return _dim_extremum(x, dim, keepdim, "argmin", MinBackward0)
 
 
 def amax(x, dim=(), keepdim=False):
-    return _full_extremum(x, "max", AmaxBackward0, normalize_dims(dim if dim != () else None, x.data.ndim),
+    return _full_extremum(x, "max", AmaxBackward0, normalize_dims(dim if dim != () else None, x._data.ndim),
                           keepdim, "amax")
 
 
 def amin(x, dim=(), keepdim=False):
-    return _full_extremum(x, "min", AminBackward0, normalize_dims(dim if dim != () else None, x.data.ndim),
+    return _full_extremum(x, "min", AminBackward0, normalize_dims(dim if dim != () else None, x._data.ndim),
                           keepdim, "amin")
 
 
 def argmax(x, dim=None, keepdim=False):
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     if dim is None:
         r = xp.argmax(d.reshape(-1))
@@ -274,7 +274,7 @@ def argmax(x, dim=None, keepdim=False):
 
 
 def argmin(x, dim=None, keepdim=False):
-    d = x.data
+    d = x._data
     xp = backend.namespace(d)
     if dim is None:
         r = xp.argmin(d.reshape(-1))
@@ -285,19 +285,19 @@ def argmin(x, dim=None, keepdim=False):
 
 
 def all(x, dim=None, keepdim=False):
-    d = x.data
+    d = x._data
     return wrap(x._out_cls, backend.namespace(d).all(d, axis=None if dim is None else normalize_dims(dim, d.ndim),
                                                      keepdims=keepdim))
 
 
 def any(x, dim=None, keepdim=False):
-    d = x.data
+    d = x._data
     return wrap(x._out_cls, backend.namespace(d).any(d, axis=None if dim is None else normalize_dims(dim, d.ndim),
                                                      keepdims=keepdim))
 
 
 def count_nonzero(x, dim=None):
-    d = x.data
+    d = x._data
     return wrap(x._out_cls, backend.namespace(d).count_nonzero(d, axis=dim).astype(np.int64))
 
 
@@ -461,7 +461,7 @@ class CumsumBackward0(Node):
 
 
 def cumsum(x, dim, dtype=None):
-    d = x.data if dtype is None else x.data.astype(backend.to_np_dtype(dtype))
+    d = x._data if dtype is None else x._data.astype(backend.to_np_dtype(dtype))
     if d.dtype.kind in "bui" and dtype is None:
         d = d.astype(np.int64)
     dim = normalize_dim(dim, d.ndim)

@@ -40,7 +40,7 @@ def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
 
 def _view_out(x, arr, fn):
     out = wrap(x._out_cls, arr)
-    if backend.namespace(arr).shares_memory(arr, x.data) if arr.size and x.data.size else False:
+    if backend.namespace(arr).shares_memory(arr, x._data) if arr.size and x._data.size else False:
         as_view(x, out, fn)
     return out
 
@@ -55,7 +55,7 @@ class ViewBackward0(Node):
 
 
 def _check_shape(x, shape):
-    n = x.data.size
+    n = x._data.size
     known = 1
     neg = 0
     for s in shape:
@@ -73,7 +73,7 @@ def _check_shape(x, shape):
 
 def reshape(x, *shape):
     shape = parse_shape(shape)
-    d = x.data
+    d = x._data
     if d.shape == shape:
         r = d.view()
     else:
@@ -91,23 +91,23 @@ def view(x, *shape):
         return cast(x, shape[0])
     shape = parse_shape(shape)
     _check_shape(x, shape)
-    r = x.data.view()
+    r = x._data.view()
     try:
         r.shape = backend.namespace(r).empty(0).reshape(0).shape if False else shape
     except AttributeError:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
                            "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
     except ValueError:
-        r = x.data.reshape(shape)
+        r = x._data.reshape(shape)
     out = wrap(x._out_cls, r)
     as_view(x, out, lambda b: view(b, shape))
     if _state.grad_enabled and x._requires_grad:
-        make_node(ViewBackward0, (x,), out).in_shape = x.data.shape
+        make_node(ViewBackward0, (x,), out).in_shape = x._data.shape
     return out
 
 
 def flatten(x, start_dim=0, end_dim=-1):
-    nd = x.data.ndim
+    nd = x._data.ndim
     if nd == 0:
         return reshape(x, (1,))
     s, e = normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)
@@ -115,7 +115,7 @@ def flatten(x, start_dim=0, end_dim=-1):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return x
-    shp = x.data.shape
+    shp = x._data.shape
     n = 1
     for v in shp[s:e + 1]:
         n *= v
@@ -123,8 +123,8 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 def unflatten(x, dim, sizes):
-    dim = normalize_dim(dim, x.data.ndim)
-    shp = x.data.shape
+    dim = normalize_dim(dim, x._data.ndim)
+    shp = x._data.shape
     return reshape(x, shp[:dim] + tuple(sizes) + shp[dim + 1:])
 
 
@@ -142,20 +142,20 @@ class PermuteBackward0(Node):
 
 def permute(x, *dims):
     dims = parse_shape(dims)
-    nd = x.data.ndim
+    nd = x._data.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
                            f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
                            f"len(dims) = {len(dims)}")
     dims = tuple(normalize_dim(d, nd) for d in dims)
-    out = _view_out(x, x.data.transpose(dims), lambda b: permute(b, dims))
+    out = _view_out(x, x._data.transpose(dims), lambda b: permute(b, dims))
     if _state.grad_enabled and x._requires_grad:
         make_node(PermuteBackward0, (x,), out).dims = dims
     return out
 
 
 def movedim(x, source, destination):
-    nd = x.data.ndim
+    nd = x._data.ndim
     src, dst = normalize_dim(source, nd), normalize_dim(destination, nd)
     order = [i for i in range(nd) if i != src]
     order.insert(dst, src)
@@ -170,9 +170,9 @@ class TransposeBackward0(Node):
 
 
 def transpose(x, dim0, dim1):
-    nd = x.data.ndim
+    nd = x._data.ndim
     d0, d1 = normalize_dim(dim0, nd), normalize_dim(dim1, nd)
-    out = _view_out(x, x.data.swapaxes(d0, d1) if nd else x.data.view(), lambda b: transpose(b, d0, d1))
+    out = _view_out(x, x._data.swapaxes(d0, d1) if nd else x._data.view(), lambda b: transpose(b, d0, d1))
     if _state.grad_enabled and x._requires_grad:
         node = make_node(TransposeBackward0, (x,), out)
         node.d0, node.d1 = d0, d1
@@ -190,10 +190,10 @@ class TBackward0(Node):
 
 
 def t(x):
-    nd = x.data.ndim
+    nd = x._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    out = _view_out(x, x.data.T if nd == 2 else x.data.view(), t)
+    out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
     if _state.grad_enabled and x._requires_grad:
         make_node(TBackward0, (x,), out)
     return out
@@ -210,7 +210,7 @@ class ExpandBackward0(Node):
 
 def expand(x, *sizes):
     sizes = parse_shape(sizes)
-    d = x.data
+    d = x._data
     if len(sizes) < d.ndim:
         raise RuntimeError(f"expand(torch.FloatTensor{{[{', '.join(map(str, d.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
                            "the number of sizes provided ({}) must be greater or equal to the number of dimensions in "
@@ -234,7 +234,7 @@ def expand(x, *sizes):
 
 
 def expand_as(x, other):
-    return expand(x, other.data.shape)
+    return expand(x, other._data.shape)
 
 
 def broadcast_to(x, shape):
@@ -256,7 +256,7 @@ class UnsqueezeBackward0(ViewBackward0):
 
 
 def squeeze(x, dim=None):
-    d = x.data
+    d = x._data
     if dim is None:
         shape = tuple(s for s in d.shape if s != 1)
         node_cls = SqueezeBackward0
@@ -272,7 +272,7 @@ def squeeze(x, dim=None):
 
 
 def unsqueeze(x, dim):
-    d = x.data
+    d = x._data
     dim = normalize_dim(dim, d.ndim + 1)
     shape = d.shape[:dim] + (1,) + d.shape[dim:]
     out = _view_out(x, d.reshape(shape), lambda b: unsqueeze(b, dim))
@@ -308,16 +308,16 @@ def _common(tensors):
     from . import binary_arrays
     first = tensors[0]
     cls = first._out_cls
-    dts = [t.data.dtype for t in tensors]
+    dts = [t._data.dtype for t in tensors]
     dt = dts[0]
     for other in tensors[1:]:
-        if type(other)._out_cls is not cls or type(other.data) is not type(first.data):
+        if type(other)._out_cls is not cls or type(other._data) is not type(first._data):
             from . import check_same
             check_same(cls, first, other)
-        if other.data.dtype != dt:
+        if other._data.dtype != dt:
             dt = backend.result_type(tuple(dts), (), (), backend.default_float())
             break
-    return cls, [t.data if t.data.dtype == dt else t.data.astype(dt) for t in tensors]
+    return cls, [t._data if t._data.dtype == dt else t._data.astype(dt) for t in tensors]
 
 
 def cat(tensors, dim=0):
@@ -369,11 +369,11 @@ def stack(tensors, dim=0):
 
 
 def hstack(tensors):
-    return cat(tensors, 0 if tensors[0].data.ndim == 1 else 1)
+    return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
 
 
 def vstack(tensors):
-    return cat([t if t.data.ndim > 1 else reshape(t, (1, -1)) for t in tensors], 0)
+    return cat([t if t._data.ndim > 1 else reshape(t, (1, -1)) for t in tensors], 0)
 
 
 # --------------------------------------------------------------------------- split / unbind
@@ -406,7 +406,7 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
 
 
 def split(x, split_size_or_sections, dim=0):
-    d = x.data
+    d = x._data
     dim = normalize_dim(dim, d.ndim)
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
@@ -427,13 +427,13 @@ def split(x, split_size_or_sections, dim=0):
 
 
 def chunk(x, chunks, dim=0):
-    n = x.data.shape[normalize_dim(dim, x.data.ndim)]
+    n = x._data.shape[normalize_dim(dim, x._data.ndim)]
     step = -(-n // chunks) if n else 1
     return split(x, max(step, 1), dim)
 
 
 def unbind(x, dim=0):
-    d = x.data
+    d = x._data
     dim = normalize_dim(dim, d.ndim)
     arrays = [_index_dim(d, dim, i) for i in range(d.shape[dim])]
     fns = [(lambda i: (lambda b: select(b, dim, i)))(i) for i in range(d.shape[dim])]
@@ -451,13 +451,13 @@ def _index_dim(d, dim, i):
 
 def narrow(x, dim, start, length):
     from .indexing import getitem
-    dim = normalize_dim(dim, x.data.ndim)
+    dim = normalize_dim(dim, x._data.ndim)
     return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
 
 
 def select(x, dim, index):
     from .indexing import getitem
-    dim = normalize_dim(dim, x.data.ndim)
+    dim = normalize_dim(dim, x._data.ndim)
     return getitem(x, (slice(None),) * dim + (index,))
 
 
@@ -473,8 +473,8 @@ class FlipBackward0(Node):
 def flip(x, dims):
     if isinstance(dims, int):
         dims = (dims,)
-    dims = tuple(normalize_dim(i, x.data.ndim) for i in dims)
-    out = wrap(x._out_cls, backend.namespace(x.data).flip(x.data, axis=dims).copy() if dims else x.data.copy())
+    dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
+    out = wrap(x._out_cls, backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
     if _state.grad_enabled and x._requires_grad:
         make_node(FlipBackward0, (x,), out).dims = dims
     return out
@@ -496,7 +496,7 @@ class RepeatBackward0(Node):
 
 def repeat(x, *repeats):
     repeats = parse_shape(repeats)
-    d = x.data
+    d = x._data
     if len(repeats) < d.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
@@ -509,7 +509,7 @@ def repeat(x, *repeats):
 
 def tile(x, *dims):
     dims = parse_shape(dims)
-    dims = (1,) * (x.data.ndim - len(dims)) + dims
+    dims = (1,) * (x._data.ndim - len(dims)) + dims
     return repeat(x, dims)
 
 
@@ -530,14 +530,14 @@ class TriuBackward0(Node):
 
 
 def tril(x, diagonal=0):
-    out = wrap(x._out_cls, backend.namespace(x.data).tril(x.data, diagonal))
+    out = wrap(x._out_cls, backend.namespace(x._data).tril(x._data, diagonal))
     if _state.grad_enabled and x._requires_grad:
         make_node(TrilBackward0, (x,), out).k = diagonal
     return out
 
 
 def triu(x, diagonal=0):
-    out = wrap(x._out_cls, backend.namespace(x.data).triu(x.data, diagonal))
+    out = wrap(x._out_cls, backend.namespace(x._data).triu(x._data, diagonal))
     if _state.grad_enabled and x._requires_grad:
         make_node(TriuBackward0, (x,), out).k = diagonal
     return out
@@ -553,14 +553,14 @@ class CloneBackward0(Node):
 
 
 def clone(x, memory_format=None):
-    out = wrap(x._out_cls, x.data.copy())
+    out = wrap(x._out_cls, x._data.copy())
     if _state.grad_enabled and x._requires_grad:
         make_node(CloneBackward0, (x,), out)
     return out
 
 
 def contiguous(x, memory_format=None):
-    return x if x.data.flags.c_contiguous else clone(x)
+    return x if x._data.flags.c_contiguous else clone(x)
 
 
 METHODS = {
@@ -569,8 +569,8 @@ METHODS = {
     "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
     "movedim": movedim, "narrow": narrow, "select": select, "broadcast_to": broadcast_to,
-    "view_as": lambda self, other: view(self, other.data.shape),
-    "reshape_as": lambda self, other: reshape(self, other.data.shape),
-    "T": property(lambda self: permute(self, tuple(range(self.data.ndim - 1, -1, -1)))),
+    "view_as": lambda self, other: view(self, other._data.shape),
+    "reshape_as": lambda self, other: reshape(self, other._data.shape),
+    "T": property(lambda self: permute(self, tuple(range(self._data.ndim - 1, -1, -1)))),
     "mT": property(lambda self: transpose(self, -2, -1)),
 }

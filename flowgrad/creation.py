@@ -1,0 +1,168 @@
+"""Building tensors: from Python data or arrays, constants, ranges, and seeded random numbers.
+Each facade wraps these with its own signatures and tensor class."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import backend
+from .tensor import Tensor
+
+
+def _has_float64_array(data) -> bool:
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, Tensor):
+            if x._data.dtype == np.float64:
+                return True
+        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float64:
+            return True
+    return False
+
+
+def array_from(data, dtype=None, device=None):
+    """An array for `data` (nested sequences, scalars, arrays, tensors) with PyTorch's inference:
+    Python floats give the default float dtype, ints int64, bools bool; arrays keep their dtype."""
+    dt = backend.to_np_dtype(dtype)
+    if isinstance(data, Tensor):
+        arr = data._data
+        arr = arr.astype(dt) if dt is not None and arr.dtype != dt else arr.copy()
+    else:
+        xp_src = backend.namespace(data) if hasattr(data, "__array_namespace__") or hasattr(data, "__cuda_array_interface__") else np
+        if xp_src is not np:
+            arr = data.astype(dt) if dt is not None else data.copy()
+        else:
+            arr = np.asarray(data)
+            if arr.dtype == object:
+                arr = np.asarray(_flatten_tensors(data))
+            if dt is None:
+                if arr.dtype == np.float64 and not _has_float64_array(data):
+                    arr = arr.astype(backend.default_float())
+                elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
+                    arr = arr.astype(np.int64)
+                elif arr.dtype not in backend.DTYPES:
+                    raise TypeError(f"can't convert np.ndarray of type {arr.dtype}. The only supported types are: "
+                                    "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+                else:
+                    arr = np.array(arr, copy=True)
+            else:
+                arr = np.array(arr, dtype=dt)
+    if device is not None:
+        arr = backend.to_device(arr, backend.Device(device))
+    return arr
+
+
+def _flatten_tensors(data):
+    if isinstance(data, Tensor):
+        return data.numpy()
+    if isinstance(data, (list, tuple)):
+        return [_flatten_tensors(x) for x in data]
+    return data
+
+
+def full(shape, value, dtype=None, device=None):
+    dt = backend.to_np_dtype(dtype)
+    if dt is None:
+        dt = (np.dtype(np.bool_) if isinstance(value, bool) else np.dtype(np.int64) if isinstance(value, int)
+              else backend.default_float())
+    return backend.xp_for(device).full(tuple(shape), value, dtype=dt)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None):
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    dt = backend.to_np_dtype(dtype)
+    if dt is None:
+        dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()
+    n = max(0, math.ceil((vals[1] - vals[0]) / vals[2]))
+    xp = backend.xp_for(device)
+    return (xp.arange(n, dtype=np.float64) * vals[2] + vals[0]).astype(dt) if dt.kind == "f" else \
+        xp.arange(vals[0], vals[1], vals[2], dtype=dt)
+
+
+def linspace(start, end, steps, dtype=None, device=None):
+    dt = backend.to_np_dtype(dtype) or backend.default_float()
+    return backend.xp_for(device).linspace(start, end, int(steps), dtype=np.float64).astype(dt)
+
+
+def eye(n, m=None, dtype=None, device=None):
+    dt = backend.to_np_dtype(dtype) or backend.default_float()
+    return backend.xp_for(device).eye(n, n if m is None else m, dtype=dt)
+
+
+class Generator:
+    """A seeded random stream (PCG64). The numbers differ from PyTorch's; the seeding contract holds."""
+
+    def __init__(self, device="cpu"):
+        self.device = backend.Device(device)
+        self._seed = 67280421310721
+        self.rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed: int) -> "Generator":
+        self._seed = int(seed)
+        self.rng = np.random.default_rng(self._seed)
+        return self
+
+    def seed(self) -> int:
+        s = int(np.random.SeedSequence().entropy % (2 ** 63))
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self):
+        return self.rng.bit_generator.state
+
+    def set_state(self, state) -> None:
+        self.rng.bit_generator.state = state
+
+
+default_generator = Generator()
+
+
+def _gen(generator):
+    return (generator or default_generator).rng
+
+
+def _place(arr, device):
+    return arr if device is None else backend.to_device(arr, backend.Device(device))
+
+
+def rand(shape, dtype=None, device=None, generator=None):
+    dt = backend.to_np_dtype(dtype) or backend.default_float()
+    return _place(_gen(generator).random(tuple(shape)).astype(dt), device)
+
+
+def randn(shape, dtype=None, device=None, generator=None):
+    dt = backend.to_np_dtype(dtype) or backend.default_float()
+    return _place(_gen(generator).standard_normal(tuple(shape)).astype(dt), device)
+
+
+def randint(low, high, shape, dtype=None, device=None, generator=None):
+    dt = backend.to_np_dtype(dtype) or np.dtype(np.int64)
+    return _place(_gen(generator).integers(low, high, tuple(shape)).astype(dt), device)
+
+
+def randperm(n, dtype=None, device=None, generator=None):
+    dt = backend.to_np_dtype(dtype) or np.dtype(np.int64)
+    return _place(_gen(generator).permutation(n).astype(dt), device)
+
+
+def uniform_like(arr, low, high, generator=None):
+    xp = backend.namespace(arr)
+    host = _gen(generator).uniform(low, high, arr.shape).astype(arr.dtype)
+    return host if xp is np else backend.to_device(host, backend.device_of(arr))
+
+
+def normal_like(arr, mean, std, generator=None):
+    xp = backend.namespace(arr)
+    host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
+    return host if xp is np else backend.to_device(host, backend.device_of(arr))

@@ -1,0 +1,29 @@
+"""torch.autograd for the torch facade."""
+from __future__ import annotations
+
+from ...autograd import api as _api
+from ...autograd.mode import (detect_anomaly, enable_grad, inference_mode, no_grad, set_detect_anomaly,
+                              set_grad_enabled)
+from ...autograd.policy import TORCH as _TORCH
+from . import graph, grad_mode  # noqa: F401
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+             inputs=None) -> None:
+    """Accumulate the gradients of `tensors` into the leaves' `.grad`."""
+    _api.backward(tensors, grad_tensors, retain_graph, create_graph, grad_variables, inputs, policy=_TORCH)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, as a tuple."""
+    return _api.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, allow_unused,
+                     is_grads_batched, materialize_grads, policy=_TORCH)
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """Legacy constructor: returns a plain Tensor."""
+    out = data.detach()
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
