@@ -240,12 +240,16 @@ class Tensor:
         return self
 
     # ------------------------------------------------------------------ conversions
-    def numpy(self) -> np.ndarray:
+    def _host(self) -> np.ndarray:
+        """The values as a NumPy array (no copy on cpu)."""
         xp = backend.namespace(self._data)
         return xp.asnumpy(self._data) if hasattr(xp, "asnumpy") else self._data
 
+    def numpy(self) -> np.ndarray:
+        return self._host()
+
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
+        a = self._host()
         return a if dtype is None else a.astype(dtype)
 
     def item(self):
@@ -254,7 +258,7 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def tolist(self):
-        return self.numpy().tolist()
+        return self._host().tolist()
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

@@ -6,6 +6,8 @@ binds the operator methods onto Tensor when imported.
 """
 from __future__ import annotations
 
+import builtins as _builtins
+
 import numpy as np
 
 from .. import backend
@@ -166,7 +168,7 @@ def wrap(cls, arr) -> Tensor:
 
 
 def normalize_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
+    n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
@@ -177,7 +179,7 @@ def normalize_dims(dim, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (int(dim),)
-    return tuple(sorted(normalize_dim(int(d), ndim) for d in dim))
+    return tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
 
 
 # ------------------------------------------------------------------------- the op modules

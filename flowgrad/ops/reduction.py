@@ -205,7 +205,7 @@ class MinBackward0(MaxBackward0):
 
 def _full_extremum(x, fn, node_cls, dims, keepdim, name):
     d = x._data
-    if d.size == 0 and dims and any(d.shape[i] == 0 for i in dims):
+    if d.size == 0 and dims and 0 in [d.shape[i] for i in dims]:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                          "reduction dim with the 'dim' argument.")
     out = wrap(x._out_cls, getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))

@@ -235,7 +235,7 @@ def bernoulli(p, generator=None):
 
 def multinomial(probs, num_samples, replacement=False, generator=None):
     rng = _creation._gen(generator)
-    p = _np.atleast_2d(probs.numpy(force=True)).astype(_np.float64)
+    p = _np.atleast_2d(probs._host()).astype(_np.float64)
     rows = [rng.choice(p.shape[1], num_samples, replace=replacement, p=row / row.sum()) for row in p]
     out = _np.stack(rows).astype(_np.int64)
     return Tensor._make(out if probs._data.ndim == 2 else out[0])
@@ -282,7 +282,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> _builtins.bool:
-    return _builtins.bool(_np.allclose(_np.asarray(a.numpy(force=True)), _np.asarray(b.numpy(force=True)), rtol,
+    return _builtins.bool(_np.allclose(_np.asarray(a._host()), _np.asarray(b._host()), rtol,
                                        atol, equal_nan))
 
 

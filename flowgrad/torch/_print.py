@@ -138,7 +138,7 @@ def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
 
 def tensor_repr(t, default_dtype, prefix: str = "tensor(") -> str:
     """The text PyTorch prints for tensor `t`."""
-    a = t.numpy() if not t.requires_grad else t.detach().numpy()
+    a = t._host()
     indent = len(prefix)
     suffixes = []
     if a.size == 0 and a.shape != (0,):

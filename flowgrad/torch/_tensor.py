@@ -145,7 +145,7 @@ class Tensor(_CoreTensor):
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return _CoreTensor.numpy(self)
+        return self._host()
 
     def __repr__(self, *, tensor_contents=None) -> str:
         return _print.tensor_repr(self, backend.default_float())
@@ -285,7 +285,7 @@ class Tensor(_CoreTensor):
         return self
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self.numpy(force=True), self._requires_grad))
+        return (_rebuild, (self._host(), self._requires_grad))
 
     def __deepcopy__(self, memo):
         out = self._new(self._data.copy())
