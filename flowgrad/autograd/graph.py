@@ -215,7 +215,7 @@ class SavedTensor:
     is re-wrapped with the node as grad_fn at unpack time so no reference cycle forms. The
     version at save time is checked on every unpack."""
 
-    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "packed", "unpack_hook")
+    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "packed", "unpack_hook", "had_grad")
 
     def __init__(self, tensor, is_output: bool = False):
         self.version_box = tensor._vc
@@ -230,6 +230,7 @@ class SavedTensor:
             self.tensor = tensor
             self._data = None
             self.output_nr = -1
+            self.had_grad = tensor._requires_grad
         if hooks:
             pack, self.unpack_hook = hooks[-1]
             before = tensor._vc[0]
@@ -251,6 +252,8 @@ class SavedTensor:
         if self.version_box[0] != self.version:
             raise _modified_error(node, self)
         if self.tensor is not None:
+            if self.had_grad and not self.tensor._requires_grad:
+                raise node.policy.error("saved_detached")
             return self.tensor
         t = node.out_cls._out_cls._make(self._data)
         t._vc = self.version_box

@@ -150,10 +150,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self) -> None:
         self.prev = (state.grad_enabled, state.inference)
-        if self.mode:
-            state.grad_enabled, state.inference = False, True
-        else:
-            state.inference = False
+        state.grad_enabled, state.inference = not self.mode, self.mode
 
     def __exit__(self, *exc) -> None:
         state.grad_enabled, state.inference = self.prev

@@ -68,7 +68,9 @@ TORCH_MESSAGES: dict[str, tuple[type, str]] = {
                                         "You can make a clone to get a normal tensor before doing inplace update."
                                         "See https://github.com/pytorch/rfcs/pull/17 for more details."),
     "nan_in_backward": (RuntimeError, "Function '{node}' returned nan values in its {index}th output."),
-    "saved_detached": (RuntimeError, "Trying to use a saved tensor that has been detached"),
+    "saved_detached": (RuntimeError, "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                                     ".detach_().This is not supported, please use out-of-place `.detach()` "
+                                     "instead"),
 }
 
 _HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "

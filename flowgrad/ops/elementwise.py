@@ -148,9 +148,9 @@ class PowBackward2(Node):  # scalar ** tensor
     __slots__ = ("base",)
 
     def backward(self, g):
-        (r,) = self.unpack()
-        if self.base == 0:
-            return (g * 0,)
+        r, b = self.unpack()
+        if self.base == 0:  # d/db 0**b: -inf where b < 0, 0 elsewhere (PyTorch's masking)
+            return (where(b >= 0, g * 0, g * r * -math.inf),)
         return (g * r * float(np.log(np.float64(self.base))),)
 
 
@@ -165,9 +165,7 @@ def pow(a, b):
     if tb is None:
         make_node(PowBackward0, (ta,), out, (save(ta),)).exponent = b
     elif ta is None:
-        make_node(PowBackward2, (tb,), out)
-        out.grad_fn._saved = (save_output(out),)
-        out.grad_fn.base = a
+        make_node(PowBackward2, (tb,), out, (save_output(out), save(tb))).base = a
     else:
         node = make_node(PowBackward1, (ta, tb), out)
         node._saved = (save(ta), save(tb), save_output(out))

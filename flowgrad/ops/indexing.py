@@ -131,9 +131,8 @@ class IndexPutBackward0(Node):
         return (zero_at(g, self.key) if na is not None else None), (getitem(g, self.key) if nv is not None else None)
 
 
-class CopySlicesIndex(IndexPutBackward0):
-    __slots__ = ()
-    _name = "torch::autograd::CopySlices"
+# setitem with a basic key: PyTorch records it as a copy into a view, shown as CopySlices
+CopySlicesIndex = type("CopySlices", (IndexPutBackward0,), {"__slots__": (), "_name": "torch::autograd::CopySlices"})
 
 
 def index_put(x, key, value):
@@ -155,7 +154,7 @@ def setitem(x, key, value):
     if isinstance(value, Tensor) and value._data.dtype != x._data.dtype:
         from .elementwise import cast
         value = cast(value, x._data.dtype)
-    inplace(x, index_put, key, value, view_ok=True)
+    inplace(x, index_put, key, value, leaf_error="leaf_view_inplace")
 
 
 class ZeroAtBackward(Node):
@@ -394,7 +393,7 @@ def zero_view(g, view_fn):
     return out
 
 
-def inplace(self, fn, *args, view_ok=True, **kwargs):
+def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     """Apply `fn(self, *args)` in place: compute it out of place, write the result into `self`'s
     array, bump the version counter, and move `self`'s history (and its base's, for a view) onto
     the new node."""
@@ -408,7 +407,7 @@ def inplace(self, fn, *args, view_ok=True, **kwargs):
         _write(self, res)
         return self
     if self.grad_fn is None and self._requires_grad:
-        raise self.policy.error("leaf_inplace")
+        raise self.policy.error(leaf_error)
     view = self._view
     if view is not None:
         base = view[0]
@@ -420,9 +419,21 @@ def inplace(self, fn, *args, view_ok=True, **kwargs):
     alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)
     _write(self, res)
+    retains = self.retains_grad
+    if retains:  # the retained grad follows the tensor to its new history
+        del self.grad_fn._hooks.retains[self.output_nr]
     if view is None:
         self.grad_fn, self.output_nr, self._requires_grad = res.grad_fn, res.output_nr, res._requires_grad
-        return self
+    else:
+        _rebase_view(self, view, res)
+    if retains:
+        self.retain_grad()
+    return self
+
+
+def _rebase_view(self, view, res) -> None:
+    """After an in-place op on a view: the base's history becomes CopySlices over the old base and
+    the op's result, and the view is re-derived from the base."""
     base, view_fn, _ = view
     node = CopySlices.__new__(CopySlices)
     node.next_edges = (edge(base), edge(res))
@@ -435,7 +446,6 @@ def inplace(self, fn, *args, view_ok=True, **kwargs):
     base.grad_fn, base.output_nr, base._requires_grad = node, 0, True
     rederived = view_fn(base)
     self.grad_fn, self.output_nr, self._requires_grad = rederived.grad_fn, rederived.output_nr, True
-    return self
 
 
 def _write(self, res) -> None:

@@ -15,29 +15,30 @@ class MatmulBackward0(Node):
     """d(a @ b): the 1-D operands are lifted to matrices, the products taken, the lift undone;
     broadcast batch dimensions are summed away by the engine."""
 
-    __slots__ = ()
+    __slots__ = ("ndims",)
 
     def backward(self, g):
-        a, b = self.unpack()
+        a, b = self.unpack()           # each saved only when the other operand needs a gradient
         na, nb = self.next_edges
-        if a._data.ndim == 1 and b._data.ndim == 1:
+        nda, ndb = self.ndims
+        if nda == 1 and ndb == 1:
             return (g * b if na is not None else None), (g * a if nb is not None else None)
-        a2 = S.unsqueeze(a, 0) if a._data.ndim == 1 else a
-        b2 = S.unsqueeze(b, -1) if b._data.ndim == 1 else b
         g2 = g
-        if a._data.ndim == 1:
+        if nda == 1:
             g2 = S.unsqueeze(g2, -2)
-        if b._data.ndim == 1:
+        if ndb == 1:
             g2 = S.unsqueeze(g2, -1)
         ga = gb = None
         if na is not None:
+            b2 = S.unsqueeze(b, -1) if ndb == 1 else b
             ga = matmul(g2, S.transpose(b2, -1, -2))
-            if a._data.ndim == 1:
-                ga = S.reshape(ga.sum(tuple(range(ga._data.ndim - 2))) if ga._data.ndim > 2 else ga, a._data.shape)
+            if nda == 1:
+                ga = S.reshape(ga.sum(tuple(range(ga._data.ndim - 1))), (-1,))
         if nb is not None:
+            a2 = S.unsqueeze(a, 0) if nda == 1 else a
             gb = matmul(S.transpose(a2, -1, -2), g2)
-            if b._data.ndim == 1:
-                gb = S.reshape(gb.sum(tuple(range(gb._data.ndim - 2))) if gb._data.ndim > 2 else gb, b._data.shape)
+            if ndb == 1:
+                gb = S.reshape(gb.sum(tuple(range(gb._data.ndim - 2))) if gb._data.ndim > 2 else gb, (-1,))
         return ga, gb
 
 
@@ -86,7 +87,7 @@ def matmul(a, b):
         if node_cls is None:
             node_cls = BmmBackward0 if nd == (3, 3) and x.shape[0] == y.shape[0] else MatmulBackward0
         ra, rb = ta._requires_grad, tb._requires_grad
-        make_node(node_cls, (ta, tb), out, (save(ta) if rb else None, save(tb) if ra else None))
+        make_node(node_cls, (ta, tb), out, (save(ta) if rb else None, save(tb) if ra else None)).ndims = nd
     return out
 
 

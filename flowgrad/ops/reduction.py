@@ -13,7 +13,7 @@ from . import elementwise as E
 from . import shape as S
 from . import indexing as I
 
-__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std", "norm", "logsumexp", "cumsum",
+__all__ = ["median", "sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std", "norm", "logsumexp", "cumsum",
            "argmax", "argmin", "all", "any", "sum_to", "var_mean", "std_mean", "count_nonzero"]
 
 values_indices = namedtuple("values_indices", ["values", "indices"])
@@ -185,6 +185,10 @@ class AminBackward0(MaxBackward1):
     __slots__ = ()
 
 
+class MedianBackward0(MaxBackward1):
+    __slots__ = ()
+
+
 class MaxBackward0(_ReduceNode):
     """max/min along a dim: the gradient goes to the selected index."""
 
@@ -200,6 +204,10 @@ class MaxBackward0(_ReduceNode):
 
 
 class MinBackward0(MaxBackward0):
+    __slots__ = ()
+
+
+class MedianBackward1(MaxBackward0):
     __slots__ = ()
 
 
@@ -250,6 +258,32 @@ def min(x, dim=None, keepdim=False):
     if dim is None:
         return _full_extremum(x, "min", MinBackward1, normalize_dims(None, x._data.ndim), False, "min")
     return _dim_extremum(x, dim, keepdim, "argmin", MinBackward0)
+
+
+def median(x, dim=None, keepdim=False):
+    """The lower median (PyTorch's convention); with `dim`, values and indices."""
+    d = x._data
+    xp = backend.namespace(d)
+    if dim is None:
+        flat = d.reshape(-1)
+        val = xp.sort(flat)[(flat.size - 1) // 2]
+        out = wrap(x._out_cls, xp.asarray(val))
+        if _state.grad_enabled and x._requires_grad:
+            node = _reduce_node(MedianBackward0, x, out, normalize_dims(None, d.ndim), False)
+            node._saved = (save(x), save_output(out))
+        return out
+    dim = normalize_dim(dim, d.ndim)
+    order = xp.argsort(d, axis=dim, kind="stable")
+    k = (d.shape[dim] - 1) // 2
+    idx = xp.take(order, [k], axis=dim)
+    vals = xp.take_along_axis(d, idx, axis=dim)
+    if not keepdim:
+        idx, vals = idx.squeeze(dim), vals.squeeze(dim)
+    values, indices = wrap(x._out_cls, vals), wrap(x._out_cls, idx.astype(np.int64))
+    if _state.grad_enabled and x._requires_grad:
+        node = _reduce_node(MedianBackward1, x, values, (dim,), keepdim)
+        node._saved = (save(indices),)
+    return values_indices(values, indices)
 
 
 def amax(x, dim=(), keepdim=False):
@@ -472,7 +506,7 @@ def cumsum(x, dim, dtype=None):
 
 
 METHODS = {
-    "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "amax": amax, "amin": amin, "var": var,
+    "median": median, "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "amax": amax, "amin": amin, "var": var,
     "std": std, "norm": norm, "logsumexp": logsumexp, "cumsum": cumsum, "argmax": argmax, "argmin": argmin,
     "all": all, "any": any, "sum_to_size": lambda self, *size: sum_to(self, size[0] if len(size) == 1 and
                                                                        isinstance(size[0], (tuple, list)) else size),

@@ -250,7 +250,8 @@ from ..ops import (abs, add, amax, amin, argmax, argmin, atan2, bmm, cat, ceil, 
                    norm, outer, permute, pow, prod, reciprocal, relu, remainder, repeat, reshape, round, rsqrt,
                    scatter, scatter_add, select, sigmoid, sign, sin, softmax, split, sqrt, squeeze, stack, std,
                    std_mean, sub, sum, t, take_along_dim, tan, tanh, tile, transpose, tril, triu, trunc, unbind,
-                   unsqueeze, var, var_mean, where, count_nonzero, addmm, swapaxes, hstack, vstack, broadcast_to)
+                   unsqueeze, var, var_mean, where, count_nonzero, addmm, swapaxes, hstack, vstack, broadcast_to,
+                   median)
 from ..ops import max as _max, min as _min, all as _all, any as _any  # noqa: E402
 
 max, min, all, any = _max, _min, _all, _any  # noqa: A001
@@ -260,6 +261,33 @@ clip = clamp
 square = lambda x: pow(x, 2)  # noqa: E731
 absolute = abs
 greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
+
+
+def _with_out(fn):
+    """PyTorch's `out=` keyword: results are copied into `out`, refused when autograd would need them."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        if is_grad_enabled() and _builtins.any(isinstance(a, _CoreTensor) and a._requires_grad
+                                               for a in (*args, *kwargs.values(), out)):
+            raise RuntimeError(f"{fn.__name__}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        res = fn(*args, **kwargs)
+        out._data = res._data.astype(out._data.dtype, copy=False) if res._data.shape != out._data.shape else out._data
+        out._data[...] = res._data
+        out._vc[0] += 1
+        return out
+    return wrapper
+
+
+for _name in ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh",
+              "sigmoid", "sqrt", "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp",
+              "where", "relu", "remainder", "floor_divide", "cumsum", "multiply", "subtract", "divide"):
+    globals()[_name] = _with_out(globals()[_name])
+del _name
 
 
 def sort(x, dim=-1, descending=False, stable=False):

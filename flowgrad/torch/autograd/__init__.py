@@ -21,9 +21,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                      is_grads_batched, materialize_grads, policy=_TORCH)
 
 
-def Variable(data, requires_grad=False, volatile=False):
-    """Legacy constructor: returns a plain Tensor."""
-    out = data.detach()
-    if requires_grad:
-        out.requires_grad_(True)
-    return out
+class _VariableMeta(type):
+    def __instancecheck__(cls, obj) -> bool:
+        from ...tensor import Tensor
+        return isinstance(obj, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """Legacy: `Variable(t, requires_grad=True)` returns a plain Tensor; every Tensor is a Variable."""
+
+    def __new__(cls, data, requires_grad=False, volatile=False):
+        out = data.detach()
+        if requires_grad:
+            out.requires_grad_(True)
+        return out
