@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 
 import pytest
 
@@ -11,6 +12,19 @@ HAVE_TORCH = importlib.util.find_spec("torch") is not None
 HAVE_PADDLE = importlib.util.find_spec("paddle") is not None
 
 _TORCHES = ["flowgrad"] + (["real"] if HAVE_TORCH else [])
+
+# FLOWGRAD_TEST_DEVICE=fake (NumPy behind an array type NumPy refuses) or cuda runs every flowgrad
+# tensor of the suites on that device; the real frameworks stay on the CPU.
+TEST_DEVICE = os.environ.get("FLOWGRAD_TEST_DEVICE", "cpu")
+if TEST_DEVICE == "fake":
+    from flowgrad.testing import fake_device
+    fake_device.register()
+
+
+def _flowgrad_torch():
+    mod = importlib.import_module("flowgrad.torch")
+    mod.set_default_device(None if TEST_DEVICE == "cpu" else TEST_DEVICE)
+    return mod
 
 
 @pytest.fixture(params=_TORCHES)
@@ -20,7 +34,7 @@ def torch(request):
         mod = importlib.import_module("torch")
         mod.set_grad_enabled(True)
         return mod
-    return importlib.import_module("flowgrad.torch")
+    return _flowgrad_torch()
 
 
 @pytest.fixture
@@ -32,4 +46,4 @@ def real_torch():
 @pytest.fixture
 def ftorch():
     """flowgrad's torch facade alone."""
-    return importlib.import_module("flowgrad.torch")
+    return _flowgrad_torch()

@@ -1,0 +1,1 @@
+"""Test support: the NumPy-backed fake device (`fake_device.register()`)."""
