@@ -296,6 +296,14 @@ class Tensor:
 
     __hash__ = object.__hash__
 
+    def __dlpack__(self, stream=None, **kwargs):
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._data.__dlpack__(**({"stream": stream} if stream is not None else {}), **kwargs)
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
+
     def __repr__(self) -> str:
         extra = ", requires_grad=True" if self._requires_grad and self.grad_fn is None else ""
         if self.grad_fn is not None:

@@ -179,7 +179,8 @@ def normalize_dims(dim, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (int(dim),)
-    return tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
+    dims = tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
+    return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and has nothing to reduce
 
 
 # ------------------------------------------------------------------------- the op modules

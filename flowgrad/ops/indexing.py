@@ -50,9 +50,13 @@ def normalize_key(key, xp) -> tuple:
 
 def _node_for_key(key, advanced):
     if advanced:
+        if len(key) == 1 and getattr(key[0], "ndim", 1) == 0 and key[0].dtype.kind in "iu":
+            return SelectBackward0
         return IndexBackward0
     real = [k for k in key if k is not Ellipsis]
-    if real and all(k is None for k in real):
+    if not real:
+        return AliasIndexBackward
+    if all(k is None for k in real):
         return UnsqueezeIndexBackward
     last = next((k for k in reversed(real) if k is not None), None)
     return SelectBackward0 if isinstance(last, (int, np.integer)) else SliceBackward0
@@ -75,9 +79,9 @@ class SliceBackward0(IndexBackward0):
     __slots__ = ()
 
 
-class UnsqueezeIndexBackward(IndexBackward0):
-    __slots__ = ()
-    _name = "UnsqueezeBackward0"
+# PyTorch's names for what a basic key does: only None -> unsqueeze; only Ellipsis -> alias
+UnsqueezeIndexBackward = type("UnsqueezeBackward0", (IndexBackward0,), {"__slots__": ()})
+AliasIndexBackward = type("AliasBackward0", (IndexBackward0,), {"__slots__": ()})
 
 
 def getitem(x, key):
@@ -146,7 +150,8 @@ def index_put(x, key, value):
     out = wrap(x._out_cls, r)
     tv = value if isinstance(value, Tensor) else None
     if _state.grad_enabled and (x._requires_grad or (tv is not None and tv._requires_grad)):
-        make_node(IndexPutBackward0 if advanced else CopySlicesIndex, (x, tv), out).key = key
+        pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
+        make_node(IndexPutBackward0 if pure_advanced else CopySlicesIndex, (x, tv), out).key = key
     return out
 
 

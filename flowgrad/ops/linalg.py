@@ -58,11 +58,17 @@ class MvBackward0(MatmulBackward0):
     __slots__ = ()
 
 
+# PyTorch records the batched and mixed cases through a reshape; name them as it does
+UnsafeViewMatmul = type("UnsafeViewBackward0", (MatmulBackward0,), {"__slots__": ()})
+SqueezeMatmul = type("SqueezeBackward4", (MatmulBackward0,), {"__slots__": ()})
+CloneMatmul = type("CloneBackward0", (MatmulBackward0,), {"__slots__": ()})
+
+
 def _shape_str(s):
     return "x".join(map(str, s))
 
 
-def matmul(a, b):
+def matmul(a, b, _node_cls=None):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if x.ndim == 0 or y.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")
@@ -83,9 +89,10 @@ def matmul(a, b):
     out = wrap(cls, xp.matmul(x, y))
     if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         nd = (x.ndim, y.ndim)
-        node_cls = {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0}.get(nd)
+        node_cls = _node_cls or {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0,
+                                 (1, 2): SqueezeMatmul}.get(nd)
         if node_cls is None:
-            node_cls = BmmBackward0 if nd == (3, 3) and x.shape[0] == y.shape[0] else MatmulBackward0
+            node_cls = CloneMatmul if nd[0] == 2 else UnsafeViewMatmul
         ra, rb = ta._requires_grad, tb._requires_grad
         make_node(node_cls, (ta, tb), out, (save(ta) if rb else None, save(tb) if ra else None)).ndims = nd
     return out
@@ -107,7 +114,7 @@ def bmm(a, b):
     if a._data.shape[0] != b._data.shape[0]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a._data.shape[0]}, "
                            f"{a._data.shape[2]}] but got: [{b._data.shape[0]}, {b._data.shape[1]}].")
-    return matmul(a, b)
+    return matmul(a, b, BmmBackward0)
 
 
 def dot(a, b):

@@ -54,6 +54,10 @@ class ViewBackward0(Node):
         return (reshape(g, self.in_shape),)
 
 
+# a reshape that had to copy (non-contiguous input) is an UnsafeView in PyTorch
+UnsafeViewBackward0 = type("UnsafeViewBackward0", (ViewBackward0,), {"__slots__": ()})
+
+
 def _check_shape(x, shape):
     n = x._data.size
     known = 1
@@ -81,7 +85,8 @@ def reshape(x, *shape):
         r = d.reshape(shape)
     out = _view_out(x, r, lambda b: reshape(b, shape))
     if _state.grad_enabled and x._requires_grad:
-        make_node(ViewBackward0, (x,), out).in_shape = d.shape
+        make_node(ViewBackward0 if out._view is not None or not r.size else UnsafeViewBackward0, (x,),
+                  out).in_shape = d.shape
     return out
 
 

@@ -114,6 +114,12 @@ def from_numpy(arr: _np.ndarray):
     return Tensor._make(arr)
 
 
+def from_dlpack(ext):
+    """A tensor sharing memory with a DLPack producer (NumPy, CuPy, real torch, ...) or capsule."""
+    from .. import dlpack
+    return Tensor._make(dlpack.array_from_dlpack(ext))
+
+
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
     return _finish(_creation.full(_size(size), 0, dtype or _backend.default_float(), _dev(device)), requires_grad)
 

@@ -1,0 +1,214 @@
+"""The table (terminal and Markdown), the machine description, issue 7's targets and reference
+figures, and RESULTS.md."""
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import sys
+
+from .harness import CONTENDERS, LABELS
+
+ISSUE_REFERENCE = """\
+| workload | hand-written NumPy | torch 2.13 CPU | MyGrad 2.5 | HIPS autograd 1.9 |
+| --- | --- | --- | --- | --- |
+| MLP 784-256-256-10, batch 64, fwd+bwd, float64 | 1.00 | 1.47 | 1.27 | 2.04 |
+| same, float32 | 1.00 | 1.68 | 1.56 | 3.18 |
+| chain of 2,001 tiny elementwise ops + backward, per op | 0.9 us | 4.0 us | 12.1 us | 7.9-9.1 us |
+| 60,000-op chain, build + backward | | 0.31 s | 2.8 s | 1.3 s |
+| graph memory held before backward, 16-element float64 ops | | | 2,199 B/op | 903 B/op |"""
+
+CELL_HELP = "each cell: median (x NumPy | x torch); lower is better"
+
+
+# ------------------------------------------------------------------------------------ machine
+
+def machine(contenders: dict, threads: int | None, scale: str, repeats: int) -> dict:
+    from .threads import describe
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info = {"cpu": cpu, "logical_cpus": os.cpu_count(), "platform": platform.platform(),
+            "python": sys.version.split()[0], "threads": describe(threads), "scale": scale, "repeats": repeats,
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "versions": {n: (c.version if not c.missing else c.missing) for n, c in contenders.items()}}
+    try:
+        import numpy as np
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        info["numpy_blas"] = f"{blas.get('name')} {blas.get('version')}"
+    except Exception:  # noqa: BLE001  (older NumPy: no dict mode)
+        pass
+    c = contenders.get("torch")
+    if c is not None and c.module is not None:
+        info["torch_threads"] = c.module.get_num_threads()
+    return info
+
+
+# ------------------------------------------------------------------------------------ cells
+
+def _num(v: float, unit: str) -> str:
+    if unit == "B/op":
+        return f"{v:,.0f}"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    if v >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3f}"
+
+
+def _x(r):
+    return "-" if r is None else f"{r:.2f}"
+
+
+def cell(res: dict, unit: str) -> str:
+    status = res.get("status")
+    if status == "ok" and "value" in res:
+        mark = " RSS" if res.get("method") == "RSS" else ""
+        return f"{_num(res['value'], unit)}{mark} ({_x(res.get('x_numpy'))} | {_x(res.get('x_torch'))})"
+    if status == "not available":
+        return "not available"
+    return status or "-"
+
+
+def rows(records: list[dict], names) -> list[list[str]]:
+    out = [["workload", "unit"] + [LABELS[n] for n in names]]
+    for rec in records:
+        out.append([rec["name"], rec["unit"]] + [cell(rec["results"][n], rec["unit"]) for n in names])
+    return out
+
+
+def text_table(records, names) -> str:
+    table = rows(records, names)
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in table]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown_table(records, names) -> str:
+    table = rows(records, names)
+    lines = ["| " + " | ".join(table[0]) + " |", "|" + "|".join(" --- " for _ in table[0]) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in table[1:]]
+    return "\n".join(lines)
+
+
+def notes(records, cells) -> list[str]:
+    """One line per workload (its full title), then every contender that is not 'ok', with why."""
+    out = [f"- `{rec['name']}`: {rec['title']}" for rec in records]
+    seen = set()
+    for rec in records:
+        for n, r in rec["results"].items():
+            if r.get("status") in ("ok", "not installed") or not r.get("note"):
+                continue
+            key = (r["status"], n, r["note"]) if r["status"] != "FAILED" else (rec["name"], n)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(f"- {LABELS[n]} on `{rec['name']}`: {r['status']}: {r['note']}")
+    missing = {n: r["note"] for rec in records for n, r in rec["results"].items() if r.get("status") == "not installed"}
+    for n, why in missing.items():
+        out.append(f"- {LABELS[n]}: {why} (`pip install -e .[bench]` installs MyGrad and HIPS autograd)")
+    return out
+
+
+# ------------------------------------------------------------------------------------ targets
+
+def _get(records, workload, contender, key="value"):
+    for rec in records:
+        if rec["name"] == workload:
+            return rec["results"].get(contender, {}).get(key)
+    return None
+
+
+def targets(records) -> list[tuple[str, str, str]]:
+    """Issue 7's targets for flowgrad: (target, measured, verdict)."""
+    out = []
+
+    def add(label, value, ok, shown):
+        out.append((label, shown if value is not None else "not measured",
+                    "-" if value is None else ("met" if ok else "NOT met")))
+
+    r = _get(records, "chain", "flowgrad", "x_torch")
+    add("per-op overhead at or below torch's (chain, x torch <= 1.0)", r, r is not None and r <= 1.0,
+        f"{r:.2f}x torch" if r is not None else "")
+    fg = _get(records, "chain", "flowgrad")
+    for peer in ("mygrad", "autograd"):
+        p = _get(records, "chain", peer)
+        sp = p / fg if (p is not None and fg) else None
+        add(f"at least 2x ahead of {LABELS[peer]} on the chain", sp, sp is not None and sp >= 2.0,
+            f"{sp:.2f}x ahead" if sp is not None else "")
+    for w in ("mlp-f64", "mlp-f32"):
+        r = _get(records, w, "flowgrad", "x_numpy")
+        add(f"{w}: within 1.15x of hand-written NumPy", r, r is not None and r <= 1.15,
+            f"{r:.2f}x NumPy" if r is not None else "")
+    r = _get(records, "chain-60k", "flowgrad", "x_torch")
+    add("60,000-op chain within 2x of torch", r, r is not None and r <= 2.0, f"{r:.2f}x torch" if r is not None else "")
+    m = _get(records, "memory", "flowgrad")
+    add("graph memory at most 600 B/op", m, m is not None and m <= 600, f"{m:,.0f} B/op" if m is not None else "")
+    slower, compared = [], 0
+    for rec in records:
+        f = rec["results"].get("flowgrad", {}).get("value")
+        for peer in ("mygrad", "autograd"):
+            p = rec["results"].get(peer, {}).get("value")
+            if f is None or p is None:
+                continue
+            compared += 1
+            if f > p:
+                slower.append(f"{rec['name']} vs {LABELS[peer]} ({f / p:.2f}x)")
+    add("no workload slower than MyGrad or HIPS autograd", compared or None, not slower,
+        ("slower on: " + "; ".join(slower)) if slower else f"{compared} comparisons, none slower")
+    return out
+
+
+# ------------------------------------------------------------------------------------ documents
+
+def render_text(info, records, cells, names) -> str:
+    lines = [f"flowgrad benchmarks -- {info['cpu']}, {info['logical_cpus']} logical CPUs, threads: {info['threads']}",
+             f"medians of {info['repeats']} interleaved runs ({info['scale']} sizes); {CELL_HELP}", "",
+             text_table(records, names), ""]
+    lines += notes(records, cells)
+    lines += ["", "issue 7 targets for flowgrad:"]
+    lines += [f"  [{v:>7}] {label}: {shown}" for label, shown, v in targets(records)]
+    lines += ["", "issue 7 reference figures (2-core machine, ratios to NumPy unless a unit is given):", ISSUE_REFERENCE]
+    return "\n".join(lines)
+
+
+def render_markdown(info, records, cells, names, command: str) -> str:
+    versions = ", ".join(f"{LABELS[n]} {v}" for n, v in info["versions"].items())
+    out = ["# flowgrad benchmark results", "",
+           f"Regenerated by `{command}` (see `benchmarks/README.md`); do not edit by hand.", "",
+           "## Machine", "",
+           f"- CPU: {info['cpu']}, {info['logical_cpus']} logical CPUs ({info['platform']})",
+           f"- threads: {info['threads']}" + (f"; torch.get_num_threads() = {info['torch_threads']}"
+                                                 if "torch_threads" in info else ""),
+           f"- Python {info['python']}; {versions}" + (f"; NumPy BLAS: {info['numpy_blas']}"
+                                                      if "numpy_blas" in info else ""),
+           f"- {info['date']}; medians of {info['repeats']} interleaved runs, {info['scale']} sizes", "",
+           "## Results", "", f"{CELL_HELP[0].upper()}{CELL_HELP[1:]}. Gradients of every contender were checked "
+           "against hand-written NumPy (allclose) before anything was timed.", "",
+           markdown_table(records, names), ""]
+    out += notes(records, cells)
+    out += ["", "Memory is what the recorded graph holds before backward, divided by the number of ops: "
+            "tracemalloc for the Python libraries (it sees NumPy's buffers); for torch, whose graph lives in "
+            "C++, the growth of the resident set in a fresh process (`RSS`, so not directly comparable). "
+            "The NumPy figure is the tape a hand-written backward keeps (tanh's outputs).", "",
+            "## Issue 7 targets for flowgrad", "", "| target | measured | verdict |", "| --- | --- | --- |"]
+    out += [f"| {label} | {shown} | {v} |" for label, shown, v in targets(records)]
+    out += ["", "## Reference figures from issue 7", "",
+            "Measured on the 2-core machines (medians of 40 interleaved runs), ratios to hand-written NumPy "
+            "unless a unit is given:", "", ISSUE_REFERENCE, ""]
+    return "\n".join(out)
+
+
+def as_json(info, records, cells) -> dict:
+    return {"machine": info, "workloads": records, "checks": cells,
+            "targets": [{"target": t, "measured": m, "verdict": v} for t, m, v in targets(records)],
+            "contenders": list(CONTENDERS)}
