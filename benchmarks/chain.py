@@ -213,11 +213,12 @@ def _torch_rss_main(ops: int, threads: int) -> None:
 # ------------------------------------------------------------------------------------ fan-in
 
 class FanIn(Workload):
-    """One 16-element leaf used by n ops (x * w_i), stacked, summed, backward: n gradients flow
-    into the same leaf."""
+    """One 16-element leaf used by n ops (x * w_i) whose results are summed (a running sum; a
+    stack would be quadratic in HIPS autograd), then sum() and backward: n gradients flow into the
+    same leaf."""
 
     name = "fan-in"
-    title = "wide fan-in: one leaf used by 10,000 ops (x * w_i), stacked + summed, backward"
+    title = "wide fan-in: one leaf used by 10,000 ops (x * w_i), summed, backward"
     unit = "ms"
     rtol, atol = 1e-10, 1e-12
     sizes = {"full": dict(n=10000), "quick": dict(n=10000), "tiny": dict(n=50)}
@@ -229,21 +230,30 @@ class FanIn(Workload):
         x, ws = d["x"], d["ws"]
 
         def step():
-            y = np.stack([x * w for w in ws])
-            loss = y.sum()  # noqa: F841
-            gy = np.ones_like(y)
-            gx = np.zeros_like(x)
-            for i, w in enumerate(ws):      # the same n backward ops the libraries run
-                gx += gy[i] * w
+            s = x * ws[0]
+            for w in ws[1:]:
+                s = s + x * w
+            loss = s.sum()  # noqa: F841
+            g = np.ones_like(s)             # the adds pass it through unchanged
+            gx = g * ws[0]
+            for w in ws[1:]:                # the same n backward ops the libraries run
+                gx = gx + g * w
             return [gx]
         return step
+
+    @staticmethod
+    def _fan(x, ws):
+        s = x * ws[0]
+        for w in ws[1:]:
+            s = s + x * w
+        return s.sum()
 
     def torchlike(self, torch, d):
         x, ws = torch.from_numpy(d["x"].copy()).requires_grad_(), d["ws"]
 
         def step():
             x.grad = None
-            torch.stack([x * w for w in ws]).sum().backward()
+            self._fan(x, ws).backward()
             return [x.grad]
         return step
 
@@ -252,15 +262,14 @@ class FanIn(Workload):
         x, ws = mg.tensor(d["x"].copy()), d["ws"]
 
         def step():
-            mg.stack([x * w for w in ws]).sum().backward()
+            self._fan(x, ws).backward()
             return [x.grad]
         return step
 
     def impl_autograd(self, d):
         import autograd
-        import autograd.numpy as anp
         x, ws = d["x"].copy(), d["ws"]
-        grad = autograd.grad(lambda v: anp.sum(anp.stack([v * w for w in ws])))
+        grad = autograd.grad(lambda v: self._fan(v, ws))
 
         def step():
             return [grad(x)]

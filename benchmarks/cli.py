@@ -47,11 +47,12 @@ def main(argv: list[str] | None = None) -> int:
     scale = args.scale or ("quick" if args.quick else "full")
     repeats = args.repeats or (5 if args.quick else 40)
 
+    load_before = report.load_average()
     contenders, cells, records = suite.run(args.only, names, scale, repeats, args.threads, args.keep_going)
     if records is None:
         return 1
     failed = any(c["status"] == "FAILED" for row in cells.values() for c in row.values())
-    info = report.machine(contenders, args.threads, scale, repeats)
+    info = report.machine(contenders, args.threads, scale, repeats, load_before)
     if args.json:
         json.dump(report.as_json(info, records, cells), sys.stdout, indent=1)
         print()

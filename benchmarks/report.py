@@ -23,7 +23,17 @@ CELL_HELP = "each cell: median (x NumPy | x torch); lower is better"
 
 # ------------------------------------------------------------------------------------ machine
 
-def machine(contenders: dict, threads: int | None, scale: str, repeats: int) -> dict:
+def load_average() -> str:
+    try:
+        return "/".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def machine(contenders: dict, threads: int | None, scale: str, repeats: int, load_before: str = "") -> dict:
+    """What the numbers were measured on, including the load average (1/5/15 min) before and after:
+    other work on the machine slows every contender, which interleaving keeps out of the ratios only
+    in part."""
     from .threads import describe
     cpu = platform.processor() or platform.machine()
     try:
@@ -37,7 +47,8 @@ def machine(contenders: dict, threads: int | None, scale: str, repeats: int) -> 
     info = {"cpu": cpu, "logical_cpus": os.cpu_count(), "platform": platform.platform(),
             "python": sys.version.split()[0], "threads": describe(threads), "scale": scale, "repeats": repeats,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "versions": {n: (c.version if not c.missing else c.missing) for n, c in contenders.items()}}
+            "versions": {n: (c.version if not c.missing else c.missing) for n, c in contenders.items()},
+            "load_before": load_before or "?", "load_after": load_average()}
     try:
         import numpy as np
         blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
@@ -172,6 +183,7 @@ def targets(records) -> list[tuple[str, str, str]]:
 
 def render_text(info, records, cells, names) -> str:
     lines = [f"flowgrad benchmarks -- {info['cpu']}, {info['logical_cpus']} logical CPUs, threads: {info['threads']}",
+             f"load average {info['load_before']} before, {info['load_after']} after",
              f"medians of {info['repeats']} interleaved runs ({info['scale']} sizes); {CELL_HELP}", "",
              text_table(records, names), ""]
     lines += notes(records, cells)
@@ -191,7 +203,8 @@ def render_markdown(info, records, cells, names, command: str) -> str:
                                                  if "torch_threads" in info else ""),
            f"- Python {info['python']}; {versions}" + (f"; NumPy BLAS: {info['numpy_blas']}"
                                                       if "numpy_blas" in info else ""),
-           f"- {info['date']}; medians of {info['repeats']} interleaved runs, {info['scale']} sizes", "",
+           f"- {info['date']}; medians of {info['repeats']} interleaved runs, {info['scale']} sizes; load average "
+           f"(1/5/15 min) {info['load_before']} before, {info['load_after']} after", "",
            "## Results", "", f"{CELL_HELP[0].upper()}{CELL_HELP[1:]}. Gradients of every contender were checked "
            "against hand-written NumPy (allclose) before anything was timed.", "",
            markdown_table(records, names), ""]

@@ -25,8 +25,9 @@ def pinned(n: int) -> bool:
     return all(os.environ.get(v) == str(n) for v in THREAD_VARS)
 
 
-def pin_threads_or_reexec(argv: list[str]) -> None:
-    """Make the thread variables say N; re-exec if they did not, or if NumPy/torch is already loaded."""
+def pin_threads_or_reexec(argv: list[str], module: str = "benchmarks") -> None:
+    """Make the thread variables say N; re-exec `python -m module argv` if they did not, or if
+    NumPy/torch is already loaded."""
     n = requested_threads(argv)
     if n is None:
         return
@@ -43,7 +44,7 @@ def pin_threads_or_reexec(argv: list[str]) -> None:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (_REPO_ROOT, env.get("PYTHONPATH")) if p)
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "benchmarks", *argv], env)
+    os.execve(sys.executable, [sys.executable, "-m", module, *argv], env)
 
 
 def describe(n: int | None) -> str:

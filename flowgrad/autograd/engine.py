@@ -12,6 +12,7 @@ No recursion over graph depth anywhere.
 from __future__ import annotations
 
 import heapq
+import itertools
 import warnings
 from typing import Sequence
 
@@ -23,10 +24,14 @@ Edge = tuple  # (node, output_nr)
 
 
 def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, retain_graph: bool,
-                 create_graph: bool, targets: Sequence[Edge] | None = None, capture: bool = False) -> list | None:
+                 create_graph: bool, targets: Sequence[Edge] | None = None, capture: bool = False,
+                 cuts: set | None = None, observer=None) -> list | None:
     """Backpropagate `seeds` from `roots`. Without `targets`, accumulate into every reachable leaf.
     With targets and `capture=False`, accumulate only into those (backward's `inputs=`); with
-    `capture=True`, return the gradient arriving at each target instead (autograd.grad)."""
+    `capture=True`, return the gradient arriving at each target instead (autograd.grad).
+    No gradient flows into an edge in `cuts` (paddle's `no_grad_vars`). `observer`, when given, is
+    told `popped(node)` as each node leaves the ready queue and `passed(node, next_node, grad)` for
+    each gradient sent along an edge (paddle's backward-graph dump)."""
     from ..ops import add, cast, sum_to, zeros_for
 
     deps = _count_dependencies(roots)
@@ -50,10 +55,13 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
 
     anomaly = mode.state.anomaly
     free_every = policy.free_every_node
-    with mode._GradModeGuard(create_graph):
+    heappop, heappush = heapq.heappop, heapq.heappush
+    with mode._GradModeGuard(create_graph), _GraphTask(roots, deps, needed):
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heappop(ready)[2]
             grads = buffers.pop(node)
+            if observer is not None:
+                observer.popped(node)
             if node._hooks is not None or type(node) is AccumulateGrad:
                 grads = _tensor_hooks(policy, node, grads, capture)
             if capture:
@@ -68,25 +76,34 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             if not run:
                 continue
             if node._saved is FREED:
-                raise policy.error("second_backward")
-            if all(g is None for g in grads):
-                outs = (None,) * len(node.next_edges)
+                raise policy.error("second_backward", node=policy.node_name(node))
+            if len(grads) == 1 and node._hooks is None and not anomaly:  # the common case, inlined
+                outs = node.apply(grads) if grads[0] is not None else None
+            elif all(g is None for g in grads):
+                outs = None
             else:
                 outs = _run_node(policy, node, grads, anomaly, zeros_for)
             if not retain_graph:
                 node.release(free_every)
+            if outs is None:
+                outs = (None,) * len(node.next_edges)
             for edge, g in zip(node.next_edges, outs):
                 if edge is None:
                     continue
                 nxt, nr = edge
                 if needed is not None and nxt not in needed:
                     continue
+                if cuts is not None and edge in cuts:
+                    g = None
                 if g is not None:
                     shape, dtype = nxt.out_meta[nr]
-                    if g._data.shape != shape:
+                    gd = g._data
+                    if gd.shape != shape:
                         g = sum_to(g, shape)
-                    if g._data.dtype != dtype:
+                    if gd.dtype is not dtype and gd.dtype != dtype:
                         g = cast(g, dtype)
+                    if observer is not None:
+                        observer.passed(node, nxt, g)
                 buf = buffers.get(nxt)
                 if buf is None:
                     buf = buffers[nxt] = [None] * len(nxt.out_meta)
@@ -95,7 +112,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
-                    heapq.heappush(ready, (-nxt.seq, id(nxt), nxt))
+                    heappush(ready, (-nxt.seq, id(nxt), nxt))
     return captured
 
 
@@ -175,7 +192,11 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
             if t is None or g is None:
                 continue
             if t._grad is None or not policy.retained_grad_accumulates:
-                t._grad = g if g.requires_grad else g._new(g._data.copy())
+                if g.requires_grad:
+                    t._grad = g
+                else:
+                    t._grad = g._new(g._data.copy())
+                    t._grad._requires_grad = policy.grads_require_grad
             else:
                 from ..ops import add
                 t._grad = add(t._grad, g)
@@ -184,7 +205,12 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
 
 def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
     for hook in tuple(hooks.values()):
-        out = hook(grad)
+        try:
+            out = hook(grad)
+        except Exception as exc:
+            if "hook_raised" not in policy.messages:
+                raise
+            raise policy.error("hook_raised", type=type(exc).__name__, message=exc) from exc
         if out is None:
             continue
         if not hasattr(out, "grad_fn"):
@@ -246,6 +272,44 @@ def _check_hook_result(policy: Policy, hook, out, before) -> list:
 
 
 def _warn_anomaly(node: Node) -> None:
-    trace = "".join(node._trace) if node._trace else "  (no forward trace was recorded for this node)\n"
-    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{trace}",
-                  UserWarning, stacklevel=3)
+    kind = "anomaly_trace" if node._trace else "anomaly_no_trace"
+    category, template = node.policy.messages[kind]
+    warnings.warn(template.format(node=node.name(), trace="".join(node._trace or ())), category, stacklevel=3)
+
+
+class _GraphTask:
+    """The backward pass running on this thread, as `register_multi_grad_hook` needs to see it: an
+    id and which nodes it will execute. Entered around the execution loop (a stack: reentrant
+    backward passes nest)."""
+
+    __slots__ = ("id", "roots", "deps", "needed")
+    _ids = itertools.count()
+
+    def __init__(self, roots, deps: dict, needed):
+        self.id = next(_GraphTask._ids)
+        self.roots = {node for node, _ in roots}
+        self.deps, self.needed = deps, needed
+
+    def will_execute(self, node: Node) -> bool:
+        reachable = node in self.deps or node in self.roots
+        return reachable and (self.needed is None or node in self.needed)
+
+    def __enter__(self):
+        mode.state.graph_tasks = mode.state.graph_tasks + (self,)
+
+    def __exit__(self, *exc):
+        mode.state.graph_tasks = mode.state.graph_tasks[:-1]
+
+
+def current_graph_task_id() -> int:
+    """Id of the backward pass running on this thread, -1 outside one."""
+    tasks = mode.state.graph_tasks
+    return tasks[-1].id if tasks else -1
+
+
+def will_engine_execute_node(node: Node) -> bool:
+    """Whether the backward pass running on this thread will execute `node`."""
+    tasks = mode.state.graph_tasks
+    if not tasks:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    return tasks[-1].will_execute(node)

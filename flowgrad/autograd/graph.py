@@ -20,16 +20,18 @@ class RemovableHandle:
     _ids = itertools.count()
     next_id = 0
 
-    def __init__(self, hooks_dict: dict):
-        self.hooks_dict_ref = weakref.ref(hooks_dict) if _weakrefable(hooks_dict) else (lambda: hooks_dict)
+    def __init__(self, hooks_dict: dict, *, extra_dict=None):
+        self.hooks_dict_ref = _ref(hooks_dict)
         self.id = next(RemovableHandle._ids)
         RemovableHandle.next_id = self.id + 1
-        self.extra_dict_ref = ()
+        extra = [extra_dict] if isinstance(extra_dict, dict) else (extra_dict or [])
+        self.extra_dict_ref = tuple(_ref(d) for d in extra)
 
     def remove(self) -> None:
-        d = self.hooks_dict_ref()
-        if d is not None:
-            d.pop(self.id, None)
+        for ref in (self.hooks_dict_ref,) + self.extra_dict_ref:
+            d = ref()
+            if d is not None:
+                d.pop(self.id, None)
 
     def __enter__(self):
         return self
@@ -43,12 +45,12 @@ class _HookDict(dict):
     __slots__ = ("__weakref__",)
 
 
-def _weakrefable(obj) -> bool:
+def _ref(obj):
+    """A weak reference where the object allows one (a plain dict does not: hold it strongly)."""
     try:
-        weakref.ref(obj)
-        return True
+        return weakref.ref(obj)
     except TypeError:
-        return False
+        return lambda: obj
 
 
 def add_hook(hooks: dict, fn) -> RemovableHandle:
@@ -86,7 +88,7 @@ class Node:
         self.seq = _next_seq()
         self._hooks = None
         self._metadata = None
-        self._trace = traceback.format_stack()[:-2] if mode.state.anomaly else None
+        self._trace = traceback.format_stack()[:-2] if mode.state.anomaly or mode.state.forward_traces else None
 
     @property
     def policy(self):
@@ -104,8 +106,8 @@ class Node:
     def unpack(self) -> tuple:
         saved = self._saved
         if saved is FREED:
-            raise self.policy.error("second_backward")
-        return tuple(s.unpack(self) if type(s) is SavedTensor else s for s in saved)
+            raise self.policy.error("second_backward", node=self.policy.node_name(self))
+        return [s.unpack(self) if type(s) is SavedTensor else s for s in saved]
 
     def release(self, every_node: bool = False) -> None:
         """Free saved values after a non-retained backward; with `every_node` (paddle's policy)
@@ -147,7 +149,7 @@ class Node:
         return tuple(self.apply(list(grads)))
 
     def __repr__(self):
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
 
 
 class AccumulateGrad(Node):
@@ -165,20 +167,24 @@ class AccumulateGrad(Node):
         self.seq = float("inf")  # PyTorch runs accumulators first among ready nodes
         self._hooks = None
         self._metadata = None
-        self._trace = None
+        self._trace = traceback.format_stack()[:-3] if mode.state.forward_traces else None
 
     def apply(self, grads: list) -> tuple:
         accumulate(self.variable, grads[0], mode.state.grad_enabled)
         return ()
+
+    def release(self, every_node: bool = False) -> None:
+        """A leaf's accumulator holds nothing to free and stays usable by later graphs."""
 
 
 def accumulate(var, grad, create_graph: bool) -> None:
     """Add `grad` into `var.grad`: a new tensor the first time, in place afterwards, out of place
     (recorded) under create_graph."""
     old = var._grad
+    marked = var.policy.grads_require_grad  # then a plain .grad requires grad too: only history forbids in place
     if old is None:
-        var._grad = _copy_grad(grad, create_graph)
-    elif create_graph or old.requires_grad or grad.requires_grad:
+        var._grad = _copy_grad(grad, create_graph, marked)
+    elif create_graph or grad.requires_grad or (old.grad_fn is not None if marked else old.requires_grad):
         from ..ops import add
         var._grad = add(old, grad)
     else:
@@ -191,11 +197,13 @@ def accumulate(var, grad, create_graph: bool) -> None:
                 raise var.policy.error("post_acc_return")
 
 
-def _copy_grad(grad, create_graph):
+def _copy_grad(grad, create_graph, marked=False):
     from ..ops import copy_grad
     if create_graph and grad.requires_grad:
         return copy_grad(grad)
-    return grad._new(grad._data.copy())
+    out = grad._new(grad._data.copy())
+    out._requires_grad = marked
+    return out
 
 
 def _add_inplace(old, grad):
@@ -213,15 +221,17 @@ def _add_inplace(old, grad):
 class SavedTensor:
     """A tensor saved for backward: the input object, or (for an op's own output) its array, which
     is re-wrapped with the node as grad_fn at unpack time so no reference cycle forms. The
-    version at save time is checked on every unpack."""
+    version at save time is checked on every unpack. Under saved-tensor hooks the pack hook's
+    result is kept instead; unpacking reattaches the autograd identity of the original (its
+    grad_fn, or for a leaf its accumulator), so double backward still reaches it."""
 
-    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "packed", "unpack_hook", "had_grad")
+    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "packed", "unpack_hook", "origin",
+                 "had_grad")
 
     def __init__(self, tensor, is_output: bool = False):
         self.version_box = tensor._vc
         self.version = tensor._vc[0]
-        self.packed = None
-        hooks = mode.state.saved_hooks
+        self.packed = self.unpack_hook = self.origin = None
         if is_output:
             self.tensor = None
             self._data = tensor._data
@@ -231,24 +241,36 @@ class SavedTensor:
             self._data = None
             self.output_nr = -1
             self.had_grad = tensor._requires_grad
+        hooks = mode.state.saved_hooks
         if hooks:
-            pack, self.unpack_hook = hooks[-1]
-            before = tensor._vc[0]
-            self.packed = pack(tensor)
-            if tensor._vc[0] != before:
-                raise RuntimeError(
-                    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
-                    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
-                    "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
-            self.tensor = self._data = None
+            self._pack(tensor, *hooks[-1])
+
+    def _pack(self, tensor, pack_hook, unpack_hook) -> None:
+        before = tensor._vc[0]
+        packed = pack_hook(tensor)
+        if tensor._vc[0] != before:
+            raise RuntimeError(
+                "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+                "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+                "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+        if self.tensor is not None and tensor._requires_grad:   # an input: remember where its gradient goes
+            self.origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
+                tensor._grad_accumulator()
+        self.packed, self.unpack_hook = packed, unpack_hook
+        self.tensor = self._data = None
+
+    def register_hooks(self, node: Node, pack_hook, unpack_hook) -> None:
+        """Pack this saved value now with `pack_hook` (PyTorch's `SavedTensor.register_hooks`)."""
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("register_hooks() expects two callables: pack_hook and unpack_hook")
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
+                               "only one pair of hooks is allowed at a time.")
+        self._pack(self.unpack(node), pack_hook, unpack_hook)
 
     def unpack(self, node: Node):
-        if self.packed is not None:
-            out = self.unpack_hook(self.packed)
-            if not hasattr(out, "_version"):
-                raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
-                                f"{type(out).__name__}")
-            return out
+        if self.unpack_hook is not None:
+            return self._unpack_hooked(node)
         if self.version_box[0] != self.version:
             raise _modified_error(node, self)
         if self.tensor is not None:
@@ -257,10 +279,82 @@ class SavedTensor:
             return self.tensor
         t = node.out_cls._out_cls._make(self._data)
         t._vc = self.version_box
-        t.requires_grad = True
+        t._requires_grad = True
         t.grad_fn = node
         t.output_nr = self.output_nr
         return t
+
+    def _unpack_hooked(self, node: Node):
+        out = self.unpack_hook(self.packed)
+        if not hasattr(out, "_version"):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(out).__name__}")
+        origin = self.origin
+        if self.output_nr < 0 and origin is None:
+            return out
+        t = out._new(out._data)
+        t._vc = out._vc
+        t._requires_grad = True
+        if self.output_nr >= 0:
+            t.grad_fn, t.output_nr = node, self.output_nr
+        elif type(origin) is tuple:
+            t.grad_fn, t.output_nr = origin
+        else:                      # a leaf: the alias accumulates into the original through its accumulator
+            t._acc = weakref.ref(origin)
+        return t
+
+
+class SavedTensorRef:
+    """What `grad_fn._raw_saved_<name>` returns: a saved value bound to its node."""
+
+    __slots__ = ("node", "saved")
+
+    def __init__(self, node: Node, saved: SavedTensor):
+        self.node, self.saved = node, saved
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        if self.node._saved is FREED:
+            raise self.node.policy.error("second_backward")
+        self.saved.register_hooks(self.node, pack_hook, unpack_hook)
+
+    def unpack(self):
+        if self.node._saved is FREED:
+            raise self.node.policy.error("second_backward")
+        return self.saved.unpack(self.node)
+
+
+def saved_fields(*names, **attrs):
+    """Class decorator for PyTorch's saved-value introspection on a node class:
+    `_saved_<names[i]>` reads `node._saved[i]` (unpacked and version-checked; None when that slot
+    was not saved; a Python scalar operand as a 0-dim tensor) and `_raw_saved_<names[i]>` gives
+    the SavedTensorRef; `_saved_<key>` reads the plain attribute `attrs[key]`. Both raise the
+    "backward through the graph a second time" error once the node has been released."""
+
+    def decorate(cls):
+        cls._saved_names = names
+        for i, name in enumerate(names):
+            if name is not None:
+                setattr(cls, f"_saved_{name}", property(lambda node, i=i: _saved_value(node, i, False)))
+                setattr(cls, f"_raw_saved_{name}", property(lambda node, i=i: _saved_value(node, i, True)))
+        for key, attr in attrs.items():
+            setattr(cls, f"_saved_{key}", property(lambda node, attr=attr: getattr(node, attr)))
+        return cls
+
+    return decorate
+
+
+def _saved_value(node: Node, i: int, raw: bool):
+    saved = node._saved
+    if saved is FREED:
+        raise node.policy.error("second_backward")
+    v = saved[i] if saved is not None and i < len(saved) else None
+    if type(v) is SavedTensor:
+        return SavedTensorRef(node, v) if raw else v.unpack(node)
+    if raw or v is None or not isinstance(v, (bool, int, float)):
+        return None if raw else v
+    from .. import backend
+    dtype = "bool" if isinstance(v, bool) else "int64" if isinstance(v, int) else "float64"
+    return node.out_cls._out_cls._make(backend.xp_for(None).asarray(v, dtype=dtype))
 
 
 def _modified_error(node: Node, saved: SavedTensor) -> Exception:

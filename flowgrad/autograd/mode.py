@@ -15,8 +15,10 @@ class _State(threading.local):
     inference = False
     anomaly = False
     anomaly_check_nan = True
+    forward_traces = False             # record each node's forward stack (see set_forward_traces)
     saved_hooks: tuple = ()            # stack of (pack, unpack) pairs
     saved_hooks_disabled: str | None = None
+    graph_tasks: tuple = ()            # the backward passes running on this thread (engine._GraphTask)
 
 
 state = _State()
@@ -178,6 +180,12 @@ class _GradModeGuard:
 # ------------------------------------------------------------------------------------ anomaly
 
 
+def set_forward_traces(enabled: bool) -> None:
+    """Record the Python stack of the forward call on every node created from now on, in every
+    thread (paddle's FLAGS_call_stack_level=3); anomaly mode records it too, per thread."""
+    _State.forward_traces = bool(enabled)
+
+
 def is_anomaly_enabled() -> bool:
     return state.anomaly
 
@@ -186,8 +194,9 @@ def is_anomaly_check_nan_enabled() -> bool:
     return state.anomaly_check_nan
 
 
-class detect_anomaly(_DecoratorContextManager):
-    """Record forward tracebacks on nodes and check backward outputs for NaN."""
+class detect_anomaly:
+    """Record forward tracebacks on nodes and check backward outputs for NaN (a context manager
+    only: PyTorch's is not a decorator)."""
 
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = check_nan
@@ -200,11 +209,6 @@ class detect_anomaly(_DecoratorContextManager):
 
     def __exit__(self, *exc) -> None:
         state.anomaly, state.anomaly_check_nan = self.prev
-
-    def clone(self):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return self.__class__(self.check_nan)
 
 
 class set_detect_anomaly:

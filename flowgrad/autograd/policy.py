@@ -71,6 +71,33 @@ TORCH_MESSAGES: dict[str, tuple[type, str]] = {
     "saved_detached": (RuntimeError, "Trying to use a saved tensor that has been detached in-place, i.e. with "
                                      ".detach_().This is not supported, please use out-of-place `.detach()` "
                                      "instead"),
+    # anomaly mode (warnings) and custom autograd Functions (flowgrad/autograd/function.py)
+    "anomaly_trace": (UserWarning, "Error detected in {node}. Traceback of forward call that caused the error:\n"
+                                   "{trace} (Triggered internally at flowgrad/autograd/engine.py.)"),
+    "anomaly_no_trace": (UserWarning, "Error detected in {node}. No forward pass information available. Enable "
+                                      "detect anomaly during forward pass for more information. (Triggered "
+                                      "internally at flowgrad/autograd/engine.py.)"),
+    "fn_grad_count": (RuntimeError, "function {name} returned an incorrect number of gradients (expected "
+                                    "{expected}, got {got})"),
+    "fn_grad_non_tensor": (RuntimeError, "function {name} returned a gradient different than None at position "
+                                         "{position}, but the corresponding forward input was not a Variable"),
+    "fn_grad_type": (RuntimeError, "expected Variable or None (got {type})"),
+    "fn_grad_shape": (RuntimeError, "Function {name} returned an invalid gradient at index {index} - got {got} but "
+                                    "expected shape compatible with {expected}"),
+    "fn_save_type": (TypeError, "save_for_backward can only save variables, but argument {index} is of type "
+                                "{type}"),
+    "fn_dirty_leaf": (RuntimeError, "a leaf Variable that requires grad has been used in an in-place operation."),
+    "fn_dirty_not_output": (RuntimeError, "Some elements marked as dirty during the forward method were not "
+                                          "returned as output. The inputs that are modified inplace must all be "
+                                          "outputs of the Function."),
+    "fn_view_inplace": (RuntimeError, "Output {output_nr} of {op} is a view and is being modified inplace. This view "
+                                      "was created inside a custom Function (or because an input was returned "
+                                      "as-is) and the autograd logic to handle view+inplace would override the "
+                                      "custom backward associated with the custom Function, leading to incorrect "
+                                      "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                                      "of the custom Function."),
+    "once_differentiable": (RuntimeError, "trying to differentiate twice a function that was marked with "
+                                          "@once_differentiable"),
 }
 
 _HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
@@ -103,6 +130,7 @@ class Policy:
     retained_grad_accumulates: bool = True     # paddle: retained non-leaf grads are overwritten
     leaf_hooks_in_grad: bool = True            # paddle: leaf hooks do not apply to paddle.grad results
     allow_int_grads: bool = False              # paddle: integer tensors may carry gradients
+    grads_require_grad: bool = False           # paddle: .grad tensors are created with stop_gradient=False
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name

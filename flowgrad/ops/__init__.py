@@ -16,6 +16,7 @@ from ..autograd.graph import Node, SavedTensor, _next_seq
 from ..tensor import Tensor
 
 _state = mode.state
+_new = object.__new__
 _SCALARS = (bool, int, float)
 
 
@@ -33,8 +34,16 @@ def edge(t: Tensor):
 
 def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     """A recorded node for one output `out`, with edges to `inputs` (Tensors or None)."""
-    node = node_cls.__new__(node_cls)
-    node.next_edges = tuple([edge(t) for t in inputs])
+    node = _new(node_cls)
+    edges = []
+    for t in inputs:  # edge(t), inlined: this runs for every recorded op
+        if t is None or not t._requires_grad:
+            edges.append(None)
+        elif t.grad_fn is not None:
+            edges.append((t.grad_fn, t.output_nr))
+        else:
+            edges.append((t._grad_accumulator(), 0))
+    node.next_edges = tuple(edges)
     data = out._data
     node.out_meta = ((data.shape, data.dtype),)
     node.out_cls = type(out)
@@ -42,7 +51,7 @@ def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     node.seq = _next_seq()
     node._hooks = None
     node._metadata = None
-    node._trace = _trace() if _state.anomaly else None
+    node._trace = _trace() if _state.anomaly or _state.forward_traces else None
     out._requires_grad = True
     out.grad_fn = node
     return node

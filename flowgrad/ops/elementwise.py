@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node
+from ..autograd.graph import Node, saved_fields
 from ..tensor import Tensor
 from . import (_state, binary_arrays, float_array, make_node, recording, save, save_output, wrap)
 
@@ -14,7 +14,7 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
-           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2"]
+           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale"]
 
 
 def _const(x):
@@ -23,6 +23,7 @@ def _const(x):
 
 # ------------------------------------------------------------------------- binary arithmetic
 
+@saved_fields(alpha="alpha")
 class AddBackward0(Node):
     __slots__ = ("alpha",)
 
@@ -30,6 +31,7 @@ class AddBackward0(Node):
         return g, (g if self.alpha == 1 else g * self.alpha)
 
 
+@saved_fields(alpha="alpha")
 class SubBackward0(Node):
     __slots__ = ("alpha",)
 
@@ -66,6 +68,25 @@ def sub(a, b, alpha=1):
     return out
 
 
+class ScaleBackward0(Node):
+    __slots__ = ("scale",)
+
+    def backward(self, g):
+        return (g * self.scale,)
+
+
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
+    """`x * scale + bias` (or `(x + bias) * scale`) in `x`'s dtype, recorded as one node: the op
+    paddle records for arithmetic with a Python scalar."""
+    d = x._data
+    r = d * scale + bias if bias_after_scale else (d + bias) * scale
+    out = wrap(x._out_cls, r.astype(d.dtype, copy=False))
+    if _state.grad_enabled and x._requires_grad:
+        make_node(ScaleBackward0, (x,), out).scale = scale
+    return out
+
+
+@saved_fields("self", "other")
 class MulBackward0(Node):
     __slots__ = ()
 
@@ -88,6 +109,7 @@ def mul(a, b):
     return out
 
 
+@saved_fields("self", "other")
 class DivBackward0(Node):
     __slots__ = ()
 
@@ -119,6 +141,7 @@ def div(a, b, rounding_mode=None):
     return out
 
 
+@saved_fields("self", exponent="exponent")
 class PowBackward0(Node):  # tensor ** scalar
     __slots__ = ("exponent",)
 
@@ -130,6 +153,7 @@ class PowBackward0(Node):  # tensor ** scalar
         return (g * e * a ** (e - 1),)
 
 
+@saved_fields("self", "exponent", "result")
 class PowBackward1(Node):  # tensor ** tensor
     __slots__ = ()
 
@@ -144,6 +168,7 @@ class PowBackward1(Node):  # tensor ** tensor
         return ga, gb
 
 
+@saved_fields("result", "exponent", self="base")
 class PowBackward2(Node):  # scalar ** tensor
     __slots__ = ("base",)
 
@@ -172,6 +197,7 @@ def pow(a, b):
     return out
 
 
+@saved_fields("self", "other")
 class MaximumBackward0(Node):
     __slots__ = ()
     _pick = staticmethod(lambda a, b: a > b)
@@ -228,6 +254,7 @@ def floor_divide(a, b):
     return wrap(cls, xp.floor_divide(x, y))
 
 
+@saved_fields("self", "other")
 class Atan2Backward0(Node):
     __slots__ = ()
 
@@ -248,6 +275,7 @@ def atan2(a, b):
 
 # ------------------------------------------------------------------------------- where
 
+@saved_fields("condition")
 class WhereBackward0(Node):
     __slots__ = ()
 
@@ -288,6 +316,7 @@ class _Unary(Node):
 
 def _declare_unary(name, node_name, forward, formula, saves="input", float_out=True):
     node_cls = type(node_name, (_Unary,), {"__slots__": (), "saves": saves, "formula": staticmethod(formula)})
+    node_cls = saved_fields({"input": "self", "result": "result"}.get(saves))(node_cls)
 
     def op(x):
         d = float_array(x) if float_out else x._data
@@ -357,6 +386,7 @@ def _sigmoid_array(xp, d):
     return xp.where(d >= 0, 1 / (1 + e), e / (1 + e)).astype(d.dtype, copy=False)
 
 
+@saved_fields("self", min="min", max="max")
 class ClampBackward1(Node):
     __slots__ = ("min", "max")
 

@@ -412,14 +412,15 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         _write(self, res)
         return self
     if self.grad_fn is None and self._requires_grad:
-        raise self.policy.error(leaf_error)
+        raise self.policy.error(leaf_error, tensor=self)
     view = self._view
     if view is not None:
         base = view[0]
-        if view[2] is not None:
-            raise self.policy.error("multi_view_inplace", output_nr=self.output_nr, op=view[2])
+        if view[2] is not None:  # an op name, or (error kind, name) for a custom Function's output
+            kind, op = view[2] if type(view[2]) is tuple else ("multi_view_inplace", view[2])
+            raise self.policy.error(kind, output_nr=self.output_nr, op=op)
         if base.grad_fn is None and base._requires_grad:
-            raise self.policy.error("leaf_view_inplace")
+            raise self.policy.error("leaf_view_inplace", tensor=base)
     alias = self._new(self._data.copy())
     alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)

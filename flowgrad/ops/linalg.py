@@ -4,13 +4,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node
+from ..autograd.graph import Node, saved_fields
 from . import _state, binary_arrays, make_node, save, wrap
 from . import shape as S
 
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm", "linear"]
 
 
+@saved_fields("self", "other")
 class MatmulBackward0(Node):
     """d(a @ b): the 1-D operands are lifted to matrices, the products taken, the lift undone;
     broadcast batch dimensions are summed away by the engine."""
@@ -42,18 +43,22 @@ class MatmulBackward0(Node):
         return ga, gb
 
 
+@saved_fields("self", "mat2")
 class MmBackward0(MatmulBackward0):
     __slots__ = ()
 
 
+@saved_fields("self", "mat2")
 class BmmBackward0(MatmulBackward0):
     __slots__ = ()
 
 
+@saved_fields("self", "tensor")
 class DotBackward0(MatmulBackward0):
     __slots__ = ()
 
 
+@saved_fields("self", "vec")
 class MvBackward0(MatmulBackward0):
     __slots__ = ()
 

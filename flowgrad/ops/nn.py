@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from .. import backend
-from ..autograd.graph import Node
+from ..autograd.graph import Node, saved_fields
 from . import _state, float_array, make_node, normalize_dim, save_output, wrap
 from . import reduction as R
 
 __all__ = ["softmax", "log_softmax"]
 
 
+@saved_fields("result", dim="dim")
 class SoftmaxBackward0(Node):
     __slots__ = ("dim",)
 
@@ -17,6 +18,7 @@ class SoftmaxBackward0(Node):
         return (y * (g - R.sum(g * y, self.dim, keepdim=True)),)
 
 
+@saved_fields("result", dim="dim")
 class LogSoftmaxBackward0(Node):
     __slots__ = ("dim",)
 

@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node
+from ..autograd.graph import Node, saved_fields
 from . import _state, float_array, make_multi_node, make_node, normalize_dim, normalize_dims, save, save_output, wrap
 from . import elementwise as E
 from . import shape as S
@@ -118,6 +118,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------------ prod
 
+@saved_fields("self", "result")
 class ProdBackward0(_ReduceNode):
     __slots__ = ()
 
@@ -160,6 +161,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------- max / min
 
+@saved_fields("self", "result")
 class MaxBackward1(_ReduceNode):
     """Full max/min and amax/amin: the gradient is split evenly among tied elements."""
 
@@ -189,6 +191,7 @@ class MedianBackward0(MaxBackward1):
     __slots__ = ()
 
 
+@saved_fields("indices", keepdim="keepdim")
 class MaxBackward0(_ReduceNode):
     """max/min along a dim: the gradient goes to the selected index."""
 
@@ -343,6 +346,7 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
+@saved_fields("self", correction="correction", keepdim="keepdim")
 class VarBackward0(_ReduceNode):
     __slots__ = ("correction",)
 
@@ -353,6 +357,7 @@ class VarBackward0(_ReduceNode):
         return (_kept(g, self.in_shape, self.dims, self.keepdim) * centered * (2.0 / (n - self.correction)),)
 
 
+@saved_fields("self", "result", correction="correction", keepdim="keepdim")
 class StdBackward0(_ReduceNode):
     __slots__ = ("correction",)
 
@@ -410,6 +415,7 @@ def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 # ------------------------------------------------------------------------------------ norm
 
+@saved_fields("self", "result", ord="p", keepdim="keepdim")
 class LinalgVectorNormBackward0(_ReduceNode):
     __slots__ = ("p",)
 
@@ -460,6 +466,7 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------- logsumexp
 
+@saved_fields("self", "result", dim="dims", keepdim="keepdim")
 class LogsumexpBackward0(_ReduceNode):
     __slots__ = ()
 

@@ -375,6 +375,10 @@ def is_inference(t) -> _builtins.bool:
 from . import autograd  # noqa: E402
 from . import cuda  # noqa: E402
 from . import accelerator  # noqa: E402
+from . import utils  # noqa: E402
+from . import nn  # noqa: E402
+from . import optim  # noqa: E402
+from .serialization import load, save  # noqa: E402,F401
 from .autograd import set_detect_anomaly, detect_anomaly  # noqa: E402,F401
 
 e = _math.e

@@ -34,70 +34,98 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     OPTS.sci_mode = sci_mode
 
 
+def get_printoptions() -> dict:
+    import dataclasses
+    return dataclasses.asdict(OPTS)
+
+
+class printoptions:
+    """Context manager: set print options for the block, restore them after."""
+
+    def __init__(self, **kwargs):
+        self.kwargs = kwargs
+
+    def __enter__(self):
+        self.old = get_printoptions()
+        set_printoptions(**self.kwargs)
+
+    def __exit__(self, *exc):
+        set_printoptions(**self.old)
+
+
 class _Formatter:
+    """PyTorch's element formatter: one width for all elements; integer, fixed or scientific
+    notation chosen from the non-zero finite values."""
+
     def __init__(self, values: np.ndarray):
         self.floating = values.dtype.kind == "f"
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1
-        p = OPTS.precision
         flat = values.reshape(-1)
+        p = OPTS.precision
         if not self.floating:
             for v in flat.tolist():
                 self.max_width = max(self.max_width, len(str(v)))
             return
         vals = flat.astype(np.float64)
-        finite = vals[np.isfinite(vals) & (vals != 0)]
-        if finite.size == 0:
+        finite = flat[np.isfinite(vals) & (vals != 0)].tolist()
+        if not finite:
             return
-        nz = np.abs(finite)
+        nz = np.abs(np.asarray(finite, dtype=np.float64))
         lo, hi = float(nz.min()), float(nz.max())
-        self.int_mode = bool(np.all(finite == np.ceil(finite)))
-        if self.int_mode:
-            if hi / lo > 1000.0 or hi > 1.0e8:
-                self.sci_mode = True
-                strs = [f"{v:.{p}e}" for v in finite.tolist()]
-            else:
-                strs = [f"{v:.0f}." for v in finite.tolist()]
-        else:
-            if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-                self.sci_mode = True
-                strs = [f"{v:.{p}e}" for v in finite.tolist()]
-            else:
-                strs = [f"{v:.{p}f}" for v in finite.tolist()]
-        self.max_width = max(len(s) for s in strs)
-        if OPTS.sci_mode is not None:
-            self.sci_mode = OPTS.sci_mode
-
-    @staticmethod
-    def _int_str(v: float) -> str:
-        s = f"{v:.0f}"
-        return s if math.isnan(v) or math.isinf(v) else s + "."
-
-    def _value_str(self, v) -> str:
-        if not self.floating:
-            return str(v)
-        p = OPTS.precision
+        self.int_mode = all(v == math.ceil(v) for v in finite)
+        self.sci_mode = (hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4) if OPTS.sci_mode is None else OPTS.sci_mode
         if self.sci_mode:
-            return f"{v:.{p}e}"
-        if self.int_mode:
-            return self._int_str(v)
-        return f"{v:.{p}f}"
+            self.max_width = max(len(f"{v:.{p}e}") for v in finite)
+        elif self.int_mode:
+            self.max_width = max(len(f"{v:.0f}") + 1 for v in finite)
+        else:
+            self.max_width = max(len(f"{v:.{p}f}") for v in finite)
+
+    def width(self) -> int:
+        return self.max_width
 
     def format(self, v) -> str:
-        s = self._value_str(v)
-        return " " * (self.max_width - len(s)) + s
+        if self.floating:
+            if self.sci_mode:
+                s = f"{v:{self.max_width}.{OPTS.precision}e}"
+            elif self.int_mode:
+                s = f"{v:.0f}"
+                if not (math.isinf(v) or math.isnan(v)):
+                    s += "."
+            else:
+                s = f"{v:.{OPTS.precision}f}"
+        else:
+            s = str(v)
+        return (self.max_width - len(s)) * " " + s
 
 
 def _summarized(a: np.ndarray) -> np.ndarray:
+    """The elements a summarised print shows (what the formatter measures)."""
     e = OPTS.edgeitems
     if a.ndim == 0:
         return a
-    if a.shape[0] > 2 * e:
-        a = np.concatenate([a[:e], a[-e:]])
     if a.ndim == 1:
-        return a
-    return np.stack([_summarized(x) for x in a]) if a.shape[0] else a
+        return np.concatenate([a[:e], a[-e:]]) if a.shape[0] > 2 * e else a
+    if not e:
+        return a[tuple(slice(0, 0) for _ in a.shape)]
+    rows = list(range(e)) + list(range(a.shape[0] - e, a.shape[0])) if a.shape[0] > 2 * e else range(a.shape[0])
+    return np.stack([_summarized(a[i]) for i in rows])
+
+
+def _vector_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
+    e = OPTS.edgeitems
+    element_length = fmt.width() + 2
+    per_line = max(1, int(math.floor((OPTS.linewidth - indent) / element_length)))
+    if summarize and not e:
+        data = ["..."]
+    elif summarize and a.shape[0] > 2 * e:
+        data = [fmt.format(v) for v in a[:e].tolist()] + [" ..."] + [fmt.format(v) for v in a[-e:].tolist()]
+    else:
+        data = [fmt.format(v) for v in a.tolist()]
+    lines = [", ".join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
+    return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
 def _tensor_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
@@ -105,15 +133,7 @@ def _tensor_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) ->
     if a.ndim == 0:
         return fmt.format(a.item())
     if a.ndim == 1:
-        element_length = fmt.max_width + 2
-        per_line = max(1, int(math.floor((OPTS.linewidth - indent) / element_length)))
-        items = a.tolist()
-        if summarize and len(items) > 2 * e:
-            data = [fmt.format(v) for v in items[:e]] + [" ..."] + [fmt.format(v) for v in items[-e:]]
-        else:
-            data = [fmt.format(v) for v in items]
-        lines = [", ".join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
-        return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
+        return _vector_str(a, indent, summarize, fmt)
     if summarize and a.shape[0] > 2 * e:
         slices = ([_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(e)] + ["..."] +
                   [_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(a.shape[0] - e, a.shape[0])])
@@ -139,22 +159,27 @@ def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
 def tensor_repr(t, default_dtype, prefix: str = "tensor(") -> str:
     """The text PyTorch prints for tensor `t`."""
     a = t._host()
+    if a.dtype == np.float16:
+        a = a.astype(np.float32)  # values print as PyTorch prints a half tensor (via float)
     indent = len(prefix)
     suffixes = []
-    if a.size == 0 and a.shape != (0,):
-        suffixes.append(f"size={tuple(a.shape)}")
-        body = "[]"
-    elif a.size == 0:
+    if t.device.type != "cpu":
+        suffixes.append(f"device='{t.device}'")
+    dt = t._data.dtype
+    if a.size == 0:
+        if a.ndim != 1:
+            suffixes.append(f"size={tuple(a.shape)}")
+        if dt != default_dtype:
+            suffixes.append(f"dtype={t.dtype!r}")
         body = "[]"
     else:
+        if not OPTS.edgeitems:
+            suffixes.append(f"size={tuple(a.shape)}")
+        if dt not in (default_dtype, np.dtype(np.int64), np.dtype(np.bool_)):
+            suffixes.append(f"dtype={t.dtype!r}")
         summarize = a.size > OPTS.threshold
         fmt = _Formatter(_summarized(a) if summarize else a)
         body = _tensor_str(a, indent, summarize, fmt)
-    if t.device.type != "cpu":
-        suffixes.append(f"device='{t.device}'")
-    dt = a.dtype
-    if dt not in (default_dtype, np.dtype(np.int64), np.dtype(np.bool_)):
-        suffixes.append(f"dtype={t.dtype!r}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")
     elif t.requires_grad:

@@ -1,0 +1,444 @@
+"""Custom autograd Functions, PyTorch style.
+
+A `Function` subclass declares static `forward` and `backward` methods (or `forward` without ctx
+plus `setup_context`). `apply` runs forward with grad mode off and records one node for all the
+outputs. The node's class, `<Name>Backward`, is generated once per Function by the metaclass, and
+the node IS the `ctx` that forward received: attributes set on ctx are readable on `grad_fn`,
+`save_for_backward` goes through the same version-checked, releasable, hookable SavedTensor as
+every op, and the engine runs the node like any other. What backward returns is validated the
+way PyTorch's engine does (count, None for non-tensor inputs, shape summed down or refused).
+Facades expose these classes under their framework's module names.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import traceback
+import warnings
+
+from . import mode
+from .graph import FREED, Node, _next_seq
+from ..tensor import Tensor
+
+_function_ids = itertools.count()
+
+
+class FunctionCtx:
+    """What `forward` / `setup_context` may call on ctx."""
+
+    def save_for_backward(self, *tensors) -> None:
+        """Save tensors (or None) for backward; only the last call counts."""
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors) -> None:
+        for t in tensors:
+            if not (isinstance(t, Tensor) or t is None):
+                raise AssertionError("save_for_forward expects all arguments to be tensors; you should save "
+                                     "non-tensors as attributes on ctx.")
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args) -> None:
+        """Declare inputs that forward modified in place (they must be returned as outputs)."""
+        self.dirty_tensors = args
+
+    def mark_non_differentiable(self, *args) -> None:
+        """Declare outputs that need no gradient (backward still receives zeros for them)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None instead of zeros for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+    def mark_shared_storage(self, *pairs) -> None:
+        warnings.warn("`mark_shared_storage` is deprecated. Tensors with shared storages are automatically tracked. "
+                      "Note that calls to `set_()` are not tracked", FutureWarning, stacklevel=2)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node of one `Function.apply` call, and the ctx its forward saw. Subclassed per Function
+    (`<Name>Backward`); instances carry a __dict__ for what forward stores on ctx."""
+
+    _forward_cls = None
+    materialize_grads = True
+    needs_input_grad: tuple = ()
+    _fn_saved = None          # tuple of SavedTensor / None, filled after forward
+    _released = False         # set when a non-retained backward has run this node
+
+    # ---------------------------------------------------------------- saved tensors
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._released:
+            raise self.policy.error("second_backward")
+        saved = self._fn_saved
+        if saved is None:
+            return ()
+        return tuple(None if s is None else s.unpack(self) for s in saved)
+
+    @property
+    def saved_variables(self) -> tuple:
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
+
+    def release(self, every_node: bool = False) -> None:
+        self._released = True
+        self._fn_saved = None
+        if every_node:
+            self._saved = FREED
+
+    # ---------------------------------------------------------------- running backward
+    def _user_fn(self):
+        fwd = self._forward_cls
+        backward, vjp = fwd.backward, fwd.vjp
+        if backward is not Function.backward and vjp is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You "
+                               "should only implement one of them.")
+        return vjp if vjp is not Function.vjp else backward
+
+    def apply(self, grads: list) -> tuple:
+        user_fn = self._user_fn()
+        grads = list(grads)
+        if self.materialize_grads and any(g is None for g in grads):
+            grads = self._materialized(grads)
+        it = iter(grads)
+        full = [next(it) if is_tensor else None for is_tensor in self._output_is_tensor]
+        return self._validate(user_fn(self, *full))
+
+    def _materialized(self, grads: list) -> list:
+        from ..ops import zeros_for
+        like = next((g for g in grads if g is not None), None)
+        out = []
+        for g, (shape, dtype) in zip(grads, self.out_meta):
+            if g is None:
+                g = zeros_for(like, shape, dtype) if like is not None else \
+                    self.out_cls._out_cls._make(_zeros(shape, dtype))
+            out.append(g)
+        return out
+
+    def _validate(self, result) -> tuple:
+        """One gradient per tensor input edge from what the user's backward returned."""
+        policy = self.policy
+        name = self.name()
+        if not isinstance(result, tuple):
+            result = (result,)
+        n_in, got = len(self._input_is_tensor), len(result)
+        if got > n_in and all(r is None for r in result[n_in:]):
+            result = result[:n_in]
+        if len(result) != n_in:
+            raise policy.error("fn_grad_count", name=name, expected=n_in, got=got)
+        grads = []
+        for position, (is_tensor, g) in enumerate(zip(self._input_is_tensor, result)):
+            if not is_tensor:
+                if g is not None:
+                    raise policy.error("fn_grad_non_tensor", name=name, position=position + 1)
+                continue
+            if g is not None and not isinstance(g, Tensor):
+                raise policy.error("fn_grad_type", type=type(g).__name__)
+            grads.append(g)
+        out = []
+        for index, (edge, g, shape) in enumerate(zip(self.next_edges, grads, self._input_shapes)):
+            if edge is None or g is None:
+                out.append(None)
+                continue
+            gshape = g._data.shape
+            if gshape != shape:
+                if not _expandable(shape, gshape):
+                    raise policy.error("fn_grad_shape", name=name, index=index, got=_shape_list(gshape),
+                                       expected=_shape_list(shape))
+                from ..ops import sum_to
+                g = sum_to(g, shape)
+            out.append(g)
+        return tuple(out)
+
+
+class FunctionMeta(type):
+    """Generates `<Name>Backward`, the node class of each Function, as `cls._backward_cls`."""
+
+    def __init__(cls, name, bases, attrs):
+        backward_cls = type(name + "Backward", (BackwardCFunction,),
+                            {"_forward_cls": cls, "__module__": BackwardCFunction.__module__})
+        backward_cls._autograd_function_id = next(_function_ids)
+        cls._backward_cls = backward_cls
+        super().__init__(name, bases, attrs)
+
+
+class Function(FunctionCtx, metaclass=FunctionMeta):
+    """Base class of custom autograd operations: subclass it, write static `forward` and
+    `backward`, call `YourFunction.apply(...)`."""
+
+    generate_vmap_rule = False
+    clear_saved_tensors_on_access = False
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will raise "
+                      "an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs: tuple, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward  # the two names are aliases; a Function defines one of them
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap "
+                                  "staticmethod or set generate_vmap_rule=True.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run forward with grad mode off and, when an input needs a gradient, record the node."""
+        trace = traceback.format_stack()[:-1] if mode.state.anomaly or getattr(mode.state, "forward_traces",
+                                                                                 False) else None
+        setup = cls.setup_context is not Function.setup_context
+        if setup:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+            inputs = tuple(args)
+        else:
+            inputs = tuple(args) + tuple(kwargs.values())
+        ctx = _new_ctx(cls, inputs, trace)
+        executable = mode.state.grad_enabled and any(ctx.needs_input_grad)
+        with mode._GradModeGuard(False):
+            if setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, inputs, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        return _wrap_outputs(ctx, inputs, output, executable)
+
+
+class InplaceFunction(Function):
+    """Kept for backward compatibility: a Function with an `inplace` flag."""
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+
+# ------------------------------------------------------------------------------- recording
+
+def _new_ctx(cls, inputs: tuple, trace) -> BackwardCFunction:
+    """The node that is also ctx, with edges to the tensor inputs as they are before forward."""
+    from ..ops import edge
+    node_cls = cls._backward_cls
+    ctx = node_cls.__new__(node_cls)
+    tensors = [a for a in inputs if isinstance(a, Tensor)]
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in inputs)
+    ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in inputs)
+    ctx._input_shapes = tuple(t._data.shape for t in tensors)
+    ctx.next_edges = tuple(edge(t) for t in tensors) if mode.state.grad_enabled else (None,) * len(tensors)
+    ctx.out_meta = ()
+    ctx.out_cls = type(tensors[0]) if tensors else Tensor
+    ctx._saved = None
+    ctx.seq = _next_seq()
+    ctx._hooks = None
+    ctx._metadata = None
+    ctx._trace = trace
+    ctx._output_is_tensor = ()
+    return ctx
+
+
+_VIEW_KIND = "fn_view_inplace"
+
+
+def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: bool):
+    """Attach the node to forward's tensor outputs (PyTorch's `_wrap_outputs`): inputs returned
+    as-is become new view objects, dirty inputs take the node as their history, views made inside
+    forward may not be modified in place, non-differentiable outputs stay outside the graph."""
+    policy = ctx.policy
+    outs = output if isinstance(output, tuple) else (output,)
+    out_ids = {id(o) for o in outs}
+    dirty = {id(t) for t in ctx.__dict__.pop("dirty_tensors", ()) if t is not None}
+    if any(d not in out_ids for d in dirty):
+        raise policy.error("fn_dirty_not_output")
+    non_diff = {id(t) for t in ctx.__dict__.get("non_differentiable", ()) if t is not None}
+    input_ids = {id(a) for a in inputs if isinstance(a, Tensor)}
+    marker = (_VIEW_KIND, ctx._forward_cls.__name__)
+    grad_mode = mode.state.grad_enabled
+    results, tensor_outs = [], []
+    for o in outs:
+        if not isinstance(o, Tensor):
+            results.append(o)
+            continue
+        nr = len(tensor_outs)
+        attach = executable and id(o) not in non_diff
+        if id(o) in dirty:
+            o._vc[0] += 1
+            res = o
+            if executable:
+                _attach_dirty(ctx, o, nr, attach, policy)
+        else:
+            if id(o) in input_ids:
+                res = _alias(o, marker if grad_mode else None)
+            else:
+                res = o
+                if executable and o._view is not None:
+                    res._view = (o._view[0], o._view[1], marker)
+            if attach:
+                res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
+            elif executable:
+                res.grad_fn, res.output_nr, res._requires_grad = None, 0, False
+        tensor_outs.append(res)
+        results.append(res)
+    ctx.out_meta = tuple((t._data.shape, t._data.dtype) for t in tensor_outs)
+    if tensor_outs:
+        ctx.out_cls = type(tensor_outs[0])
+    ctx._output_is_tensor = tuple(isinstance(o, Tensor) for o in outs)
+    to_save = ctx.__dict__.pop("to_save", None)
+    if executable and to_save is not None:
+        ctx._fn_saved = _save(ctx, to_save)
+    return tuple(results) if isinstance(output, tuple) else results[0]
+
+
+def _alias(t: Tensor, marker) -> Tensor:
+    """A new tensor object sharing `t`'s array and version counter; a view of `t`'s base when
+    `marker` is given (an input returned as-is by forward)."""
+    out = t._new(t._data)
+    out._vc = t._vc
+    if marker is not None:
+        base, fn = (t._view[0], t._view[1]) if t._view is not None else (t, _same)
+        out._view = (base, fn, marker)
+    return out
+
+
+def _same(t: Tensor) -> Tensor:
+    return t
+
+
+def _attach_dirty(ctx, t: Tensor, nr: int, attach: bool, policy) -> None:
+    """A dirty input: its history becomes the node (through CopySlices when it is a view)."""
+    if t.grad_fn is None and t._requires_grad:
+        raise policy.error("fn_dirty_leaf")
+    if not attach:
+        return
+    view = t._view
+    if view is not None and view[0]._requires_grad:
+        if view[0].grad_fn is None:
+            raise policy.error("leaf_view_inplace")
+        from ..ops.indexing import _rebase_view
+        res = t._new(t._data)
+        res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
+        _rebase_view(t, view, res)
+        return
+    t.grad_fn, t.output_nr, t._requires_grad = ctx, nr, True
+
+
+def _save(ctx, to_save: tuple) -> tuple:
+    from ..ops import save, save_output
+    saved = []
+    for i, t in enumerate(to_save):
+        if t is None:
+            saved.append(None)
+        elif not isinstance(t, Tensor):
+            raise ctx.policy.error("fn_save_type", index=i, type=type(t).__name__)
+        elif t.grad_fn is ctx:
+            saved.append(save_output(t))   # an output: re-wrapped at unpack, no reference cycle
+        else:
+            saved.append(save(t))
+    return tuple(saved)
+
+
+# ------------------------------------------------------------------------ once_differentiable
+
+class DelayedError(Node):
+    """Stands in for the graph of a backward marked @once_differentiable: differentiating through
+    it raises. Its edges lead to detached stand-ins of the results, never to the real graph."""
+
+    __slots__ = ()
+    _name = "torch::autograd::Error"
+
+    def apply(self, grads: list) -> tuple:
+        raise self.policy.error("once_differentiable")
+
+
+DelayedError.__name__ = DelayedError.__qualname__ = "Error"
+
+
+def once_differentiable(fn):
+    """Decorate a Function's backward: it runs with grad mode off, and when a double backward is
+    attempted through its results, that raises instead of silently giving zeros."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args, **kwargs):
+        with mode._GradModeGuard(False):
+            outputs = fn(ctx, *args, **kwargs)
+        if not mode.state.grad_enabled:
+            return outputs
+        if not any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            return outputs
+        outs = outputs if isinstance(outputs, tuple) else (outputs,)
+        wrapped = _delayed_error(outs)
+        return wrapped if len(wrapped) > 1 else wrapped[0]
+
+    return wrapper
+
+
+def _delayed_error(outs: tuple) -> tuple:
+    from ..ops import edge
+    fakes = []
+    for v in outs:
+        if isinstance(v, Tensor):
+            v = v.detach()
+            v._requires_grad = True
+        fakes.append(v)
+    tensors = [f for f in fakes if isinstance(f, Tensor)]
+    if not tensors:
+        return tuple(fakes)
+    node = DelayedError.__new__(DelayedError)
+    node.next_edges = tuple(edge(f) if isinstance(f, Tensor) else None for f in fakes)
+    node.out_meta = tuple((f._data.shape, f._data.dtype) if isinstance(f, Tensor) else ((), tensors[0]._data.dtype)
+                          for f in fakes)
+    node.out_cls = type(tensors[0])
+    node._saved = None
+    node.seq = _next_seq()
+    node._hooks = node._metadata = node._trace = None
+    results = []
+    for i, f in enumerate(fakes):
+        if isinstance(f, Tensor):
+            r = f._new(f._data)
+            r.grad_fn, r.output_nr, r._requires_grad = node, i, True
+            f = r
+        results.append(f)
+    return tuple(results)
+
+
+# ------------------------------------------------------------------------------- helpers
+
+def _expandable(shape: tuple, desired: tuple) -> bool:
+    """Whether `shape` broadcasts to `desired` (then a gradient of `desired` sums down to it)."""
+    if len(shape) > len(desired):
+        return False
+    for s, d in zip(reversed(shape), reversed(desired)):
+        if s != d and s != 1:
+            return False
+    return True
+
+
+def _shape_list(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _zeros(shape, dtype):
+    from .. import backend
+    return backend.xp_for(None).zeros(shape, dtype=dtype)

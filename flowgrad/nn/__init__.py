@@ -1,0 +1,19 @@
+"""Framework-neutral neural-network building blocks: Module, Parameter, layers, losses, the
+functional forms, weight initialisation and gradient utilities. Facades (flowgrad.torch.nn, the
+paddle facade) wrap these with their own class names and tensor classes."""
+from __future__ import annotations
+
+from . import functional, init, utils
+from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .layers import (ELU, GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, BatchNorm2d, Bilinear, Conv2d,
+                     Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
+                     Linear, LogSigmoid, LogSoftmax, MaxPool2d, Mish, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin,
+                     Softplus, Softsign, Tanh, Unflatten)
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+                   SmoothL1Loss)
+from .module import Module
+from .parameter import Parameter
+
+# Every Module subclass defined here, by name: a facade derives its own class for each.
+MODULE_CLASSES = {name: obj for name, obj in dict(globals()).items()
+                  if isinstance(obj, type) and issubclass(obj, Module) and obj is not Module}

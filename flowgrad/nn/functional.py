@@ -1,0 +1,634 @@
+"""The functional forms of layers, activations and losses (PyTorch's torch.nn.functional).
+
+Everything is composed from the op table (flowgrad.ops, including the fused layer/loss primitives
+in ops.layers and the convolution primitives in ops.conv), so results keep the facade class of
+their inputs and every function is differentiable to any order.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import backend, creation
+from .. import ops
+from ..ops import conv as _conv
+from ..ops import layers as _layers
+
+__all__ = [
+    "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "gelu", "silu", "mish", "sigmoid", "tanh",
+    "softplus", "softsign", "hardtanh", "hardsigmoid", "hardswish", "logsigmoid", "tanhshrink", "softmax",
+    "log_softmax", "softmin", "linear", "bilinear", "dropout", "embedding", "one_hot", "pad", "conv2d",
+    "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "normalize",
+    "cosine_similarity", "pairwise_distance", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+    "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+    "unfold", "flatten",
+]
+
+
+def _pair(v, name="kernel_size"):
+    if isinstance(v, (tuple, list)):
+        if len(v) == 1:
+            return (int(v[0]), int(v[0]))
+        return (int(v[0]), int(v[1]))
+    return (int(v), int(v))
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' instead.".format(
+        _legacy_string(size_average, reduce)), stacklevel=3)
+    return _legacy_string(size_average, reduce)
+
+
+def _legacy_string(size_average, reduce):
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    return "sum" if reduce else "none"
+
+
+# -------------------------------------------------------------------------------- activations
+
+def relu(input, inplace: bool = False):
+    return input.relu_() if inplace else ops.relu(input)
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def relu6(input, inplace: bool = False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    return input.clamp_(min_val, max_val) if inplace else ops.clamp(input, min_val, max_val)
+
+
+def _inplace(input, out):
+    return ops.indexing.inplace(input, lambda x: out)
+
+
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.leaky_relu(x, negative_slope))
+    return _layers.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input, negative_slope: float = 0.01):
+    return leaky_relu(input, negative_slope, True)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False):
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.elu(x, alpha))
+    return _layers.elu(input, alpha)
+
+
+def gelu(input, approximate: str = "none"):
+    if approximate == "none":
+        return _layers.gelu(input)
+    if approximate == "tanh":
+        return _layers.gelu_tanh(input)
+    raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def silu(input, inplace: bool = False):
+    if inplace:
+        return ops.indexing.inplace(input, _layers.silu)
+    return _layers.silu(input)
+
+
+def mish(input, inplace: bool = False):
+    out = input * ops.tanh(_layers.softplus(input))
+    return _inplace(input, out) if inplace else out
+
+
+def sigmoid(input):
+    return ops.sigmoid(input)
+
+
+def tanh(input):
+    return ops.tanh(input)
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    return _layers.softplus(input, beta, threshold)
+
+
+def softsign(input):
+    return input / (ops.abs(input) + 1)
+
+
+def hardsigmoid(input, inplace: bool = False):
+    out = ops.clamp(input / 6 + 0.5, 0.0, 1.0)
+    return _inplace(input, out) if inplace else out
+
+
+def hardswish(input, inplace: bool = False):
+    out = input * ops.clamp(input + 3, 0.0, 6.0) / 6
+    return _inplace(input, out) if inplace else out
+
+
+def logsigmoid(input):
+    return -_layers.softplus(-input)
+
+
+def tanhshrink(input):
+    return input - ops.tanh(input)
+
+
+def _softmax_dim(name: str, ndim: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
+                  "an argument.", stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmax", input._data.ndim)
+    return ops.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input._data.ndim)
+    return ops.log_softmax(input, dim, dtype)
+
+
+def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input._data.ndim)
+    return ops.softmax(-input, dim, dtype)
+
+
+# ---------------------------------------------------------------------------------- linear
+
+def linear(input, weight, bias=None):
+    return _layers.linear(input, weight, bias)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    out = ops.einsum("bi,oij,bj->bo", input1, weight, input2)
+    return out if bias is None else out + bias
+
+
+def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    d = input._data
+    if p == 1.0:
+        mask = backend.namespace(d).zeros(d.shape, dtype=d.dtype)
+    else:
+        keep = creation.rand(d.shape, np.float64) >= p
+        mask = (keep / (1.0 - p)).astype(d.dtype)
+        if backend.namespace(d) is not np:
+            mask = backend.to_device(mask, input.device)
+    out = input * input._new(mask)
+    return _inplace(input, out) if inplace else out
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False):
+    if padding_idx is not None:
+        n = weight._data.shape[0]
+        if padding_idx > 0:
+            if padding_idx >= n:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -n:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx += n
+    if max_norm is not None:
+        _embedding_renorm(weight, input, max_norm, norm_type)
+    return _layers.embedding(input, weight, padding_idx)
+
+
+def _embedding_renorm(weight, input, max_norm, norm_type):
+    """Rescale, in place and outside autograd, the looked-up rows whose norm exceeds max_norm."""
+    d = weight._data
+    xp = backend.namespace(d)
+    rows = xp.unique(input._data.reshape(-1))
+    norms = xp.sum(xp.abs(d[rows]) ** norm_type, axis=1) ** (1.0 / norm_type)
+    scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    d[rows] *= scale[:, None].astype(d.dtype)
+    weight._vc[0] += 1
+
+
+def one_hot(tensor, num_classes: int = -1):
+    d = tensor._data
+    if d.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    xp = backend.namespace(d)
+    if num_classes == -1:
+        num_classes = int(d.max()) + 1 if d.size else 0
+    if d.size and (int(d.min()) < 0):
+        raise RuntimeError("Class values must be non-negative.")
+    if d.size and int(d.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return tensor._new((d[..., None] == xp.arange(num_classes)).astype(np.int64))
+
+
+def flatten(input, start_dim: int = 0, end_dim: int = -1):
+    return ops.flatten(input, start_dim, end_dim)
+
+
+# ---------------------------------------------------------------------------------- padding
+
+def _pad_index(n, lo, hi, mode):
+    idx = np.arange(-lo, n + hi)
+    if mode == "reflect":
+        period = 2 * (n - 1)
+        idx = np.abs(idx) % period if period else np.zeros_like(idx)
+        idx = np.where(idx >= n, period - idx, idx)
+    elif mode == "replicate":
+        idx = np.clip(idx, 0, n - 1)
+    else:  # circular
+        idx = idx % n
+    return idx
+
+
+def pad(input, pad, mode: str = "constant", value=None):
+    pad = tuple(int(p) for p in pad)
+    if mode == "constant":
+        return _conv.constant_pad(input, pad, 0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    d = input._data
+    nd = d.ndim
+    out = input
+    for i in range(len(pad) // 2):
+        dim = nd - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        n = d.shape[dim]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({lo}, {hi}) at dimension {dim} of input {list(d.shape)}")
+        idx = _pad_index(n, lo, hi, mode)
+        out = ops.index_select(out, dim, out._new(idx.astype(np.int64)))
+    return out
+
+
+# ------------------------------------------------------------------------------ convolution
+
+def _conv_padding(padding, kernel, dilation, stride, x_hw):
+    if isinstance(padding, str):
+        if padding == "valid":
+            return (0, 0, 0, 0)
+        if padding == "same":
+            if stride != (1, 1):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            out = []
+            for k, dl in zip(kernel, dilation):
+                total = dl * (k - 1)
+                out += [total // 2, total - total // 2]
+            return tuple(out)
+        raise RuntimeError(f"Invalid padding string '{padding}', should be one of ['valid', 'same']")
+    ph, pw = _pair(padding)
+    return (ph, ph, pw, pw)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
+    d, wd = input._data, weight._data
+    if d.ndim not in (3, 4):
+        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
+                           f"[{', '.join(map(str, d.shape))}]")
+    unbatched = d.ndim == 3
+    shape4 = (1,) + d.shape if unbatched else d.shape
+    stride, dilation = _pair(stride), _pair(dilation)
+    kernel = wd.shape[2:]
+    if wd.ndim != 4:
+        raise RuntimeError(f"weight should have at least three dimensions")
+    if shape4[1] != wd.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size [{', '.join(map(str, wd.shape))}], expected "
+                           f"input[{', '.join(map(str, shape4))}] to have {wd.shape[1] * groups} channels, but got "
+                           f"{shape4[1]} channels instead")
+    if wd.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{', '.join(map(str, wd.shape))}] instead")
+    if bias is not None and bias._data.shape != (wd.shape[0],):
+        raise RuntimeError(f"Given weight of size [{', '.join(map(str, wd.shape))}], expected bias to be 1-dimensional "
+                           f"with {wd.shape[0]} elements, but got bias of size "
+                           f"[{', '.join(map(str, bias._data.shape))}] instead")
+    if d.dtype != wd.dtype:
+        names = _layers._DTYPE_NAMES
+        raise RuntimeError(f"Input type ({names[str(d.dtype)]}) and weight type ({names[str(wd.dtype)]}) should "
+                           "be the same or input should be a MKLDNN tensor and weight is a dense tensor")
+    pads = _conv_padding(padding, kernel, dilation, stride, shape4[2:])
+    ph, pw = shape4[2] + pads[0] + pads[1], shape4[3] + pads[2] + pads[3]
+    eh, ew = dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1
+    if ph < eh or pw < ew:
+        raise RuntimeError(f"Calculated padded input size per channel: ({ph} x {pw}). Kernel size: ({eh} x {ew}). "
+                           "Kernel size can't be greater than actual input size")
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    out = _conv.conv2d(x, weight, bias, stride, pads, dilation, groups)
+    return ops.squeeze(out, 0) if unbatched else out
+
+
+def _pool_args(input, kernel_size, stride, padding, dilation, name):
+    d = input._data
+    if d.ndim not in (3, 4):
+        raise RuntimeError(f"non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride)
+    padding, dilation = _pair(padding), _pair(dilation)
+    for p, k in zip(padding, kernel):
+        if p > k // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation={dilation[0]}" if name == "max" else
+                               f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation=1")
+    return kernel, stride, padding, dilation
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, "max")
+    unbatched = input._data.ndim == 3
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
+    if unbatched:
+        out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
+    return (out, idx) if return_indices else out
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None):
+    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, "avg")
+    unbatched = input._data.ndim == 3
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return ops.squeeze(out, 0) if unbatched else out
+
+
+def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
+    """Rows average the input cells PyTorch's adaptive pooling assigns to each output cell."""
+    m = np.zeros((n_out, n_in), dtype=dtype)
+    for i in range(n_out):
+        start = (i * n_in) // n_out
+        end = -((-(i + 1) * n_in) // n_out)
+        m[i, start:end] = 1.0 / (end - start)
+    return m
+
+
+def adaptive_avg_pool2d(input, output_size):
+    d = input._data
+    if d.ndim not in (3, 4):
+        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{list(d.shape)}")
+    oh, ow = _pair(output_size)
+    h, w = d.shape[-2:]
+    oh = h if oh is None else oh
+    ow = w if ow is None else ow
+    if (oh, ow) == (1, 1):
+        return ops.mean(input, (-2, -1), keepdim=True)
+    xp = backend.namespace(d)
+    mh = input._new(xp.asarray(_adaptive_matrix(h, oh, d.dtype)))
+    mw = input._new(xp.asarray(_adaptive_matrix(w, ow, d.dtype).T))
+    return ops.matmul(ops.matmul(mh, input), mw)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), as a convolution with one-hot kernels (differentiable)."""
+    d = input._data
+    kernel, dilation, padding, stride = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    c = d.shape[1]
+    k = kernel[0] * kernel[1]
+    xp = backend.namespace(d)
+    eye = xp.eye(k, dtype=d.dtype).reshape(k, 1, kernel[0], kernel[1])
+    w = input._new(xp.tile(eye, (c, 1, 1, 1)))
+    out = _conv.conv2d(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
+    return ops.reshape(out, (d.shape[0], c * k, -1))
+
+
+# ---------------------------------------------------------------------------- normalisation
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5):
+    d = input._data
+    c = d.shape[1] if d.ndim > 1 else d.shape[0]
+    dims = (0,) + tuple(range(2, d.ndim))
+    bshape = (1, c) + (1,) * (d.ndim - 2)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t._data.size != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t._data.size}")
+    if training:
+        n = d.size // c
+        if n <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{input.policy.size_str(d.shape)}")
+        mean = ops.mean(input, dims, keepdim=True)
+        centered = input - mean
+        var = ops.mean(centered * centered, dims, keepdim=True)
+        if running_mean is not None or running_var is not None:
+            m = float(momentum)
+            md, vd = mean._data.reshape(c), var._data.reshape(c)
+            if running_mean is not None:
+                rm = running_mean._data
+                rm *= (1 - m)
+                rm += (m * md).astype(rm.dtype, copy=False)
+                running_mean._vc[0] += 1
+            if running_var is not None:
+                rv = running_var._data
+                rv *= (1 - m)
+                rv += (m * vd * (n / (n - 1))).astype(rv.dtype, copy=False)
+                running_var._vc[0] += 1
+        out = centered * ops.rsqrt(var + eps)
+    else:
+        mean = ops.reshape(running_mean, bshape)
+        inv = ops.rsqrt(ops.reshape(running_var, bshape) + eps)
+        out = (input - mean) * inv
+    if weight is not None:
+        out = out * ops.reshape(weight, bshape)
+    if bias is not None:
+        out = out + ops.reshape(bias, bshape)
+    return out
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    d = input._data
+    k = len(normalized_shape)
+    if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
+        raise RuntimeError(f"Given normalized_shape=[{', '.join(map(str, normalized_shape))}], expected input with "
+                           f"shape [*, {', '.join(map(str, normalized_shape))}], but got input of size"
+                           f"[{', '.join(map(str, d.shape))}]")
+    dims = tuple(range(d.ndim - k, d.ndim))
+    mean = ops.mean(input, dims, keepdim=True)
+    centered = input - mean
+    var = ops.mean(centered * centered, dims, keepdim=True)
+    out = centered * ops.rsqrt(var + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    denom = ops.clamp(ops.norm(input, p, dim, keepdim=True), min=eps)
+    return input / ops.expand_as(denom, input)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    w12 = ops.sum(x1 * x2, dim)
+    n1 = ops.sum(x1 * x1, dim)
+    n2 = ops.sum(x2 * x2, dim)
+    return w12 / ops.sqrt(ops.clamp(n1 * n2, min=eps * eps))
+
+
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+    return ops.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
+
+
+# ----------------------------------------------------------------------------------- losses
+
+def _check_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        return _layers.reduce_loss(weight * (input - target) ** 2, reduction)
+    return _layers.mse_loss(input, target, reduction)
+
+
+def _pair_for_pointwise(input, target):
+    if input._data.shape != target._data.shape:
+        err = _layers._broadcast_error(input._data.shape, target._data.shape)
+        _layers._size_warning(input, target)
+        if err is not None:
+            raise err
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _pair_for_pointwise(input, target)
+    loss = ops.abs(input - target)
+    if weight is not None:
+        loss = loss * weight
+    return _layers.reduce_loss(loss, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _pair_for_pointwise(input, target)
+    diff = input - target
+    z = ops.abs(diff)
+    if beta == 0:
+        return _layers.reduce_loss(z, reduction)
+    loss = ops.where(z < beta, diff * diff * (0.5 / beta), z - 0.5 * beta)
+    return _layers.reduce_loss(loss, reduction)
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
+    _check_reduction(reduction)
+    _pair_for_pointwise(input, target)
+    diff = input - target
+    z = ops.abs(diff)
+    loss = ops.where(z < delta, diff * diff * 0.5, (z - 0.5 * delta) * delta)
+    if weight is not None:
+        loss = loss * weight
+    return _layers.reduce_loss(loss, reduction)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+             reduction: str = "mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _layers.nll_loss(input, target, weight, ignore_index, reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    d, td = input._data, target._data
+    class_dim = 0 if d.ndim == 1 else 1
+    c = d.shape[class_dim]
+    logp = ops.log_softmax(input, class_dim)
+    if d.shape == td.shape:  # class probabilities
+        if td.dtype.kind != "f":
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{_layers._dtype_name(td.dtype)}")
+        t = target
+        if label_smoothing > 0:
+            t = t * (1 - label_smoothing) + label_smoothing / c
+        prod = logp * t
+        if weight is not None:
+            prod = prod * ops.reshape(weight, (c,) + (1,) * (d.ndim - 1 - class_dim))
+        if reduction == "none":
+            return -ops.sum(prod, class_dim)
+        if reduction == "sum":
+            return -ops.sum(prod)
+        return -ops.sum(prod) / (d.size / c)
+    nll = _layers.nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing <= 0:
+        return nll
+    ignore = target._data == ignore_index
+    if weight is not None:
+        smooth = -ops.sum(logp * ops.reshape(weight, (c,) + (1,) * (d.ndim - 1 - class_dim)), class_dim)
+    else:
+        smooth = -ops.sum(logp, class_dim)
+    if ignore.any():
+        smooth = ops.masked_fill(smooth, smooth._new(ignore), 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            kept = target._data[~ignore]
+            denom = float(weight._data[kept].sum())
+        else:
+            denom = float((~ignore).sum())
+        ret = ops.sum(smooth) / denom
+    elif reduction == "sum":
+        ret = ops.sum(smooth)
+    else:
+        ret = smooth
+    return nll * (1 - label_smoothing) + ret * (label_smoothing / c)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _layers.binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction: str = "mean", pos_weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _layers.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      stacklevel=2)
+    if log_target:
+        loss = ops.exp(target) * (target - input)
+    else:
+        pos = target > 0
+        loss = ops.where(pos, target * ops.log(ops.where(pos, target, 1.0)), 0.0) - target * input
+    if reduction == "batchmean":
+        return ops.sum(loss) / (input._data.shape[0] if input._data.ndim else 1)
+    return _layers.reduce_loss(loss, reduction)

@@ -1,0 +1,706 @@
+"""Module: the base class of layers and models (PyTorch's nn.Module semantics).
+
+Parameters, buffers and sub-modules register themselves through `__setattr__`; everything that
+walks the tree (parameters, state_dict, train/eval, to, apply) goes through `named_modules`.
+Facades subclass Module and set `_param_cls` / `_tensor_cls` so that layers build the facade's
+Parameter and tensor classes; the layers here use only those two attributes.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from .. import backend
+from ..autograd import mode
+from ..autograd.graph import RemovableHandle
+from ..tensor import Tensor
+from .parameter import Parameter
+
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
+
+
+def _typename(obj) -> str:
+    """PyTorch's torch.typename: 'torch.FloatTensor' for tensors, the qualified name otherwise."""
+    if isinstance(obj, Tensor):
+        return obj.policy.type_name(obj._data.dtype)
+    module = type(obj).__module__
+    name = type(obj).__qualname__
+    return name if module in ("builtins", "__builtin__") else f"{module}.{name}"
+
+
+def _addindent(s: str, num_spaces: int) -> str:
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    first = lines.pop(0)
+    rest = [(num_spaces * " ") + line if line.strip() else "" for line in lines]
+    return first + "\n" + "\n".join(rest)
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    __slots__ = ()
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class _Pending(threading.local):
+    """Copies collected while a load_state_dict validates the whole tree (applied only if it passes)."""
+
+    stack: list = []
+
+
+_pending = _Pending()
+_pending.stack = []
+
+
+def _no_grad():
+    return mode.no_grad()
+
+
+class Module:
+    """Base class of every layer and model."""
+
+    _param_cls = Parameter      # the facade's Parameter class
+    _tensor_cls = Tensor        # the facade's tensor class (buffers, created tensors)
+    _version: int = 1
+    training: bool
+    call_super_init: bool = False
+    dump_patches: bool = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} "
+                            "were given")
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+        d["_forward_pre_hooks"] = OrderedDict()
+        d["_forward_hooks"] = OrderedDict()
+        d["_state_dict_hooks"] = OrderedDict()
+        d["_load_state_dict_post_hooks"] = OrderedDict()
+
+    # ------------------------------------------------------------------------- calling
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        if not (self._forward_pre_hooks or self._forward_hooks):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        for fn, with_kwargs, _ in list(self._forward_pre_hooks.values()):
+            if with_kwargs:
+                res = fn(self, args, kwargs)
+                if res is not None:
+                    if isinstance(res, tuple) and len(res) == 2:
+                        args, kwargs = res
+                    else:
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {res}.")
+            else:
+                res = fn(self, args)
+                if res is not None:
+                    args = res if isinstance(res, tuple) else (res,)
+        called = set()
+        result = None
+        try:
+            result = self.forward(*args, **kwargs)
+            for hid, (fn, with_kwargs, _) in list(self._forward_hooks.items()):
+                called.add(hid)
+                res = fn(self, args, kwargs, result) if with_kwargs else fn(self, args, result)
+                if res is not None:
+                    result = res
+            return result
+        except Exception:
+            for hid, (fn, with_kwargs, always) in list(self._forward_hooks.items()):
+                if always and hid not in called:
+                    try:
+                        res = fn(self, args, kwargs, result) if with_kwargs else fn(self, args, result)
+                        if res is not None:
+                            result = res
+                    except Exception as exc:  # PyTorch silences these with a warning
+                        import warnings
+                        warnings.warn("module forward hook with ``always_call=True`` raised an exception that was "
+                                      f"silenced as another error was raised in forward: {exc}", stacklevel=2)
+            raise
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        return self._add_hook(self._forward_pre_hooks, (hook, with_kwargs, False), prepend)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        return self._add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
+
+    @staticmethod
+    def _add_hook(hooks: OrderedDict, entry, prepend: bool) -> RemovableHandle:
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = entry
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    # ------------------------------------------------------------------- registration
+    def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {_typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' (torch Tensor or None "
+                            "required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {_typename(name)}")
+        if "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+        elif not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' (torch.nn.Parameter "
+                            "or None required)")
+        elif param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created "
+                             f"explicitly. To express '{name}' as a function of another Tensor, compute the value in "
+                             "the forward() method.")
+        else:
+            self._parameters[name] = param
+
+    def add_module(self, name: str, module) -> None:
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {_typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def __getattr__(self, name: str):
+        d = self.__dict__
+        if "_parameters" in d:
+            p = d["_parameters"]
+            if name in p:
+                return p[name]
+        if "_buffers" in d:
+            b = d["_buffers"]
+            if name in b:
+                return b[name]
+        if "_modules" in d:
+            m = d["_modules"]
+            if name in m:
+                return m[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            for store in (d, self._buffers, self._modules):
+                store.pop(name, None)
+            self._non_persistent_buffers_set.discard(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' (torch.nn.Parameter or "
+                                "None expected)")
+            self.register_parameter(name, value)
+        else:
+            modules = d.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                for store in (d, self._parameters, self._buffers):
+                    store.pop(name, None)
+                self._non_persistent_buffers_set.discard(name)
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' (torch.nn.Module or "
+                                    "None expected)")
+                modules[name] = value
+            else:
+                buffers = d.get("_buffers")
+                if buffers is not None and name in buffers:
+                    if value is not None and not isinstance(value, Tensor):
+                        raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' (torch.nn.Buffer, "
+                                        "torch.Tensor or None expected)")
+                    buffers[name] = value
+                else:
+                    object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        keys = list(object.__dir__(self)) + list(self._parameters) + list(self._modules) + list(self._buffers)
+        return sorted(k for k in set(keys) if not k[0].isdigit())
+
+    def get_submodule(self, target: str) -> "Module":
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str):
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
+        param = getattr(mod, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str):
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
+        if name not in mod._buffers:
+            raise AttributeError("`" + name + "` is not a buffer")
+        return getattr(mod, name)
+
+    # ------------------------------------------------------------------------ walking
+    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+        memo = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else \
+            [(prefix, self)]
+        for module_prefix, module in modules:
+            for k, v in get_members(module):
+                if v is None or v in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(v)
+                yield (module_prefix + ("." if module_prefix else "") + k, v)
+
+    def parameters(self, recurse: bool = True) -> Iterator:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True):
+        yield from self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator:
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True):
+        yield from self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def children(self) -> Iterator["Module"]:
+        for _, m in self.named_children():
+            yield m
+
+    def named_children(self):
+        memo = set()
+        for name, m in self._modules.items():
+            if m is not None and m not in memo:
+                memo.add(m)
+                yield name, m
+
+    def modules(self) -> Iterator["Module"]:
+        for _, m in self.named_modules():
+            yield m
+
+    def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True):
+        if memo is None:
+            memo = set()
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    # --------------------------------------------------------------------------- modes
+    def train(self, mode: bool = True) -> "Module":
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            m.__dict__["training"] = mode
+        return self
+
+    def eval(self) -> "Module":
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.parameters():
+            g = p._grad
+            if g is None:
+                continue
+            if set_to_none:
+                p._grad = None
+            else:
+                if g.grad_fn is not None:
+                    g.detach_()
+                else:
+                    g._requires_grad = False
+                g._data[...] = 0
+                g._vc[0] += 1
+
+    def apply(self, fn: Callable[["Module"], None]) -> "Module":
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------------- conversions
+    def _apply(self, fn: Callable) -> "Module":
+        """Replace every parameter's and buffer's array by `fn(array)` (parameters keep their identity)."""
+        for m in self.children():
+            m._apply(fn)
+        for p in self._parameters.values():
+            if p is None:
+                continue
+            new = fn(p._data)
+            if new is not p._data:
+                p._data = new
+            if p._grad is not None:
+                g = fn(p._grad._data)
+                if g is not p._grad._data:
+                    p._grad._data = g
+        for k, b in self._buffers.items():
+            if b is not None:
+                new = fn(b._data)
+                if new is not b._data:
+                    nb = b._new(new)
+                    nb._requires_grad = b._requires_grad
+                    self._buffers[k] = nb
+        return self
+
+    def to(self, *args, **kwargs) -> "Module":
+        """`to(device)`, `to(dtype)`, `to(device, dtype)`, `to(tensor)`: floating parameters and
+        buffers take the dtype; everything moves to the device."""
+        device = kwargs.pop("device", None)
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("memory_format", None)
+        for a in args:
+            if isinstance(a, Tensor):
+                device, dtype = a.device, a._data.dtype
+            elif isinstance(a, backend.DType) or isinstance(a, np.dtype):
+                dtype = a
+            elif isinstance(a, (str, backend.Device)):
+                device = a
+            elif isinstance(a, bool):
+                continue
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+        np_dt = backend.to_np_dtype(dtype) if dtype is not None else None
+        if np_dt is not None and np_dt.kind != "f":
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={self._tensor_cls._dtypes[np_dt]!r}")
+        dev = backend.Device(device) if device is not None else None
+
+        def convert(a):
+            if dev is not None:
+                a = backend.to_device(a, dev)
+            if np_dt is not None and a.dtype.kind == "f" and a.dtype != np_dt:
+                a = a.astype(np_dt)
+            return a
+        return self._apply(convert)
+
+    def _cast_floats(self, dtype) -> "Module":
+        dt = np.dtype(dtype)
+        return self._apply(lambda a: a.astype(dt) if a.dtype.kind == "f" and a.dtype != dt else a)
+
+    def float(self) -> "Module":
+        return self._cast_floats(np.float32)
+
+    def double(self) -> "Module":
+        return self._cast_floats(np.float64)
+
+    def half(self) -> "Module":
+        return self._cast_floats(np.float16)
+
+    def type(self, dst_type) -> "Module":
+        dt = backend.to_np_dtype(dst_type)
+        return self._apply(lambda a: a.astype(dt) if a.dtype != dt else a)
+
+    def cpu(self) -> "Module":
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> "Module":
+        return self.to(backend.Device("cuda", device if isinstance(device, int) else 0)
+                       if not isinstance(device, (str, backend.Device)) else device)
+
+    def share_memory(self) -> "Module":
+        return self
+
+    # ------------------------------------------------------------------- state dicts
+    def get_extra_state(self) -> Any:
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
+    def set_extra_state(self, state: Any) -> None:
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
+    def _has_extra_state(self) -> bool:
+        return getattr(type(self), "get_extra_state", Module.get_extra_state) is not Module.get_extra_state
+
+    def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
+        for name, p in self._parameters.items():
+            if p is not None:
+                destination[prefix + name] = p if keep_vars else p.detach()
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = b if keep_vars else b.detach()
+        if self._has_extra_state():
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
+
+    def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
+        if args:  # the deprecated positional form state_dict(destination, prefix, keep_vars)
+            destination = args[0]
+            if len(args) > 1:
+                prefix = args[1]
+            if len(args) > 2:
+                keep_vars = args[2]
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        meta = getattr(destination, "_metadata", None)
+        if meta is not None:
+            meta[prefix[:-1]] = {"version": self._version}
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            res = hook(self, destination, prefix, meta.get(prefix[:-1], {}) if meta is not None else {})
+            if res is not None:
+                destination = res
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs) -> None:
+        """Check this module's own entries of `state_dict` and queue their copies."""
+        persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
+        local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent.items())
+                       if v is not None}
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        for name, param in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            inp = state_dict[key]
+            if not isinstance(inp, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                                  f"object from checkpoint but received {type(inp)}")
+                continue
+            if param._data.ndim == 0 and inp._data.ndim == 1 and inp._data.shape[0] == 1:
+                inp = inp[0]
+            if inp._data.shape != param._data.shape:
+                size = param.policy.size_str
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {size(inp._data.shape)} from "
+                                  f"checkpoint, the shape in current model is {size(param._data.shape)}.")
+                continue
+            _queue_copy(self, name, param, inp, assign)
+        extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        if self._has_extra_state():
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_key:
+                    parts = key[len(prefix):].split(".", 1)
+                    if len(parts) > 1:
+                        if parts[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif parts[0] not in local_state:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict: Mapping, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
+        """Copy parameters and buffers from `state_dict`. Everything is checked first: on any error
+        nothing has been copied."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+        pending: list = []
+        _pending.stack.append(pending)
+        try:
+            stack = [(self, "")]
+            while stack:
+                module, prefix = stack.pop()
+                local_meta = dict(metadata.get(prefix[:-1], {})) if metadata is not None else {}
+                if assign:
+                    local_meta["assign_to_params_buffers"] = True
+                module._load_from_state_dict({k: v for k, v in state_dict.items() if k.startswith(prefix)}, prefix,
+                                             local_meta, True, missing, unexpected, errors)
+                children = [(c, prefix + n + ".") for n, c in module._modules.items() if c is not None]
+                stack.extend(reversed(children))
+        finally:
+            _pending.stack.pop()
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
+                                                                                       "\n\t".join(errors)))
+        with _no_grad():
+            for apply in pending:
+                apply()
+        keys = _IncompatibleKeys(missing, unexpected)
+        for module in self.modules():
+            for hook in module._load_state_dict_post_hooks.values():
+                hook(module, keys)
+        return keys
+
+    def register_state_dict_post_hook(self, hook) -> RemovableHandle:
+        return self._add_hook_plain(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
+        return self._add_hook_plain(self._load_state_dict_post_hooks, hook)
+
+    @staticmethod
+    def _add_hook_plain(hooks, fn) -> RemovableHandle:
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = fn
+        return handle
+
+    # --------------------------------------------------------------------------- repr
+    def extra_repr(self) -> str:
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = []
+        for key, module in self._modules.items():
+            child_lines.append("(" + key + "): " + _addindent(repr(module), 2))
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    def __getstate__(self):
+        return self.__dict__.copy()
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    # ------------------------------------------------------------------ construction
+    def _new_parameter(self, shape, dtype=None, device=None):
+        """An uninitialised parameter of the facade's class (layers fill it in reset_parameters)."""
+        dt = backend.to_np_dtype(dtype) if dtype is not None else backend.default_float()
+        p = self._param_cls._make(backend.xp_for(_device(device)).empty(tuple(shape), dtype=dt))
+        p._requires_grad = True
+        return p
+
+    def _new_tensor(self, arr):
+        return self._tensor_cls._make(arr)
+
+
+def _device(device):
+    return None if device is None else backend.Device(device)
+
+
+def _queue_copy(module, name, param, inp, assign) -> None:
+    """Copy `inp` into `param` now, or when the enclosing load_state_dict has validated everything."""
+    def apply():
+        if assign:
+            if isinstance(param, Parameter):
+                new = type(param)(inp.detach() if not isinstance(inp, Parameter) else inp,
+                                  requires_grad=param._requires_grad)
+                setattr(module, name, new)
+            else:
+                setattr(module, name, inp)
+        else:
+            param.copy_(inp)
+    if _pending.stack:
+        _pending.stack[-1].append(apply)
+    else:
+        with _no_grad():
+            apply()

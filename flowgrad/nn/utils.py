@@ -1,0 +1,94 @@
+"""Gradient clipping and parameter/vector conversion (PyTorch's torch.nn.utils)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import backend
+from .. import ops
+from ..tensor import Tensor
+
+
+def _param_list(parameters) -> list:
+    return [parameters] if isinstance(parameters, Tensor) else list(parameters)
+
+
+def _norm_array(xp, a, norm_type: float):
+    if norm_type == math.inf:
+        return xp.max(xp.abs(a)) if a.size else xp.zeros((), a.dtype)
+    if norm_type == -math.inf:
+        return xp.min(xp.abs(a))
+    if norm_type == 0:
+        return xp.asarray(xp.count_nonzero(a), dtype=a.dtype)
+    if norm_type == 2:
+        return xp.sqrt(xp.sum(a * a))
+    if norm_type == 1:
+        return xp.sum(xp.abs(a))
+    return xp.sum(xp.abs(a) ** norm_type) ** (1.0 / norm_type)
+
+
+def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None):
+    tensors = _param_list(tensors)
+    norm_type = float(norm_type)
+    if not tensors:
+        return Tensor._make(np.asarray(0.0, dtype=np.float32))
+    xp = backend.namespace(tensors[0]._data)
+    norms = xp.stack([_norm_array(xp, t._data, norm_type) for t in tensors])
+    total = _norm_array(xp, norms, norm_type)
+    if error_if_nonfinite and not bool(xp.isfinite(total)):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
+                           "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
+                           "norm anyway, set `error_if_nonfinite=False`")
+    return tensors[0]._new(xp.asarray(total))
+
+
+def clip_grads_with_norm_(parameters, max_norm: float, total_norm, foreach=None) -> None:
+    grads = [p._grad for p in _param_list(parameters) if p._grad is not None]
+    if not grads:
+        return
+    coef = float(max_norm) / (float(total_norm) + 1e-6)
+    coef = min(coef, 1.0)
+    for g in grads:
+        d = g._data
+        d *= d.dtype.type(coef)
+        g._vc[0] += 1
+
+
+def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach=None):
+    """Scale the gradients in place so that their joint `norm_type` norm is at most `max_norm`;
+    returns the norm before clipping."""
+    params = _param_list(parameters)
+    grads = [p._grad for p in params if p._grad is not None]
+    if not grads:
+        cls = type(params[0])._out_cls if params else Tensor
+        return cls._make(np.asarray(0.0, dtype=backend.default_float()))
+    total = get_total_norm(grads, norm_type, error_if_nonfinite)
+    clip_grads_with_norm_(params, max_norm, total)
+    return total
+
+
+def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
+    clip_value = float(clip_value)
+    for p in _param_list(parameters):
+        g = p._grad
+        if g is not None:
+            xp = backend.namespace(g._data)
+            xp.clip(g._data, -clip_value, clip_value, out=g._data)
+            g._vc[0] += 1
+
+
+def parameters_to_vector(parameters):
+    params = list(parameters)
+    return ops.cat([ops.reshape(p, (-1,)) for p in params])
+
+
+def vector_to_parameters(vec, parameters) -> None:
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    pointer = 0
+    for p in parameters:
+        n = p._data.size
+        p.data = vec._data[pointer:pointer + n].reshape(p._data.shape)
+        pointer += n

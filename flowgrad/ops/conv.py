@@ -1,0 +1,349 @@
+"""2-D convolution and pooling primitives (NCHW), and constant padding.
+
+conv2d runs as an im2col view (sliding windows over the padded input, no copy) contracted with
+the weight in one tensordot. Its derivatives are two primitives of their own: the input gradient
+(the transposed convolution: one tensordot, then the windows added back into place) and the
+weight gradient (one tensordot of the output gradient with the windows). The three are bilinear
+and each one's derivative is expressed through the others, so gradients of every order stay
+inside this table. Padding is given per side, `(top, bottom, left, right)`, so 'same' padding
+and ceil-mode pooling need no extra copies.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ..autograd.graph import Node
+from . import _state, check_same, make_node, save, wrap
+from . import indexing as I
+from . import reduction as R
+from . import shape as S
+
+__all__ = ["conv2d", "conv2d_input_grad", "conv2d_weight_grad", "max_pool2d_with_indices", "avg_pool2d",
+           "constant_pad", "pool_output_size"]
+
+
+# ------------------------------------------------------------------------------------ geometry
+
+def _windows(xp, d, kernel, stride, pads, dilation, fill=0):
+    """View (N, C, Ho, Wo, kh, kw) of the padded input's windows."""
+    pt, pb, pl, pr = pads
+    if pt or pb or pl or pr:
+        d = xp.pad(d, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
+    kh, kw = kernel
+    eh, ew = dilation[0] * (kh - 1) + 1, dilation[1] * (kw - 1) + 1
+    v = xp.lib.stride_tricks.sliding_window_view(d, (eh, ew), axis=(2, 3))
+    return v[:, :, ::stride[0], ::stride[1], ::dilation[0], ::dilation[1]]
+
+
+def _out_size(n, k, s, p0, p1, d):
+    return (n + p0 + p1 - d * (k - 1) - 1) // s + 1
+
+
+def pool_output_size(n, k, s, p, d, ceil_mode):
+    """PyTorch's pooling output size (and the extra right padding ceil mode needs)."""
+    span = n + 2 * p - d * (k - 1) - 1
+    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    extra = max(0, (out - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+    return out, extra
+
+
+def _conv_arrays(xp, d, wd, stride, pads, dilation, groups):
+    o, cg, kh, kw = wd.shape
+    cols = _windows(xp, d, (kh, kw), stride, pads, dilation)
+    if groups == 1:
+        out = xp.tensordot(cols, wd, axes=([1, 4, 5], [1, 2, 3]))
+    else:
+        og = o // groups
+        out = xp.concatenate([xp.tensordot(cols[:, g * cg:(g + 1) * cg], wd[g * og:(g + 1) * og],
+                                           axes=([1, 4, 5], [1, 2, 3])) for g in range(groups)], axis=3)
+    return out.transpose(0, 3, 1, 2)
+
+
+def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
+    n, c, h, w = x_shape
+    o, cg, kh, kw = wd.shape
+    og = o // groups
+    ho, wo = gd.shape[2], gd.shape[3]
+    pt, pb, pl, pr = pads
+    gx = xp.zeros((n, c, h + pt + pb, w + pl + pr), dtype=gd.dtype)
+    sh, sw = stride
+    for g in range(groups):
+        gcols = xp.tensordot(gd[:, g * og:(g + 1) * og], wd[g * og:(g + 1) * og], axes=([1], [0]))
+        gcols = gcols.transpose(0, 3, 4, 5, 1, 2)  # (N, Cg, kh, kw, Ho, Wo)
+        dst = gx[:, g * cg:(g + 1) * cg]
+        for i in range(kh):
+            r0 = i * dilation[0]
+            for j in range(kw):
+                c0 = j * dilation[1]
+                dst[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw] += gcols[:, :, i, j]
+    return gx[:, :, pt:pt + h, pl:pl + w]
+
+
+def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
+    o, cg, kh, kw = w_shape
+    og = o // groups
+    cols = _windows(xp, d, (kh, kw), stride, pads, dilation)
+    ho, wo = gd.shape[2], gd.shape[3]
+    cols = cols[:, :, :ho, :wo]
+    if groups == 1:
+        return xp.tensordot(gd, cols, axes=([0, 2, 3], [0, 2, 3]))
+    return xp.concatenate([xp.tensordot(gd[:, g * og:(g + 1) * og], cols[:, g * cg:(g + 1) * cg],
+                                        axes=([0, 2, 3], [0, 2, 3])) for g in range(groups)], axis=0)
+
+
+# -------------------------------------------------------------------------------- convolution
+
+class ConvolutionBackward0(Node):
+    __slots__ = ("geom", "x_shape", "w_shape")
+
+    def backward(self, g):
+        x, w = self.unpack()
+        edges = self.next_edges
+        gx = conv2d_input_grad(g, w, self.x_shape, *self.geom) if edges[0] is not None else None
+        gw = conv2d_weight_grad(x, g, self.w_shape, *self.geom) if edges[1] is not None else None
+        gb = R.sum(g, (0, 2, 3)) if len(edges) > 2 and edges[2] is not None else None
+        return (gx, gw, gb) if len(edges) > 2 else (gx, gw)
+
+
+def conv2d(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 1), groups=1):
+    """Cross-correlation of a 4-D input with a (O, C/groups, kh, kw) weight; `pads` per side."""
+    d, wd = x._data, weight._data
+    if type(weight)._out_cls is not x._out_cls or type(wd) is not type(d):
+        check_same(x._out_cls, x, weight)
+    xp = backend.namespace(d)
+    out = _conv_arrays(xp, d, wd, stride, pads, dilation, groups)
+    if bias is not None:
+        out = out + bias._data.reshape(-1, 1, 1)
+    res = wrap(x._out_cls, out)
+    if _state.grad_enabled and (x._requires_grad or weight._requires_grad or
+                                (bias is not None and bias._requires_grad)):
+        inputs = (x, weight) if bias is None else (x, weight, bias)
+        node = make_node(ConvolutionBackward0, inputs, res, (save(x) if weight._requires_grad else None,
+                                                             save(weight) if x._requires_grad else None))
+        node.geom = (stride, pads, dilation, groups)
+        node.x_shape, node.w_shape = d.shape, wd.shape
+    return res
+
+
+class ConvolutionBackwardInput(Node):
+    """Z = input_grad(G, W) is linear in each: dG = conv2d(gZ, W), dW = weight_grad(gZ, G)."""
+
+    __slots__ = ("geom", "w_shape")
+    _name = "ConvolutionBackwardBackward0"
+
+    def backward(self, gz):
+        g, w = self.unpack()
+        ng, nw = self.next_edges
+        return (conv2d(gz, w, None, *self.geom) if ng is not None else None,
+                conv2d_weight_grad(gz, g, self.w_shape, *self.geom) if nw is not None else None)
+
+
+def conv2d_input_grad(g, weight, x_shape, stride, pads, dilation, groups):
+    """The gradient of conv2d with respect to its input (a transposed convolution of `g`)."""
+    gd = g._data
+    out = wrap(g._out_cls, _input_grad_arrays(backend.namespace(gd), gd, weight._data.astype(gd.dtype, copy=False),
+                                              x_shape, stride, pads, dilation, groups))
+    if _state.grad_enabled and (g._requires_grad or weight._requires_grad):
+        node = make_node(ConvolutionBackwardInput, (g, weight), out,
+                         (save(g) if weight._requires_grad else None, save(weight) if g._requires_grad else None))
+        node.geom, node.w_shape = (stride, pads, dilation, groups), weight._data.shape
+    return out
+
+
+class ConvolutionBackwardWeight(Node):
+    """V = weight_grad(X, G) is linear in each: dX = input_grad(G, gV), dG = conv2d(X, gV)."""
+
+    __slots__ = ("geom", "x_shape")
+    _name = "ConvolutionBackwardBackward0"
+
+    def backward(self, gv):
+        x, g = self.unpack()
+        nx, ng = self.next_edges
+        return (conv2d_input_grad(g, gv, self.x_shape, *self.geom) if nx is not None else None,
+                conv2d(x, gv, None, *self.geom) if ng is not None else None)
+
+
+def conv2d_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
+    """The gradient of conv2d with respect to its weight."""
+    d, gd = x._data, g._data
+    out = wrap(g._out_cls, _weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
+                                               groups))
+    if _state.grad_enabled and (x._requires_grad or g._requires_grad):
+        node = make_node(ConvolutionBackwardWeight, (x, g), out,
+                         (save(x) if g._requires_grad else None, save(g) if x._requires_grad else None))
+        node.geom, node.x_shape = (stride, pads, dilation, groups), d.shape
+    return out
+
+
+# -------------------------------------------------------------------------------------- pooling
+
+class MaxPool2DWithIndicesBackward0(Node):
+    """The gradient goes to the position each window's maximum came from (summed where windows
+    overlap): a scatter-add, whose own derivative is a gather."""
+
+    __slots__ = ("x_shape", "indices")
+
+    def backward(self, g):
+        n, c, h, w = self.x_shape
+        flat = S.reshape(g, (n, c, -1))
+        gx = I.scatter_into_zeros((n, c, h * w), 2, self.indices, flat)
+        return (S.reshape(gx, self.x_shape),)
+
+
+def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
+    """Max over each window; also returns the flat (H*W) index of each maximum, as PyTorch does."""
+    d = x._data
+    xp = backend.namespace(d)
+    n, c, h, w = d.shape
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    ho, eh = pool_output_size(h, kh, sh, ph, dh, ceil_mode)
+    wo, ew = pool_output_size(w, kw, sw, pw, dw, ceil_mode)
+    if ho < 1 or wo < 1:
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{max(ho, 0)}x"
+                           f"{max(wo, 0)}). Output size is too small")
+    fill = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
+    win = _windows(xp, d, kernel, stride, (ph, ph + eh, pw, pw + ew), dilation, fill)[:, :, :ho, :wo]
+    flat = win.reshape(n, c, ho, wo, kh * kw)
+    am = xp.argmax(flat, axis=-1)
+    vals = xp.take_along_axis(flat, am[..., None], axis=-1)[..., 0]
+    ki, kj = am // kw, am % kw
+    rows = (xp.arange(ho) * sh - ph)[:, None] + ki * dh
+    cols = (xp.arange(wo) * sw - pw)[None, :] + kj * dw
+    idx = (rows * w + cols).astype(np.int64)
+    out = wrap(x._out_cls, vals)
+    indices = wrap(x._out_cls, idx)
+    if _state.grad_enabled and x._requires_grad:
+        node = make_node(MaxPool2DWithIndicesBackward0, (x,), out)
+        node.x_shape, node.indices = d.shape, wrap(x._out_cls, idx.reshape(n, c, -1))
+    return out, indices
+
+
+def _avg_divisor(n_in, k, s, p, out, count_include_pad):
+    """Each window's divisor along one dimension (PyTorch's rule: padding counts, the ceil-mode
+    overhang does not)."""
+    start = np.arange(out) * s - p
+    end = np.minimum(start + k, n_in + p)
+    size = end - start
+    if not count_include_pad:
+        size = np.minimum(end, n_in) - np.maximum(start, 0)
+    return size
+
+
+class AvgPool2DBackward0(Node):
+    """The gradient divided by each window's divisor and spread back over the window (a transposed
+    convolution with a kernel of ones); its own derivative is the pooling again."""
+
+    __slots__ = ("x_shape", "geom", "divisor")
+
+    def backward(self, g):
+        return (_avg_pool_backward(g, self.x_shape, self.geom, self.divisor),)
+
+
+class AvgPool2DBackwardBackward(Node):
+    __slots__ = ("x_shape", "geom", "divisor")
+    _name = "AvgPool2DBackwardBackward0"
+
+    def backward(self, gg):
+        return (_avg_pool(gg, self.geom, self.divisor),)
+
+
+def _ones_kernel(xp, kernel, dtype):
+    return xp.ones((1, 1) + tuple(kernel), dtype=dtype)
+
+
+def _avg_pool(x, geom, divisor):
+    kernel, stride, pads = geom
+    d = x._data
+    xp = backend.namespace(d)
+    n, c, h, w = d.shape
+    s = _conv_arrays(xp, d.reshape(n * c, 1, h, w), _ones_kernel(xp, kernel, d.dtype), stride, pads, (1, 1), 1)
+    s = s.reshape(n, c, s.shape[2], s.shape[3]) / (divisor if not hasattr(divisor, "shape") else
+                                                    divisor.astype(d.dtype))
+    out = wrap(x._out_cls, s.astype(d.dtype, copy=False))
+    if _state.grad_enabled and x._requires_grad:
+        node = make_node(AvgPool2DBackward0, (x,), out)
+        node.x_shape, node.geom, node.divisor = d.shape, geom, divisor
+    return out
+
+
+def _avg_pool_backward(g, x_shape, geom, divisor):
+    kernel, stride, pads = geom
+    gd = g._data
+    xp = backend.namespace(gd)
+    n, c, h, w = x_shape
+    ho, wo = gd.shape[2], gd.shape[3]
+    scaled = (gd / (divisor if not hasattr(divisor, "shape") else divisor.astype(gd.dtype))).astype(gd.dtype)
+    gx = _input_grad_arrays(xp, scaled.reshape(n * c, 1, ho, wo), _ones_kernel(xp, kernel, gd.dtype),
+                            (n * c, 1, h, w), stride, pads, (1, 1), 1).reshape(x_shape)
+    out = wrap(g._out_cls, gx)
+    if _state.grad_enabled and g._requires_grad:
+        node = make_node(AvgPool2DBackwardBackward, (g,), out)
+        node.x_shape, node.geom, node.divisor = x_shape, geom, divisor
+    return out
+
+
+def avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    d = x._data
+    xp = backend.namespace(d)
+    n, c, h, w = d.shape
+    (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
+    ho, eh = pool_output_size(h, kh, sh, ph, 1, ceil_mode)
+    wo, ew = pool_output_size(w, kw, sw, pw, 1, ceil_mode)
+    if ho < 1 or wo < 1:
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{max(ho, 0)}x"
+                           f"{max(wo, 0)}). Output size is too small")
+    if divisor_override:
+        divisor = divisor_override
+    else:
+        dh = _avg_divisor(h, kh, sh, ph, ho, count_include_pad)
+        dw = _avg_divisor(w, kw, sw, pw, wo, count_include_pad)
+        if (dh == dh[0]).all() and (dw == dw[0]).all():
+            divisor = int(dh[0] * dw[0])
+        else:
+            host = (dh[:, None] * dw[None, :]).astype(np.float64)
+            divisor = host if xp is np else xp.asarray(host)
+    return _avg_pool(x, ((kh, kw), (sh, sw), (ph, ph + eh, pw, pw + ew)), divisor)
+
+
+# -------------------------------------------------------------------------------------- padding
+
+class ConstantPadNdBackward0(Node):
+    """Padding's adjoint is the opposite crop (and a crop's is zero padding): pad by the negation."""
+
+    __slots__ = ("pad",)
+
+    def backward(self, g):
+        return (constant_pad(g, tuple(-p for p in self.pad), 0),)
+
+
+def constant_pad(x, pad, value=0):
+    """PyTorch's F.pad(mode='constant'): `pad` lists (before, after) pairs from the last dim back;
+    negative amounts crop."""
+    d = x._data
+    xp = backend.namespace(d)
+    nd = d.ndim
+    if len(pad) % 2 or len(pad) // 2 > nd:
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {nd}")
+    widths = [(0, 0)] * nd
+    crop = [slice(None)] * nd
+    for i in range(len(pad) // 2):
+        dim = nd - 1 - i
+        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
+        crop[dim] = slice(-lo if lo < 0 else 0, d.shape[dim] + hi if hi < 0 else d.shape[dim])
+        widths[dim] = (max(lo, 0), max(hi, 0))
+        if d.shape[dim] + lo + hi < 0:
+            raise RuntimeError(f"The input size {d.shape[dim]}, plus negative padding {lo} and {hi} resulted in a "
+                               f"negative output size, which is invalid. Check dimension {dim} of your input.")
+    r = d[tuple(crop)]
+    if any(a or b for a, b in widths):
+        r = xp.pad(r, widths, constant_values=value)
+    else:
+        r = r.copy()
+    out = wrap(x._out_cls, r)
+    if _state.grad_enabled and x._requires_grad:
+        make_node(ConstantPadNdBackward0, (x,), out).pad = tuple(int(p) for p in pad)
+    return out

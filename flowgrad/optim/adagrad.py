@@ -1,0 +1,53 @@
+"""Adagrad (with learning-rate decay, weight decay, initial accumulator and maximize)."""
+from __future__ import annotations
+
+from .. import backend
+from .optimizer import Optimizer, as_float, state_tensor, step_state
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay: float = 0, weight_decay: float = 0,
+                 initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *, maximize: bool = False,
+                 differentiable: bool = False, fused=None) -> None:
+        if not 0.0 <= as_float(lr):
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= lr_decay:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                    "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "fused": fused}
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] = step_state(p)
+                d = p._data
+                state["sum"] = state_tensor(p, backend.namespace(d).full_like(d, initial_accumulator_value))
+
+    def _update_group(self, group: dict) -> None:
+        lr = as_float(group["lr"])
+        lr_decay, eps, wd, maximize = group["lr_decay"], group["eps"], group["weight_decay"], group["maximize"]
+        for p, g in self._grads(group):
+            state = self.state[p]
+            step_t = state["step"]
+            step_t._data += 1
+            step = float(step_t._data)
+            if maximize:
+                g = -g
+            pd = p._data
+            if wd != 0:
+                g = g + wd * pd
+            clr = lr / (1 + (step - 1) * lr_decay)
+            s = state["sum"]._data
+            s += g * g
+            std = backend.namespace(s).sqrt(s) + eps
+            pd -= clr * (g / std)
+            step_t._vc[0] += 1
+            state["sum"]._vc[0] += 1
+            p._vc[0] += 1

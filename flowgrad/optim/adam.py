@@ -1,0 +1,93 @@
+"""Adam (with amsgrad, maximize, L2 or decoupled weight decay) and AdamW."""
+from __future__ import annotations
+
+from .. import backend
+from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 amsgrad: bool = False, *, foreach=None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused=None, decoupled_weight_decay: bool = False) -> None:
+        if not 0.0 <= as_float(lr):
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable, "fused": fused,
+                    "decoupled_weight_decay": decoupled_weight_decay}
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("decoupled_weight_decay", False)
+
+    def _update_group(self, group: dict) -> None:
+        lr = as_float(group["lr"])
+        beta1, beta2 = (as_float(b) for b in group["betas"])
+        eps, wd = group["eps"], group["weight_decay"]
+        amsgrad, maximize, decoupled = group["amsgrad"], group["maximize"], group["decoupled_weight_decay"]
+        for p, g in self._grads(group):
+            if maximize:
+                g = -g
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = step_state(p)
+                state["exp_avg"] = zeros_state(p)
+                state["exp_avg_sq"] = zeros_state(p)
+                if amsgrad:
+                    state["max_exp_avg_sq"] = zeros_state(p)
+            step_t = state["step"]
+            step_t._data += 1
+            pd = p._data
+            if wd != 0:
+                if decoupled:
+                    pd *= 1 - lr * wd
+                else:
+                    g = g + wd * pd
+            ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
+            lerp_(ea, g, 1 - beta1)
+            eas *= beta2
+            eas += (1 - beta2) * (g * g)
+            step = float(step_t._data)
+            bias_correction1 = 1 - beta1 ** step
+            bias_correction2 = 1 - beta2 ** step
+            step_size = lr / bias_correction1
+            bc2_sqrt = bias_correction2 ** 0.5
+            xp = backend.namespace(pd)
+            if amsgrad:
+                m = state["max_exp_avg_sq"]._data
+                xp.maximum(m, eas, out=m)
+                denom = xp.sqrt(m) / bc2_sqrt + eps
+            else:
+                denom = xp.sqrt(eas) / bc2_sqrt + eps
+            pd -= step_size * (ea / denom)
+            for key in ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
+                t = state.get(key)
+                if t is not None:
+                    t._vc[0] += 1
+            p._vc[0] += 1
+
+
+class AdamW(Adam):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 1e-2,
+                 amsgrad: bool = False, *, maximize: bool = False, foreach=None, capturable: bool = False,
+                 differentiable: bool = False, fused=None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

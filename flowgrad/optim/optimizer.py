@@ -1,0 +1,300 @@
+"""Optimizer: parameter groups, per-parameter state, step hooks and state dicts (PyTorch's
+torch.optim.Optimizer). Subclasses implement `_update_group(group)`, which runs under no_grad and
+updates each parameter's array in place (bumping its version counter), as PyTorch's in-place
+`param.add_(...)` does."""
+from __future__ import annotations
+
+import warnings
+from collections import OrderedDict, defaultdict
+from copy import deepcopy
+from itertools import chain
+from typing import Callable
+
+from .. import backend
+from ..autograd import mode
+from ..autograd.graph import RemovableHandle
+from ..nn.module import _typename
+from ..tensor import Tensor
+
+
+class _RequiredParameter:
+    """Singleton marking a hyper-parameter that has no default."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def state_tensor(param: Tensor, arr) -> Tensor:
+    """A state tensor (moment, step counter) of the parameter's facade tensor class."""
+    return type(param)._out_cls._make(arr)
+
+
+def zeros_state(param: Tensor) -> Tensor:
+    d = param._data
+    return state_tensor(param, backend.namespace(d).zeros_like(d))
+
+
+def step_state(param: Tensor) -> Tensor:
+    """PyTorch keeps `step` as a 0-dim tensor of the default float dtype."""
+    return state_tensor(param, backend.namespace(param._data).zeros((), dtype=backend.default_float()))
+
+
+def lerp_(a, b, weight: float) -> None:
+    """a <- a + weight * (b - a), in place, with PyTorch's two-sided formula."""
+    if weight < 0.5:
+        a += weight * (b - a)
+    else:
+        a[...] = b - (b - a) * (1 - weight)
+
+
+def as_float(v) -> float:
+    return float(v._data) if isinstance(v, Tensor) else v
+
+
+class Optimizer:
+    """Base class of all optimizers."""
+
+    def __init__(self, params, defaults: dict) -> None:
+        self.defaults = defaults
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but "
+                            "got " + _typename(params))
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict] = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(dict(group) if not isinstance(group, dict) else group)
+
+    def __getstate__(self) -> dict:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks", "_optimizer_state_dict_pre_hooks",
+                     "_optimizer_state_dict_post_hooks", "_optimizer_load_state_dict_pre_hooks",
+                     "_optimizer_load_state_dict_post_hooks"):
+            if name not in self.__dict__:
+                setattr(self, name, OrderedDict())
+        self.defaults.setdefault("differentiable", False)
+
+    def __repr__(self) -> str:
+        s = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            s += "\n"
+            s += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    s += f"    {key}: {group[key]}\n"
+        return s + ")"
+
+    # ---------------------------------------------------------------------------- groups
+    def add_param_group(self, param_group: dict) -> None:
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                            "tensors in sets will change between runs. Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        tensors, names = [], []
+        for p in param_group["params"]:
+            if isinstance(p, tuple):
+                names.append(p[0])
+                tensors.append(p[1])
+            else:
+                tensors.append(p)
+        param_group["params"] = tensors
+        if names:
+            if len(names) == len(tensors):
+                param_group["param_names"] = names
+            else:
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+        for p in tensors:
+            if not isinstance(p, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(p))
+            if not self.defaults.get("differentiable", None) and not (p.grad_fn is None or p.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            param_group.setdefault(name, default)
+        if len(tensors) != len({id(p) for p in tensors}):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        seen = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                txt = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {txt} to the optimizer")
+        if any(id(p) in seen for p in tensors):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # ------------------------------------------------------------------------------ step
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.param_groups:
+            for p in group["params"]:
+                g = p._grad
+                if g is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    if g.grad_fn is not None:
+                        g.detach_()
+                    else:
+                        g._requires_grad = False
+                    g._data[...] = 0
+                    g._vc[0] += 1
+
+    def step(self, closure: Callable | None = None):
+        """One update of every parameter that has a gradient (`closure` re-evaluates the loss)."""
+        loss = None
+        if closure is not None:
+            with mode.enable_grad():
+                loss = closure()
+        for hook in list(self._optimizer_step_pre_hooks.values()):
+            res = hook(self, (), {})
+            if res is not None:
+                raise RuntimeError(f"{hook} must return None or a tuple of (new_args, new_kwargs), but got {res}.")
+        with mode.no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        for hook in list(self._optimizer_step_post_hooks.values()):
+            hook(self, (), {})
+        return loss
+
+    def _update_group(self, group: dict) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _grads(group: dict):
+        """(param, grad array) for each parameter of the group that has a gradient."""
+        out = []
+        for p in group["params"]:
+            g = p._grad
+            if g is not None:
+                out.append((p, g._data))
+        return out
+
+    @staticmethod
+    def _bump(p: Tensor) -> None:
+        p._vc[0] += 1
+
+    def register_step_pre_hook(self, hook) -> RemovableHandle:
+        return _add(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook) -> RemovableHandle:
+        return _add(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        return _add(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        return _add(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        return _add(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        return _add(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
+    # ------------------------------------------------------------------------ state dict
+    def state_dict(self) -> dict:
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
+        mapping: dict[int, int] = {}
+        start = 0
+
+        def pack(group):
+            nonlocal start
+            packed = {k: v for k, v in group.items() if k != "params"}
+            mapping.update({id(p): i for i, p in enumerate(group["params"], start) if id(p) not in mapping})
+            packed["params"] = [mapping[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            return packed
+
+        groups = [pack(g) for g in self.param_groups]
+        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        out = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            res = hook(self, out)
+            if res is not None:
+                out = res
+        return out
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        state_dict = state_dict.copy()
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            res = hook(self, state_dict)
+            if res is not None:
+                state_dict = res
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's "
+                             "group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def cast(param, value, key=None):
+            if isinstance(value, Tensor):
+                arr = value._data
+                if key != "step":
+                    if param._data.dtype.kind == "f" and arr.dtype.kind == "f":
+                        arr = arr.astype(param._data.dtype)
+                    arr = backend.to_device(arr, param.device)
+                return state_tensor(param, arr.copy())
+            if isinstance(value, dict):
+                return {k: cast(param, v, k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(cast(param, v) for v in value)
+            return value
+
+        state: defaultdict = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = cast(param, v)
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        self.__setstate__({"state": state, "param_groups": [update_group(g, ng) for g, ng in zip(groups,
+                                                                                                 saved_groups)]})
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
+
+
+def _add(hooks: OrderedDict, fn, prepend: bool = False) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle

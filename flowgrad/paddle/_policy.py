@@ -1,0 +1,120 @@
+"""Paddle's policy: the engine knobs set the way PaddlePaddle 3.3.1's dynamic graph behaves, its
+error messages and exception classes, and the names of its grad nodes (`MatmulGradNode`, ...)."""
+from __future__ import annotations
+
+import re
+import traceback
+
+from ..autograd.policy import TORCH_MESSAGES, Policy
+
+_TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be because:\n"
+          "You calculate backward twice for the same subgraph without setting retain_graph=True. Please set "
+          "retain_graph=True in the first backward/grad call.\n\n"
+          "  [Hint: Expected node->IsTensorWrappersCleared() != true, but received "
+          "node->IsTensorWrappersCleared():1 == true:1.] (at /paddle/paddle/fluid/eager/backward.cc:204)\n")
+
+PADDLE_MESSAGES: dict[str, tuple[type, str]] = dict(TORCH_MESSAGES)
+PADDLE_MESSAGES.update({
+    "second_backward": (SystemError, _TWICE),
+    "input_unused": (ValueError, "(InvalidArgument) The {index}-th input does not appear in the backward graph. "
+                                 "Please check the input tensor or set allow_unused=True to get None result.\n"
+                                 "  [Hint: Expected allow_unused == true, but received allow_unused:0 != true:1.] "
+                                 "(at /paddle/paddle/fluid/eager/general_grad.h:474)\n"),
+    "modified_inplace": (RuntimeError, "(PermissionDenied) Tensor '' used in gradient computation has been modified "
+                                       "by an inplace operation. Its version is {version} but the expected version is "
+                                       "{expected}. Please fix your code to void calling an inplace operator after "
+                                       "using the Tensor which will used in gradient computation.\n"
+                                       "  [Hint: Expected tensor_version == wrapper_version_snapshot, but received "
+                                       "tensor_version:{version} != wrapper_version_snapshot:{expected}.] (at "
+                                       "/paddle/paddle/fluid/eager/tensor_wrapper.h:268)\n"),
+    "leaf_inplace": (ValueError, "(InvalidArgument) Leaf Var ({tensor.name}) that doesn't stop gradient can't use "
+                                 "inplace strategy.\n  [Hint: Expected !autograd_meta->StopGradient() && "
+                                 "IsLeafTensor(target) == false, but received !autograd_meta->StopGradient() && "
+                                 "IsLeafTensor(target):1 != false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n"),
+    "leaf_view_inplace": (ValueError, "(InvalidArgument) Leaf Tensor ({tensor.name}) that doesn't stop gradient "
+                                      "can't use inplace strategy.\n  [Hint: Expected "
+                                      "egr::EagerUtils::IsLeafTensor(tensor) && "
+                                      "!egr::EagerUtils::autograd_meta(&tensor)->StopGradient() == false, but received "
+                                      "egr::EagerUtils::IsLeafTensor(tensor) && "
+                                      "!egr::EagerUtils::autograd_meta(&tensor)->StopGradient():1 != false:0.] (at "
+                                      "/paddle/paddle/fluid/pybind/eager_method.cc:1935)\n"),
+    # paddle 3.3.1 checks no seed shape in paddle.autograd.backward / paddle.grad (it computes garbage or crashes)
+    "seed_shape": (ValueError, "(InvalidArgument) The shape of the {index}-th initial gradient {grad_shape} does not "
+                               "match the shape of the {index}-th output {out_shape}."),
+    "hook_no_grad": (RuntimeError, "Cannot register hook on a tensor that stop gradient."),
+    # paddle 3.3.1 segfaults here; flowgrad raises instead
+    "hook_type": (TypeError, "(InvalidType) A tensor hook must return a paddle.Tensor or None, but it returned "
+                             "'{type}'."),
+    "hook_raised": (OSError, "(External) {type}: {message}\n\nAt:\n{at}\n  [Hint: res should not be null.] (at "
+                             "/paddle/paddle/fluid/pybind/eager_utils.cc:2996)\n"),
+    "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
+})
+del PADDLE_MESSAGES["hook_size"], PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new shape or dtype
+
+# flowgrad node class -> paddle grad node name, where the rule "FooBackwardN -> FooGradNode" is wrong
+_NODE_NAMES = {
+    "AccumulateGrad": "GradNodeAccumulation",
+    "SubBackward0": "SubtractGradNode", "RsubBackward1": "ScaleGradNode", "NegBackward0": "ScaleGradNode",
+    "MulBackward0": "MultiplyGradNode", "DivBackward0": "DivideGradNode", "ScaleBackward0": "ScaleGradNode",
+    "PowBackward1": "ElementwisePowGradNode", "PowBackward2": "ElementwisePowGradNode",
+    "MmBackward0": "MatmulGradNode", "ViewBackward0": "ReshapeGradNode", "UnsafeViewBackward0": "ReshapeGradNode",
+    "PermuteBackward0": "TransposeGradNode", "TBackward0": "TransposeGradNode", "CatBackward0": "ConcatGradNode",
+    "SplitBackward0": "SplitWithNumGradNode", "SplitWithSizesBackward0": "SplitGradNode",
+    "SelectBackward0": "SliceGradNode", "UnsqueezeIndexBackward": "SliceGradNode",
+    "IndexBackward0": "IndexSelectGradNode", "ToCopyBackward0": "CastGradNode", "ClampBackward1": "ClipGradNode",
+    "CloneBackward0": "AssignGradNode", "Log1PBackward0": "Log1pGradNode",
+    "LinalgVectorNormBackward0": "PNormGradNode", "RepeatBackward0": "TileGradNode",
+    "GatherBackward0": "TakeAlongAxisGradNode", "CopyBackwards": "AssignGradNode",
+}
+_SUFFIX = re.compile(r"Backward\d*$")
+
+
+def node_name(node) -> str:
+    """Paddle's name for a grad node: `MatmulGradNode`, `GradNodeAccumulation`, `GradNodePyLayer_Cls`."""
+    cls_name = type(node).__name__
+    name = _NODE_NAMES.get(cls_name)
+    if name is not None:
+        return name
+    own = node._name
+    if own is not None and own.startswith("GradNode"):
+        return own
+    return _SUFFIX.sub("", cls_name) + "GradNode"
+
+
+def size_str(shape) -> str:
+    return f"paddle.Size([{', '.join(str(s) for s in shape)}])"
+
+
+def _type_name(np_dtype) -> str:
+    return f"paddle.{np_dtype}"
+
+
+class PaddlePolicy(Policy):
+    """Paddle's knobs and messages; an exception raised inside a hook is re-raised as paddle's
+    `OSError: (External) ...` with the Python frames of the hook under `At:`."""
+
+    def error(self, kind: str, **facts) -> Exception:
+        if kind == "hook_raised":
+            exc = facts["message"]
+            frames = traceback.extract_tb(exc.__traceback__)[1:]
+            facts["at"] = "".join(f"  {f.filename}({f.lineno}): {f.name}\n" for f in reversed(frames))
+        return super().error(kind, **facts)
+
+
+PADDLE = PaddlePolicy(
+    name="paddle",
+    implicit_seed_any_shape=True,
+    allow_duplicate_roots=False,
+    skip_nonrequiring_roots=True,
+    free_every_node=True,
+    retained_grad_accumulates=False,
+    leaf_hooks_in_grad=False,
+    allow_int_grads=True,
+    grads_require_grad=True,
+    messages=PADDLE_MESSAGES,
+    size_str=size_str,
+    type_name=_type_name,
+    node_name=node_name,
+    hint="",
+    hint_anomaly="",
+)

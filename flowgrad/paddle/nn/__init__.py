@@ -1,0 +1,18 @@
+"""paddle.nn for the paddle facade: Layer, the layers and losses, functional, initializer and
+gradient clipping, over flowgrad's framework-neutral nn."""
+from __future__ import annotations
+
+from . import functional, initializer  # noqa: F401
+from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
+from .layer import Layer, Parameter, ParamAttr
+from .layers import (ELU, GELU, BCELoss, BCEWithLogitsLoss, Conv2D, CrossEntropyLoss, Dropout, Embedding, Flatten,
+                     Hardsigmoid, Hardswish, Hardtanh, Identity, KLDivLoss, L1Loss, LayerDict, LayerList, LayerNorm,
+                     LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, MSELoss, NLLLoss, ParameterList, ReLU, ReLU6,
+                     Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Softsign, Swish, Tanh, Tanhshrink)
+
+__all__ = ["Layer", "Parameter", "ParamAttr", "functional", "initializer", "ClipGradByGlobalNorm", "ClipGradByNorm",
+           "ClipGradByValue", "Linear", "ReLU", "ReLU6", "Sigmoid", "Tanh", "SiLU", "Swish", "Mish", "Softsign",
+           "Hardswish", "LogSigmoid", "Tanhshrink", "GELU", "LeakyReLU", "ELU", "Softplus", "Hardtanh", "Hardsigmoid",
+           "Softmax", "LogSoftmax", "Identity", "Dropout", "Flatten", "Embedding", "LayerNorm", "Conv2D", "Sequential",
+           "LayerList", "LayerDict", "ParameterList", "MSELoss", "L1Loss", "SmoothL1Loss", "KLDivLoss", "NLLLoss",
+           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]

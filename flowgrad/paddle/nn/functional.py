@@ -1,0 +1,225 @@
+"""paddle.nn.functional: paddle's names and arguments (`axis`, `label`, `epsilon`, ...) over
+flowgrad's framework-neutral functional forms. `linear(x, weight, bias)` is `x @ weight + bias`
+with paddle's `[in, out]` weight."""
+from __future__ import annotations
+
+from ... import ops
+from ...nn import functional as F
+from .. import _ops as P
+from .._creation import ones_like, zeros_like
+
+
+def relu(x, name=None):
+    return F.relu(x)
+
+
+def relu6(x, name=None):
+    return F.relu6(x)
+
+
+def leaky_relu(x, negative_slope: float = 0.01, name=None):
+    return F.leaky_relu(x, negative_slope)
+
+
+def elu(x, alpha: float = 1.0, name=None):
+    return F.elu(x, alpha)
+
+
+def gelu(x, approximate: bool = False, name=None):
+    return F.gelu(x, "tanh" if approximate else "none")
+
+
+def silu(x, name=None):
+    return F.silu(x)
+
+
+swish = silu
+
+
+def mish(x, name=None):
+    return F.mish(x)
+
+
+def sigmoid(x, name=None):
+    return F.sigmoid(x)
+
+
+def tanh(x, name=None):
+    return F.tanh(x)
+
+
+def softplus(x, beta: float = 1, threshold: float = 20, name=None):
+    return F.softplus(x, beta, threshold)
+
+
+def softsign(x, name=None):
+    return F.softsign(x)
+
+
+def hardtanh(x, min: float = -1.0, max: float = 1.0, name=None):
+    return F.hardtanh(x, min, max)
+
+
+def hardsigmoid(x, slope: float = 0.1666667, offset: float = 0.5, name=None):
+    return P.clip(x * slope + offset, 0.0, 1.0)
+
+
+def hardswish(x, name=None):
+    return F.hardswish(x)
+
+
+def log_sigmoid(x, name=None):
+    return F.logsigmoid(x)
+
+
+def tanhshrink(x, name=None):
+    return F.tanhshrink(x)
+
+
+def softmax(x, axis: int = -1, dtype=None, name=None):
+    return ops.softmax(x, axis, dtype)
+
+
+def log_softmax(x, axis: int = -1, dtype=None, name=None):
+    return ops.log_softmax(x, axis, dtype)
+
+
+def linear(x, weight, bias=None, name=None):
+    out = P.matmul(x, weight)
+    return out if bias is None else P.add(out, bias)
+
+
+def dropout(x, p: float = 0.5, axis=None, training: bool = True, mode: str = "upscale_in_train", name=None):
+    if mode == "downscale_in_infer":
+        return F.dropout(x, p, training) * (1 - p) if training else x * (1 - p)
+    return F.dropout(x, p, training)
+
+
+def embedding(x, weight, padding_idx=None, sparse: bool = False, name=None):
+    return F.embedding(x, weight, padding_idx)
+
+
+def one_hot(x, num_classes: int, name=None):
+    return ops.cast(F.one_hot(ops.cast(x, "int64"), num_classes), "float32")
+
+
+def pad(x, pad, mode: str = "constant", value: float = 0.0, data_format: str = "NCHW", name=None):
+    return F.pad(x, list(pad), mode, value)
+
+
+def normalize(x, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name=None):
+    return F.normalize(x, p, axis, epsilon)
+
+
+def cosine_similarity(x1, x2, axis: int = 1, eps: float = 1e-8):
+    return F.cosine_similarity(x1, x2, axis, eps)
+
+
+def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon: float = 1e-05, name=None):
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    return F.layer_norm(x, shape, weight, bias, epsilon)
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1, data_format: str = "NCHW",
+           name=None):
+    return F.conv2d(x, weight, bias, stride, padding, dilation, groups)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+               data_format: str = "NCHW", name=None):
+    return F.max_pool2d(x, kernel_size, stride, padding, 1, ceil_mode, return_mask)
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
+               divisor_override=None, data_format: str = "NCHW", name=None):
+    return F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, not exclusive, divisor_override)
+
+
+def adaptive_avg_pool2d(x, output_size, data_format: str = "NCHW", name=None):
+    return F.adaptive_avg_pool2d(x, output_size)
+
+
+# ------------------------------------------------------------------------------ losses
+
+def mse_loss(input, label, reduction: str = "mean", name=None):
+    return F.mse_loss(input, label, reduction=reduction)
+
+
+def l1_loss(input, label, reduction: str = "mean", name=None):
+    return F.l1_loss(input, label, reduction=reduction)
+
+
+def smooth_l1_loss(input, label, reduction: str = "mean", delta: float = 1.0, name=None):
+    return F.huber_loss(input, label, reduction, delta)
+
+
+def _class_index_label(input, label, axis: int):
+    """Paddle's hard labels may carry a trailing 1 (`[N, 1]`); flowgrad's forms want `[N]`."""
+    if label.ndim == input.ndim and label.shape[axis] == 1 and label._data.dtype.kind in "iu":
+        label = P.squeeze(label, axis)
+    return ops.cast(label, "int64")
+
+
+def nll_loss(input, label, weight=None, ignore_index: int = -100, reduction: str = "mean", name=None):
+    return F.nll_loss(input, _class_index_label(input, label, 1 if input.ndim > 1 else 0), weight,
+                      ignore_index=ignore_index, reduction=reduction)
+
+
+def cross_entropy(input, label, weight=None, ignore_index: int = -100, reduction: str = "mean",
+                  soft_label: bool = False, axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0,
+                  name=None):
+    axis = axis % input.ndim
+    if input.ndim > 1 and axis != 1:  # flowgrad's forms want classes on axis 1
+        perm = [0, axis] + [i for i in range(1, input.ndim) if i != axis]
+        input = P.transpose(input, perm)
+        if soft_label:
+            label = P.transpose(label, perm)
+        elif label.ndim == len(perm):
+            label = P.transpose(label, perm)
+    if not use_softmax:
+        input = P.log(input)
+        if soft_label:
+            return _reduce(-P.sum(label * input, 1 if input.ndim > 1 else 0), reduction)
+        return nll_loss(input, label, weight, ignore_index, reduction)
+    if not soft_label:
+        label = _class_index_label(input, label, 1 if input.ndim > 1 else 0)
+    return F.cross_entropy(input, label, weight, ignore_index=ignore_index, reduction=reduction,
+                           label_smoothing=label_smoothing)
+
+
+def _reduce(loss, reduction: str):
+    if reduction == "mean":
+        return P.mean(loss)
+    if reduction == "sum":
+        return P.sum(loss)
+    return loss
+
+
+def softmax_with_cross_entropy(logits, label, soft_label: bool = False, ignore_index: int = -100,
+                               numeric_stable_mode: bool = True, return_softmax: bool = False, axis: int = -1):
+    loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none", soft_label=soft_label,
+                         axis=axis)
+    loss = P.unsqueeze(loss, axis % logits.ndim)
+    return (loss, softmax(logits, axis)) if return_softmax else loss
+
+
+def binary_cross_entropy(input, label, weight=None, reduction: str = "mean", name=None):
+    return F.binary_cross_entropy(input, label, weight, reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction: str = "mean", pos_weight=None,
+                                     name=None):
+    return F.binary_cross_entropy_with_logits(logit, label, weight, reduction=reduction, pos_weight=pos_weight)
+
+
+def kl_div(input, label, reduction: str = "mean", log_target: bool = False, name=None):
+    loss = P.exp(label) * (label - input) if log_target else \
+        P.where(label > 0, label * P.log(P.where(label > 0, label, ones_like(label))), zeros_like(label)) - \
+        label * input
+    if reduction == "batchmean":
+        return P.sum(loss) / (input.shape[0] if input.ndim else 1)
+    return _reduce(loss, reduction)
+
+
+def square_error_cost(input, label):
+    return P.square(input - label)

@@ -1,0 +1,22 @@
+"""paddle.regularizer: weight-decay coefficients for the optimizers."""
+from __future__ import annotations
+
+
+class L2Decay:
+    """Adds `coeff * param` to each gradient."""
+
+    def __init__(self, coeff: float = 0.0) -> None:
+        self.coeff = float(coeff)
+
+    def __str__(self) -> str:
+        return f"L2Decay, coeff={self.coeff:f}"
+
+
+class L1Decay:
+    """Adds `coeff * sign(param)` to each gradient (not supported by flowgrad's optimizers)."""
+
+    def __init__(self, coeff: float = 0.0) -> None:
+        self.coeff = float(coeff)
+
+    def __str__(self) -> str:
+        return f"L1Decay, coeff={self.coeff:f}"

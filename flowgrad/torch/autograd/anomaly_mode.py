@@ -1,0 +1,6 @@
+"""torch.autograd.anomaly_mode: detect_anomaly and set_detect_anomaly."""
+from __future__ import annotations
+
+from ...autograd.mode import detect_anomaly, set_detect_anomaly  # noqa: F401
+
+__all__ = ["detect_anomaly", "set_detect_anomaly"]

@@ -1,0 +1,27 @@
+"""torch.nn for the torch facade: the framework-neutral flowgrad.nn classes under PyTorch's names,
+building torch tensors and torch.nn.Parameter objects."""
+from __future__ import annotations
+
+from ... import nn as _nn
+from .._tensor import Tensor as _Tensor
+from . import functional, init, utils
+from .parameter import Parameter
+
+
+class Module(_nn.Module):
+    __doc__ = _nn.Module.__doc__
+    _param_cls = Parameter
+    _tensor_cls = _Tensor
+
+
+def _facade(neutral: type) -> type:
+    """torch.nn.<Name>: the neutral layer class with the torch Module mixed in."""
+    return type(neutral.__name__, (neutral, Module), {"__module__": __name__, "__qualname__": neutral.__name__,
+                                                      "__doc__": neutral.__doc__})
+
+
+for _name, _cls in _nn.MODULE_CLASSES.items():
+    globals()[_name] = _facade(_cls)
+del _name, _cls
+
+__all__ = ["Module", "Parameter", "functional", "init", "utils"] + sorted(_nn.MODULE_CLASSES)

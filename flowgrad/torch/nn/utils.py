@@ -1,0 +1,10 @@
+"""torch.nn.utils for the torch facade: gradient clipping and parameter/vector conversion."""
+from __future__ import annotations
+
+from ...nn.utils import (clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm,  # noqa: F401
+                         parameters_to_vector, vector_to_parameters)
+
+clip_grad_norm = clip_grad_norm_
+
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
+           "parameters_to_vector", "vector_to_parameters"]
