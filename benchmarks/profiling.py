@@ -6,7 +6,8 @@
 - `chain`, `mlp`, `fan-in`: cProfile of the benchmark's flowgrad step (top functions by own time,
   with the time per call), over enough repetitions to be stable.
 Run under py-spy for a sampling view without cProfile's per-call overhead:
-    py-spy record -r 2000 -f raw -o chain.txt -- python -m benchmarks.profiling --spy chain
+    py-spy record -r 1000 -f raw -o chain.txt -- python -m benchmarks.profiling --spy --seconds 15 chain
+    python -m benchmarks.profiling --spy-report chain.txt
 """
 from __future__ import annotations
 
@@ -149,6 +150,38 @@ def profile_step(name: str, seconds: float = 3.0, top: int = 25) -> str:
     return "\n".join(lines)
 
 
+def spy_report(path: str, top: int = 30) -> str:
+    """Summarise py-spy's raw (collapsed-stack) output: own and inclusive share per function, and
+    the hottest lines."""
+    import collections
+    import re
+    own, incl, lines = collections.Counter(), collections.Counter(), collections.Counter()
+    total = 0
+    pat = re.compile(r"^(.*) \((.*?):(\d+)\)$")
+    for raw in open(path):
+        stack, _, n = raw.rstrip("\n").rpartition(" ")
+        n = int(n)
+        total += n
+        frames = stack.split(";")
+        seen = set()
+        for i, fr in enumerate(frames):
+            m = pat.match(fr)
+            fn, file, line = (m.group(1), m.group(2), m.group(3)) if m else (fr, "?", "0")
+            key = f"{file}:{fn}"
+            if key not in seen:
+                incl[key] += n
+                seen.add(key)
+            if i == len(frames) - 1:
+                own[key] += n
+                lines[f"{file}:{line} ({fn})"] += n
+    out = [f"py-spy: {total} samples", "", f"{'own %':>6} {'incl %':>7}  function"]
+    for key, n in own.most_common(top):
+        out.append(f"{100 * n / total:6.1f} {100 * incl[key] / total:7.1f}  {key}")
+    out += ["", f"{'own %':>6}  hottest lines"]
+    out += [f"{100 * n / total:6.1f}  {k}" for k, n in lines.most_common(top)]
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     pin_threads_or_reexec(argv, "benchmarks.profiling")
@@ -158,7 +191,11 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--spy", action="store_true", help="just run the step(s) in a loop (for py-spy)")
+    p.add_argument("--spy-report", metavar="RAW", help="summarise a py-spy `-f raw` output file and exit")
     args = p.parse_args(argv)
+    if args.spy_report:
+        print(spy_report(args.spy_report))
+        return 0
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)

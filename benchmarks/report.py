@@ -18,7 +18,7 @@ ISSUE_REFERENCE = """\
 | 60,000-op chain, build + backward | | 0.31 s | 2.8 s | 1.3 s |
 | graph memory held before backward, 16-element float64 ops | | | 2,199 B/op | 903 B/op |"""
 
-CELL_HELP = "each cell: median (x NumPy | x torch); lower is better"
+CELL_HELP = "each cell: median (x NumPy / x torch); lower is better"
 
 
 # ------------------------------------------------------------------------------------ machine
@@ -61,6 +61,11 @@ def machine(contenders: dict, threads: int | None, scale: str, repeats: int, loa
     return info
 
 
+def _clock(info) -> str:
+    return ("process CPU time (time other processes held the core left out)" if info.get("clock") == "cpu"
+            else "wall-clock time")
+
+
 # ------------------------------------------------------------------------------------ cells
 
 def _num(v: float, unit: str) -> str:
@@ -83,7 +88,7 @@ def cell(res: dict, unit: str) -> str:
     status = res.get("status")
     if status == "ok" and "value" in res:
         mark = " RSS" if res.get("method") == "RSS" else ""
-        return f"{_num(res['value'], unit)}{mark} ({_x(res.get('x_numpy'))} | {_x(res.get('x_torch'))})"
+        return f"{_num(res['value'], unit)}{mark} ({_x(res.get('x_numpy'))} / {_x(res.get('x_torch'))})"
     if status == "not available":
         return "not available"
     return status or "-"
@@ -113,7 +118,8 @@ def markdown_table(records, names) -> str:
 
 def notes(records, cells) -> list[str]:
     """One line per workload (its full title), then every contender that is not 'ok', with why."""
-    out = [f"- `{rec['name']}`: {rec['title']}" for rec in records]
+    out = [f"- `{rec['name']}`: {rec['title']} (sizes: "
+           + ", ".join(f"{k}={v}" for k, v in rec["size"].items()) + ")" for rec in records]
     seen = set()
     for rec in records:
         for n, r in rec["results"].items():
@@ -184,7 +190,7 @@ def targets(records) -> list[tuple[str, str, str]]:
 def render_text(info, records, cells, names) -> str:
     lines = [f"flowgrad benchmarks -- {info['cpu']}, {info['logical_cpus']} logical CPUs, threads: {info['threads']}",
              f"load average {info['load_before']} before, {info['load_after']} after",
-             f"medians of {info['repeats']} interleaved runs ({info['scale']} sizes); {CELL_HELP}", "",
+             f"medians of {info['repeats']} interleaved runs ({info['scale']} sizes, {_clock(info)}); {CELL_HELP}", "",
              text_table(records, names), ""]
     lines += notes(records, cells)
     lines += ["", "issue 7 targets for flowgrad:"]
@@ -203,7 +209,8 @@ def render_markdown(info, records, cells, names, command: str) -> str:
                                                  if "torch_threads" in info else ""),
            f"- Python {info['python']}; {versions}" + (f"; NumPy BLAS: {info['numpy_blas']}"
                                                       if "numpy_blas" in info else ""),
-           f"- {info['date']}; medians of {info['repeats']} interleaved runs, {info['scale']} sizes; load average "
+           f"- {info['date']}; medians of {info['repeats']} interleaved runs, {info['scale']} sizes, "
+           f"{_clock(info)}; load average "
            f"(1/5/15 min) {info['load_before']} before, {info['load_after']} after", "",
            "## Results", "", f"{CELL_HELP[0].upper()}{CELL_HELP[1:]}. Gradients of every contender were checked "
            "against hand-written NumPy (allclose) before anything was timed.", "",

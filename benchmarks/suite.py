@@ -61,7 +61,7 @@ def check_all(workloads, contenders: dict, scale: str, log=_log) -> dict:
 
 
 def measure(workloads, contenders: dict, cells: dict, scale: str, repeats: int, threads: int | None,
-            log=_log) -> list[dict]:
+            log=_log, clock: str = "wall") -> list[dict]:
     """Time (or weigh) every contender whose check passed. Returns one record per workload."""
     records = []
     for w in workloads:
@@ -80,7 +80,7 @@ def measure(workloads, contenders: dict, cells: dict, scale: str, repeats: int, 
         else:
             steps = {n: w.build(n, d) for n in ok}
             log(f"  timing  {w.name:<11} {repeats} interleaved runs of {', '.join(ok)}")
-            timings = interleaved(steps, repeats)
+            timings = interleaved(steps, repeats, clock=clock)
             per = w.ops_for(d)
             for n, t in timings.items():
                 rec["results"][n].update(value=t.median * w.unit_scale / per, inner=t.inner,
@@ -95,7 +95,8 @@ def measure(workloads, contenders: dict, cells: dict, scale: str, repeats: int, 
     return records
 
 
-def run(only=None, names=CONTENDERS, scale="full", repeats=40, threads=None, keep_going=False, log=_log):
+def run(only=None, names=CONTENDERS, scale="full", repeats=40, threads=None, keep_going=False, log=_log,
+        clock="wall"):
     """Check, then measure. Returns (contenders, cells, records or None when a check failed and
     keep_going is off)."""
     workloads = select(only)
@@ -113,4 +114,4 @@ def run(only=None, names=CONTENDERS, scale="full", repeats=40, threads=None, kee
             log("nothing was timed (pass --keep-going to time the others and mark these FAILED)")
             return contenders, cells, None
         log("--keep-going: timing the contenders that passed; the failed ones are marked FAILED\n")
-    return contenders, cells, measure(workloads, contenders, cells, scale, repeats, threads, log)
+    return contenders, cells, measure(workloads, contenders, cells, scale, repeats, threads, log, clock)

@@ -1,5 +1,6 @@
-"""Fit y = sin(x) on [-pi/2, pi] with a cubic polynomial, the PyTorch way: the features x, x^2, x^3 go through
-nn.Sequential(nn.Linear(3, 1), nn.Flatten(0, 1)), trained with nn.MSELoss and optim.RMSprop.
+"""Fit y = sin(x) with a cubic polynomial, the PyTorch way: the features x, x^2, x^3 go through
+nn.Sequential(nn.Linear(3, 1), nn.Flatten(0, 1)), trained with nn.MSELoss and optim.RMSprop, the
+learning rate decaying with lr_scheduler.ExponentialLR.
 
 Runs unchanged with real PyTorch (`python examples/sequential_rmsprop.py --real`) or flowgrad.
 """
@@ -14,7 +15,7 @@ else:
 torch.manual_seed(0)
 torch.set_default_dtype(torch.float64)
 
-x = torch.linspace(-math.pi / 2, math.pi, 2000)
+x = torch.linspace(-math.pi, math.pi, 2000)
 y = torch.sin(x)
 p = torch.tensor([1, 2, 3])
 xx = x.unsqueeze(-1).pow(p)
@@ -32,20 +33,28 @@ with torch.no_grad():
     model[0].bias.fill_(0.1)
 
 loss_fn = torch.nn.MSELoss(reduction="sum")
-optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-3)
+optimizer = torch.optim.RMSprop(model.parameters(), lr=2e-3)
+scheduler = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.996)
 print(optimizer)
 
 for t in range(2000):
     y_pred = model(xx)
     loss = loss_fn(y_pred, y)
     if t % 400 == 399:
-        print(t, f"{loss.item():.6f}")
+        print(t, f"{loss.item():.6f}", f"lr={scheduler.get_last_lr()[0]:.3e}")
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
+    scheduler.step()
+
+
+def fmt(v):
+    """Five decimals; the even coefficients only drift from zero by rounding, so -0.00000 prints as 0.00000."""
+    return f"{v:.5f}".replace("-0.00000", "0.00000")
+
 
 linear_layer = model[0]
-w = linear_layer.weight[:, 0].item(), linear_layer.weight[:, 1].item(), linear_layer.weight[:, 2].item()
-print(f"Result: y = {linear_layer.bias.item():.5f} + {w[0]:.5f} x + {w[1]:.5f} x^2 + {w[2]:.5f} x^3")
+w = [linear_layer.weight[:, i].item() for i in range(3)]
+print(f"Result: y = {fmt(linear_layer.bias.item())} + {fmt(w[0])} x + {fmt(w[1])} x^2 + {fmt(w[2])} x^3")
 print("state keys:", sorted(optimizer.state_dict()["state"][0].keys()))
 print("last loss node:", loss.grad_fn.name())

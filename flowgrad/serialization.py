@@ -58,7 +58,7 @@ class _Writer:
         name = f"arrays/{self.n_arrays}.npy"
         self.n_arrays += 1
         buf = io.BytesIO()
-        np.save(buf, np.ascontiguousarray(host), allow_pickle=False)
+        np.save(buf, host if host.flags.c_contiguous else np.array(host, order="C"), allow_pickle=False)
         self.zf.writestr(name, buf.getvalue())
         return name
 

@@ -9,6 +9,8 @@ import numpy as np
 
 from . import backend
 from .autograd import mode
+
+_inference = mode.inference_enabled
 from .autograd.graph import AccumulateGrad, NodeHooks, _HookDict, add_hook
 from .autograd.policy import TORCH
 
@@ -61,7 +63,7 @@ class Tensor:
         t._acc = None
         t._view = None
         t._extra = None
-        if mode.state.inference:
+        if _inference():
             t._x().inference = True
         return t
 

@@ -78,8 +78,8 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             if node._saved is FREED:
                 raise policy.error("second_backward", node=policy.node_name(node))
             if len(grads) == 1 and node._hooks is None and not anomaly:  # the common case, inlined
-                outs = node.apply(grads) if grads[0] is not None else None
-            elif all(g is None for g in grads):
+                outs = node.apply(grads) if grads[0] is not None or node.runs_without_grads else None
+            elif all(g is None for g in grads) and not node.runs_without_grads:
                 outs = None
             else:
                 outs = _run_node(policy, node, grads, anomaly, zeros_for)
@@ -235,7 +235,8 @@ def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, zeros_for)
             out = hook(tuple(grads))
             if out is not None:
                 grads = _check_hook_result(policy, hook, out, grads)
-    if len(grads) > 1 and any(g is None for g in grads) and getattr(node, "materialize_grads", True):
+    if len(grads) > 1 and any(g is None for g in grads) and any(g is not None for g in grads) and \
+            getattr(node, "materialize_grads", True):
         like = next(g for g in grads if g is not None)
         grads = [g if g is not None else zeros_for(like, shape, dtype)
                  for g, (shape, dtype) in zip(grads, node.out_meta)]

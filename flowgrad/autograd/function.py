@@ -17,6 +17,7 @@ import itertools
 import traceback
 import warnings
 
+from .. import backend
 from . import mode
 from .graph import FREED, Node, _next_seq
 from ..tensor import Tensor
@@ -61,6 +62,8 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _forward_cls = None
     materialize_grads = True
+    runs_without_grads = True  # backward is called even when no output received a gradient (as PyTorch)
+    _xp = None                 # the array namespace of the outputs, to materialize zeros
     needs_input_grad: tuple = ()
     _fn_saved = None          # tuple of SavedTensor / None, filled after forward
     _released = False         # set when a non-retained backward has run this node
@@ -111,7 +114,7 @@ class BackwardCFunction(Node, FunctionCtx):
         for g, (shape, dtype) in zip(grads, self.out_meta):
             if g is None:
                 g = zeros_for(like, shape, dtype) if like is not None else \
-                    self.out_cls._out_cls._make(_zeros(shape, dtype))
+                    self.out_cls._out_cls._make(self._xp.zeros(shape, dtype=dtype))
             out.append(g)
         return out
 
@@ -304,6 +307,7 @@ def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: boo
     ctx.out_meta = tuple((t._data.shape, t._data.dtype) for t in tensor_outs)
     if tensor_outs:
         ctx.out_cls = type(tensor_outs[0])
+        ctx._xp = backend.namespace(tensor_outs[0]._data)
     ctx._output_is_tensor = tuple(isinstance(o, Tensor) for o in outs)
     to_save = ctx.__dict__.pop("to_save", None)
     if executable and to_save is not None:
@@ -437,8 +441,3 @@ def _expandable(shape: tuple, desired: tuple) -> bool:
 
 def _shape_list(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-def _zeros(shape, dtype):
-    from .. import backend
-    return backend.xp_for(None).zeros(shape, dtype=dtype)

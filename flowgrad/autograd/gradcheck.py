@@ -184,6 +184,9 @@ def _central_difference(func: Callable, inputs: tuple, perturb, eps: float, idx,
             cols.append(None)
             continue
         _check_same_meta(a, b, eps, idx, like)
+        if a.dtype.kind not in "fc":       # integer and boolean outputs have no derivative
+            cols.append(None)
+            continue
         cols.append(((b - a) / (2 * eps)).reshape(-1))
     return cols
 

@@ -79,6 +79,7 @@ class Node:
     __slots__ = ("next_edges", "seq", "out_meta", "out_cls", "_saved", "_hooks", "_metadata", "_trace",
                  "__weakref__")
     _name: str | None = None
+    runs_without_grads = False   # custom Functions run even when every incoming gradient is None
 
     def __init__(self, next_edges: tuple, out_meta: tuple, out_cls, saved=None):
         self.next_edges = next_edges

@@ -16,6 +16,9 @@ from ..autograd.graph import Node, SavedTensor, _next_seq
 from ..tensor import Tensor
 
 _state = mode.state
+_grad_enabled = mode.grad_enabled
+_anomaly = mode.anomaly_enabled
+_FORWARD_TRACES = mode.FORWARD_TRACES
 _new = object.__new__
 _SCALARS = (bool, int, float)
 
@@ -51,7 +54,7 @@ def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     node.seq = _next_seq()
     node._hooks = None
     node._metadata = None
-    node._trace = _trace() if _state.anomaly or _state.forward_traces else None
+    node._trace = _trace() if _anomaly() or _FORWARD_TRACES[0] else None
     out._requires_grad = True
     out.grad_fn = node
     return node
@@ -85,7 +88,7 @@ def save_output(t: Tensor) -> SavedTensor:
 
 
 def recording(*tensors) -> bool:
-    if not _state.grad_enabled:
+    if not _grad_enabled():
         return False
     for t in tensors:
         if t is not None and t._requires_grad:
@@ -237,6 +240,6 @@ del _name, _fn
 
 def _zero(x):
     out = wrap(x._out_cls, backend.namespace(x._data).zeros_like(x._data))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(indexing.ZeroBackward0, (x,), out)
     return out

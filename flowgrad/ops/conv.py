@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _state, check_same, make_node, save, wrap
+from . import _state, _grad_enabled, check_same, make_node, save, wrap
 from . import indexing as I
 from . import reduction as R
 from . import shape as S
@@ -118,7 +118,7 @@ def conv2d(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 
     if bias is not None:
         out = out + bias._data.reshape(-1, 1, 1)
     res = wrap(x._out_cls, out)
-    if _state.grad_enabled and (x._requires_grad or weight._requires_grad or
+    if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
         inputs = (x, weight) if bias is None else (x, weight, bias)
         node = make_node(ConvolutionBackward0, inputs, res, (save(x) if weight._requires_grad else None,
@@ -146,7 +146,7 @@ def conv2d_input_grad(g, weight, x_shape, stride, pads, dilation, groups):
     gd = g._data
     out = wrap(g._out_cls, _input_grad_arrays(backend.namespace(gd), gd, weight._data.astype(gd.dtype, copy=False),
                                               x_shape, stride, pads, dilation, groups))
-    if _state.grad_enabled and (g._requires_grad or weight._requires_grad):
+    if _grad_enabled() and (g._requires_grad or weight._requires_grad):
         node = make_node(ConvolutionBackwardInput, (g, weight), out,
                          (save(g) if weight._requires_grad else None, save(weight) if g._requires_grad else None))
         node.geom, node.w_shape = (stride, pads, dilation, groups), weight._data.shape
@@ -171,7 +171,7 @@ def conv2d_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
     d, gd = x._data, g._data
     out = wrap(g._out_cls, _weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
                                                groups))
-    if _state.grad_enabled and (x._requires_grad or g._requires_grad):
+    if _grad_enabled() and (x._requires_grad or g._requires_grad):
         node = make_node(ConvolutionBackwardWeight, (x, g), out,
                          (save(x) if g._requires_grad else None, save(g) if x._requires_grad else None))
         node.geom, node.x_shape = (stride, pads, dilation, groups), d.shape
@@ -215,7 +215,7 @@ def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     idx = (rows * w + cols).astype(np.int64)
     out = wrap(x._out_cls, vals)
     indices = wrap(x._out_cls, idx)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(MaxPool2DWithIndicesBackward0, (x,), out)
         node.x_shape, node.indices = d.shape, wrap(x._out_cls, idx.reshape(n, c, -1))
     return out, indices
@@ -263,7 +263,7 @@ def _avg_pool(x, geom, divisor):
     s = s.reshape(n, c, s.shape[2], s.shape[3]) / (divisor if not hasattr(divisor, "shape") else
                                                     divisor.astype(d.dtype))
     out = wrap(x._out_cls, s.astype(d.dtype, copy=False))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(AvgPool2DBackward0, (x,), out)
         node.x_shape, node.geom, node.divisor = d.shape, geom, divisor
     return out
@@ -279,7 +279,7 @@ def _avg_pool_backward(g, x_shape, geom, divisor):
     gx = _input_grad_arrays(xp, scaled.reshape(n * c, 1, ho, wo), _ones_kernel(xp, kernel, gd.dtype),
                             (n * c, 1, h, w), stride, pads, (1, 1), 1).reshape(x_shape)
     out = wrap(g._out_cls, gx)
-    if _state.grad_enabled and g._requires_grad:
+    if _grad_enabled() and g._requires_grad:
         node = make_node(AvgPool2DBackwardBackward, (g,), out)
         node.x_shape, node.geom, node.divisor = x_shape, geom, divisor
     return out
@@ -344,6 +344,6 @@ def constant_pad(x, pad, value=0):
     else:
         r = r.copy()
     out = wrap(x._out_cls, r)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(ConstantPadNdBackward0, (x,), out).pad = tuple(int(p) for p in pad)
     return out

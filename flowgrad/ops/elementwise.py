@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node, saved_fields
 from ..tensor import Tensor
-from . import (_state, binary_arrays, float_array, make_node, recording, save, save_output, wrap)
+from . import (_state, _grad_enabled, binary_arrays, float_array, make_node, recording, save, save_output, wrap)
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
@@ -49,7 +49,7 @@ class RsubBackward1(Node):
 def add(a, b, alpha=1):
     cls, x, y, ta, tb = binary_arrays(a, b)
     out = wrap(cls, x + y if alpha == 1 else x + y * alpha)
-    if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         make_node(AddBackward0, (ta, tb), out).alpha = alpha
     return out
 
@@ -60,7 +60,7 @@ def sub(a, b, alpha=1):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
     out = wrap(cls, x - y if alpha == 1 else x - y * alpha)
-    if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         if ta is None:
             make_node(RsubBackward1, (tb,), out)
         else:
@@ -81,7 +81,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     d = x._data
     r = d * scale + bias if bias_after_scale else (d + bias) * scale
     out = wrap(x._out_cls, r.astype(d.dtype, copy=False))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(ScaleBackward0, (x,), out).scale = scale
     return out
 
@@ -99,7 +99,7 @@ class MulBackward0(Node):
 def mul(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     out = wrap(cls, x * y)
-    if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         ra = ta is not None and ta._requires_grad
         rb = tb is not None and tb._requires_grad
         # each formula needs the *other* operand; a Python scalar is saved as itself
@@ -133,7 +133,7 @@ def div(a, b, rounding_mode=None):
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
     out = wrap(cls, x / y)
-    if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         rb = tb is not None and tb._requires_grad
         sa = save(ta) if rb else None
         sb = save(tb) if tb is not None else b
@@ -321,7 +321,7 @@ def _declare_unary(name, node_name, forward, formula, saves="input", float_out=T
     def op(x):
         d = float_array(x) if float_out else x._data
         out = wrap(x._out_cls, forward(backend.namespace(d), d))
-        if _state.grad_enabled and x._requires_grad:
+        if _grad_enabled() and x._requires_grad:
             if saves == "input":
                 saved = (save(x),)
             elif saves == "result":
@@ -415,7 +415,7 @@ def clamp(x, min=None, max=None):
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)
     out = wrap(x._out_cls, r)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(ClampBackward1, (x,), out, (save(x),))
         node.min, node.max = min, max
     return out
@@ -436,7 +436,7 @@ def cast(x: Tensor, dtype) -> Tensor:
     if x._data.dtype == dt:
         return x
     out = wrap(x._out_cls, x._data.astype(dt))
-    if _state.grad_enabled and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
+    if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
         make_node(ToCopyBackward0, (x,), out)
     return out
 
@@ -451,7 +451,7 @@ class CopyBackwards(Node):
 def copy_grad(g: Tensor) -> Tensor:
     """A recorded copy of a gradient (`.grad` under create_graph shows `grad_fn=<CopyBackwards>`)."""
     out = wrap(g._out_cls, g._data.copy())
-    if _state.grad_enabled and g._requires_grad:
+    if _grad_enabled() and g._requires_grad:
         make_node(CopyBackwards, (g,), out)
     return out
 
@@ -539,7 +539,7 @@ def to_device(x: Tensor, device) -> Tensor:
     if src == device or (device.type == src.type and device.index is None):
         return x
     out = wrap(x._out_cls, backend.to_device(x._data, device))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(ToDeviceBackward, (x,), out).src = src
     return out
 

@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node, _next_seq
 from ..tensor import Tensor
-from . import _state, edge, make_node, normalize_dim, save, wrap
+from . import _state, _grad_enabled, edge, make_node, normalize_dim, save, wrap
 from . import shape as S
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
@@ -97,7 +97,7 @@ def getitem(x, key):
     out = wrap(x._out_cls, r)
     if not advanced:
         S.as_view(x, out, lambda b: getitem(b, key))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(_node_for_key(key, advanced), (x,), out)
         node.in_shape, node.key = d.shape, key
     return out
@@ -120,7 +120,7 @@ def index_into_zeros(g, shape, key):
     else:
         z[key] = d
     out = wrap(g._out_cls, z)
-    if _state.grad_enabled and g._requires_grad:
+    if _grad_enabled() and g._requires_grad:
         make_node(IndexIntoZerosBackward, (g,), out).key = key
     return out
 
@@ -149,7 +149,7 @@ def index_put(x, key, value):
     r[key] = v
     out = wrap(x._out_cls, r)
     tv = value if isinstance(value, Tensor) else None
-    if _state.grad_enabled and (x._requires_grad or (tv is not None and tv._requires_grad)):
+    if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
         make_node(IndexPutBackward0 if pure_advanced else CopySlicesIndex, (x, tv), out).key = key
     return out
@@ -174,7 +174,7 @@ def zero_at(g, key):
     r = g._data.copy()
     r[key] = 0
     out = wrap(g._out_cls, r)
-    if _state.grad_enabled and g._requires_grad:
+    if _grad_enabled() and g._requires_grad:
         make_node(ZeroAtBackward, (g,), out).key = key
     return out
 
@@ -203,7 +203,7 @@ def gather(x, dim, index):
     if idx.dtype != np.int64:
         raise RuntimeError("gather(): Expected dtype int64 for index")
     out = wrap(x._out_cls, d[_along(idx, dim)])
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(GatherBackward0, (x,), out)
         node.in_shape, node.dim, node.index = d.shape, dim, index.detach()
     return out
@@ -227,7 +227,7 @@ def scatter_into_zeros(shape, dim, index, src):
     idx = index._data
     xp.add.at(z, _along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
     out = wrap(src._out_cls, z)
-    if _state.grad_enabled and src._requires_grad:
+    if _grad_enabled() and src._requires_grad:
         node = make_node(ScatterAddBackward0, (src,), out)
         node.dim, node.index = dim, index.detach()
     return out
@@ -265,7 +265,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
         r[pos] = src
         ts = None
     out = wrap(x._out_cls, r)
-    if _state.grad_enabled and (x._requires_grad or (ts is not None and ts._requires_grad)):
+    if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
         node = make_node(ScatterBackward0, (x, ts), out)
         node.dim, node.index = dim, index.detach()
     return out
@@ -295,7 +295,7 @@ def masked_fill(x, mask, value):
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
     v = value._data if isinstance(value, Tensor) else value
     out = wrap(x._out_cls, xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(MaskedFillBackward0, (x,), out).mask = m_full
     return out
 
@@ -328,7 +328,7 @@ def fill(x, value):
     d = x._data
     v = value._data if isinstance(value, Tensor) else value
     out = wrap(x._out_cls, backend.namespace(d).full(d.shape, v, dtype=d.dtype))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(FillBackward0, (x,), out)
     return out
 
@@ -356,7 +356,7 @@ def copy_from(x, src):
     r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
     out = wrap(x._out_cls, r)
     ts = src if isinstance(src, Tensor) else None
-    if _state.grad_enabled and (x._requires_grad or (ts is not None and ts._requires_grad)):
+    if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
         make_node(CopyBackwardsInplace, (x, ts), out)
     return out
 
@@ -385,7 +385,7 @@ class ZeroViewBackward(Node):
 def zero_view(g, view_fn):
     """`g` with the region `view_fn` selects set to zero (self-adjoint)."""
     r = g._data.copy()
-    prev = _state.grad_enabled
+    prev = _grad_enabled()
     _state.grad_enabled = False
     try:
         region = view_fn(g._new(r))
@@ -393,7 +393,7 @@ def zero_view(g, view_fn):
         _state.grad_enabled = prev
     region._data[...] = 0
     out = wrap(g._out_cls, r)
-    if _state.grad_enabled and g._requires_grad:
+    if _grad_enabled() and g._requires_grad:
         make_node(ZeroViewBackward, (g,), out).view_fn = view_fn
     return out
 
@@ -405,7 +405,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     ext = self._extra
     if ext is not None and ext.inference and not _state.inference:
         raise self.policy.error("inference_inplace")
-    rec = _state.grad_enabled and (self._requires_grad or
+    rec = _grad_enabled() and (self._requires_grad or
                                    any(isinstance(a, Tensor) and a._requires_grad for a in args))
     if not rec:
         res = fn(self, *args, **kwargs)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _state, check_same, make_node, save, wrap
+from . import _state, _grad_enabled, check_same, make_node, save, wrap
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L
@@ -40,7 +40,7 @@ def _same_facade(a, b) -> None:
 
 
 def _not_differentiable(fn_name: str, arg_name: str, t) -> None:
-    if t is not None and t._requires_grad and _state.grad_enabled:
+    if t is not None and t._requires_grad and _grad_enabled():
         raise RuntimeError(f"The function '{fn_name}' is not differentiable with respect to argument '{arg_name}'. "
                            "This input cannot have requires_grad True.")
 
@@ -117,6 +117,9 @@ def linear(x, weight, bias=None):
     if d.shape[-1] != wd.shape[1]:
         raise _shape_mismatch(d, wd)
     if d.dtype != wd.dtype:
+        if bias is not None:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_dtype_name(d.dtype)} and "
+                               f"{_dtype_name(wd.dtype)}")
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_C_NAMES.get(str(d.dtype))} != "
                            f"{_C_NAMES.get(str(wd.dtype))}")
     xp = backend.namespace(d)
@@ -129,7 +132,7 @@ def linear(x, weight, bias=None):
                                f"{_dtype_name(d.dtype)}")
         out += bd
     res = wrap(x._out_cls, out)
-    if _state.grad_enabled and (x._requires_grad or weight._requires_grad or
+    if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
         if d.ndim == 2:
             node_cls = AddmmBackward0 if bias is not None else MmBackward0
@@ -170,7 +173,7 @@ def embedding(indices, weight, padding_idx=None):
     if idx.size and (int(idx.max()) >= n or int(idx.min()) < 0):
         raise IndexError("index out of range in self")
     out = wrap(weight._out_cls, wd[idx])
-    if _state.grad_enabled and weight._requires_grad:
+    if _grad_enabled() and weight._requires_grad:
         node = make_node(EmbeddingBackward0, (weight,), out)
         node.num_weights, node.indices = n, idx
         node.padding_idx = None if padding_idx is None else padding_idx % n
@@ -238,7 +241,7 @@ def mse_loss(x, t, reduction="mean"):
     diff = d - td
     sq = diff * diff
     out = wrap(x._out_cls, _reduce_array(xp, sq, reduction))
-    if _state.grad_enabled and (x._requires_grad or t._requires_grad):
+    if _grad_enabled() and (x._requires_grad or t._requires_grad):
         node = make_node(MseLossBackward0, (x, t), out, (save(x), save(t)))
         node.reduction, node.n = reduction, max(sq.size, 1)
     return out
@@ -260,20 +263,30 @@ class NllLossBackward0(Node):
 
 
 def _check_nll_args(x, target, weight):
+    """PyTorch's checks, in PyTorch's order (shapes, then the target dtype, then the weight)."""
     d, td = x._data, target._data
-    if td.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype_name(td.dtype)}")
-    if d.ndim == 0 or d.ndim > 1 and td.ndim != d.ndim - 1:
-        if d.ndim == 2 and td.ndim != 1:
+    if d.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {d.ndim})")
+    if d.ndim != 1 and d.shape[0] != (td.shape[0] if td.ndim else 0):
+        raise ValueError(f"Expected input batch_size ({d.shape[0]}) to match target batch_size "
+                         f"({td.shape[0] if td.ndim else 0}).")
+    if d.ndim == 1:
+        if td.ndim > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if d.ndim >= 1 and (td.ndim == 0) != (d.ndim == 1):
-        if d.ndim == 2:
+        if td.ndim == 1 and td.shape[0] != 1:
+            raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {td.shape[0]}")
+    elif d.ndim == 2:
+        if td.ndim > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if d.ndim >= 2 and td.ndim >= 1 and d.shape[0] != td.shape[0]:
-        raise ValueError(f"Expected input batch_size ({d.shape[0]}) to match target batch_size ({td.shape[0]}).")
-    if d.ndim > 2 and td.shape[1:] != d.shape[2:]:
+    elif d.ndim == 3:
+        if td.shape != (d.shape[0], d.shape[2]):
+            raise RuntimeError(f"Expected target size [{d.shape[0]}, {d.shape[2]}], got "
+                               f"[{', '.join(map(str, td.shape))}]")
+    elif td.shape[1:] != d.shape[2:]:
         raise RuntimeError(f"size mismatch (got input: [{', '.join(map(str, d.shape))}] , target: "
                            f"[{', '.join(map(str, td.shape))}]")
+    if td.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype_name(td.dtype)}")
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     if weight is not None and weight._data.shape != (c,):
         raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got weight "
@@ -290,6 +303,9 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     d = x._data
     xp = backend.namespace(d)
     t = target._data.astype(np.int64, copy=False)
+    if d.ndim == 1 and t.ndim == 1:  # (C,) input with a one-element target: a batch of one
+        out = nll_loss(S.unsqueeze(x, 0), target, weight, ignore_index, reduction)
+        return S.squeeze(out, 0) if reduction == "none" else out
     ignored = t == ignore_index
     bad = (t < 0) | (t >= c)
     bad &= ~ignored
@@ -310,7 +326,7 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
         total = xp.sum(w)
         out_arr, coef = xp.sum(losses) / total, -w / total
     out = wrap(x._out_cls, xp.asarray(out_arr, dtype=d.dtype))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(NllLossBackward0, (x,), out)
         node.in_shape, node.index = d.shape, index
         node.coef = xp.expand_dims(coef, axis).astype(d.dtype, copy=False)
@@ -367,7 +383,7 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     if weight is not None:
         losses = losses * weight._data
     out = wrap(x._out_cls, xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
-    if _state.grad_enabled and (x._requires_grad or target._requires_grad):
+    if _grad_enabled() and (x._requires_grad or target._requires_grad):
         node = make_node(BinaryCrossEntropyBackward0, (x, target), out,
                          (save(x), save(target), save(weight) if weight is not None else None))
         node.reduction, node.n = reduction, max(d.size, 1)
@@ -427,7 +443,7 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
     if weight is not None:
         losses = losses * weight._data
     out = wrap(x._out_cls, xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
-    if _state.grad_enabled and (x._requires_grad or target._requires_grad):
+    if _grad_enabled() and (x._requires_grad or target._requires_grad):
         t_saved = target if td is target._data else target._new(td)
         node = make_node(BinaryCrossEntropyWithLogitsBackward0, (x, target), out,
                          (save(x), save(t_saved), save(weight) if weight is not None else None,
@@ -482,7 +498,7 @@ def leaky_relu(x, negative_slope=0.01):
     d = x._data
     xp = backend.namespace(d)
     out = wrap(x._out_cls, xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(LeakyReluBackward0, (x,), out, (save(x),)).negative_slope = negative_slope
     return out
 
@@ -499,7 +515,7 @@ def elu(x, alpha=1.0):
     d = x._data
     xp = backend.namespace(d)
     out = wrap(x._out_cls, xp.where(d > 0, d, alpha * xp.expm1(xp.minimum(d, 0))).astype(d.dtype, copy=False))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(EluBackward0, (x,), out, (save(x),)).alpha = alpha
     return out
 
@@ -519,7 +535,7 @@ def softplus(x, beta=1.0, threshold=20.0):
     bd = d * beta
     soft = xp.log1p(xp.exp(xp.minimum(bd, threshold))) / beta
     out = wrap(x._out_cls, xp.where(bd > threshold, d, soft).astype(d.dtype, copy=False))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(SoftplusBackward0, (x,), out, (save(x),))
         node.beta, node.threshold = beta, threshold
     return out

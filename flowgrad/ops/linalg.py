@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, binary_arrays, make_node, save, wrap
+from . import _state, _grad_enabled, binary_arrays, make_node, save, wrap
 from . import shape as S
 
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm", "linear"]
@@ -92,7 +92,7 @@ def matmul(a, b, _node_cls=None):
                            f" and {_shape_str(y.shape[-2:] if y.ndim > 1 else y.shape)})")
     xp = backend.namespace(x)
     out = wrap(cls, xp.matmul(x, y))
-    if _state.grad_enabled and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         nd = (x.ndim, y.ndim)
         node_cls = _node_cls or {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0,
                                  (1, 2): SqueezeMatmul}.get(nd)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, float_array, make_multi_node, make_node, normalize_dim, normalize_dims, save, save_output, wrap
+from . import _state, _grad_enabled, float_array, make_multi_node, make_node, normalize_dim, normalize_dims, save, save_output, wrap
 from . import elementwise as E
 from . import shape as S
 from . import indexing as I
@@ -57,7 +57,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
     out = wrap(x._out_cls, backend.namespace(d).sum(d, axis=dims, keepdims=keepdim, dtype=out_dt))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         _reduce_node(SumBackward0 if dim is None else SumBackward1, x, out, dims, keepdim)
     return out
 
@@ -81,7 +81,7 @@ def sum_to(x, shape: tuple):
     if r.shape != shape:
         r = r.reshape(shape)
     out = wrap(x._out_cls, r)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(SumToSizeBackward0, (x,), out).in_shape = d.shape
     return out
 
@@ -111,7 +111,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
                            f"complex dtype. Got: {x.policy.type_name(d.dtype)[6:-6]}")
     dims = normalize_dims(dim, d.ndim)
     out = wrap(x._out_cls, backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         _reduce_node(MeanBackward0 if dim is None else MeanBackward1, x, out, dims, keepdim)
     return out
 
@@ -153,7 +153,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
         d = d.astype(np.int64)
     dims = normalize_dims(dim, d.ndim)
     out = wrap(x._out_cls, backend.namespace(d).prod(d, axis=dims, keepdims=keepdim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(ProdBackward0 if dim is None else ProdBackward1, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
     return out
@@ -220,7 +220,7 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name):
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                          "reduction dim with the 'dim' argument.")
     out = wrap(x._out_cls, getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(node_cls, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
     return out
@@ -239,7 +239,7 @@ def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
         if not keepdim:
             idx, vals = idx.squeeze(dim), vals.squeeze(dim)
     values, indices = wrap(x._out_cls, vals), wrap(x._out_cls, idx.astype(np.int64))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(node_cls, x, values, (dim,), keepdim)
         node._saved = (save(indices),)
     return values_indices(values, indices)
@@ -271,7 +271,7 @@ def median(x, dim=None, keepdim=False):
         flat = d.reshape(-1)
         val = xp.sort(flat)[(flat.size - 1) // 2]
         out = wrap(x._out_cls, xp.asarray(val))
-        if _state.grad_enabled and x._requires_grad:
+        if _grad_enabled() and x._requires_grad:
             node = _reduce_node(MedianBackward0, x, out, normalize_dims(None, d.ndim), False)
             node._saved = (save(x), save_output(out))
         return out
@@ -283,7 +283,7 @@ def median(x, dim=None, keepdim=False):
     if not keepdim:
         idx, vals = idx.squeeze(dim), vals.squeeze(dim)
     values, indices = wrap(x._out_cls, vals), wrap(x._out_cls, idx.astype(np.int64))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(MedianBackward1, x, values, (dim,), keepdim)
         node._saved = (save(indices),)
     return values_indices(values, indices)
@@ -387,7 +387,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     d = float_array(x)
     dims = normalize_dims(dim, d.ndim)
     out = wrap(x._out_cls, backend.namespace(d).var(d, axis=dims, ddof=c, keepdims=keepdim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(VarBackward0, x, out, dims, keepdim, (save(x),))
         node.correction = c
     return out
@@ -398,7 +398,7 @@ def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     d = float_array(x)
     dims = normalize_dims(dim, d.ndim)
     out = wrap(x._out_cls, backend.namespace(d).std(d, axis=dims, ddof=c, keepdims=keepdim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(StdBackward0, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
         node.correction = c
@@ -457,7 +457,7 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     else:
         r = xp.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
     out = wrap(x._out_cls, xp.asarray(r, dtype=d.dtype))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(LinalgVectorNormBackward0, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
         node.p = p
@@ -486,7 +486,7 @@ def logsumexp(x, dim, keepdim=False):
     if not keepdim:
         r = r.reshape(tuple(s for i, s in enumerate(d.shape) if i not in dims))
     out = wrap(x._out_cls, r)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = _reduce_node(LogsumexpBackward0, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
     return out
@@ -507,7 +507,7 @@ def cumsum(x, dim, dtype=None):
         d = d.astype(np.int64)
     dim = normalize_dim(dim, d.ndim)
     out = wrap(x._out_cls, backend.namespace(d).cumsum(d, axis=dim) if d.ndim else d.copy())
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(CumsumBackward0, (x,), out).dim = dim
     return out
 

@@ -9,7 +9,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from . import _state, make_multi_node, make_node, normalize_dim, wrap
+from . import _state, _grad_enabled, make_multi_node, make_node, normalize_dim, wrap
 from . import reduction as R
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
@@ -84,7 +84,7 @@ def reshape(x, *shape):
         _check_shape(x, shape)
         r = d.reshape(shape)
     out = _view_out(x, r, lambda b: reshape(b, shape))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(ViewBackward0 if out._view is not None or not r.size else UnsafeViewBackward0, (x,),
                   out).in_shape = d.shape
     return out
@@ -106,7 +106,7 @@ def view(x, *shape):
         r = x._data.reshape(shape)
     out = wrap(x._out_cls, r)
     as_view(x, out, lambda b: view(b, shape))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(ViewBackward0, (x,), out).in_shape = x._data.shape
     return out
 
@@ -154,7 +154,7 @@ def permute(x, *dims):
                            f"len(dims) = {len(dims)}")
     dims = tuple(normalize_dim(d, nd) for d in dims)
     out = _view_out(x, x._data.transpose(dims), lambda b: permute(b, dims))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(PermuteBackward0, (x,), out).dims = dims
     return out
 
@@ -178,7 +178,7 @@ def transpose(x, dim0, dim1):
     nd = x._data.ndim
     d0, d1 = normalize_dim(dim0, nd), normalize_dim(dim1, nd)
     out = _view_out(x, x._data.swapaxes(d0, d1) if nd else x._data.view(), lambda b: transpose(b, d0, d1))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(TransposeBackward0, (x,), out)
         node.d0, node.d1 = d0, d1
     return out
@@ -199,7 +199,7 @@ def t(x):
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
     out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(TBackward0, (x,), out)
     return out
 
@@ -233,7 +233,7 @@ def expand(x, *sizes):
         r = backend.namespace(d).broadcast_to(d, shape)
     out = wrap(x._out_cls, r)
     as_view(x, out, lambda b: expand(b, shape))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(ExpandBackward0, (x,), out).in_shape = d.shape
     return out
 
@@ -271,7 +271,7 @@ def squeeze(x, dim=None):
         shape = tuple(s for i, s in enumerate(d.shape) if not (i in dims and s == 1))
         node_cls = SqueezeBackward1
     out = _view_out(x, d.reshape(shape), lambda b: squeeze(b, dim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(node_cls, (x,), out).in_shape = d.shape
     return out
 
@@ -281,7 +281,7 @@ def unsqueeze(x, dim):
     dim = normalize_dim(dim, d.ndim + 1)
     shape = d.shape[:dim] + (1,) + d.shape[dim:]
     out = _view_out(x, d.reshape(shape), lambda b: unsqueeze(b, dim))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(UnsqueezeBackward0, (x,), out).in_shape = d.shape
     return out
 
@@ -341,7 +341,7 @@ def cat(tensors, dim=0):
                                    f"got size {a.shape[k]} for tensor number {i} in the list.")
     xp = backend.namespace(arrays[0])
     out = wrap(cls, xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
-    if _state.grad_enabled and any(t._requires_grad for t in tensors):
+    if _grad_enabled() and any(t._requires_grad for t in tensors):
         node = make_node(CatBackward0, tuple(tensors), out)
         node.dim = dim
         node.sizes = tuple(a.shape[dim] if a.ndim == nd else 0 for a in arrays)
@@ -368,7 +368,7 @@ def stack(tensors, dim=0):
                                f"entry 0 and [{', '.join(map(str, a.shape))}] at entry {i}")
     dim = normalize_dim(dim, arrays[0].ndim + 1)
     out = wrap(cls, backend.namespace(arrays[0]).stack(arrays, axis=dim))
-    if _state.grad_enabled and any(t._requires_grad for t in tensors):
+    if _grad_enabled() and any(t._requires_grad for t in tensors):
         make_node(StackBackward0, tuple(tensors), out).dim = dim
     return out
 
@@ -405,7 +405,7 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
     outs = [wrap(x._out_cls, a) for a in arrays]
     for o, fn in zip(outs, fns):
         as_view(x, o, fn, op_name)
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_multi_node(node_cls, (x,), outs).dim = dim
     return tuple(outs)
 
@@ -480,7 +480,7 @@ def flip(x, dims):
         dims = (dims,)
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
     out = wrap(x._out_cls, backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(FlipBackward0, (x,), out).dims = dims
     return out
 
@@ -506,7 +506,7 @@ def repeat(x, *repeats):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
     out = wrap(x._out_cls, backend.namespace(d).tile(d, repeats))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(RepeatBackward0, (x,), out)
         node.in_shape, node.repeats = d.shape, repeats
     return out
@@ -536,14 +536,14 @@ class TriuBackward0(Node):
 
 def tril(x, diagonal=0):
     out = wrap(x._out_cls, backend.namespace(x._data).tril(x._data, diagonal))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(TrilBackward0, (x,), out).k = diagonal
     return out
 
 
 def triu(x, diagonal=0):
     out = wrap(x._out_cls, backend.namespace(x._data).triu(x._data, diagonal))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(TriuBackward0, (x,), out).k = diagonal
     return out
 
@@ -559,7 +559,7 @@ class CloneBackward0(Node):
 
 def clone(x, memory_format=None):
     out = wrap(x._out_cls, x._data.copy())
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         make_node(CloneBackward0, (x,), out)
     return out
 

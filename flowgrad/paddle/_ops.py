@@ -408,6 +408,19 @@ def assign(x, output=None):
     return output
 
 
+def _getitem(x, key):
+    """x[key], with paddle's error for an integer index out of range."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if builtins.all(isinstance(k, (int, slice)) and not isinstance(k, bool) for k in parts):
+        for axis, k in enumerate(parts):
+            if isinstance(k, int) and axis < x.ndim and not -x.shape[axis] <= k < x.shape[axis]:
+                n = x.shape[axis]
+                raise IndexError(f"(OutOfRange) The starting index {k} of slice is out of bounds in tensor {axis}-th "
+                                 f"axis, it should be in the range of [{-n}, {n}). (at "
+                                 "/paddle/paddle/fluid/pybind/slice_utils.h:405)\n")
+    return I.getitem(x, key)
+
+
 def gather(x, index, axis=None, name=None):
     return I.index_select(x, 0 if axis is None else int(axis), index.reshape([-1]) if index.ndim > 1 else index)
 
@@ -501,7 +514,7 @@ def inplace_method(fn):
 
 # paddle.Tensor methods that differ from (or are missing in) the core's torch-style ones
 METHODS = {
-    "__add__": add, "__radd__": _radd, "__sub__": subtract, "__rsub__": _rsub, "__mul__": multiply,
+    "__getitem__": _getitem, "__add__": add, "__radd__": _radd, "__sub__": subtract, "__rsub__": _rsub, "__mul__": multiply,
     "__rmul__": _rmul, "add": add, "subtract": subtract, "multiply": multiply, "divide": divide, "pow": pow,
     "scale": scale, "square": square, "floor_divide": floor_divide, "remainder": remainder, "mod": remainder,
     "maximum": maximum, "minimum": minimum, "clip": clip, "where": lambda self, x=None, y=None: where(self, x, y),

@@ -71,8 +71,9 @@ class Program:
 class _Builder:
     """Pool bookkeeping while a program is drawn."""
 
-    def __init__(self, draw):
+    def __init__(self, draw, paddle_quirks: bool = False):
         self.draw = draw
+        self.paddle_quirks = paddle_quirks
         self.steps: list[Step] = []
         self.shapes: list[tuple] = []
         self.requires: list[bool] = []
@@ -210,13 +211,18 @@ def _g_where(b: _Builder):
 
 def _g_reduce(name):
     def gen(b: _Builder):
-        x = b.pick()
+        if name in ("var", "std") and b.paddle_quirks:
+            x = b.pick(lambda s: len(s) >= 1)   # real paddle disconnects var/std of a 0-d tensor (grad None)
+            if x is None:
+                return None
+        else:
+            x = b.pick()
         shape = b.shapes[x]
         nd = len(shape)
         keepdim = b.draw(st.booleans())
         params = {"keepdim": keepdim}
-        if name in ("sum", "mean", "logsumexp"):
-            dim = _dims(b.draw, nd, allow_none=name != "logsumexp")
+        if name in ("sum", "mean", "logsumexp", "amax"):
+            dim = _dims(b.draw, nd, allow_none=name not in ("logsumexp", "amax"))
         elif name in ("prod", "max", "min"):
             dim = _dims(b.draw, nd, allow_tuple=False)
         elif name in ("var", "std"):
@@ -450,6 +456,107 @@ def _np_index(index: tuple):
     return tuple(key)
 
 
+def _g_split(b: _Builder):
+    """One or two outputs of a multi-output op (split / chunk / unbind): the others stay unused."""
+    x = b.pick(lambda s: len(s) >= 1)
+    if x is None:
+        return None
+    s = b.shapes[x]
+    nd = len(s)
+    dim = b.draw(st.integers(-nd, nd - 1))
+    size = s[dim]
+    kind = b.draw(st.sampled_from(["split", "chunk", "unbind"]))
+    if kind == "unbind":
+        pieces = [tuple(d for i, d in enumerate(s) if i != dim % nd)] * size
+        k = b.draw(st.integers(0, size - 1))
+        return b.add("unbind", (x,), {"dim": dim, "k": k}, pieces[k])
+    n = b.draw(st.integers(1, max(size, 1)))
+    if kind == "split":
+        lens = [min(n, size - i) for i in range(0, size, n)]
+    else:
+        per = -(-size // n)
+        lens = [min(per, size - i) for i in range(0, size, per)]
+    k = b.draw(st.integers(0, len(lens) - 1))
+    out = list(s)
+    out[dim] = lens[k]
+    return b.add(kind, (x,), {"dim": dim, "n": n, "k": k}, tuple(out))
+
+
+def _g_cumsum(b: _Builder):
+    x = b.pick()
+    n = max(len(b.shapes[x]), 1)
+    return b.add("cumsum", (x,), {"dim": b.draw(st.integers(-n, n - 1))}, b.shapes[x])
+
+
+def _g_flip(b: _Builder):
+    x = b.pick(lambda s: len(s) >= 1)
+    if x is None:
+        return None
+    nd = len(b.shapes[x])
+    dims = tuple(b.draw(st.lists(st.integers(-nd, nd - 1), min_size=1, max_size=nd, unique_by=lambda d: d % nd)))
+    return b.add("flip", (x,), {"dims": dims}, b.shapes[x])
+
+
+def _g_repeat(b: _Builder):
+    x = b.pick()
+    s = b.shapes[x]
+    reps = tuple(b.draw(st.lists(st.integers(1, 2), min_size=len(s), max_size=min(len(s) + 1, MAX_NDIM))))
+    if len(reps) < len(s) or not reps:
+        return None
+    padded = (1,) * (len(reps) - len(s)) + tuple(s)
+    out = tuple(p * r for p, r in zip(padded, reps))
+    if math.prod(out) > MAX_NUMEL:
+        return None
+    return b.add("repeat", (x,), {"reps": reps}, out)
+
+
+def _g_narrow(b: _Builder):
+    x = b.pick(lambda s: len(s) >= 1)
+    if x is None:
+        return None
+    s = b.shapes[x]
+    dim = b.draw(st.integers(-len(s), len(s) - 1))
+    start = b.draw(st.integers(0, s[dim] - 1))
+    length = b.draw(st.integers(1, s[dim] - start))
+    out = list(s)
+    out[dim] = length
+    return b.add("narrow", (x,), {"dim": dim, "start": start, "length": length}, tuple(out))
+
+
+def _g_index_select(b: _Builder):
+    x = b.pick(lambda s: len(s) >= 1)
+    if x is None:
+        return None
+    s = b.shapes[x]
+    dim = b.draw(st.integers(-len(s), len(s) - 1))
+    idx = tuple(b.draw(st.lists(st.integers(0, s[dim] - 1), min_size=1, max_size=4)))
+    out = list(s)
+    out[dim] = len(idx)
+    return b.add("index_select", (x,), {"dim": dim, "index": idx}, tuple(out))
+
+
+def _g_masked_fill(b: _Builder):
+    x = b.pick()
+    c = b.partner(b.shapes[x])
+    if _bshape(b.shapes[x], b.shapes[c]) != b.shapes[x]:
+        return None                     # masked_fill does not broadcast its input
+    v = b.draw(st.sampled_from([0.0, -1.5, 2.0]))
+    return b.add("masked_fill", (x, c), {"value": v}, b.shapes[x], b.requires[x])
+
+
+def _g_tril(b: _Builder):
+    x = b.pick(lambda s: len(s) >= 2)
+    if x is None:
+        return None
+    return b.add(b.draw(st.sampled_from(["tril", "triu"])), (x,), {"k": b.draw(st.integers(-1, 1))}, b.shapes[x])
+
+
+def _g_atan2(b: _Builder):
+    x = b.pick()
+    y = b.partner(b.shapes[x])
+    return b.add("atan2", (x, y), {}, _bshape(b.shapes[x], b.shapes[y]))
+
+
 GENERATORS: dict[str, Callable] = {
     "neg": _g_unary("neg"), "exp": _g_unary("exp"), "log": _g_unary("log"), "sin": _g_unary("sin"),
     "cos": _g_unary("cos"), "tanh": _g_unary("tanh"), "sigmoid": _g_unary("sigmoid"), "relu": _g_unary("relu"),
@@ -464,6 +571,10 @@ GENERATORS: dict[str, Callable] = {
     "matmul": _g_matmul, "reshape": _g_reshape, "permute": _g_permute, "transpose": _g_transpose,
     "expand": _g_expand, "squeeze": _g_squeeze, "unsqueeze": _g_unsqueeze, "cat": _g_cat, "stack": _g_stack,
     "getitem": _g_getitem,
+    # beyond the issue's list: multi-output nodes, scans, index ops, more elementwise
+    "split": _g_split, "cumsum": _g_cumsum, "flip": _g_flip, "repeat": _g_repeat, "narrow": _g_narrow,
+    "index_select": _g_index_select, "masked_fill": _g_masked_fill, "tril": _g_tril, "atan2": _g_atan2,
+    "amax": _g_reduce("amax"), "erf": _g_unary("erf"), "log1p": _g_unary("log1p"), "expm1": _g_unary("expm1"),
 }
 ALL_OPS = tuple(GENERATORS)
 
@@ -472,10 +583,11 @@ OPTIONS = ("plain", "retain_twice", "inputs", "grad_unused", "create_graph", "ba
 
 
 @st.composite
-def programs(draw, ops=ALL_OPS, options=OPTIONS, max_ops=7, dtypes=("float32", "float64")):
+def programs(draw, ops=ALL_OPS, options=OPTIONS, max_ops=7, dtypes=("float32", "float64"), paddle_quirks=False):
     """A random program: leaves of mutually broadcastable shapes (0-d to 4-d), 1..max_ops ops drawn
-    from `ops`, and an engine option from `options`."""
-    b = _Builder(draw)
+    from `ops`, and an engine option from `options`. `paddle_quirks` steers clear of two places
+    where real paddle 3.3.1 itself is inconsistent (see the paddle test module)."""
+    b = _Builder(draw, paddle_quirks)
     dtype = draw(st.sampled_from(dtypes))
     n = draw(st.integers(1, 3))
     shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=n, min_dims=0, max_dims=MAX_NDIM, min_side=1,
@@ -492,7 +604,12 @@ def programs(draw, ops=ALL_OPS, options=OPTIONS, max_ops=7, dtypes=("float32", "
     option = draw(st.sampled_from(options))
     params: dict = {"seed": draw(st.integers(0, 2**16))}
     if option in ("inputs", "grad_unused", "create_graph"):
-        params["inputs"] = tuple(draw(st.lists(st.sampled_from(rg), min_size=1, max_size=4, unique=True)))
+        # real paddle returns None for every other input when the output itself is among the inputs
+        cands = [i for i in rg if i != root] if paddle_quirks else rg
+        if not cands:
+            option = "plain"
+        else:
+            params["inputs"] = tuple(draw(st.lists(st.sampled_from(cands), min_size=1, max_size=4, unique=True)))
     if option == "hooks":
         params["hooks"] = tuple(draw(st.lists(st.tuples(st.sampled_from(rg), st.sampled_from([2.0, -0.5, 3.0])),
                                               min_size=1, max_size=4)))
@@ -535,7 +652,9 @@ def _margin_extremum(values: np.ndarray, dim, note) -> None:
     if dim is None or values.ndim == 0:
         rows = values.reshape(1, -1)
     else:
-        rows = np.moveaxis(values, dim, -1).reshape(-1, values.shape[dim])
+        dims = [d % values.ndim for d in ((dim,) if isinstance(dim, int) else dim)]
+        moved = np.moveaxis(values, dims, list(range(-len(dims), 0)))
+        rows = moved.reshape(-1, math.prod(values.shape[d] for d in dims))
     for row in rows:
         for ext in (row.max(), row.min()):
             others = np.abs(row[row != ext] - ext)
@@ -666,6 +785,44 @@ def _run_step(T, step: Step, xs: list, note):
         return T.stack(list(xs), dim=p["dim"])
     if op == "getitem":
         return x[_np_index(p["index"])]
+    if op in ("split", "chunk", "unbind"):
+        if op == "unbind":
+            return T.unbind(x, p["dim"])[p["k"]]
+        fn = T.split if op == "split" else T.chunk
+        return fn(x, p["n"], p["dim"])[p["k"]]
+    if op == "cumsum":
+        return T.cumsum(x, p["dim"])
+    if op == "flip":
+        return T.flip(x, p["dims"])
+    if op == "repeat":
+        return x.repeat(*p["reps"])
+    if op == "narrow":
+        return T.narrow(x, p["dim"], p["start"], p["length"])
+    if op == "index_select":
+        return T.index_select(x, p["dim"], T.tensor(list(p["index"]), dtype=T.int64))
+    if op == "masked_fill":
+        c = xs[1]
+        if note:
+            _margin_elementwise(_np(c), 0.0, note)
+        return x.masked_fill(c > 0, p["value"])
+    if op in ("tril", "triu"):
+        return getattr(T, op)(x, p["k"])
+    if op == "atan2":
+        a, c = xs
+        if note:   # the branch cut at c < 0, a = 0 and the singularity at the origin
+            av, cv = np.broadcast_arrays(_np(a), _np(c))
+            note(np.where(cv < 0, np.abs(av), np.hypot(av, cv)), np.abs(cv))
+        return T.atan2(a, c)
+    if op == "amax":
+        if note:
+            _margin_extremum(_np(x), p["dim"], note)
+        return T.amax(x, p["dim"], keepdim=p["keepdim"])
+    if op == "erf":
+        return T.erf(x)
+    if op == "log1p":
+        return T.log1p(x * x)
+    if op == "expm1":
+        return T.expm1(x)
     raise AssertionError(f"unknown op {op}")
 
 
@@ -760,13 +917,16 @@ def _run_option(T, prog: Program, pool: list, tdt, dtype: str, out: dict) -> Non
             out[f"first order[{k}]"] = None if g is None else _np(g)
             if g is not None and g.requires_grad:
                 terms.append((g * seed_for(g, 10 + k)).sum())
-        hs = [None] * len(ins)
-        if terms:
+        # Second order w.r.t. the leaves only: w.r.t. a non-leaf it depends on which saved values
+        # (an op's own result, say) each framework's backward formulas happen to use.
+        leaves = [x for x in ins if x.is_leaf]
+        hs = [None] * len(leaves)
+        if terms and leaves:
             s = terms[0]
             for t in terms[1:]:
                 s = s + t
-            hs = T.autograd.grad([s], ins, allow_unused=True)
-        for k, (h, x) in enumerate(zip(hs, ins)):        # None and zeros are the same second derivative
+            hs = T.autograd.grad([s], leaves, allow_unused=True)
+        for k, (h, x) in enumerate(zip(hs, leaves)):        # None and zeros are the same second derivative
             out[f"second order[{k}]"] = np.zeros(tuple(x.shape)) if h is None else _np(h)
     elif prog.option == "backward_create_graph":
         root.backward(g0, create_graph=True)
@@ -852,3 +1012,222 @@ def _short(v) -> str:
         s = np.array2string(v.ravel()[:6], precision=6)
         return s + (" ..." if v.size > 6 else "")
     return repr(v)
+
+
+# ------------------------------------------------------------------------------------ paddle interpreter
+
+PADDLE_OPS = ("neg", "exp", "log", "sin", "cos", "tanh", "abs", "sqrt", "clamp", "pow_scalar", "scalar_binary",
+              "add", "sub", "mul", "div", "maximum", "minimum", "pow_tensor", "where", "sum", "mean", "prod", "max",
+              "min", "var", "std", "logsumexp", "amax", "matmul", "reshape", "permute", "transpose", "expand",
+              "squeeze", "unsqueeze", "cat", "stack", "getitem", "cumsum", "flip", "repeat", "narrow",
+              "index_select", "tril", "erf", "log1p", "expm1")
+PADDLE_OPTIONS = ("plain", "retain_twice", "grad_unused", "create_graph", "hooks", "multi_root")
+
+
+def _np_paddle(t) -> np.ndarray:
+    return np.array(t.detach().numpy(), dtype=np.float64, copy=True)
+
+
+def _axis(dim):
+    return list(dim) if isinstance(dim, tuple) else dim
+
+
+def _run_step_paddle(P, step: Step, xs: list, note):
+    p = step.p
+    op = step.op
+    x = xs[0] if xs else None
+    simple = {"exp": P.exp, "sin": P.sin, "cos": P.cos, "tanh": P.tanh, "erf": P.erf, "expm1": P.expm1}
+    if op in simple:
+        return simple[op](x)
+    if op == "neg":
+        return -x
+    if op == "log":
+        return P.log(_pos(x))
+    if op == "log1p":
+        return P.log1p(x * x)
+    if op == "sqrt":
+        return P.sqrt(_pos(x, 0.25))
+    if op == "abs":
+        if note:
+            _margin_elementwise(_np_paddle(x), 0.0, note)
+        return P.abs(x)
+    if op == "clamp":
+        lo, hi, which = p["lo"], p["hi"], p["which"]
+        if note:
+            _margin_elementwise(_np_paddle(x), [lo, hi] if which == "both" else (lo if which == "min" else hi), note)
+        if which == "both":
+            return P.clip(x, lo, hi)
+        return P.clip(x, min=lo) if which == "min" else P.clip(x, max=hi)
+    if op == "pow_scalar":
+        e = p["e"]
+        base = x if (isinstance(e, int) and e > 0) else _pos(x)
+        return base ** e
+    if op.startswith("scalar_"):
+        c, kind = p["c"], op[7:]
+        return {"add": lambda: x + c, "radd": lambda: c + x, "sub": lambda: x - c, "rsub": lambda: c - x,
+                "mul": lambda: x * c, "rmul": lambda: c * x, "div": lambda: x / c, "rdiv": lambda: c / _pos(x),
+                "rpow": lambda: P.pow(P.full([], c, dtype=x.dtype), x)}[kind]()
+    if op in ("add", "sub", "mul", "div", "maximum", "minimum", "pow_tensor"):
+        a, b = xs
+        if op in ("add", "sub"):
+            alpha = p.get("alpha")
+            bb = b if alpha is None else b * alpha
+            return P.add(a, bb) if op == "add" else P.subtract(a, bb)
+        if op == "mul":
+            return P.multiply(a, b)
+        if op == "div":
+            return P.divide(a, _pos(b))
+        if op == "pow_tensor":
+            return P.pow(_pos(a), P.tanh(b))
+        if note:
+            av, bv = _np_paddle(a), _np_paddle(b)
+            note(*np.broadcast_arrays(np.abs(av - bv), np.maximum(np.abs(av), np.abs(bv))))
+        return P.maximum(a, b) if op == "maximum" else P.minimum(a, b)
+    if op == "where":
+        c, a, b = xs
+        if note:
+            _margin_elementwise(_np_paddle(c), 0.0, note)
+        return P.where(c > 0, a, b)
+    if op in ("sum", "mean", "logsumexp", "amax", "prod", "max", "min"):
+        dim, keepdim = _axis(p["dim"]), p["keepdim"]
+        if note and op in ("max", "min", "amax"):
+            _margin_extremum(_np_paddle(x), p["dim"], note)
+        fn = {"sum": P.sum, "mean": P.mean, "logsumexp": P.logsumexp, "amax": P.amax, "prod": P.prod, "max": P.max,
+              "min": P.min}[op]
+        return fn(x, axis=dim, keepdim=keepdim)
+    if op in ("var", "std"):
+        out = (P.var if op == "var" else P.std)(x, axis=_axis(p["dim"]), unbiased=bool(p["correction"]),
+                                                keepdim=p["keepdim"])
+        if note and op == "std":
+            v = _np_paddle(out)
+            note(v, np.ones_like(v))
+        return out
+    if op == "matmul":
+        return P.matmul(*xs)
+    if op == "reshape":
+        return P.reshape(x, list(p["shape"]))
+    if op == "flatten":
+        return P.flatten(x)
+    if op == "permute":
+        return P.transpose(x, list(p["perm"]))
+    if op == "transpose":
+        perm = list(range(len(x.shape)))
+        d0, d1 = p["d0"] % len(perm), p["d1"] % len(perm)
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+        return P.transpose(x, perm)
+    if op == "expand":
+        return P.expand(x, list(p["shape"]))
+    if op == "squeeze":
+        return P.squeeze(x) if p["dim"] is None else P.squeeze(x, axis=p["dim"])
+    if op == "unsqueeze":
+        return P.unsqueeze(x, p["dim"])
+    if op == "cat":
+        return P.concat(list(xs), axis=p["dim"])
+    if op == "stack":
+        return P.stack(list(xs), axis=p["dim"])
+    if op == "getitem":
+        return x[_np_index(p["index"])]
+    if op == "cumsum":
+        return P.cumsum(x, axis=p["dim"])
+    if op == "flip":
+        return P.flip(x, axis=list(p["dims"]))
+    if op == "repeat":
+        return P.tile(x, list(p["reps"]))
+    if op == "narrow":
+        key = [slice(None)] * len(x.shape)
+        key[p["dim"]] = slice(p["start"], p["start"] + p["length"])
+        return x[tuple(key)]
+    if op == "index_select":
+        return P.index_select(x, P.to_tensor(list(p["index"]), dtype="int64"), axis=p["dim"])
+    if op in ("tril", "triu"):
+        return getattr(P, op)(x, p["k"])
+    raise AssertionError(f"op {op} has no paddle form here")
+
+
+def run_paddle(P, prog: Program, dtype: str | None = None, margins: bool = False) -> Result:
+    """Interpret `prog` with the paddle-API module `P` (flowgrad.paddle or real paddle)."""
+    dtype = dtype or prog.dtype
+    ms: list = []
+    note = (lambda m, s: ms.append((np.asarray(m, dtype=np.float64), np.asarray(s, dtype=np.float64)))) \
+        if margins else None
+    out: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pool: list = []
+        for step, shape, rg in zip(prog.steps, prog.shapes, prog.requires):
+            if step.op == "leaf":
+                t = P.to_tensor(leaf_values(step.p["seed"], shape, prog.dtype), dtype=dtype, stop_gradient=not rg)
+            else:
+                t = _run_step_paddle(P, step, [pool[a] for a in step.args], note)
+            pool.append(t)
+        for i, t in enumerate(pool):
+            out[f"value %{i}"] = _np_paddle(t)
+            out[f"dtype %{i}"] = str(t.dtype).rsplit(".", 1)[-1]
+            out[f"requires_grad %{i}"] = not t.stop_gradient
+        _run_option_paddle(P, prog, pool, dtype, out)
+    return Result(out, ms)
+
+
+def _paddle_leaf_grads(prog: Program, pool: list, out: dict, tag: str = "grad") -> None:
+    for i, step in enumerate(prog.steps):
+        if step.op == "leaf" and prog.requires[i]:
+            g = pool[i].grad
+            out[f"{tag} %{i}"] = None if g is None else _np_paddle(g)
+
+
+def _run_option_paddle(P, prog: Program, pool: list, dtype: str, out: dict) -> None:
+    o = prog.op
+    seed = o["seed"]
+    root = pool[prog.root]
+
+    def seed_for(t, k=0):
+        return P.to_tensor(_rand_like(seed, k, tuple(t.shape), dtype), dtype=dtype)
+
+    g0 = seed_for(root)
+    option = prog.option
+    if option == "multi_root" and o["other"] == prog.root:
+        option = "plain"          # paddle refuses the same tensor twice among the roots
+    if option == "plain":
+        root.backward(g0)
+        _paddle_leaf_grads(prog, pool, out)
+    elif option == "retain_twice":
+        root.backward(g0, retain_graph=True)
+        _paddle_leaf_grads(prog, pool, out, "grad after first")
+        root.backward(g0)
+        _paddle_leaf_grads(prog, pool, out)
+    elif option == "multi_root":
+        other = pool[o["other"]]
+        P.autograd.backward([root, other], [g0, seed_for(other, 1)])
+        _paddle_leaf_grads(prog, pool, out)
+    elif option == "grad_unused":
+        unused = P.ones([2], dtype=dtype)
+        unused.stop_gradient = False
+        ins = [pool[i] for i in o["inputs"]] + [unused]
+        gs = P.grad([root], ins, [g0], allow_unused=True)
+        for k, g in enumerate(gs):
+            out[f"autograd.grad[{k}]"] = None if g is None else _np_paddle(g)
+        _paddle_leaf_grads(prog, pool, out)
+    elif option == "create_graph":
+        ins = [pool[i] for i in o["inputs"]]
+        gs = P.grad([root], ins, [g0], create_graph=True, allow_unused=True)
+        terms = []
+        for k, g in enumerate(gs):
+            out[f"first order[{k}]"] = None if g is None else _np_paddle(g)
+            if g is not None and not g.stop_gradient:
+                terms.append(P.sum(g * seed_for(g, 10 + k)))
+        leaves = [x for x in ins if x.is_leaf]      # see run_torch
+        hs = [None] * len(leaves)
+        if terms and leaves:
+            s = terms[0]
+            for t in terms[1:]:
+                s = s + t
+            hs = P.grad([s], leaves, allow_unused=True)
+        for k, (h, x) in enumerate(zip(hs, leaves)):
+            out[f"second order[{k}]"] = np.zeros(tuple(x.shape)) if h is None else _np_paddle(h)
+    elif option == "hooks":
+        for i, c in o["hooks"]:
+            pool[i].register_hook(lambda g, c=c: g * c)
+        root.backward(g0)
+        _paddle_leaf_grads(prog, pool, out)
+    else:
+        raise AssertionError(option)

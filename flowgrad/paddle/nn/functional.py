@@ -168,23 +168,34 @@ def nll_loss(input, label, weight=None, ignore_index: int = -100, reduction: str
 def cross_entropy(input, label, weight=None, ignore_index: int = -100, reduction: str = "mean",
                   soft_label: bool = False, axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0,
                   name=None):
+    """Softmax cross entropy over `axis`. With reduction='none' the result keeps a size-1 class
+    axis for soft labels and for hard labels given with one, as paddle's does; soft labels get no
+    gradient."""
     axis = axis % input.ndim
+    keep_axis = soft_label or (label.ndim == input.ndim and label.shape[axis] == 1)
+    if soft_label:
+        label = label.detach()
     if input.ndim > 1 and axis != 1:  # flowgrad's forms want classes on axis 1
         perm = [0, axis] + [i for i in range(1, input.ndim) if i != axis]
         input = P.transpose(input, perm)
-        if soft_label:
+        if label.ndim == len(perm):
             label = P.transpose(label, perm)
-        elif label.ndim == len(perm):
-            label = P.transpose(label, perm)
+    class_axis = 1 if input.ndim > 1 else 0
     if not use_softmax:
         input = P.log(input)
         if soft_label:
-            return _reduce(-P.sum(label * input, 1 if input.ndim > 1 else 0), reduction)
-        return nll_loss(input, label, weight, ignore_index, reduction)
-    if not soft_label:
-        label = _class_index_label(input, label, 1 if input.ndim > 1 else 0)
-    return F.cross_entropy(input, label, weight, ignore_index=ignore_index, reduction=reduction,
-                           label_smoothing=label_smoothing)
+            loss = -P.sum(label * input, class_axis)
+            loss = _reduce(loss, reduction)
+        else:
+            loss = nll_loss(input, label, weight, ignore_index, reduction)
+    else:
+        if not soft_label:
+            label = _class_index_label(input, label, class_axis)
+        loss = F.cross_entropy(input, label, weight, ignore_index=ignore_index, reduction=reduction,
+                               label_smoothing=label_smoothing)
+    if reduction == "none" and keep_axis:
+        loss = P.unsqueeze(loss, axis)
+    return loss
 
 
 def _reduce(loss, reduction: str):
@@ -199,20 +210,23 @@ def softmax_with_cross_entropy(logits, label, soft_label: bool = False, ignore_i
                                numeric_stable_mode: bool = True, return_softmax: bool = False, axis: int = -1):
     loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none", soft_label=soft_label,
                          axis=axis)
-    loss = P.unsqueeze(loss, axis % logits.ndim)
+    if loss.ndim < logits.ndim:
+        loss = P.unsqueeze(loss, axis % logits.ndim)
     return (loss, softmax(logits, axis)) if return_softmax else loss
 
 
 def binary_cross_entropy(input, label, weight=None, reduction: str = "mean", name=None):
-    return F.binary_cross_entropy(input, label, weight, reduction=reduction)
+    return F.binary_cross_entropy(input, label.detach(), weight, reduction=reduction)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction: str = "mean", pos_weight=None,
                                      name=None):
-    return F.binary_cross_entropy_with_logits(logit, label, weight, reduction=reduction, pos_weight=pos_weight)
+    return F.binary_cross_entropy_with_logits(logit, label.detach(), weight, reduction=reduction,
+                                              pos_weight=pos_weight)
 
 
 def kl_div(input, label, reduction: str = "mean", log_target: bool = False, name=None):
+    label = label.detach()  # paddle's label gets no gradient
     loss = P.exp(label) * (label - input) if log_target else \
         P.where(label > 0, label * P.log(P.where(label > 0, label, ones_like(label))), zeros_like(label)) - \
         label * input

@@ -1,0 +1,211 @@
+"""paddle.nn layers and paddle.optimizer over flowgrad's neutral nn/optim: paddle's shapes,
+defaults, names, reprs and update formulas."""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+
+def test_linear_weight_is_in_by_out_with_paddle_defaults(paddle):
+    layer = paddle.nn.Linear(4, 3)
+    assert layer.weight.shape == [4, 3] and layer.bias.shape == [3]
+    assert layer.bias.tolist() == [0., 0., 0.]
+    assert np.abs(layer.weight.numpy()).max() <= math.sqrt(6 / 7)
+    assert layer.weight.stop_gradient is False and layer.weight.trainable is True
+    assert re.fullmatch(r"linear_\d+\.w_0", layer.weight.name) and re.fullmatch(r"linear_\d+\.b_0", layer.bias.name)
+    assert repr(layer) == "Linear(in_features=4, out_features=3, dtype=float32)"
+
+
+def test_linear_computes_x_at_w_plus_b(paddle):
+    layer = paddle.nn.Linear(2, 1)
+    layer.weight.set_value(np.array([[2.], [3.]], dtype=np.float32))
+    layer.bias.set_value(np.array([1.], dtype=np.float32))
+    out = layer(paddle.to_tensor([[1., 1.]]))
+    assert out.tolist() == [[6.]]
+    out.sum().backward()
+    assert layer.weight.grad.tolist() == [[1.], [1.]] and layer.bias.grad.tolist() == [1.]
+
+
+def test_parameter_prints_with_a_prefix(paddle):
+    layer = paddle.nn.Linear(1, 2)
+    assert str(layer.bias) == ("Parameter containing:\nTensor(shape=[2], dtype=float32, place=Place(cpu), "
+                               "stop_gradient=False,\n       [0., 0.])")
+
+
+def test_trainable_false_stops_gradient(paddle):
+    layer = paddle.nn.Linear(2, 1)
+    layer.bias.trainable = False
+    assert layer.bias.stop_gradient is True
+    layer(paddle.ones([1, 2])).sum().backward()
+    assert layer.bias.grad is None and layer.weight.grad is not None
+
+
+def test_layer_api(paddle):
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(2, 2)
+            self.w = self.create_parameter([2])
+
+        def forward(self, x):
+            return self.fc(x) * self.w
+
+    net = Net()
+    params = net.parameters()
+    assert type(params) is list and len(params) == 3 and params[0] is net.w
+    assert [n for n, _ in net.named_parameters()] == ["w", "fc.weight", "fc.bias"]
+    assert list(net.state_dict().keys()) == ["w", "fc.weight", "fc.bias"]
+    assert net.sublayers() == [net.fc]
+    assert re.fullmatch(r"net_\d+", net.full_name())
+    assert repr(net) == "Net(\n  (fc): Linear(in_features=2, out_features=2, dtype=float32)\n)"
+    net.eval()
+    assert net.training is False and net.fc.training is False
+
+
+def test_clear_gradients_zero_fills(paddle):
+    layer = paddle.nn.Linear(2, 1)
+    layer(paddle.ones([1, 2])).sum().backward()
+    layer.clear_gradients()
+    assert layer.weight.grad.tolist() == [[0.], [0.]]
+
+
+def test_set_state_dict_copies_values(paddle):
+    a, b = paddle.nn.Linear(2, 2), paddle.nn.Linear(2, 2)
+    b.set_state_dict(a.state_dict())
+    assert b.weight.tolist() == a.weight.tolist()
+
+
+def test_forward_post_hook_can_replace_output(paddle):
+    layer = paddle.nn.Linear(2, 1)
+    layer.register_forward_post_hook(lambda lay, inp, out: out * 0)
+    assert layer(paddle.ones([1, 2])).tolist() == [[0.]]
+
+
+def test_sequential_and_layer_list(paddle):
+    seq = paddle.nn.Sequential(paddle.nn.Linear(2, 3), paddle.nn.ReLU(), paddle.nn.Linear(3, 1))
+    assert repr(seq) == ("Sequential(\n  (0): Linear(in_features=2, out_features=3, dtype=float32)\n  (1): ReLU()\n"
+                         "  (2): Linear(in_features=3, out_features=1, dtype=float32)\n)")
+    assert seq(paddle.ones([4, 2])).shape == [4, 1]
+    assert list(seq.state_dict().keys()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    named = paddle.nn.Sequential(("a", paddle.nn.Linear(2, 2)), ("b", paddle.nn.Tanh()))
+    assert list(named.state_dict().keys()) == ["a.weight", "a.bias"]
+    layers = paddle.nn.LayerList([paddle.nn.Linear(2, 2) for _ in range(3)])
+    assert len(layers) == 3 and len(layers.parameters()) == 6
+
+
+@pytest.mark.parametrize("make, text", [
+    (lambda p: p.nn.CrossEntropyLoss(), "CrossEntropyLoss()"), (lambda p: p.nn.MSELoss(), "MSELoss()"),
+    (lambda p: p.nn.Dropout(0.3), "Dropout(p=0.3, axis=None, mode=upscale_in_train, inplace=False)"),
+    (lambda p: p.nn.LeakyReLU(0.2), "LeakyReLU(negative_slope=0.2)"), (lambda p: p.nn.Softmax(), "Softmax(axis=-1)"),
+    (lambda p: p.nn.ReLU(), "ReLU()"), (lambda p: p.nn.Tanh(), "Tanh()"),
+])
+def test_layer_reprs(paddle, make, text):
+    assert repr(make(paddle)) == text
+
+
+def test_dropout_in_eval_is_identity(paddle):
+    d = paddle.nn.Dropout(0.5)
+    d.eval()
+    x = paddle.ones([4])
+    assert d(x).tolist() == [1., 1., 1., 1.]
+
+
+def test_losses_as_layers(paddle):
+    logits = paddle.to_tensor([[1., 2., 3.], [1., 0., -1.]], stop_gradient=False)
+    ce = paddle.nn.CrossEntropyLoss()(logits, paddle.to_tensor([2, 0]))
+    np.testing.assert_allclose(ce.item(), 0.4076059, rtol=1e-5)
+    mse = paddle.nn.MSELoss(reduction="sum")(logits, paddle.zeros([2, 3]))
+    assert mse.item() == 16.
+    with pytest.raises(ValueError, match="should be 'sum', 'mean' or 'none'"):
+        paddle.nn.MSELoss(reduction="avg")
+
+
+def test_initializers_and_param_attr(paddle):
+    init = paddle.nn.initializer
+    layer = paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(initializer=init.Constant(0.5)),
+                             bias_attr=False)
+    assert layer.weight.tolist() == [[0.5, 0.5], [0.5, 0.5]] and layer.bias is None
+    u = paddle.nn.Linear(3, 3, weight_attr=paddle.ParamAttr(initializer=init.Uniform(-0.1, 0.1)))
+    assert np.abs(u.weight.numpy()).max() <= 0.1
+
+
+# ----------------------------------------------------------------------- optimizers
+
+W0 = np.array([[0.5, -1.], [1.5, 2.]], dtype=np.float32)
+X = np.array([[1., 2.], [3., -1.], [0.5, 0.5]], dtype=np.float32)
+
+
+def _train(paddle, make_opt, steps=3):
+    layer = paddle.nn.Linear(2, 2)
+    layer.weight.set_value(W0)
+    layer.bias.set_value(np.array([0.1, -0.2], dtype=np.float32))
+    opt = make_opt(paddle, layer.parameters())
+    for _ in range(steps):
+        loss = (layer(paddle.to_tensor(X)) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+    return layer.weight.numpy(), layer.bias.numpy()
+
+
+OPTIMIZERS = {
+    "sgd": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps),
+    "sgd_wd": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps, weight_decay=0.01),
+    "momentum": lambda p, ps: p.optimizer.Momentum(learning_rate=0.1, momentum=0.9, parameters=ps),
+    "nesterov": lambda p, ps: p.optimizer.Momentum(learning_rate=0.1, momentum=0.9, parameters=ps,
+                                                   use_nesterov=True),
+    "adam": lambda p, ps: p.optimizer.Adam(learning_rate=0.1, parameters=ps),
+    "adam_l2": lambda p, ps: p.optimizer.Adam(learning_rate=0.1, parameters=ps,
+                                              weight_decay=p.regularizer.L2Decay(0.1)),
+    "adamw": lambda p, ps: p.optimizer.AdamW(learning_rate=0.1, parameters=ps, weight_decay=0.1),
+    "adam_clip": lambda p, ps: p.optimizer.Adam(learning_rate=0.1, parameters=ps,
+                                                grad_clip=p.nn.ClipGradByGlobalNorm(0.5)),
+    "sgd_clip": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps,
+                                              grad_clip=p.nn.ClipGradByGlobalNorm(0.5)),
+    "sgd_clip_value": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps,
+                                                    grad_clip=p.nn.ClipGradByValue(0.3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_optimizer_steps_match_real_paddle(fpaddle, real_paddle, name):
+    got = _train(fpaddle, OPTIMIZERS[name])
+    want = _train(real_paddle, OPTIMIZERS[name])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def test_optimizer_clear_grad(paddle):
+    layer = paddle.nn.Linear(2, 1)
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=layer.parameters())
+    layer(paddle.ones([1, 2])).sum().backward()
+    opt.clear_grad()
+    assert layer.weight.grad.tolist() == [[0.], [0.]]
+    opt.clear_grad(set_to_zero=False)
+    assert layer.weight.grad is None
+
+
+def test_optimizer_lr_accessors(paddle):
+    opt = paddle.optimizer.Adam(learning_rate=0.01, parameters=paddle.nn.Linear(1, 1).parameters())
+    assert opt.get_lr() == 0.01
+    opt.set_lr(0.5)
+    assert opt.get_lr() == 0.5
+
+
+def test_optimizer_needs_parameters(paddle):
+    with pytest.raises(AttributeError, match=re.escape("parameters argument given to the Optimizer should not be None "
+                                                       "in dygraph mode.")):
+        paddle.optimizer.SGD()
+
+
+def test_minimize_applies_computed_gradients(paddle):
+    layer = paddle.nn.Linear(1, 1)
+    layer.weight.set_value(np.array([[1.]], dtype=np.float32))
+    opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=layer.parameters())
+    loss = layer(paddle.ones([1, 1])).sum()
+    loss.backward()
+    opt.minimize(loss)
+    assert layer.weight.tolist() == [[0.5]]
