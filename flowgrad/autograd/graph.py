@@ -315,12 +315,12 @@ class SavedTensorRef:
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
         if self.node._saved is FREED:
-            raise self.node.policy.error("second_backward")
+            raise self.node.policy.error("second_backward", node=self.node.policy.node_name(self.node))
         self.saved.register_hooks(self.node, pack_hook, unpack_hook)
 
     def unpack(self):
         if self.node._saved is FREED:
-            raise self.node.policy.error("second_backward")
+            raise self.node.policy.error("second_backward", node=self.node.policy.node_name(self.node))
         return self.saved.unpack(self.node)
 
 
@@ -347,7 +347,7 @@ def saved_fields(*names, **attrs):
 def _saved_value(node: Node, i: int, raw: bool):
     saved = node._saved
     if saved is FREED:
-        raise node.policy.error("second_backward")
+        raise node.policy.error("second_backward", node=node.policy.node_name(node))
     v = saved[i] if saved is not None and i < len(saved) else None
     if type(v) is SavedTensor:
         return SavedTensorRef(node, v) if raw else v.unpack(node)

@@ -20,6 +20,7 @@ _grad_enabled = mode.grad_enabled
 _anomaly = mode.anomaly_enabled
 _FORWARD_TRACES = mode.FORWARD_TRACES
 _new = object.__new__
+_ndarray = np.ndarray
 _SCALARS = (bool, int, float)
 
 
@@ -35,18 +36,18 @@ def edge(t: Tensor):
     return (t._grad_accumulator(), 0)
 
 
+_edge = edge
+
+
 def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     """A recorded node for one output `out`, with edges to `inputs` (Tensors or None)."""
     node = _new(node_cls)
-    edges = []
-    for t in inputs:  # edge(t), inlined: this runs for every recorded op
-        if t is None or not t._requires_grad:
-            edges.append(None)
-        elif t.grad_fn is not None:
-            edges.append((t.grad_fn, t.output_nr))
-        else:
-            edges.append((t._grad_accumulator(), 0))
-    node.next_edges = tuple(edges)
+    if len(inputs) == 1:  # one- and two-input ops build the edge tuple without a list
+        node.next_edges = (_edge(inputs[0]),)
+    elif len(inputs) == 2:
+        node.next_edges = (_edge(inputs[0]), _edge(inputs[1]))
+    else:
+        node.next_edges = tuple([_edge(t) for t in inputs])
     data = out._data
     node.out_meta = ((data.shape, data.dtype),)
     node.out_cls = type(out)
@@ -174,7 +175,7 @@ def float_array(t: Tensor):
 
 def wrap(cls, arr) -> Tensor:
     """A result tensor of facade `cls`; NumPy scalars from full reductions become 0-d arrays."""
-    if not isinstance(arr, np.ndarray) and type(arr).__module__ == "numpy":
+    if type(arr) is not _ndarray and not isinstance(arr, _ndarray) and type(arr).__module__ == "numpy":
         arr = np.asarray(arr)
     return cls._make(arr)
 

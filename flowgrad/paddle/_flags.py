@@ -16,9 +16,17 @@ _FLAGS: dict = {
 }
 
 
-def _apply(name: str) -> None:
-    if name == "FLAGS_call_stack_level":
-        mode.set_forward_traces(int(_FLAGS[name]) == 3)
+def _parse(key: str, value):
+    """`value` (from set_flags or the environment) in the type of the flag's default."""
+    default = _FLAGS[key]
+    if isinstance(default, bool):
+        return value.strip().lower() in ("1", "true") if isinstance(value, str) else bool(value)
+    return type(default)(value)
+
+
+def _apply(key: str) -> None:
+    if key == "FLAGS_call_stack_level":
+        mode.set_forward_traces(_FLAGS[key] == 3)
 
 
 def set_flags(flags: dict) -> None:
@@ -27,7 +35,7 @@ def set_flags(flags: dict) -> None:
     for key, value in flags.items():
         if key not in _FLAGS:
             raise ValueError(f"Flag {key} cannot set its value through this function.")
-        _FLAGS[key] = type(_FLAGS[key])(value)
+        _FLAGS[key] = _parse(key, value)
         _apply(key)
 
 
@@ -46,7 +54,6 @@ def get_flags(flags: str | Sequence[str]) -> dict:
 
 for _key in _FLAGS:
     if _key in os.environ:
-        _FLAGS[_key] = type(_FLAGS[_key])(os.environ[_key]) if not isinstance(_FLAGS[_key], bool) else \
-            os.environ[_key].lower() in ("1", "true")
+        _FLAGS[_key] = _parse(_key, os.environ[_key])
         _apply(_key)
 del _key

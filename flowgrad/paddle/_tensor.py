@@ -146,10 +146,17 @@ class Tensor(_CoreTensor):
         return int(self._data.size)
 
     def numel(self):
-        return self._new(np.asarray(self._data.size, dtype=np.int64))
+        """The number of elements as a 0-D int64 tensor (`size` is the int)."""
+        return self._new(backend.namespace(self._data).asarray(self._data.size, dtype=np.int64))
 
     def ndimension(self) -> int:
         return self._data.ndim
+
+    @property
+    def T(self):
+        """All dimensions reversed."""
+        from ..ops import permute
+        return permute(self, *reversed(range(self._data.ndim)))
 
     @property
     def place(self) -> Place:

@@ -379,6 +379,8 @@ from . import utils  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .serialization import load, save  # noqa: E402,F401
+from . import _surface  # noqa: E402
+_surface.bind(globals())
 from .autograd import set_detect_anomaly, detect_anomaly  # noqa: E402,F401
 
 e = _math.e

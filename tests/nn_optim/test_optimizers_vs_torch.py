@@ -274,7 +274,7 @@ def test_add_param_group_and_errors(torch):
                                                   "int")):
         torch.optim.SGD([1], lr=0.1)
     with pytest.raises(TypeError, match="optimizer parameters need to be organized in ordered collections"):
-        torch.optim.SGD({a}, lr=0.1)
+        opt.add_param_group({"params": {torch.zeros(1, requires_grad=True)}})
 
 
 def test_hyperparameter_validation(torch):

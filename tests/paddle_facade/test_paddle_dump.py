@@ -220,3 +220,21 @@ def test_dump_renders_with_graphviz(fpaddle, tmp_path):
         res = subprocess.run(["dot", "-Tsvg"], input=files[suffix], capture_output=True, text=True, timeout=60)
         assert res.returncode == 0, res.stderr
         assert "<svg" in res.stdout
+
+
+def test_call_stack_flag_from_the_environment(tmp_path):
+    import os as _os
+    import sys
+
+    code = (
+        "import glob, flowgrad.paddle as paddle\n"
+        "assert paddle.get_flags('FLAGS_call_stack_level') == {'FLAGS_call_stack_level': 3}\n"
+        "x = paddle.to_tensor([1., 2.], stop_gradient=False)\n"
+        "y = (x * x).sum()  # forward line\n"
+        f"y.backward(dump_backward_graph_path={str(tmp_path)!r})\n"
+        f"print(open(glob.glob({str(tmp_path)!r} + '/*_call_stack.log')[0]).read())\n")
+    env = dict(_os.environ, FLAGS_call_stack_level="3")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 0, res.stderr
+    assert "y = (x * x).sum()  # forward line" not in res.stdout  # -c has no source lines; the frame is there
+    assert 'File "<string>", line 4, in <module>' in res.stdout

@@ -45,6 +45,7 @@ CASES = {
     "reshape_zero": lambda p, x, y: x.reshape([0, 3, 1]),
     "transpose": lambda p, x, y: p.transpose(x, perm=[1, 0]),
     "t": lambda p, x, y: x.t(),
+    "T": lambda p, x, y: x.unsqueeze(0).T,
     "unsqueeze": lambda p, x, y: p.unsqueeze(x, axis=[0, 2]),
     "squeeze": lambda p, x, y: p.squeeze(x.unsqueeze(0), axis=0),
     "flatten": lambda p, x, y: p.flatten(x.unsqueeze(0), start_axis=1),

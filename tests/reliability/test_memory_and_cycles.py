@@ -52,10 +52,13 @@ def _owners(arr) -> set:
 
 def _refs_to_intermediates(pool, keep) -> list:
     """Weak references to the arrays of the non-leaf tensors in `pool`, except those that the
-    tensors in `keep` (leaves, the root) hold themselves or through a view."""
+    tensors in `keep` (leaves, the root) hold themselves, through their view bases, or through
+    NumPy views."""
     kept = set()
     for t in keep:
-        kept |= _owners(t._data)
+        while t is not None:          # a view keeps its base tensor (PyTorch's `._base`) and so its array
+            kept |= _owners(t._data)
+            t = t._base
     refs = []
     for i, t in enumerate(pool):
         if t.grad_fn is not None and id(t._data) not in kept:
