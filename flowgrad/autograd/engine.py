@@ -21,6 +21,7 @@ from .graph import FREED, AccumulateGrad, Node, accumulate
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
+_release = Node.release
 
 
 def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, retain_graph: bool,
@@ -56,6 +57,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     anomaly = mode.state.anomaly
     free_every = policy.free_every_node
     heappop, heappush = heapq.heappop, heapq.heappush
+    filtered = needed is not None or cuts is not None or observer is not None
     with mode._GradModeGuard(create_graph), _GraphTask(roots, deps, needed):
         while ready:
             node = heappop(ready)[2]
@@ -83,7 +85,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 outs = None
             else:
                 outs = _run_node(policy, node, grads, anomaly, zeros_for)
-            if not retain_graph:
+            if not retain_graph and (node._saved is not None or free_every or type(node).release is not _release):
                 node.release(free_every)
             if outs is None:
                 outs = (None,) * len(node.next_edges)
@@ -91,10 +93,11 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 if edge is None:
                     continue
                 nxt, nr = edge
-                if needed is not None and nxt not in needed:
-                    continue
-                if cuts is not None and edge in cuts:
-                    g = None
+                if filtered:
+                    if needed is not None and nxt not in needed:
+                        continue
+                    if cuts is not None and edge in cuts:
+                        g = None
                 if g is not None:
                     shape, dtype = nxt.out_meta[nr]
                     gd = g._data
@@ -102,7 +105,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                         g = sum_to(g, shape)
                     if gd.dtype is not dtype and gd.dtype != dtype:
                         g = cast(g, dtype)
-                    if observer is not None:
+                    if filtered and observer is not None:
                         observer.passed(node, nxt, g)
                 buf = buffers.get(nxt)
                 if buf is None:
@@ -117,27 +120,23 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
 
 
 def _count_dependencies(roots: Sequence[Edge]) -> dict:
+    """How many edges lead into each node reachable from the roots (an iterative walk)."""
     deps: dict[Node, int] = {}
-    stack = []
-    seen = set()
-    for node, _ in roots:
-        if node not in seen:
-            seen.add(node)
-            stack.append(node)
+    stack = list({node: None for node, _ in roots})
+    seen = set(stack)
+    pop, push, get = stack.pop, stack.append, deps.get
     while stack:
-        node = stack.pop()
-        for e in node.next_edges:
-            if e is None:
-                continue
-            nxt = e[0]
-            c = deps.get(nxt)
-            if c is None:
-                deps[nxt] = 1
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-            else:
-                deps[nxt] = c + 1
+        for e in pop().next_edges:
+            if e is not None:
+                nxt = e[0]
+                c = get(nxt)
+                if c is None:
+                    deps[nxt] = 1
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        push(nxt)
+                else:
+                    deps[nxt] = c + 1
     return deps
 
 

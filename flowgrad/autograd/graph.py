@@ -118,7 +118,8 @@ class Node:
 
     # ---- introspection (PyTorch's names)
     def name(self) -> str:
-        return self._name or type(self).__name__
+        """The facade's name for this node (`MulBackward0` in torch, `MultiplyGradNode` in paddle)."""
+        return self.policy.node_name(self)
 
     @property
     def next_functions(self) -> tuple:
@@ -194,8 +195,11 @@ def accumulate(var, grad, create_graph: bool) -> None:
     hooks = var._post_acc_hooks
     if hooks:
         for h in tuple(hooks.values()):
-            if h(var) is not None:
-                raise var.policy.error("post_acc_return")
+            out = h(var)
+            if out is not None:   # a tensor: "should return None"; anything else fails the type check first
+                raise var.policy.error("post_acc_return" if hasattr(out, "_version") or
+                                       "hook_type" not in var.policy.messages else "hook_type",
+                                       type=type(out).__name__)
 
 
 def _copy_grad(grad, create_graph, marked=False):

@@ -432,7 +432,7 @@ class _BatchNorm(Module):
             self.register_parameter("bias", None)
         if track_running_stats:
             dt = backend.to_np_dtype(dtype) if dtype is not None else backend.default_float()
-            xp = backend.xp_for(None if device is None else backend.Device(device))
+            xp = self._factory_xp(device)
             self.register_buffer("running_mean", self._new_tensor(xp.zeros(num_features, dtype=dt)))
             self.register_buffer("running_var", self._new_tensor(xp.ones(num_features, dtype=dt)))
             self.register_buffer("num_batches_tracked", self._new_tensor(xp.zeros((), dtype=np.int64)))

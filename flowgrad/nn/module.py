@@ -672,19 +672,25 @@ class Module:
         self.__dict__.update(state)
 
     # ------------------------------------------------------------------ construction
+    @staticmethod
+    def _default_device():
+        """Where layers put their parameters when no device is given (facades with a settable
+        default device override this)."""
+        return None
+
+    def _factory_xp(self, device):
+        d = device if device is not None else self._default_device()
+        return backend.xp_for(None if d is None else backend.Device(d))
+
     def _new_parameter(self, shape, dtype=None, device=None):
         """An uninitialised parameter of the facade's class (layers fill it in reset_parameters)."""
         dt = backend.to_np_dtype(dtype) if dtype is not None else backend.default_float()
-        p = self._param_cls._make(backend.xp_for(_device(device)).empty(tuple(shape), dtype=dt))
+        p = self._param_cls._make(self._factory_xp(device).empty(tuple(shape), dtype=dt))
         p._requires_grad = True
         return p
 
     def _new_tensor(self, arr):
         return self._tensor_cls._make(arr)
-
-
-def _device(device):
-    return None if device is None else backend.Device(device)
 
 
 def _queue_copy(module, name, param, inp, assign) -> None:

@@ -1,9 +1,9 @@
 """2-D convolution and pooling primitives (NCHW), and constant padding.
 
-conv2d runs as an im2col view (sliding windows over the padded input, no copy) contracted with
-the weight in one tensordot. Its derivatives are two primitives of their own: the input gradient
-(the transposed convolution: one tensordot, then the windows added back into place) and the
-weight gradient (one tensordot of the output gradient with the windows). The three are bilinear
+conv2d runs as im2col (the windows of the padded input copied into one contiguous array) and
+one matrix product with the weight. Its derivatives are two primitives of their own: the input gradient
+(the transposed convolution: one matrix product, then the windows added back into place) and the
+weight gradient (one matrix product of the output gradient with the windows). The three are bilinear
 and each one's derivative is expressed through the others, so gradients of every order stay
 inside this table. Padding is given per side, `(top, bottom, left, right)`, so 'same' padding
 and ceil-mode pooling need no extra copies.
@@ -25,17 +25,6 @@ __all__ = ["conv2d", "conv2d_input_grad", "conv2d_weight_grad", "max_pool2d_with
 
 # ------------------------------------------------------------------------------------ geometry
 
-def _windows(xp, d, kernel, stride, pads, dilation, fill=0):
-    """View (N, C, Ho, Wo, kh, kw) of the padded input's windows."""
-    pt, pb, pl, pr = pads
-    if pt or pb or pl or pr:
-        d = xp.pad(d, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
-    kh, kw = kernel
-    eh, ew = dilation[0] * (kh - 1) + 1, dilation[1] * (kw - 1) + 1
-    v = xp.lib.stride_tricks.sliding_window_view(d, (eh, ew), axis=(2, 3))
-    return v[:, :, ::stride[0], ::stride[1], ::dilation[0], ::dilation[1]]
-
-
 def _out_size(n, k, s, p0, p1, d):
     return (n + p0 + p1 - d * (k - 1) - 1) // s + 1
 
@@ -50,48 +39,81 @@ def pool_output_size(n, k, s, p, d, ceil_mode):
     return out, extra
 
 
+def _im2col(xp, d, kernel, stride, pads, dilation, fill=0):
+    """The windows of the padded input as one contiguous (N, Ho, Wo, C, kh*kw) array: kh*kw strided
+    slices copied into place (plain indexing, so it runs on any array namespace)."""
+    pt, pb, pl, pr = pads
+    n, c, h, w = d.shape
+    kh, kw = kernel
+    (sh, sw), (dh, dw) = stride, dilation
+    ho, wo = _out_size(h, kh, sh, pt, pb, dh), _out_size(w, kw, sw, pl, pr, dw)
+    if pt or pb or pl or pr:
+        d = xp.pad(d, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
+    cols = xp.empty((n, ho, wo, c, kh * kw), dtype=d.dtype)
+    for i in range(kh):
+        r0 = i * dh
+        for j in range(kw):
+            c0 = j * dw
+            cols[..., i * kw + j] = d[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw].transpose(
+                0, 2, 3, 1)
+    return cols
+
+
+def _col2im(xp, gcols, x_shape, kernel, stride, pads, dilation):
+    """The adjoint of _im2col: add each window's (N, Ho, Wo, C, kh*kw) entries back where they came from."""
+    n, c, h, w = x_shape
+    kh, kw = kernel
+    (sh, sw), (dh, dw) = stride, dilation
+    pt, pb, pl, pr = pads
+    ho, wo = gcols.shape[1], gcols.shape[2]
+    gx = xp.zeros((n, c, h + pt + pb, w + pl + pr), dtype=gcols.dtype)
+    for i in range(kh):
+        r0 = i * dh
+        for j in range(kw):
+            c0 = j * dw
+            gx[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw] += gcols[..., i * kw + j].transpose(
+                0, 3, 1, 2)
+    return gx[:, :, pt:pt + h, pl:pl + w]
+
+
+def _grouped_matmul(xp, a, b, groups):
+    """(M, G*K) @ per-group (G, K, P) -> (M, G*P); one GEMM when groups == 1."""
+    if groups == 1:
+        return a @ b[0]
+    m = a.shape[0]
+    out = xp.matmul(a.reshape(m, groups, -1).transpose(1, 0, 2), b)   # (G, M, P)
+    return out.transpose(1, 0, 2).reshape(m, -1)
+
+
 def _conv_arrays(xp, d, wd, stride, pads, dilation, groups):
     o, cg, kh, kw = wd.shape
-    cols = _windows(xp, d, (kh, kw), stride, pads, dilation)
-    if groups == 1:
-        out = xp.tensordot(cols, wd, axes=([1, 4, 5], [1, 2, 3]))
-    else:
-        og = o // groups
-        out = xp.concatenate([xp.tensordot(cols[:, g * cg:(g + 1) * cg], wd[g * og:(g + 1) * og],
-                                           axes=([1, 4, 5], [1, 2, 3])) for g in range(groups)], axis=3)
-    return out.transpose(0, 3, 1, 2)
+    cols = _im2col(xp, d, (kh, kw), stride, pads, dilation)
+    n, ho, wo = cols.shape[:3]
+    w2 = wd.reshape(groups, o // groups, cg * kh * kw).transpose(0, 2, 1)       # (G, cg*K, og)
+    out = _grouped_matmul(xp, cols.reshape(n * ho * wo, -1), w2, groups)      # (M, O)
+    return out.reshape(n, ho, wo, o).transpose(0, 3, 1, 2)
 
 
 def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
-    n, c, h, w = x_shape
     o, cg, kh, kw = wd.shape
-    og = o // groups
-    ho, wo = gd.shape[2], gd.shape[3]
-    pt, pb, pl, pr = pads
-    gx = xp.zeros((n, c, h + pt + pb, w + pl + pr), dtype=gd.dtype)
-    sh, sw = stride
-    for g in range(groups):
-        gcols = xp.tensordot(gd[:, g * og:(g + 1) * og], wd[g * og:(g + 1) * og], axes=([1], [0]))
-        gcols = gcols.transpose(0, 3, 4, 5, 1, 2)  # (N, Cg, kh, kw, Ho, Wo)
-        dst = gx[:, g * cg:(g + 1) * cg]
-        for i in range(kh):
-            r0 = i * dilation[0]
-            for j in range(kw):
-                c0 = j * dilation[1]
-                dst[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw] += gcols[:, :, i, j]
-    return gx[:, :, pt:pt + h, pl:pl + w]
+    n, _, ho, wo = gd.shape
+    g2 = gd.transpose(0, 2, 3, 1).reshape(n * ho * wo, o)
+    w2 = wd.reshape(groups, o // groups, cg * kh * kw)                          # (G, og, cg*K)
+    gcols = _grouped_matmul(xp, g2, w2, groups).reshape(n, ho, wo, x_shape[1], kh * kw)
+    return _col2im(xp, gcols, x_shape, (kh, kw), stride, pads, dilation)
 
 
 def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
     o, cg, kh, kw = w_shape
-    og = o // groups
-    cols = _windows(xp, d, (kh, kw), stride, pads, dilation)
-    ho, wo = gd.shape[2], gd.shape[3]
-    cols = cols[:, :, :ho, :wo]
+    n, _, ho, wo = gd.shape
+    cols = _im2col(xp, d, (kh, kw), stride, pads, dilation)[:, :ho, :wo].reshape(n * ho * wo, -1)
+    g2 = gd.transpose(0, 2, 3, 1).reshape(n * ho * wo, o)
     if groups == 1:
-        return xp.tensordot(gd, cols, axes=([0, 2, 3], [0, 2, 3]))
-    return xp.concatenate([xp.tensordot(gd[:, g * og:(g + 1) * og], cols[:, g * cg:(g + 1) * cg],
-                                        axes=([0, 2, 3], [0, 2, 3])) for g in range(groups)], axis=0)
+        return (g2.T @ cols).reshape(w_shape)
+    og = o // groups
+    gw = xp.matmul(g2.reshape(-1, groups, og).transpose(1, 2, 0),
+                   cols.reshape(-1, groups, cg * kh * kw).transpose(1, 0, 2))   # (G, og, cg*K)
+    return gw.reshape(w_shape)
 
 
 # -------------------------------------------------------------------------------- convolution
@@ -205,14 +227,14 @@ def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{max(ho, 0)}x"
                            f"{max(wo, 0)}). Output size is too small")
     fill = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
-    win = _windows(xp, d, kernel, stride, (ph, ph + eh, pw, pw + ew), dilation, fill)[:, :, :ho, :wo]
-    flat = win.reshape(n, c, ho, wo, kh * kw)
-    am = xp.argmax(flat, axis=-1)
-    vals = xp.take_along_axis(flat, am[..., None], axis=-1)[..., 0]
+    cols = _im2col(xp, d, kernel, stride, (ph, ph + eh, pw, pw + ew), dilation, fill)[:, :ho, :wo]
+    am = xp.argmax(cols, axis=-1)                                               # (N, Ho, Wo, C)
+    vals = xp.take_along_axis(cols, am[..., None], axis=-1)[..., 0].transpose(0, 3, 1, 2)
+    am = am.transpose(0, 3, 1, 2)
     ki, kj = am // kw, am % kw
     rows = (xp.arange(ho) * sh - ph)[:, None] + ki * dh
-    cols = (xp.arange(wo) * sw - pw)[None, :] + kj * dw
-    idx = (rows * w + cols).astype(np.int64)
+    cols_ = (xp.arange(wo) * sw - pw)[None, :] + kj * dw
+    idx = (rows * w + cols_).astype(np.int64)
     out = wrap(x._out_cls, vals)
     indices = wrap(x._out_cls, idx)
     if _grad_enabled() and x._requires_grad:
@@ -250,20 +272,19 @@ class AvgPool2DBackwardBackward(Node):
         return (_avg_pool(gg, self.geom, self.divisor),)
 
 
-def _ones_kernel(xp, kernel, dtype):
-    return xp.ones((1, 1) + tuple(kernel), dtype=dtype)
+def _divide(xp, a, divisor):
+    if isinstance(divisor, int):
+        return a / divisor
+    return a / xp.asarray(divisor).astype(a.dtype)
 
 
 def _avg_pool(x, geom, divisor):
     kernel, stride, pads = geom
     d = x._data
     xp = backend.namespace(d)
-    n, c, h, w = d.shape
-    s = _conv_arrays(xp, d.reshape(n * c, 1, h, w), _ones_kernel(xp, kernel, d.dtype), stride, pads, (1, 1), 1)
-    s = s.reshape(n, c, s.shape[2], s.shape[3]) / (divisor if not hasattr(divisor, "shape") else
-                                                    divisor.astype(d.dtype))
-    out = wrap(x._out_cls, s.astype(d.dtype, copy=False))
-    if _grad_enabled() and x._requires_grad:
+    sums = _im2col(xp, d, kernel, stride, pads, (1, 1)).sum(axis=-1).transpose(0, 3, 1, 2)
+    out = wrap(x._out_cls, _divide(xp, sums, divisor).astype(d.dtype, copy=False))
+    if _state.grad_enabled and x._requires_grad:
         node = make_node(AvgPool2DBackward0, (x,), out)
         node.x_shape, node.geom, node.divisor = d.shape, geom, divisor
     return out
@@ -273,13 +294,11 @@ def _avg_pool_backward(g, x_shape, geom, divisor):
     kernel, stride, pads = geom
     gd = g._data
     xp = backend.namespace(gd)
-    n, c, h, w = x_shape
-    ho, wo = gd.shape[2], gd.shape[3]
-    scaled = (gd / (divisor if not hasattr(divisor, "shape") else divisor.astype(gd.dtype))).astype(gd.dtype)
-    gx = _input_grad_arrays(xp, scaled.reshape(n * c, 1, ho, wo), _ones_kernel(xp, kernel, gd.dtype),
-                            (n * c, 1, h, w), stride, pads, (1, 1), 1).reshape(x_shape)
-    out = wrap(g._out_cls, gx)
-    if _grad_enabled() and g._requires_grad:
+    k = kernel[0] * kernel[1]
+    scaled = _divide(xp, gd, divisor).astype(gd.dtype, copy=False).transpose(0, 2, 3, 1)[..., None]
+    gcols = xp.broadcast_to(scaled, scaled.shape[:4] + (k,))
+    out = wrap(g._out_cls, _col2im(xp, gcols, x_shape, kernel, stride, pads, (1, 1)))
+    if _state.grad_enabled and g._requires_grad:
         node = make_node(AvgPool2DBackwardBackward, (g,), out)
         node.x_shape, node.geom, node.divisor = x_shape, geom, divisor
     return out
@@ -303,8 +322,7 @@ def avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=Tr
         if (dh == dh[0]).all() and (dw == dw[0]).all():
             divisor = int(dh[0] * dw[0])
         else:
-            host = (dh[:, None] * dw[None, :]).astype(np.float64)
-            divisor = host if xp is np else xp.asarray(host)
+            divisor = (dh[:, None] * dw[None, :]).astype(np.float64)  # host array; moved at use
     return _avg_pool(x, ((kh, kw), (sh, sw), (ph, ph + eh, pw, pw + ew)), divisor)
 
 

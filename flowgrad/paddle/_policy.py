@@ -45,11 +45,13 @@ PADDLE_MESSAGES.update({
     # paddle 3.3.1 segfaults here; flowgrad raises instead
     "hook_type": (TypeError, "(InvalidType) A tensor hook must return a paddle.Tensor or None, but it returned "
                              "'{type}'."),
+    # paddle 3.3.1 accepts it silently and the gradient takes the wrong shape; flowgrad refuses it
+    "hook_size": (ValueError, "(InvalidArgument) The hook '{name}' changed the shape of the gradient it was given."),
     "hook_raised": (OSError, "(External) {type}: {message}\n\nAt:\n{at}\n  [Hint: res should not be null.] (at "
                              "/paddle/paddle/fluid/pybind/eager_utils.cc:2996)\n"),
     "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
 })
-del PADDLE_MESSAGES["hook_size"], PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new shape or dtype
+del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 
 # flowgrad node class -> paddle grad node name, where the rule "FooBackwardN -> FooGradNode" is wrong
 _NODE_NAMES = {

@@ -294,14 +294,16 @@ class Tensor(_CoreTensor):
         return _to(self, backend.Device("cuda", device_id or 0))
 
     def to(self, *args, **kwargs):
+        """`x.to(device)`, `x.to(dtype)`, `x.to(device, dtype)`, or the keywords `device=`, `dtype=`."""
         from ..ops import cast, to_device as _to
-        out = self
-        for a in list(args) + list(kwargs.values()):
-            if isinstance(a, (Place, str)) and (isinstance(a, Place) or a.split(":")[0] in ("cpu", "gpu", "cuda")):
-                out = _to(out, to_device(a))
-            elif a is not None and not isinstance(a, bool):
-                out = cast(out, a)
-        return out
+        device, dtype = kwargs.get("device"), kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, Place) or (isinstance(a, str) and a.split(":")[0] in ("cpu", "gpu")):
+                device = a
+            elif a is not None and not isinstance(a, bool):  # a bool is `blocking`
+                dtype = a
+        out = self if device is None else _to(self, to_device(device))
+        return out if dtype is None else cast(out, dtype)
 
     def value(self):
         return self

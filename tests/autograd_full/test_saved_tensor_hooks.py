@@ -325,3 +325,17 @@ def test_saved_value_read_goes_through_unpack_hook(torch):
         y = x.exp()
     y.grad_fn._saved_result
     assert log == ["pack", "unpack"]
+
+
+def test_increment_version_marks_a_saved_tensor_as_modified(torch):
+    x = torch.tensor([1., 2.], requires_grad=True)
+    h = x * 1
+    y = (h * h).sum()
+    torch.autograd.graph.increment_version(h)
+    torch.autograd.graph.increment_version([h])
+    assert h._version == 2
+    with pytest.raises(RuntimeError, match=r"^one of the variables needed for gradient computation has been modified "
+                                           r"by an inplace operation: \[torch\.FloatTensor \[2\]\], which is output 0 "
+                                           r"of Mul, is at version 2; expected version 0 instead\."):
+        y.backward()
+    assert x.grad is None

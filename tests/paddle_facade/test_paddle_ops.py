@@ -115,11 +115,7 @@ NAMED = ["add", "add_scalar", "rsub_scalar", "mul_scalar", "subtract", "multiply
 
 @pytest.mark.parametrize("case", NAMED)
 def test_grad_node_names_match_real_paddle(fpaddle, real_paddle, case):
-    from flowgrad.paddle._policy import node_name
-    x = fpaddle.to_tensor(A, stop_gradient=False)
-    y = fpaddle.to_tensor(B, stop_gradient=False)
-    ours = CASES[case](fpaddle, x, y)
-    assert node_name(ours.grad_fn) == _run(real_paddle, CASES[case])[3]
+    assert _run(fpaddle, CASES[case])[3] == _run(real_paddle, CASES[case])[3]
 
 
 def test_integer_scalar_arithmetic_keeps_int_dtype(paddle):

@@ -386,3 +386,37 @@ def test_real_paddle_crashes_running_a_pylayer_node_twice():
         y.backward()
     """)
     assert res.returncode != 0
+
+
+def test_facade_rejects_backward_gradient_of_wrong_shape(fpaddle):
+    class WrongShape(fpaddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return fpaddle.ones([5])
+
+    x = fpaddle.to_tensor([1., 2.], stop_gradient=False)
+    with pytest.raises(ValueError, match=re.escape("(InvalidArgument) GradNodePyLayer_WrongShape : backward returned a "
+                                                   "gradient of shape [5] for input 0 of shape [2].")):
+        WrongShape.apply(x).sum().backward()
+
+
+def test_facade_sums_down_a_broadcast_backward_gradient(fpaddle):
+    """(real paddle stores the [3, 2] gradient as x.grad)"""
+    paddle = fpaddle
+
+    class Broad(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return paddle.ones([3, 2])
+
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    Broad.apply(x).sum().backward()
+    assert x.grad.shape == [2]

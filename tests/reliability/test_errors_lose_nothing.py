@@ -18,6 +18,10 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, note, reject, settings
+
+from fuzz_graphs import build, programs
+from reliability_config import RELIABILITY, fuzz_examples
 
 
 class HookError(Exception):
@@ -296,6 +300,48 @@ def test_assigning_a_grad_on_another_device_is_a_clear_error(fake):
     b = T.ones(2, requires_grad=True)
     with pytest.raises(RuntimeError, match="device"):
         b.grad = T.ones(2, device="fake")
+
+
+UNARY_ON_DEVICE = ["exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "erf",
+                   "log1p", "expm1", "log2", "log10", "reciprocal", "neg", "sign", "floor", "ceil", "round", "trunc"]
+
+
+@pytest.mark.parametrize("name", UNARY_ON_DEVICE)
+def test_elementwise_ops_keep_the_device_forward_and_backward(fake, name):
+    T = fake
+    x = T.tensor([0.3, 0.6, 1.2], device="fake", requires_grad=True)
+    y = getattr(T, name)(x)
+    assert y.device.type == "fake", f"{name}: result moved to {y.device}"
+    y.sum().backward()
+    assert x.grad.device.type == "fake", f"{name}: gradient moved to {x.grad.device}"
+
+
+@settings(parent=RELIABILITY, max_examples=fuzz_examples(80))
+@given(prog=programs(options=("plain",)))
+def test_random_graphs_stay_on_their_device(fake, prog):
+    """Every value and gradient of a random program built on the fake device stays there (an op
+    that computes through NumPy directly would silently move its result to the CPU)."""
+    T = fake
+    note(repr(prog))
+    prev = T.get_default_device()
+    T.set_default_device("fake")
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            pool = build(T, prog, prog.dtype)
+            moved = [f"%{i} {s.op}" for i, (s, t) in enumerate(zip(prog.steps, pool)) if t.device.type != "fake"]
+            assert moved == [], f"results left the fake device: {moved}"
+            root = pool[prog.root]
+            try:
+                root.backward(T.ones_like(root))
+            except Exception as e:  # noqa: BLE001 - crashes are the differential tests' finding
+                note(f"backward raised {e!r}")
+                reject()
+            grads = [f"%{i}" for i, t in enumerate(pool) if t.is_leaf and t.grad is not None
+                     and t.grad.device.type != "fake"]
+            assert grads == [], f"gradients left the fake device: {grads}"
+    finally:
+        T.set_default_device(prev)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="needs CuPy and a GPU")

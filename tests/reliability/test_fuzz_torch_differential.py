@@ -12,8 +12,6 @@ Skipped cleanly without torch. FLOWGRAD_FUZZ_SELFTEST=1 runs real torch against 
 """
 from __future__ import annotations
 
-import importlib
-
 import pytest
 from hypothesis import given, note, settings
 
@@ -23,12 +21,13 @@ from reliability_config import RELIABILITY, SELFTEST, fuzz_examples
 real = pytest.importorskip("torch", reason="real torch is the oracle of the differential fuzzing")
 
 
-@pytest.fixture(scope="module")
-def fg():
-    """The module under test: flowgrad.torch (real torch under FLOWGRAD_FUZZ_SELFTEST=1)."""
+@pytest.fixture
+def fg(request):
+    """The module under test: flowgrad.torch (on FLOWGRAD_TEST_DEVICE, through tests/conftest.py's
+    `ftorch`), or real torch under FLOWGRAD_FUZZ_SELFTEST=1."""
     if SELFTEST:
         return real
-    return importlib.import_module("flowgrad.torch")
+    return request.getfixturevalue("ftorch")
 
 
 def _check(fg, prog):
@@ -66,3 +65,38 @@ def test_broadcasting_graphs_match_torch(fg, prog):
     """Elementwise ops over broadcast shapes only: where broadcasting is undone, and where
     second-order formulas meet broadcasting."""
     _check(fg, prog)
+
+
+# ------------------------------------------------------------------------------------------------
+# The fuzzer's findings, minimised: each case is one graph at a singular or 0-d corner with the
+# gradient real torch gives (the `torch` fixture runs them on both frameworks).
+
+def _grad_of(torch, f, value):
+    import warnings
+
+    x = torch.tensor(value, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f(torch, x).sum().backward()
+    return x.grad.tolist()
+
+
+FOUND = {
+    "max over dim 0 of a 0-d tensor": (lambda T, x: T.max(x, 0).values, 1.5, 1.0),
+    "min over dim -1 of a 0-d tensor, keepdim": (lambda T, x: T.min(x, -1, keepdim=True).values, 1.5, 1.0),
+    "cumsum of a 0-d tensor": (lambda T, x: T.cumsum(x, 0), 1.5, 1.0),
+    "std of one element (correction=0) is 0: gradient 0": (lambda T, x: T.std(x, correction=0), [0.7], [0.0]),
+    "std of a constant vector: gradient 0": (lambda T, x: T.std(x), [1.0, 1.0], [0.0, 0.0]),
+    "std of a 0-d tensor: gradient 0": (lambda T, x: T.std(x, correction=0), 0.7, 0.0),
+    "var of one element with correction=1 is NaN, and so is its gradient": (lambda T, x: T.var(x), [1.0], [None]),
+}
+
+
+@pytest.mark.parametrize("case", list(FOUND))
+def test_corner_cases_found_by_fuzzing(torch, case):
+    f, value, expected = FOUND[case]
+    got = _grad_of(torch, f, value)
+    if expected == [None]:
+        assert len(got) == 1 and got[0] != got[0], got       # NaN
+    else:
+        assert got == expected

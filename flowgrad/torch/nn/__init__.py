@@ -13,6 +13,11 @@ class Module(_nn.Module):
     _param_cls = Parameter
     _tensor_cls = _Tensor
 
+    @staticmethod
+    def _default_device():
+        from .. import _default_device
+        return _default_device[0]
+
 
 def _facade(neutral: type) -> type:
     """torch.nn.<Name>: the neutral layer class with the torch Module mixed in."""
