@@ -116,6 +116,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 deps[nxt] = left
                 if left == 0:
                     heappush(ready, (-nxt.seq, id(nxt), nxt))
+            outs = g = gd = None  # hold no gradient past its node: AccumulateGrad steals unshared arrays
     return captured
 
 
@@ -191,11 +192,7 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
             if t is None or g is None:
                 continue
             if t._grad is None or not policy.retained_grad_accumulates:
-                if g.requires_grad:
-                    t._grad = g
-                else:
-                    t._grad = g._new(g._data.copy())
-                    t._grad._requires_grad = policy.grads_require_grad
+                t._grad = g if g.requires_grad else g._new(g._data.copy())
             else:
                 from ..ops import add
                 t._grad = add(t._grad, g)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import traceback
 import weakref
 
@@ -185,7 +186,16 @@ def accumulate(var, grad, create_graph: bool) -> None:
     old = var._grad
     marked = var.policy.grads_require_grad  # then a plain .grad requires grad too: only history forbids in place
     if old is None:
-        var._grad = _copy_grad(grad, create_graph, marked)
+        data = grad._data
+        # Steal the array when nothing else can see it (PyTorch's use_count test): referenced only by
+        # the engine's buffer, this frame and getrefcount's argument, and not a view of anything.
+        if (not create_graph and _refcount(grad) <= 3 and _refcount(data) <= 3 and
+                getattr(data, "base", None) is None):
+            out = grad._new(data)
+            out._requires_grad = marked
+            var._grad = out
+        else:
+            var._grad = _copy_grad(grad, create_graph, marked)
     elif create_graph or grad.requires_grad or (old.grad_fn is not None if marked else old.requires_grad):
         from ..ops import add
         var._grad = add(old, grad)
@@ -200,6 +210,9 @@ def accumulate(var, grad, create_graph: bool) -> None:
                 raise var.policy.error("post_acc_return" if hasattr(out, "_version") or
                                        "hook_type" not in var.policy.messages else "hook_type",
                                        type=type(out).__name__)
+
+
+_refcount = sys.getrefcount
 
 
 def _copy_grad(grad, create_graph, marked=False):

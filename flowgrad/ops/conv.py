@@ -77,11 +77,13 @@ def _col2im(xp, gcols, x_shape, kernel, stride, pads, dilation):
 
 
 def _grouped_matmul(xp, a, b, groups):
-    """(M, G*K) @ per-group (G, K, P) -> (M, G*P); one GEMM when groups == 1."""
+    """(M, G*K) @ per-group (G, K, P) -> (M, G*P); one GEMM when groups == 1. Operands are made
+    contiguous first: BLAS is several times slower on transposed views."""
+    c = xp.ascontiguousarray
     if groups == 1:
-        return a @ b[0]
+        return c(a) @ c(b[0])
     m = a.shape[0]
-    out = xp.matmul(a.reshape(m, groups, -1).transpose(1, 0, 2), b)   # (G, M, P)
+    out = xp.matmul(c(a.reshape(m, groups, -1).transpose(1, 0, 2)), c(b))   # (G, M, P)
     return out.transpose(1, 0, 2).reshape(m, -1)
 
 
@@ -108,11 +110,12 @@ def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
     n, _, ho, wo = gd.shape
     cols = _im2col(xp, d, (kh, kw), stride, pads, dilation)[:, :ho, :wo].reshape(n * ho * wo, -1)
     g2 = gd.transpose(0, 2, 3, 1).reshape(n * ho * wo, o)
+    c = xp.ascontiguousarray
     if groups == 1:
-        return (g2.T @ cols).reshape(w_shape)
+        return (c(g2.T) @ c(cols)).reshape(w_shape)
     og = o // groups
-    gw = xp.matmul(g2.reshape(-1, groups, og).transpose(1, 2, 0),
-                   cols.reshape(-1, groups, cg * kh * kw).transpose(1, 0, 2))   # (G, og, cg*K)
+    gw = xp.matmul(c(g2.reshape(-1, groups, og).transpose(1, 2, 0)),
+                   c(cols.reshape(-1, groups, cg * kh * kw).transpose(1, 0, 2)))   # (G, og, cg*K)
     return gw.reshape(w_shape)
 
 

@@ -76,8 +76,11 @@ def sum_to(x, shape: tuple):
     lead = d.ndim - len(shape)
     if lead < 0:
         return S.reshape(x, shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and d.shape[lead + i] != 1)
-    r = backend.namespace(d).sum(d, axis=axes, keepdims=True) if axes else d
+    inner = tuple(i for i, s in enumerate(shape) if s == 1 and d.shape[lead + i] != 1)
+    xp = backend.namespace(d)
+    r = xp.sum(d, axis=tuple(range(lead))) if lead else d   # no reshape: the result owns its memory
+    if inner:
+        r = xp.sum(r, axis=inner, keepdims=True)
     if r.shape != shape:
         r = r.reshape(shape)
     out = wrap(x._out_cls, r)

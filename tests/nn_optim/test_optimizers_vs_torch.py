@@ -207,7 +207,7 @@ def test_state_keys_match_torch(real_torch):
             opt = getattr(T.optim, name)([w], **kw)
             (w * w).sum().backward()
             opt.step()
-            out.append((list(opt.state[w]), [repr(v) for v in opt.state[w].values() if v.dim() == 0]))
+            out.append((list(opt.state[w]), [(v.item(), str(v.dtype)) for v in opt.state[w].values() if v.dim() == 0]))
         assert out[0] == out[1]
 
 

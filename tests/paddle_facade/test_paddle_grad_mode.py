@@ -110,3 +110,22 @@ def test_grad_create_graph_inside_no_grad_still_records(paddle):
     with paddle.no_grad():
         (g,) = paddle.grad(y, x, create_graph=True)
     assert g.stop_gradient is False
+
+
+def test_saved_tensors_hooks_pack_and_unpack(paddle):
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    log = []
+
+    def pack(t):
+        log.append("pack")
+        return t.numpy()
+
+    def unpack(a):
+        log.append("unpack")
+        return paddle.to_tensor(a)
+
+    with paddle.autograd.saved_tensors_hooks(pack, unpack):
+        y = x * x
+    y.sum().backward()
+    assert log == ["pack", "pack", "unpack", "unpack"]
+    assert x.grad.tolist() == [2., 4.]
