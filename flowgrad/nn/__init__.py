@@ -3,10 +3,10 @@ functional forms, weight initialisation and gradient utilities. Facades (flowgra
 paddle facade) wrap these with their own class names and tensor classes."""
 from __future__ import annotations
 
-from . import functional, init, utils
+from . import functional, init, utils  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .layers import (ELU, GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, BatchNorm2d, Bilinear, Conv2d,
-                     Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
+                     DataParallel, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
                      Linear, LogSigmoid, LogSoftmax, MaxPool2d, Mish, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin,
                      Softplus, Softsign, Tanh, Unflatten)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,

@@ -303,7 +303,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
     stride, dilation = _pair(stride), _pair(dilation)
     kernel = wd.shape[2:]
     if wd.ndim != 4:
-        raise RuntimeError(f"weight should have at least three dimensions")
+        raise RuntimeError("weight should have at least three dimensions")
     if shape4[1] != wd.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size [{', '.join(map(str, wd.shape))}], expected "
                            f"input[{', '.join(map(str, shape4))}] to have {wd.shape[1] * groups} channels, but got "
@@ -333,7 +333,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
 def _pool_args(input, kernel_size, stride, padding, dilation, name):
     d = input._data
     if d.ndim not in (3, 4):
-        raise RuntimeError(f"non-empty 3D or 4D (batch mode) tensor expected for input")
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride)
     padding, dilation = _pair(padding), _pair(dilation)

@@ -633,3 +633,18 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class DataParallel(Module):
+    """Wraps a module and calls it on the one device flowgrad runs on (PyTorch scripts construct
+    nn.DataParallel unconditionally; there is nothing to scatter across)."""
+
+    def __init__(self, module: Module, device_ids=None, output_device=None, dim: int = 0) -> None:
+        super().__init__()
+        self.module = module
+        self.device_ids = [] if device_ids is None else list(device_ids)
+        self.output_device = output_device
+        self.dim = dim
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)

@@ -56,11 +56,11 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 class _Pending(threading.local):
     """Copies collected while a load_state_dict validates the whole tree (applied only if it passes)."""
 
-    stack: list = []
+    def __init__(self):
+        self.stack: list = []
 
 
 _pending = _Pending()
-_pending.stack = []
 
 
 def _no_grad():
@@ -372,12 +372,6 @@ class Module:
                 continue
             sub = prefix + ("." if prefix else "") + name
             yield from module.named_modules(memo, sub, remove_duplicate)
-
-    def __hash__(self):
-        return id(self)
-
-    def __eq__(self, other):
-        return self is other
 
     # --------------------------------------------------------------------------- modes
     def train(self, mode: bool = True) -> "Module":

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _state, _grad_enabled, check_same, make_node, save, wrap
+from . import _grad_enabled, check_same, make_node, save, wrap
 from . import indexing as I
 from . import reduction as R
 from . import shape as S
@@ -287,7 +287,7 @@ def _avg_pool(x, geom, divisor):
     xp = backend.namespace(d)
     sums = _im2col(xp, d, kernel, stride, pads, (1, 1)).sum(axis=-1).transpose(0, 3, 1, 2)
     out = wrap(x._out_cls, _divide(xp, sums, divisor).astype(d.dtype, copy=False))
-    if _state.grad_enabled and x._requires_grad:
+    if _grad_enabled() and x._requires_grad:
         node = make_node(AvgPool2DBackward0, (x,), out)
         node.x_shape, node.geom, node.divisor = d.shape, geom, divisor
     return out
@@ -301,7 +301,7 @@ def _avg_pool_backward(g, x_shape, geom, divisor):
     scaled = _divide(xp, gd, divisor).astype(gd.dtype, copy=False).transpose(0, 2, 3, 1)[..., None]
     gcols = xp.broadcast_to(scaled, scaled.shape[:4] + (k,))
     out = wrap(g._out_cls, _col2im(xp, gcols, x_shape, kernel, stride, pads, (1, 1)))
-    if _state.grad_enabled and g._requires_grad:
+    if _grad_enabled() and g._requires_grad:
         node = make_node(AvgPool2DBackwardBackward, (g,), out)
         node.x_shape, node.geom, node.divisor = x_shape, geom, divisor
     return out
@@ -309,7 +309,6 @@ def _avg_pool_backward(g, x_shape, geom, divisor):
 
 def avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True, divisor_override=None):
     d = x._data
-    xp = backend.namespace(d)
     n, c, h, w = d.shape
     (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
     ho, eh = pool_output_size(h, kh, sh, ph, 1, ceil_mode)

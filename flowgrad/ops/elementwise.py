@@ -359,11 +359,65 @@ expm1 = _declare_unary("expm1", "Expm1Backward0", lambda xp, d: xp.expm1(d), lam
 sin = _declare_unary("sin", "SinBackward0", lambda xp, d: xp.sin(d), lambda g, x: g * cos(x))
 cos = _declare_unary("cos", "CosBackward0", lambda xp, d: xp.cos(d), lambda g, x: g * -sin(x))
 tan = _declare_unary("tan", "TanBackward0", lambda xp, d: xp.tan(d), lambda g, r: g * (r * r + 1), "result")
-tanh = _declare_unary("tanh", "TanhBackward0", lambda xp, d: xp.tanh(d), lambda g, r: g * (1 - r * r), "result")
+# --- the backward formulas of tanh, sigmoid and relu as primitives of their own (one array
+# expression instead of three ops per node); each has its own derivative, so create_graph works.
+
+class TanhBackwardBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, gg):
+        g, r = self.unpack()
+        ng, nr = self.next_edges
+        return (gg * (1 - r * r) if ng is not None else None), (gg * g * r * -2 if nr is not None else None)
+
+
+class SigmoidBackwardBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, gg):
+        g, r = self.unpack()
+        ng, nr = self.next_edges
+        return (gg * r * (1 - r) if ng is not None else None), (gg * g * (1 - r * 2) if nr is not None else None)
+
+
+class ThresholdBackwardBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, gg):
+        (r,) = self.unpack()
+        return gg * (r > 0), None
+
+
+def _fused_backward(node_cls, fn, g, r, saves_g=True):
+    gd, rd = g._data, r._data
+    out = wrap(g._out_cls, fn(gd, rd))
+    if _grad_enabled() and (g._requires_grad or r._requires_grad):
+        make_node(node_cls, (g, r), out, (save(g), save(r)) if saves_g else (save(r),))
+    return out
+
+
+def tanh_backward(g, r):
+    """g * (1 - r**2): the gradient through tanh given its result r."""
+    return _fused_backward(TanhBackwardBackward0, lambda gd, rd: gd * (1 - rd * rd), g, r)
+
+
+def sigmoid_backward(g, r):
+    """g * r * (1 - r): the gradient through sigmoid given its result r."""
+    return _fused_backward(SigmoidBackwardBackward0, lambda gd, rd: gd * (rd * (1 - rd)), g, r)
+
+
+def threshold_backward(g, r):
+    """g where r > 0, else 0: the gradient through relu given its result r."""
+    return _fused_backward(ThresholdBackwardBackward0,
+                           lambda gd, rd: gd * (rd > 0) if gd.dtype.kind == "f" else gd * (rd > 0).astype(gd.dtype),
+                           g, r, saves_g=False)
+
+
+tanh = _declare_unary("tanh", "TanhBackward0", lambda xp, d: xp.tanh(d), tanh_backward, "result")
 sigmoid = _declare_unary("sigmoid", "SigmoidBackward0", lambda xp, d: _sigmoid_array(xp, d),
-                         lambda g, r: g * (r * (1 - r)), "result")
+                         sigmoid_backward, "result")
 relu = _declare_unary("relu", "ReluBackward0", lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d,
-                      lambda g, r: g * (r > 0), "result", float_out=False)
+                      threshold_backward, "result", float_out=False)
 abs = _declare_unary("abs", "AbsBackward0", lambda xp, d: xp.abs(d), lambda g, x: g * sign(x), float_out=False)
 sqrt = _declare_unary("sqrt", "SqrtBackward0", lambda xp, d: xp.sqrt(d), lambda g, r: g / (r * 2), "result")
 rsqrt = _declare_unary("rsqrt", "RsqrtBackward0", lambda xp, d: 1 / xp.sqrt(d),

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _state, _grad_enabled, check_same, make_node, save, wrap
+from . import _grad_enabled, check_same, make_node, save, wrap
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L

@@ -417,3 +417,19 @@ def test_state_dict_round_trip_through_deepcopy(torch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert torch.equal(clone(torch.ones(1, 3)), net(torch.ones(1, 3)))
+
+
+def test_data_parallel_wraps_the_module(torch):
+    m = torch.nn.DataParallel(torch.nn.Linear(2, 1))
+    assert repr(m) == "DataParallel(\n  (module): Linear(in_features=2, out_features=1, bias=True)\n)"
+    assert [n for n, _ in m.named_parameters()] == ["module.weight", "module.bias"]
+    assert m(torch.ones(3, 2)).shape == torch.Size([3, 1])
+
+
+def test_named_parameters_prefix_and_non_recursive(torch):
+    net = _net(torch)
+    assert [n for n, _ in net.named_parameters(prefix="m", recurse=False)] == []
+    assert [n for n, _ in net.fc1.named_parameters(prefix="fc")] == ["fc.weight", "fc.bias"]
+    assert [n for n, _ in net.named_children()] == ["fc1", "act", "blocks"]
+    assert net.get_submodule("blocks.0") is net.blocks[0]
+    assert net.get_parameter("blocks.0.bias") is net.blocks[0].bias

@@ -1,7 +1,7 @@
 """Random expression graphs for differential fuzzing (issue 8), framework-neutral.
 
 A `Program` is drawn by Hypothesis as data: a list of steps over a growing pool of tensors. A step
-is a leaf (shape, value seed, requires_grad) or an op from `OPS` applied to pool entries with drawn
+is a leaf (shape, value seed, requires_grad) or an op from `GENERATORS` applied to pool entries with drawn
 parameters; shapes are tracked while drawing, so every step is valid by construction (broadcasting
 from 0-d to 4-d, matmul, reshape, indexing, ...). The program ends with an engine option (plain
 backward, retain_graph twice, `inputs=` subsets, `autograd.grad` with allow_unused, create_graph
@@ -10,10 +10,11 @@ with a second-order gradient, hooks that scale gradients, several roots).
 `run_torch(T, program, dtype)` interprets a program with any module that speaks the torch API
 (flowgrad.torch or real torch) and returns every forward value and every gradient as NumPy arrays
 under stable keys, plus the "margins" of the non-smooth points it passed (how far a relu input was
-from 0, a maximum's operands from each other, ...). `compare` checks two results with dtype-aware
-tolerances. Inputs are kept in safe domains by construction (`log(x*x + 0.5)`, divisors
-`b*b + 0.5`); examples whose oracle values overflow or sit within rounding error of a kink are
-rejected with `assume`, so a difference is a bug, not noise.
+from 0, a maximum's operands from each other, ...); `run_paddle(P, program, dtype)` does the same
+with the paddle API for the ops and options in PADDLE_OPS / PADDLE_OPTIONS. `compare` checks two
+results with dtype-aware tolerances. Inputs are kept in safe domains by construction
+(`log(x*x + 0.5)`, divisors `b*b + 0.5`); examples whose oracle values overflow or sit within
+rounding error of a kink are rejected with `assume`, so a difference is a bug, not noise.
 """
 from __future__ import annotations
 

@@ -1,14 +1,20 @@
-"""Differential fuzzing of flowgrad.paddle against real Paddle (issue 8): the torch fuzzing's
-random graphs (fuzz_graphs.programs), restricted to the ops and engine options both paddles
-spell the same way, interpreted with the paddle API (fuzz_graphs.run_paddle). Smaller than the
-torch run. Examples real paddle itself cannot run (a double-grad kernel it lacks, its view
-quirks) have no oracle and are rejected; two inconsistencies of real paddle 3.3.1 are steered
-around while drawing (`paddle_quirks`): `paddle.var/std` of a 0-d tensor leave its gradient None,
-and `paddle.grad([y], [x, y])` returns None for x when the output y is itself among the inputs
-(while an intermediate among the inputs does not stop the flow); and a shape op that changes
-nothing (`reshape` to the same shape, a slice covering the whole tensor) may return an alias of
-its input with the same autograd identity, so such steps are not drawn either. Skipped when flowgrad.paddle or real paddle is missing; FLOWGRAD_FUZZ_SELFTEST=1 runs
-real paddle against itself (must pass)."""
+"""Differential fuzzing of flowgrad.paddle against real Paddle (issue 8).
+
+The torch fuzzing's random graphs (fuzz_graphs.programs), restricted to the ops and engine options
+both paddles spell the same way, interpreted with the paddle API (fuzz_graphs.run_paddle); smaller
+than the torch run. Examples real paddle itself cannot run (a double-grad kernel it lacks, its
+view quirks) have no oracle and are rejected. Three inconsistencies of real paddle 3.3.1 are
+steered around while drawing (`paddle_quirks=True`):
+
+* `paddle.var/std` of a 0-d tensor leave its gradient None;
+* `paddle.grad([y], [x, y])` returns None for x when the output y is itself among the inputs
+  (an intermediate among the inputs does not stop the flow);
+* a shape op that changes nothing (`reshape` to the same shape, a slice covering the whole
+  tensor) may return an alias of its input with the same autograd identity.
+
+Skipped when flowgrad.paddle or real paddle is missing; FLOWGRAD_FUZZ_SELFTEST=1 runs real paddle
+against itself (must pass).
+"""
 from __future__ import annotations
 
 import importlib

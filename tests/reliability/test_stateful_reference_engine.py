@@ -198,7 +198,8 @@ class GraphMachine(RuleBasedStateMachine):
         return p
 
     def _apply(self, op, xs, fn, **kw):
-        r = ref_op(op, *(p.r for p in xs), **kw)
+        with np.errstate(all="ignore"):       # overflow is detected just below
+            r = ref_op(op, *(p.r for p in xs), **kw)
         if not np.all(np.isfinite(r.value)) or np.max(np.abs(r.value), initial=0) > 1e6:
             return multiple()                  # keep values in range: skip this step
         return self._add(fn(*(p.t for p in xs)), r)
