@@ -7,10 +7,15 @@ import warnings
 from collections.abc import Mapping
 from typing import NamedTuple, Sequence
 
+import numpy as _np
+
 from . import mode
 from .engine import run_backward
 from .graph import Node
 from .policy import TORCH, Policy
+
+
+_np_ndarray = _np.ndarray
 
 
 class GradientEdge(NamedTuple):
@@ -74,6 +79,7 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
     for i, (out, g) in enumerate(zip(outputs, grads)):
         shape, dtype = _out_meta(out)
         if _is_tensor(g):
+            _check_seed_place(policy, out, g, i)
             gshape = g._data.shape[1:] if is_grads_batched else g._data.shape
             if gshape != shape:
                 if is_grads_batched:
@@ -100,6 +106,16 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
         else:
             raise policy.error("seed_type", type=type(g).__name__)
     return result
+
+
+def _check_seed_place(policy: Policy, out, g, i: int) -> None:
+    """A seed must belong to the output's facade and live on its device."""
+    out_cls = out.node.out_cls if isinstance(out, GradientEdge) else type(out)
+    if type(g)._out_cls is not out_cls._out_cls:
+        raise policy.error("facade_mismatch", a=out_cls.__module__, b=type(g).__module__)
+    if not isinstance(out, GradientEdge) and (type(g._data) is not type(out._data) or
+                                              (type(out._data) is not _np_ndarray and g.device != out.device)):
+        raise RuntimeError(f"invalid gradient at index {i} - expected device {out.device} but got {g.device}")
 
 
 def _ones(like, out, shape, dtype):

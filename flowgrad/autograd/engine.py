@@ -16,11 +16,20 @@ import itertools
 import warnings
 from typing import Sequence
 
+import numpy as np
+
 from . import mode
 from .graph import FREED, AccumulateGrad, Node, accumulate
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
+
+
+def _quiet_fp():
+    """Backward formulas produce inf/NaN silently, as PyTorch does: NumPy's floating-point warnings
+    are off for the pass (CuPy and other namespaces raise none)."""
+    return np.errstate(all="ignore")
+
 _release = Node.release
 
 
@@ -58,7 +67,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     free_every = policy.free_every_node
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
-    with mode._GradModeGuard(create_graph), _GraphTask(roots, deps, needed):
+    with mode._GradModeGuard(create_graph), _GraphTask(roots, deps, needed), _quiet_fp():
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)

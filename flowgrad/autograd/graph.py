@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import threading
 import traceback
 import weakref
 
@@ -180,16 +181,33 @@ class AccumulateGrad(Node):
         """A leaf's accumulator holds nothing to free and stays usable by later graphs."""
 
 
+_accumulate_lock = threading.Lock()
+
+
 def accumulate(var, grad, create_graph: bool) -> None:
     """Add `grad` into `var.grad`: a new tensor the first time, in place afterwards, out of place
-    (recorded) under create_graph."""
+    (recorded) under create_graph. A lock makes concurrent backward passes into one leaf lose
+    nothing (NumPy releases the GIL inside large in-place adds)."""
+    with _accumulate_lock:
+        _accumulate(var, grad, create_graph)
+    hooks = var._post_acc_hooks
+    if hooks:
+        for h in tuple(hooks.values()):
+            out = h(var)
+            if out is not None:   # a tensor: "should return None"; anything else fails the type check first
+                raise var.policy.error("post_acc_return" if hasattr(out, "_version") or
+                                       "hook_type" not in var.policy.messages else "hook_type",
+                                       type=type(out).__name__)
+
+
+def _accumulate(var, grad, create_graph: bool) -> None:
     old = var._grad
     marked = var.policy.grads_require_grad  # then a plain .grad requires grad too: only history forbids in place
     if old is None:
         data = grad._data
         # Steal the array when nothing else can see it (PyTorch's use_count test): referenced only by
-        # the engine's buffer, this frame and getrefcount's argument, and not a view of anything.
-        if (not create_graph and _refcount(grad) <= 3 and _refcount(data) <= 3 and
+        # the engine's buffer, accumulate()'s frames and getrefcount's argument, and not a view.
+        if (not create_graph and _refcount(grad) <= 4 and _refcount(data) <= 3 and
                 getattr(data, "base", None) is None):
             out = grad._new(data)
             out._requires_grad = marked
@@ -200,16 +218,7 @@ def accumulate(var, grad, create_graph: bool) -> None:
         from ..ops import add
         var._grad = add(old, grad)
     else:
-        xp_add = _add_inplace
-        xp_add(old, grad)
-    hooks = var._post_acc_hooks
-    if hooks:
-        for h in tuple(hooks.values()):
-            out = h(var)
-            if out is not None:   # a tensor: "should return None"; anything else fails the type check first
-                raise var.policy.error("post_acc_return" if hasattr(out, "_version") or
-                                       "hook_type" not in var.policy.messages else "hook_type",
-                                       type=type(out).__name__)
+        _add_inplace(old, grad)
 
 
 _refcount = sys.getrefcount

@@ -21,6 +21,11 @@ def _const(x):
     return x if isinstance(x, Tensor) else None
 
 
+def _xp(x, y):
+    """The namespace of a binary op's operands (one of them may be a Python scalar)."""
+    return backend.namespace(y if isinstance(x, (bool, int, float)) else x)
+
+
 # ------------------------------------------------------------------------- binary arithmetic
 
 @saved_fields(alpha="alpha")
@@ -217,7 +222,7 @@ class MinimumBackward0(MaximumBackward0):
 
 def _extremum(node_cls, fn, a, b):
     cls, x, y, ta, tb = binary_arrays(a if isinstance(a, Tensor) else a, b)
-    xp = backend.namespace(x if isinstance(x, np.ndarray) or not isinstance(y, np.ndarray) else y)
+    xp = _xp(x, y)
     out = wrap(cls, getattr(xp, fn)(x, y))
     if recording(ta, tb):
         make_node(node_cls, (ta, tb), out, (save(ta), save(tb)))
@@ -241,7 +246,7 @@ class RemainderBackward0(Node):
 
 def remainder(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    xp = backend.namespace(x if isinstance(x, np.ndarray) else y)
+    xp = _xp(x, y)
     out = wrap(cls, xp.remainder(x, y))
     if recording(ta):
         make_node(RemainderBackward0, (ta, None), out)
@@ -250,7 +255,7 @@ def remainder(a, b):
 
 def floor_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    xp = backend.namespace(x if isinstance(x, np.ndarray) else y)
+    xp = _xp(x, y)
     return wrap(cls, xp.floor_divide(x, y))
 
 
@@ -293,7 +298,11 @@ def where(condition, a, b):
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
         a = condition._new(backend.namespace(c).asarray(a, dtype=backend.default_float()))
     cls, x, y, ta, tb = binary_arrays(a, b)
-    xp = backend.namespace(c)
+    t = ta if ta is not None else tb
+    if isinstance(condition, Tensor) and type(c) is not type(t._data):
+        from . import check_same
+        check_same(cls, t, condition)
+    xp = backend.namespace(t._data)
     out = wrap(cls, xp.where(c, x, y))
     if recording(ta, tb):
         cond = condition if isinstance(condition, Tensor) else out._new(c)
@@ -337,14 +346,17 @@ def _declare_unary(name, node_name, forward, formula, saves="input", float_out=T
 
 
 def _erf_array(xp, d):
-    try:
-        if xp is np:
-            from scipy.special import erf as sp_erf
-            return sp_erf(d)
+    """erf on the array's own device: SciPy / cupyx when present, else elementwise on the host."""
+    if xp is not np and hasattr(xp, "cuda"):
         import cupyx.scipy.special
         return cupyx.scipy.special.erf(d)
+    host = xp.asnumpy(d) if hasattr(xp, "asnumpy") else d
+    try:
+        from scipy.special import erf as sp_erf
+        r = sp_erf(host)
     except ImportError:
-        return np.vectorize(math.erf, otypes=[d.dtype])(d) if d.size else d.copy()
+        r = np.vectorize(math.erf, otypes=[host.dtype])(host) if host.size else host.copy()
+    return r if xp is np else xp.asarray(r)
 
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
@@ -520,7 +532,7 @@ def zeros_for(like: Tensor, shape, dtype) -> Tensor:
 def _compare(ufunc_name):
     def op(a, b):
         cls, x, y, ta, tb = binary_arrays(a, b)
-        xp = backend.namespace(x if isinstance(x, np.ndarray) or not isinstance(y, np.ndarray) else y)
+        xp = _xp(x, y)
         return wrap(cls, getattr(xp, ufunc_name)(x, y))
     op.__name__ = ufunc_name
     return op

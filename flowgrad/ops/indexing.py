@@ -209,7 +209,16 @@ def gather(x, dim, index):
     return out
 
 
-take_along_dim = gather
+def take_along_dim(x, indices, dim=None):
+    """PyTorch's take_along_dim(input, indices, dim): gather with broadcasting of the other dims."""
+    if dim is None:
+        return gather(S.reshape(x, (-1,)), 0, S.reshape(indices, (-1,)))
+    dim = normalize_dim(dim, x._data.ndim)
+    shape = list(np.broadcast_shapes(*(tuple(1 if i == dim else s for i, s in enumerate(t._data.shape))
+                                       for t in (x, indices))))
+    xs = shape[:dim] + [x._data.shape[dim]] + shape[dim + 1:]
+    ids = shape[:dim] + [indices._data.shape[dim]] + shape[dim + 1:]
+    return gather(S.expand(x, xs), dim, S.expand(indices, ids))
 
 
 class ScatterAddBackward0(Node):

@@ -2,6 +2,7 @@
 cumsum, plus the non-differentiable argmax/argmin/all/any and `sum_to` used by the engine."""
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -202,6 +203,8 @@ class MaxBackward0(_ReduceNode):
 
     def backward(self, g):
         (idx,) = self.unpack()
+        if not self.in_shape:  # max over dim 0 of a 0-d tensor is the tensor itself
+            return (g,)
         dim = self.dims[0]
         if not self.keepdim:
             g = S.unsqueeze(g, dim)
@@ -357,7 +360,8 @@ class VarBackward0(_ReduceNode):
         (x,) = self.unpack()
         n = _count(self.in_shape, self.dims)
         centered = x - mean(x, self.dims, keepdim=True)
-        return (_kept(g, self.in_shape, self.dims, self.keepdim) * centered * (2.0 / (n - self.correction)),)
+        scale = 2.0 / (n - self.correction) if n != self.correction else math.inf  # NaN grads, as PyTorch
+        return (_kept(g, self.in_shape, self.dims, self.keepdim) * centered * scale,)
 
 
 @saved_fields("self", "result", correction="correction", keepdim="keepdim")
@@ -369,7 +373,9 @@ class StdBackward0(_ReduceNode):
         n = _count(self.in_shape, self.dims)
         centered = x - mean(x, self.dims, keepdim=True)
         rk = _kept(r, self.in_shape, self.dims, self.keepdim)
-        return (_kept(g, self.in_shape, self.dims, self.keepdim) * centered / (rk * (n - self.correction)),)
+        denom = rk * (n - self.correction) if n != self.correction else rk * math.inf
+        grad = _kept(g, self.in_shape, self.dims, self.keepdim) * centered / E.where(rk == 0, rk + 1, denom)
+        return (E.where(rk == 0, grad * 0, grad),)  # PyTorch: zero gradient where std is zero
 
 
 def _count(shape, dims):
@@ -501,6 +507,8 @@ class CumsumBackward0(Node):
     __slots__ = ("dim",)
 
     def backward(self, g):
+        if g._data.ndim == 0:
+            return (g,)
         return (S.flip(cumsum(S.flip(g, (self.dim,)), self.dim), (self.dim,)),)
 
 

@@ -475,9 +475,8 @@ class FlipBackward0(Node):
         return (flip(g, self.dims),)
 
 
-def flip(x, dims):
-    if isinstance(dims, int):
-        dims = (dims,)
+def flip(x, *dims):
+    dims = parse_shape(dims) if dims else ()
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
     out = wrap(x._out_cls, backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
     if _grad_enabled() and x._requires_grad:

@@ -342,7 +342,7 @@ def diag(x, diagonal=0):
     if d.ndim == 1:
         if diagonal:
             raise NotImplementedError("diag of a vector with a non-zero offset is not supported by flowgrad yet")
-        return Tensor._make(_np.eye(d.shape[0], dtype=d.dtype)) * x
+        return x._new(_backend.namespace(d).eye(d.shape[0], dtype=d.dtype)) * x
     k = _np.arange(_builtins.max(0, _builtins.min(d.shape[0], d.shape[1] - diagonal) if diagonal >= 0 else
                                  _builtins.min(d.shape[0] + diagonal, d.shape[1])))
     rows, cols = (k, k + diagonal) if diagonal >= 0 else (k - diagonal, k)

@@ -131,6 +131,8 @@ class Tensor(_CoreTensor):
                                 f"{type(value).__name__}")
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
+            if type(value._data) is not type(self._data) or value.device != self.device:
+                raise RuntimeError("assigned grad has data located on a different device")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_GRAD_DTYPE_NAMES[str(value._data.dtype)]}' to a "
