@@ -313,6 +313,24 @@ class Tensor:
         return f"tensor({self._data!r}{extra})"
 
 
+def zero_grads(params, set_to_none: bool = True) -> None:
+    """Clear the `.grad` of each tensor: drop it, or zero it in place detached from any history
+    (what `Module.zero_grad` and `Optimizer.zero_grad` do)."""
+    for p in params:
+        g = p._grad
+        if g is None:
+            continue
+        if set_to_none:
+            p._grad = None
+            continue
+        if g.grad_fn is not None:
+            g.detach_()
+        else:
+            g._requires_grad = False
+        g._data[...] = 0
+        g._vc[0] += 1
+
+
 def _init(t: Tensor, arr) -> None:
     """Fill the slots of a tensor built through __init__ (subclasses with their own constructors)."""
     t._data = arr

@@ -135,6 +135,21 @@ def _root_edge(policy: Policy, t, i: int):
     return (t._grad_accumulator(), 0)
 
 
+def _target_edges(policy: Policy, inputs: tuple, no_grad_error: str) -> list:
+    """The edges of `inputs=` (tensors or GradientEdges); a tensor that needs no grad is an error."""
+    targets = []
+    for x in inputs:
+        if isinstance(x, GradientEdge):
+            targets.append((x.node, x.output_nr))
+        elif _is_tensor(x):
+            if not x._requires_grad:
+                raise policy.error(no_grad_error)
+            targets.append(_root_edge(policy, x, 0))
+        else:
+            raise policy.error("inputs_type", type=type(x).__name__)
+    return targets
+
+
 _warned_create_graph = [False]
 
 
@@ -156,16 +171,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     targets = None
     if inputs is not None:
         inputs = _inputs_tuple(inputs, "backward")
-        targets = []
-        for x in inputs:
-            if isinstance(x, GradientEdge):
-                targets.append((x.node, x.output_nr))
-            elif _is_tensor(x):
-                if not x._requires_grad:
-                    raise policy.error("retain_grad_no_grad")
-                targets.append(_root_edge(policy, x, 0))
-            else:
-                raise policy.error("inputs_type", type=type(x).__name__)
+        targets = _target_edges(policy, inputs, "retain_grad_no_grad")
     grads = _grads_tuple(grad_tensors, len(tensors))
     if len(grads) < len(tensors):
         raise policy.error("seed_count", n_tensors=len(tensors), n_grads=len(grads))
@@ -206,16 +212,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _inputs_tuple(inputs, "grad")
     if not inputs:
         raise policy.error("inputs_empty", api="grad")
-    targets = []
-    for x in inputs:
-        if isinstance(x, GradientEdge):
-            targets.append((x.node, x.output_nr))
-        elif _is_tensor(x):
-            if not x._requires_grad:
-                raise policy.error("input_no_grad")
-            targets.append(_root_edge(policy, x, 0))
-        else:
-            raise policy.error("inputs_type", type=type(x).__name__)
+    targets = _target_edges(policy, inputs, "input_no_grad")
     if not outputs:
         raise policy.error("input_unused", index=0)
     grads = _grads_tuple(grad_outputs, len(outputs))

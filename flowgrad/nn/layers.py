@@ -115,28 +115,28 @@ def _inplace_str(inplace: bool, first: bool = False) -> str:
     return "inplace=True" if first else ", inplace=True"
 
 
-class ReLU(Module):
+class _Activation(Module):
+    """An activation whose only option is PyTorch's `inplace` flag: `fn(input, inplace=...)`."""
+
+    fn = None
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
     def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
+        return type(self).fn(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace_str(self.inplace, True)
 
 
-class ReLU6(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
+class ReLU(_Activation):
+    fn = staticmethod(F.relu)
 
-    def forward(self, input):
-        return F.relu6(input, self.inplace)
 
-    def extra_repr(self) -> str:
-        return _inplace_str(self.inplace, True)
+class ReLU6(_Activation):
+    fn = staticmethod(F.relu6)
 
 
 class LeakyReLU(Module):
@@ -177,28 +177,12 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self) -> str:
-        return _inplace_str(self.inplace, True)
+class SiLU(_Activation):
+    fn = staticmethod(F.silu)
 
 
-class Mish(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.mish(input, inplace=self.inplace)
-
-    def extra_repr(self) -> str:
-        return _inplace_str(self.inplace, True)
+class Mish(_Activation):
+    fn = staticmethod(F.mish)
 
 
 class Sigmoid(Module):

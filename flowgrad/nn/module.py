@@ -18,6 +18,7 @@ import numpy as np
 from .. import backend
 from ..autograd import mode
 from ..autograd.graph import RemovableHandle
+from ..tensor import zero_grads
 from ..tensor import Tensor
 from .parameter import Parameter
 
@@ -390,19 +391,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters():
-            g = p._grad
-            if g is None:
-                continue
-            if set_to_none:
-                p._grad = None
-            else:
-                if g.grad_fn is not None:
-                    g.detach_()
-                else:
-                    g._requires_grad = False
-                g._data[...] = 0
-                g._vc[0] += 1
+        zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn: Callable[["Module"], None]) -> "Module":
         for m in self.children():

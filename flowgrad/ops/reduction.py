@@ -305,26 +305,23 @@ def amin(x, dim=(), keepdim=False):
                           keepdim, "amin")
 
 
-def argmax(x, dim=None, keepdim=False):
+def _arg_extremum(fn, x, dim, keepdim):
     d = x._data
     xp = backend.namespace(d)
     if dim is None:
-        r = xp.argmax(d.reshape(-1))
+        r = getattr(xp, fn)(d.reshape(-1))
         if keepdim:
             r = xp.asarray(r).reshape((1,) * d.ndim)
         return wrap(x._out_cls, xp.asarray(r, dtype=np.int64))
-    return wrap(x._out_cls, xp.argmax(d, axis=normalize_dim(dim, d.ndim), keepdims=keepdim).astype(np.int64))
+    return wrap(x._out_cls, getattr(xp, fn)(d, axis=normalize_dim(dim, d.ndim), keepdims=keepdim).astype(np.int64))
+
+
+def argmax(x, dim=None, keepdim=False):
+    return _arg_extremum("argmax", x, dim, keepdim)
 
 
 def argmin(x, dim=None, keepdim=False):
-    d = x._data
-    xp = backend.namespace(d)
-    if dim is None:
-        r = xp.argmin(d.reshape(-1))
-        if keepdim:
-            r = xp.asarray(r).reshape((1,) * d.ndim)
-        return wrap(x._out_cls, xp.asarray(r, dtype=np.int64))
-    return wrap(x._out_cls, xp.argmin(d, axis=normalize_dim(dim, d.ndim), keepdims=keepdim).astype(np.int64))
+    return _arg_extremum("argmin", x, dim, keepdim)
 
 
 def all(x, dim=None, keepdim=False):

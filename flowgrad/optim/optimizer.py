@@ -14,7 +14,7 @@ from .. import backend
 from ..autograd import mode
 from ..autograd.graph import RemovableHandle
 from ..nn.module import _typename
-from ..tensor import Tensor
+from ..tensor import Tensor, zero_grads
 
 
 class _RequiredParameter:
@@ -151,20 +151,7 @@ class Optimizer:
 
     # ------------------------------------------------------------------------------ step
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for group in self.param_groups:
-            for p in group["params"]:
-                g = p._grad
-                if g is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:
-                    if g.grad_fn is not None:
-                        g.detach_()
-                    else:
-                        g._requires_grad = False
-                    g._data[...] = 0
-                    g._vc[0] += 1
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure: Callable | None = None):
         """One update of every parameter that has a gradient (`closure` re-evaluates the loss)."""
