@@ -30,6 +30,7 @@ def _quiet_fp():
     are off for the pass (CuPy and other namespaces raise none)."""
     return np.errstate(all="ignore")
 
+
 _release = Node.release
 
 
