@@ -18,14 +18,13 @@ from .autograd.policy import TORCH
 class TensorExtra:
     """Rarely used per-tensor state, allocated on first use to keep Tensor small."""
 
-    __slots__ = ("hooks", "post_acc_hooks", "retains_grad", "inference", "is_param")
+    __slots__ = ("hooks", "post_acc_hooks", "retains_grad", "inference")
 
     def __init__(self):
         self.hooks = None            # leaf tensor hooks (non-leaf ones live on grad_fn)
         self.post_acc_hooks = None
         self.retains_grad = False
         self.inference = False
-        self.is_param = False
 
 
 class Tensor:

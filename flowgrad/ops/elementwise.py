@@ -17,10 +17,6 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
            "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale"]
 
 
-def _const(x):
-    return x if isinstance(x, Tensor) else None
-
-
 def _xp(x, y):
     """The namespace of a binary op's operands (one of them may be a Python scalar)."""
     return backend.namespace(y if isinstance(x, (bool, int, float)) else x)
