@@ -687,15 +687,18 @@ def _random_grad_output(o: Tensor, noncontiguous: bool) -> Tensor:
 
 # ----------------------------------------------------------------------------- deprecated API
 
+def _deprecated_private(name: str, grad_out) -> None:
+    warnings.warn(f"`{name}` was part of PyTorch's private API and not meant to be exposed. We are deprecating it "
+                  "and it will be removed in a future version of PyTorch. If you have a specific use for this or "
+                  "feature request for this to be a stable API, please file us an issue at "
+                  "https://github.com/pytorch/pytorch/issues/new", FutureWarning, stacklevel=3)
+    if grad_out != 1.0:
+        raise ValueError(f"Expected grad_out to be 1.0. {name} no longer supports values of grad_out != 1.0.")
+
+
 def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
     """Deprecated (PyTorch private API): the numerical Jacobian of `fn(inputs)` per input."""
-    warnings.warn("`get_numerical_jacobian` was part of PyTorch's private API and not meant to be exposed. We are "
-                  "deprecating it and it will be removed in a future version of PyTorch. If you have a specific use "
-                  "for this or feature request for this to be a stable API, please file us an issue at "
-                  "https://github.com/pytorch/pytorch/issues/new", FutureWarning, stacklevel=2)
-    if grad_out != 1.0:
-        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer supports values of grad_out "
-                         "!= 1.0.")
+    _deprecated_private("get_numerical_jacobian", grad_out)
     inputs = _as_tuple(inputs)
     outs = _as_tuple(fn(inputs))
     jacs = _numerical_jacobian(lambda *inps: fn(inps), inputs, outs, eps)
@@ -705,13 +708,7 @@ def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
 
 def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
     """Deprecated (PyTorch private API): (jacobians, reentrant, sizes_ok, types_ok)."""
-    warnings.warn("`get_analytical_jacobian` was part of PyTorch's private API and not meant to be exposed. We are "
-                  "deprecating it and it will be removed in a future version of PyTorch. If you have a specific use "
-                  "for this or feature request for this to be a stable API, please file us an issue at "
-                  "https://github.com/pytorch/pytorch/issues/new", FutureWarning, stacklevel=2)
-    if grad_out != 1.0:
-        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer supports values of grad_out "
-                         "!= 1.0.")
+    _deprecated_private("get_analytical_jacobian", grad_out)
     inputs = _as_tuple(inputs)
     diff = [t for _, t in _diff_inputs(inputs)]
 

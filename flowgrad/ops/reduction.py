@@ -14,7 +14,7 @@ from . import elementwise as E
 from . import shape as S
 from . import indexing as I
 
-__all__ = ["median", "sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std", "norm", "logsumexp", "cumsum",
+__all__ = ["sort", "median", "sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std", "norm", "logsumexp", "cumsum",
            "argmax", "argmin", "all", "any", "sum_to", "var_mean", "std_mean", "count_nonzero"]
 
 values_indices = namedtuple("values_indices", ["values", "indices"])
@@ -322,6 +322,23 @@ def argmax(x, dim=None, keepdim=False):
 
 def argmin(x, dim=None, keepdim=False):
     return _arg_extremum("argmin", x, dim, keepdim)
+
+
+def sort(x, dim=-1, descending=False):
+    """Values and indices sorted along `dim`; stable, also descending (ties keep their order).
+    Differentiable through the gather of the values."""
+    d = x._data
+    xp = backend.namespace(d)
+    dim = normalize_dim(dim, d.ndim)
+    if d.ndim == 0:
+        idx = xp.zeros((), dtype=np.int64)
+    elif descending:  # a stable sort of the negated keys
+        key = ~d if d.dtype.kind == "b" else -(d.astype(np.int64) if d.dtype.kind == "u" else d)
+        idx = xp.argsort(key, axis=dim, kind="stable")
+    else:
+        idx = xp.argsort(d, axis=dim, kind="stable")
+    it = x._new(idx.astype(np.int64))
+    return values_indices(I.gather(x, dim, it) if d.ndim else S.clone(x), it)
 
 
 def all(x, dim=None, keepdim=False):

@@ -445,27 +445,18 @@ def nonzero(x, as_tuple=False):
     return I.nonzero(x, as_tuple)
 
 
-def _sorted_indices(x, axis, descending):
-    d = x._data
-    xp = backend.namespace(d)
-    idx = xp.argsort(d, axis=axis, kind="stable")
-    if descending:
-        idx = xp.flip(idx, axis=axis)
-    return x._new(idx.astype(np.int64))
-
-
 def sort(x, axis=-1, descending=False, stable=False, name=None):
-    return I.gather(x, axis % builtins.max(x.ndim, 1), _sorted_indices(x, axis, descending))
+    return R.sort(x, axis, descending).values
 
 
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
-    return _sorted_indices(x, axis, descending)
+    return R.sort(x, axis, descending).indices
 
 
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     axis = -1 if axis is None else int(axis)
-    idx = S.narrow(_sorted_indices(x, axis, largest), axis, 0, int(k))
-    return I.gather(x, axis % builtins.max(x.ndim, 1), idx), idx
+    values, idx = R.sort(x, axis, largest)
+    return S.narrow(values, axis, 0, int(k)), S.narrow(idx, axis, 0, int(k))
 
 
 # ------------------------------------------------------------------------------ linear algebra

@@ -296,25 +296,6 @@ for _name in ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "
 del _name
 
 
-def sort(x, dim=-1, descending=False, stable=False):
-    d = x._data
-    xp = _backend.namespace(d)
-    idx = xp.argsort(-d if descending and d.dtype.kind != "b" else d, axis=dim, kind="stable")
-    if descending and d.dtype.kind == "b":
-        idx = xp.flip(xp.argsort(d, axis=dim, kind="stable"), axis=dim)
-    it = Tensor._make(idx.astype(_np.int64))
-    return _ops.reduction.values_indices(_ops.gather(x, _ops.normalize_dim(dim, d.ndim), it), it)
-
-
-def argsort(x, dim=-1, descending=False, stable=False):
-    return sort(x, dim, descending, stable).indices
-
-
-def topk(x, k, dim=-1, largest=True, sorted=True):
-    vals, idx = sort(x, dim, descending=largest)
-    return _ops.reduction.values_indices(_ops.narrow(vals, dim, 0, k), _ops.narrow(idx, dim, 0, k))
-
-
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> _builtins.bool:
     return _builtins.bool(_np.allclose(_np.asarray(a._host()), _np.asarray(b._host()), rtol,
                                        atol, equal_nan))

@@ -35,19 +35,7 @@ return_types = {n: _return_type(n) for n in ("sort", "topk", "kthvalue", "cummax
 
 
 def sort(input, dim=-1, descending=False, stable=False):
-    d = input._data
-    xp = backend.namespace(d)
-    dim = ops.normalize_dim(dim, d.ndim)
-    if d.ndim == 0:
-        idx = xp.zeros((), dtype=np.int64)
-    elif descending:  # a stable sort of the negated keys keeps ties in their original order
-        key = ~d if d.dtype.kind == "b" else -(d.astype(np.int64) if d.dtype.kind == "u" else d)
-        idx = xp.argsort(key, axis=dim, kind="stable")
-    else:
-        idx = xp.argsort(d, axis=dim, kind="stable")
-    it = input._new(idx.astype(np.int64))
-    values = ops.gather(input, dim, it) if d.ndim else input.clone()
-    return return_types["sort"](values, it)
+    return return_types["sort"](*ops.sort(input, dim, descending))
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
