@@ -11,6 +11,8 @@ from . import backend
 from .autograd import mode
 
 _inference = mode.inference_enabled
+_new = object.__new__
+_ndarray, _generic = np.ndarray, np.generic
 from .autograd.graph import AccumulateGrad, NodeHooks, _HookDict, add_hook
 from .autograd.policy import TORCH
 
@@ -51,8 +53,11 @@ class Tensor:
 
     @classmethod
     def _make(cls, data) -> "Tensor":
-        """Wrap an array without copying (the hot path of every op)."""
-        t = object.__new__(cls)
+        """Wrap an array without copying (the hot path of every op). A NumPy scalar (what a ufunc or
+        a full reduction returns for 0-d operands) becomes a 0-d array."""
+        if type(data) is not _ndarray and isinstance(data, _generic):
+            data = np.asarray(data)
+        t = _new(cls)
         t._data = data
         t._requires_grad = False
         t._grad = None

@@ -45,58 +45,75 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     each gradient sent along an edge (paddle's backward-graph dump)."""
     from ..ops import add, cast, sum_to, zeros_for
 
-    deps = _count_dependencies(roots)
-    needed = _nodes_reaching(roots, deps, targets) if targets is not None else None
+    pending = _count_dependencies(roots)   # node -> [edges still to arrive, gradient of output 0, ...]
+    needed = _nodes_reaching(roots, pending, targets) if targets is not None else None
     captured = [None] * len(targets) if capture else None
     capture_at: dict = {}
     if capture:
         for i, (node, nr) in enumerate(targets):
             capture_at.setdefault(node, []).append((nr, i))
 
-    buffers: dict[Node, list] = {}
     ready: list = []
     for (node, nr), g in zip(roots, seeds):
-        buf = buffers.get(node)
-        if buf is None:
-            buf = buffers[node] = [None] * len(node.out_meta)
-            if deps.get(node, 0) == 0:
-                heapq.heappush(ready, (-node.seq, id(node), node))
+        p = pending.get(node)
+        if p is None:
+            p = pending[node] = [0] + [None] * len(node.out_meta)
+            heapq.heappush(ready, (-node.seq, id(node), node))
         if g is not None:
-            buf[nr] = g if buf[nr] is None else add(buf[nr], g)
+            p[nr + 1] = g if p[nr + 1] is None else add(p[nr + 1], g)
 
     anomaly = mode.state.anomaly
     free_every = policy.free_every_node
+    release = not retain_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
-    with mode._GradModeGuard(create_graph), _GraphTask(roots, deps, needed), _quiet_fp():
-        while ready:
-            node = heappop(ready)[2]
-            grads = buffers.pop(node)
+    follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
+    with mode._GradModeGuard(create_graph), _GraphTask(roots, pending, needed), _quiet_fp():
+        while True:
+            if follow is not None:
+                node, follow = follow, None
+            elif ready:
+                node = heappop(ready)[2]
+            else:
+                break
+            p = pending[node]   # (the entry stays, emptied: the pass's record of what it reached)
             if observer is not None:
                 observer.popped(node)
-            if node._hooks is not None or type(node) is AccumulateGrad:
-                grads = _tensor_hooks(policy, node, grads, capture)
-            if capture:
-                slots = capture_at.get(node)
-                if slots is not None:
-                    for nr, i in slots:
-                        captured[i] = grads[nr]
-                run = type(node) is not AccumulateGrad and any(e is not None and e[0] in needed
-                                                               for e in node.next_edges)
+            if len(p) == 2 and node._plain and node._hooks is None and not (anomaly or capture or filtered):
+                # the common case, inlined: one output, Node.apply and Node.release, nothing to observe
+                if node._saved is FREED:
+                    raise policy.error("second_backward", node=policy.node_name(node))
+                g = p[1]
+                p[1] = None
+                outs = node.backward(g) if g is not None else None
+                if release and (node._saved is not None or free_every):
+                    node._saved = FREED
             else:
-                run = needed is None or node in needed
-            if not run:
-                continue
-            if node._saved is FREED:
-                raise policy.error("second_backward", node=policy.node_name(node))
-            if len(grads) == 1 and node._hooks is None and not anomaly:  # the common case, inlined
-                outs = node.apply(grads) if grads[0] is not None or node.runs_without_grads else None
-            elif all(g is None for g in grads) and not node.runs_without_grads:
-                outs = None
-            else:
-                outs = _run_node(policy, node, grads, anomaly, zeros_for)
-            if not retain_graph and (node._saved is not None or free_every or type(node).release is not _release):
-                node.release(free_every)
+                grads = p[1:]
+                del p[1:]
+                if node._hooks is not None or type(node) is AccumulateGrad:
+                    grads = _tensor_hooks(policy, node, grads, capture)
+                if capture:
+                    slots = capture_at.get(node)
+                    if slots is not None:
+                        for nr, i in slots:
+                            captured[i] = grads[nr]
+                    if type(node) is AccumulateGrad or not any(e is not None and e[0] in needed
+                                                               for e in node.next_edges):
+                        continue
+                elif needed is not None and node not in needed:
+                    continue
+                if node._saved is FREED:
+                    raise policy.error("second_backward", node=policy.node_name(node))
+                if len(grads) == 1 and node._hooks is None and not anomaly:
+                    # (no local name for the gradient: AccumulateGrad steals it when unshared)
+                    outs = node.apply(grads) if grads[0] is not None or node.runs_without_grads else None
+                elif all(g is None for g in grads) and not node.runs_without_grads:
+                    outs = None
+                else:
+                    outs = _run_node(policy, node, grads, anomaly, zeros_for)
+                if release:
+                    node.release(free_every)
             if outs is None:
                 outs = (None,) * len(node.next_edges)
             for edge, g in zip(node.next_edges, outs):
@@ -108,6 +125,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                         continue
                     if cuts is not None and edge in cuts:
                         g = None
+                p = pending[nxt]
                 if g is not None:
                     shape, dtype = nxt.out_meta[nr]
                     gd = g._data
@@ -117,44 +135,48 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                         g = cast(g, dtype)
                     if filtered and observer is not None:
                         observer.passed(node, nxt, g)
-                buf = buffers.get(nxt)
-                if buf is None:
-                    buf = buffers[nxt] = [None] * len(nxt.out_meta)
-                if g is not None:
-                    buf[nr] = g if buf[nr] is None else add(buf[nr], g)
-                left = deps[nxt] - 1
-                deps[nxt] = left
+                    nr += 1
+                    p[nr] = g if p[nr] is None else add(p[nr], g)
+                left = p[0] - 1
+                p[0] = left
                 if left == 0:
-                    heappush(ready, (-nxt.seq, id(nxt), nxt))
-            outs = g = gd = None  # hold no gradient past its node: AccumulateGrad steals unshared arrays
+                    if follow is None and not ready:
+                        follow = nxt
+                    else:
+                        heappush(ready, (-nxt.seq, id(nxt), nxt))
+            if follow is not None and ready:   # several became ready: the queue orders them
+                heappush(ready, (-follow.seq, id(follow), follow))
+                follow = None
+            outs = g = gd = grads = p = None  # hold no gradient past its node: AccumulateGrad steals unshared arrays
     return captured
 
 
 def _count_dependencies(roots: Sequence[Edge]) -> dict:
-    """How many edges lead into each node reachable from the roots (an iterative walk)."""
-    deps: dict[Node, int] = {}
+    """For each node reachable from the roots, `[edges leading into it, None per output]`: the
+    count the engine decrements and the slots it sums gradients into. An iterative walk: a node is
+    expanded when it is first reached; a root only from the stack it starts on."""
+    pending: dict[Node, list] = {}
     stack = list({node: None for node, _ in roots})
-    seen = set(stack)
-    pop, push, get = stack.pop, stack.append, deps.get
+    starts = set(stack)
+    pop, push, get = stack.pop, stack.append, pending.get
     while stack:
         for e in pop().next_edges:
             if e is not None:
                 nxt = e[0]
-                c = get(nxt)
-                if c is None:
-                    deps[nxt] = 1
-                    if nxt not in seen:
-                        seen.add(nxt)
+                p = get(nxt)
+                if p is None:
+                    pending[nxt] = [1, None] if len(nxt.out_meta) == 1 else [1] + [None] * len(nxt.out_meta)
+                    if nxt not in starts:
                         push(nxt)
                 else:
-                    deps[nxt] = c + 1
-    return deps
+                    p[0] += 1
+    return pending
 
 
 def _nodes_reaching(roots: Sequence[Edge], deps: dict, targets: Sequence[Edge]) -> set:
     """Nodes from which some target node is reachable (targets included)."""
     order = []  # topological order, roots first (Kahn over a copy of the counts)
-    left = dict(deps)
+    left = {node: p[0] for node, p in deps.items()}
     stack = [n for n, _ in roots if left.get(n, 0) == 0]
     seen = set(stack)
     stack = list(dict.fromkeys(stack))

@@ -10,6 +10,8 @@ import weakref
 
 from . import mode
 
+_saved_hooks = mode.saved_hooks
+
 _seq = itertools.count()
 _next_seq = _seq.__next__
 
@@ -82,6 +84,11 @@ class Node:
                  "__weakref__")
     _name: str | None = None
     runs_without_grads = False   # custom Functions run even when every incoming gradient is None
+    _plain = True                # apply() and release() are Node's: the engine inlines them
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._plain = cls.apply is Node.apply and cls.release is Node.release and not cls.runs_without_grads
 
     def __init__(self, next_edges: tuple, out_meta: tuple, out_cls, saved=None):
         self.next_edges = next_edges
@@ -110,7 +117,10 @@ class Node:
         saved = self._saved
         if saved is FREED:
             raise self.policy.error("second_backward", node=self.policy.node_name(self))
-        return [s.unpack(self) if type(s) is SavedTensor else s for s in saved]
+        out = []   # a loop, not a comprehension: in Python 3.11 that builds a frame per call
+        for s in saved:
+            out.append(s.unpack(self) if type(s) is SavedTensor else s)
+        return out
 
     def release(self, every_node: bool = False) -> None:
         """Free saved values after a non-retained backward; with `every_node` (paddle's policy)
@@ -252,13 +262,13 @@ class SavedTensor:
     result is kept instead; unpacking reattaches the autograd identity of the original (its
     grad_fn, or for a leaf its accumulator), so double backward still reaches it."""
 
-    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "packed", "unpack_hook", "origin",
-                 "had_grad")
+    __slots__ = ("tensor", "_data", "version_box", "version", "output_nr", "had_grad", "hooked")
 
     def __init__(self, tensor, is_output: bool = False):
-        self.version_box = tensor._vc
-        self.version = tensor._vc[0]
-        self.packed = self.unpack_hook = self.origin = None
+        box = tensor._vc
+        self.version_box = box
+        self.version = box[0]
+        self.hooked = None            # (packed, unpack_hook, origin) under saved-tensor hooks
         if is_output:
             self.tensor = None
             self._data = tensor._data
@@ -268,7 +278,7 @@ class SavedTensor:
             self._data = None
             self.output_nr = -1
             self.had_grad = tensor._requires_grad
-        hooks = mode.state.saved_hooks
+        hooks = _saved_hooks()
         if hooks:
             self._pack(tensor, *hooks[-1])
 
@@ -280,23 +290,24 @@ class SavedTensor:
                 "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
                 "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
                 "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+        origin = None
         if self.tensor is not None and tensor._requires_grad:   # an input: remember where its gradient goes
-            self.origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
+            origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
                 tensor._grad_accumulator()
-        self.packed, self.unpack_hook = packed, unpack_hook
+        self.hooked = (packed, unpack_hook, origin)
         self.tensor = self._data = None
 
     def register_hooks(self, node: Node, pack_hook, unpack_hook) -> None:
         """Pack this saved value now with `pack_hook` (PyTorch's `SavedTensor.register_hooks`)."""
         if not callable(pack_hook) or not callable(unpack_hook):
             raise TypeError("register_hooks() expects two callables: pack_hook and unpack_hook")
-        if self.unpack_hook is not None:
+        if self.hooked is not None:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
                                "only one pair of hooks is allowed at a time.")
         self._pack(self.unpack(node), pack_hook, unpack_hook)
 
     def unpack(self, node: Node):
-        if self.unpack_hook is not None:
+        if self.hooked is not None:
             return self._unpack_hooked(node)
         if self.version_box[0] != self.version:
             raise _modified_error(node, self)
@@ -312,11 +323,11 @@ class SavedTensor:
         return t
 
     def _unpack_hooked(self, node: Node):
-        out = self.unpack_hook(self.packed)
+        packed, unpack_hook, origin = self.hooked
+        out = unpack_hook(packed)
         if not hasattr(out, "_version"):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(out).__name__}")
-        origin = self.origin
         if self.output_nr < 0 and origin is None:
             return out
         t = out._new(out._data)

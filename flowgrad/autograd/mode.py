@@ -13,14 +13,24 @@ import warnings
 _grad = contextvars.ContextVar("flowgrad.grad_enabled", default=True)
 _inference = contextvars.ContextVar("flowgrad.inference", default=False)
 _anomaly = contextvars.ContextVar("flowgrad.anomaly", default=False)
+_saved_hooks = contextvars.ContextVar("flowgrad.saved_hooks", default=())
 FORWARD_TRACES = [False]  # process-wide, not per thread: see set_forward_traces
+TRACING = [False]  # set for good once anomaly mode or forward traces are first switched on: until then
+#                    ops skip the per-thread check (sticky, so contexts copied between tasks can't fool it)
 grad_enabled = _grad.get          # hot-path readers: call these instead of state.<switch>
 inference_enabled = _inference.get
 anomaly_enabled = _anomaly.get
+saved_hooks = _saved_hooks.get    # the stack of (pack, unpack) pairs of saved_tensors_hooks
 
 
 def _switch(var):
     return property(lambda self: var.get(), lambda self, value: var.set(value))
+
+
+def _set_anomaly(self, value) -> None:
+    if value:
+        TRACING[0] = True
+    _anomaly.set(value)
 
 
 class _State(threading.local):
@@ -28,10 +38,10 @@ class _State(threading.local):
 
     grad_enabled = _switch(_grad)
     inference = _switch(_inference)
-    anomaly = _switch(_anomaly)
+    anomaly = property(lambda self: _anomaly.get(), _set_anomaly)
     anomaly_check_nan = True
     forward_traces = property(lambda self: FORWARD_TRACES[0])             # record each node's forward stack (see set_forward_traces)
-    saved_hooks: tuple = ()            # stack of (pack, unpack) pairs
+    saved_hooks = _switch(_saved_hooks)  # stack of (pack, unpack) pairs
     saved_hooks_disabled: str | None = None
     graph_tasks: tuple = ()            # the backward passes running on this thread (engine._GraphTask)
 
@@ -198,6 +208,8 @@ class _GradModeGuard:
 def set_forward_traces(enabled: bool) -> None:
     """Record the Python stack of the forward call on every node created from now on, in every
     thread (paddle's FLAGS_call_stack_level=3); anomaly mode records it too, per thread."""
+    if enabled:
+        TRACING[0] = True
     FORWARD_TRACES[0] = bool(enabled)
 
 

@@ -19,6 +19,7 @@ _state = mode.state
 _grad_enabled = mode.grad_enabled
 _anomaly = mode.anomaly_enabled
 _FORWARD_TRACES = mode.FORWARD_TRACES
+_TRACING = mode.TRACING
 _new = object.__new__
 _ndarray = np.ndarray
 _SCALARS = (bool, int, float)
@@ -42,9 +43,10 @@ _edge = edge
 def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     """A recorded node for one output `out`, with edges to `inputs` (Tensors or None)."""
     node = _new(node_cls)
-    if len(inputs) == 1:  # one- and two-input ops build the edge tuple without a list
+    n = len(inputs)  # one- and two-input ops build the edge tuple without a list
+    if n == 1:
         node.next_edges = (_edge(inputs[0]),)
-    elif len(inputs) == 2:
+    elif n == 2:
         node.next_edges = (_edge(inputs[0]), _edge(inputs[1]))
     else:
         node.next_edges = tuple([_edge(t) for t in inputs])
@@ -53,9 +55,8 @@ def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     node.out_cls = type(out)
     node._saved = saved
     node.seq = _next_seq()
-    node._hooks = None
-    node._metadata = None
-    node._trace = _trace() if _anomaly() or _FORWARD_TRACES[0] else None
+    node._hooks = node._metadata = None
+    node._trace = _trace() if _TRACING[0] and (_FORWARD_TRACES[0] or _anomaly()) else None
     out._requires_grad = True
     out.grad_fn = node
     return node
@@ -173,13 +174,6 @@ def float_array(t: Tensor):
     return d if d.dtype.kind == "f" else d.astype(backend.default_float())
 
 
-def wrap(cls, arr) -> Tensor:
-    """A result tensor of facade `cls`; NumPy scalars from full reductions become 0-d arrays."""
-    if type(arr) is not _ndarray and not isinstance(arr, _ndarray) and type(arr).__module__ == "numpy":
-        arr = np.asarray(arr)
-    return cls._make(arr)
-
-
 def normalize_dim(dim: int, ndim: int) -> int:
     n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
@@ -240,7 +234,7 @@ del _name, _fn
 
 
 def _zero(x):
-    out = wrap(x._out_cls, backend.namespace(x._data).zeros_like(x._data))
+    out = x._out_cls._make(backend.namespace(x._data).zeros_like(x._data))
     if _grad_enabled() and x._requires_grad:
         make_node(indexing.ZeroBackward0, (x,), out)
     return out

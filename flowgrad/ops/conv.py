@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _grad_enabled, check_same, make_node, save, wrap
+from . import _grad_enabled, check_same, make_node, save
 from . import indexing as I
 from . import reduction as R
 from . import shape as S
@@ -142,7 +142,7 @@ def conv2d(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 
     out = _conv_arrays(xp, d, wd, stride, pads, dilation, groups)
     if bias is not None:
         out = out + bias._data.reshape(-1, 1, 1)
-    res = wrap(x._out_cls, out)
+    res = x._out_cls._make(out)
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
         inputs = (x, weight) if bias is None else (x, weight, bias)
@@ -169,7 +169,7 @@ class ConvolutionBackwardInput(Node):
 def conv2d_input_grad(g, weight, x_shape, stride, pads, dilation, groups):
     """The gradient of conv2d with respect to its input (a transposed convolution of `g`)."""
     gd = g._data
-    out = wrap(g._out_cls, _input_grad_arrays(backend.namespace(gd), gd, weight._data.astype(gd.dtype, copy=False),
+    out = g._out_cls._make(_input_grad_arrays(backend.namespace(gd), gd, weight._data.astype(gd.dtype, copy=False),
                                               x_shape, stride, pads, dilation, groups))
     if _grad_enabled() and (g._requires_grad or weight._requires_grad):
         node = make_node(ConvolutionBackwardInput, (g, weight), out,
@@ -194,7 +194,7 @@ class ConvolutionBackwardWeight(Node):
 def conv2d_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
     """The gradient of conv2d with respect to its weight."""
     d, gd = x._data, g._data
-    out = wrap(g._out_cls, _weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
+    out = g._out_cls._make(_weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
                                                groups))
     if _grad_enabled() and (x._requires_grad or g._requires_grad):
         node = make_node(ConvolutionBackwardWeight, (x, g), out,
@@ -238,11 +238,11 @@ def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     rows = (xp.arange(ho) * sh - ph)[:, None] + ki * dh
     cols_ = (xp.arange(wo) * sw - pw)[None, :] + kj * dw
     idx = (rows * w + cols_).astype(np.int64)
-    out = wrap(x._out_cls, vals)
-    indices = wrap(x._out_cls, idx)
+    out = x._out_cls._make(vals)
+    indices = x._out_cls._make(idx)
     if _grad_enabled() and x._requires_grad:
         node = make_node(MaxPool2DWithIndicesBackward0, (x,), out)
-        node.x_shape, node.indices = d.shape, wrap(x._out_cls, idx.reshape(n, c, -1))
+        node.x_shape, node.indices = d.shape, x._out_cls._make(idx.reshape(n, c, -1))
     return out, indices
 
 
@@ -286,7 +286,7 @@ def _avg_pool(x, geom, divisor):
     d = x._data
     xp = backend.namespace(d)
     sums = _im2col(xp, d, kernel, stride, pads, (1, 1)).sum(axis=-1).transpose(0, 3, 1, 2)
-    out = wrap(x._out_cls, _divide(xp, sums, divisor).astype(d.dtype, copy=False))
+    out = x._out_cls._make(_divide(xp, sums, divisor).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         node = make_node(AvgPool2DBackward0, (x,), out)
         node.x_shape, node.geom, node.divisor = d.shape, geom, divisor
@@ -300,7 +300,7 @@ def _avg_pool_backward(g, x_shape, geom, divisor):
     k = kernel[0] * kernel[1]
     scaled = _divide(xp, gd, divisor).astype(gd.dtype, copy=False).transpose(0, 2, 3, 1)[..., None]
     gcols = xp.broadcast_to(scaled, scaled.shape[:4] + (k,))
-    out = wrap(g._out_cls, _col2im(xp, gcols, x_shape, kernel, stride, pads, (1, 1)))
+    out = g._out_cls._make(_col2im(xp, gcols, x_shape, kernel, stride, pads, (1, 1)))
     if _grad_enabled() and g._requires_grad:
         node = make_node(AvgPool2DBackwardBackward, (g,), out)
         node.x_shape, node.geom, node.divisor = x_shape, geom, divisor
@@ -363,7 +363,7 @@ def constant_pad(x, pad, value=0):
         r = xp.pad(r, widths, constant_values=value)
     else:
         r = r.copy()
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         make_node(ConstantPadNdBackward0, (x,), out).pad = tuple(int(p) for p in pad)
     return out

@@ -6,9 +6,9 @@ import math
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node, saved_fields
+from ..autograd.graph import FREED, Node, SavedTensor, saved_fields
 from ..tensor import Tensor
-from . import (_state, _grad_enabled, binary_arrays, float_array, make_node, recording, save, save_output, wrap)
+from . import (_state, _grad_enabled, binary_arrays, float_array, make_node, recording, save, save_output)
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
@@ -49,7 +49,7 @@ class RsubBackward1(Node):
 
 def add(a, b, alpha=1):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    out = wrap(cls, x + y if alpha == 1 else x + y * alpha)
+    out = cls._make(x + y if alpha == 1 else x + y * alpha)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         make_node(AddBackward0, (ta, tb), out).alpha = alpha
     return out
@@ -60,7 +60,7 @@ def sub(a, b, alpha=1):
     if getattr(x, "dtype", None) == np.bool_ and getattr(y, "dtype", None) == np.bool_:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    out = wrap(cls, x - y if alpha == 1 else x - y * alpha)
+    out = cls._make(x - y if alpha == 1 else x - y * alpha)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         if ta is None:
             make_node(RsubBackward1, (tb,), out)
@@ -81,7 +81,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     paddle records for arithmetic with a Python scalar."""
     d = x._data
     r = d * scale + bias if bias_after_scale else (d + bias) * scale
-    out = wrap(x._out_cls, r.astype(d.dtype, copy=False))
+    out = x._out_cls._make(r.astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         make_node(ScaleBackward0, (x,), out).scale = scale
     return out
@@ -99,7 +99,7 @@ class MulBackward0(Node):
 
 def mul(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    out = wrap(cls, x * y)
+    out = cls._make(x * y)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         ra = ta is not None and ta._requires_grad
         rb = tb is not None and tb._requires_grad
@@ -133,7 +133,7 @@ def div(a, b, rounding_mode=None):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
-    out = wrap(cls, x / y)
+    out = cls._make(x / y)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         rb = tb is not None and tb._requires_grad
         sa = save(ta) if rb else None
@@ -185,7 +185,7 @@ def pow(a, b):
     if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
             and isinstance(y, int) and y < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    out = wrap(cls, x ** y)
+    out = cls._make(x ** y)
     if not recording(ta, tb):
         return out
     if tb is None:
@@ -219,7 +219,7 @@ class MinimumBackward0(MaximumBackward0):
 def _extremum(node_cls, fn, a, b):
     cls, x, y, ta, tb = binary_arrays(a if isinstance(a, Tensor) else a, b)
     xp = _xp(x, y)
-    out = wrap(cls, getattr(xp, fn)(x, y))
+    out = cls._make(getattr(xp, fn)(x, y))
     if recording(ta, tb):
         make_node(node_cls, (ta, tb), out, (save(ta), save(tb)))
     return out
@@ -243,7 +243,7 @@ class RemainderBackward0(Node):
 def remainder(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    out = wrap(cls, xp.remainder(x, y))
+    out = cls._make(xp.remainder(x, y))
     if recording(ta):
         make_node(RemainderBackward0, (ta, None), out)
     return out
@@ -252,7 +252,7 @@ def remainder(a, b):
 def floor_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    return wrap(cls, xp.floor_divide(x, y))
+    return cls._make(xp.floor_divide(x, y))
 
 
 @saved_fields("self", "other")
@@ -268,7 +268,7 @@ class Atan2Backward0(Node):
 
 def atan2(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
-    out = wrap(cls, backend.namespace(x).arctan2(x, y))
+    out = cls._make(backend.namespace(x).arctan2(x, y))
     if recording(ta, tb):
         make_node(Atan2Backward0, (ta, tb), out, (save(ta), save(tb)))
     return out
@@ -299,7 +299,7 @@ def where(condition, a, b):
         from . import check_same
         check_same(cls, t, condition)
     xp = backend.namespace(t._data)
-    out = wrap(cls, xp.where(c, x, y))
+    out = cls._make(xp.where(c, x, y))
     if recording(ta, tb):
         cond = condition if isinstance(condition, Tensor) else out._new(c)
         make_node(WhereBackward0, (ta, tb), out, (cond.detach(),))
@@ -315,25 +315,27 @@ class _Unary(Node):
     saves = "input"
 
     def backward(self, g):
-        v = self.unpack()[0] if self._saved is not None else None
-        return (self.formula(g, v),)
+        saved = self._saved
+        if saved is None:
+            return (self.formula(g, None),)
+        if saved is FREED:
+            self.unpack()     # raises the second-backward error
+        return (self.formula(g, saved[0].unpack(self)),)
 
 
 def _declare_unary(name, node_name, forward, formula, saves="input", float_out=True):
     node_cls = type(node_name, (_Unary,), {"__slots__": (), "saves": saves, "formula": staticmethod(formula)})
     node_cls = saved_fields({"input": "self", "result": "result"}.get(saves))(node_cls)
+    save_input, save_result = saves == "input", saves == "result"
 
     def op(x):
-        d = float_array(x) if float_out else x._data
-        out = wrap(x._out_cls, forward(backend.namespace(d), d))
+        d = x._data
+        if float_out and d.dtype.kind != "f":
+            d = d.astype(backend.default_float())
+        out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
         if _grad_enabled() and x._requires_grad:
-            if saves == "input":
-                saved = (save(x),)
-            elif saves == "result":
-                saved = (save_output(out),)
-            else:
-                saved = None
-            make_node(node_cls, (x,), out, saved)
+            make_node(node_cls, (x,), out, (SavedTensor(out, True),) if save_result else
+                      (save(x),) if save_input else None)
         return out
 
     op.__name__ = op.__qualname__ = name
@@ -398,7 +400,7 @@ class ThresholdBackwardBackward0(Node):
 
 def _fused_backward(node_cls, fn, g, r, saves_g=True):
     gd, rd = g._data, r._data
-    out = wrap(g._out_cls, fn(gd, rd))
+    out = g._out_cls._make(fn(gd, rd))
     if _grad_enabled() and (g._requires_grad or r._requires_grad):
         make_node(node_cls, (g, r), out, (save(g), save(r)) if saves_g else (save(r),))
     return out
@@ -476,7 +478,7 @@ def clamp(x, min=None, max=None):
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         node = make_node(ClampBackward1, (x,), out, (save(x),))
         node.min, node.max = min, max
@@ -497,7 +499,7 @@ def cast(x: Tensor, dtype) -> Tensor:
     dt = backend.to_np_dtype(dtype)
     if x._data.dtype == dt:
         return x
-    out = wrap(x._out_cls, x._data.astype(dt))
+    out = x._out_cls._make(x._data.astype(dt))
     if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
         make_node(ToCopyBackward0, (x,), out)
     return out
@@ -512,7 +514,7 @@ class CopyBackwards(Node):
 
 def copy_grad(g: Tensor) -> Tensor:
     """A recorded copy of a gradient (`.grad` under create_graph shows `grad_fn=<CopyBackwards>`)."""
-    out = wrap(g._out_cls, g._data.copy())
+    out = g._out_cls._make(g._data.copy())
     if _grad_enabled() and g._requires_grad:
         make_node(CopyBackwards, (g,), out)
     return out
@@ -529,7 +531,7 @@ def _compare(ufunc_name):
     def op(a, b):
         cls, x, y, ta, tb = binary_arrays(a, b)
         xp = _xp(x, y)
-        return wrap(cls, getattr(xp, ufunc_name)(x, y))
+        return cls._make(getattr(xp, ufunc_name)(x, y))
     op.__name__ = ufunc_name
     return op
 
@@ -541,24 +543,24 @@ _bit_and, _bit_or, _bit_xor = _compare("bitwise_and"), _compare("bitwise_or"), _
 
 
 def logical_not(x):
-    return wrap(x._out_cls, backend.namespace(x._data).logical_not(x._data))
+    return x._out_cls._make(backend.namespace(x._data).logical_not(x._data))
 
 
 def _invert(x):
     xp = backend.namespace(x._data)
-    return wrap(x._out_cls, xp.logical_not(x._data) if x._data.dtype == np.bool_ else xp.invert(x._data))
+    return x._out_cls._make(xp.logical_not(x._data) if x._data.dtype == np.bool_ else xp.invert(x._data))
 
 
 def isnan(x):
-    return wrap(x._out_cls, backend.namespace(x._data).isnan(x._data))
+    return x._out_cls._make(backend.namespace(x._data).isnan(x._data))
 
 
 def isinf(x):
-    return wrap(x._out_cls, backend.namespace(x._data).isinf(x._data))
+    return x._out_cls._make(backend.namespace(x._data).isinf(x._data))
 
 
 def isfinite(x):
-    return wrap(x._out_cls, backend.namespace(x._data).isfinite(x._data))
+    return x._out_cls._make(backend.namespace(x._data).isfinite(x._data))
 
 
 def _r(fn):
@@ -600,7 +602,7 @@ def to_device(x: Tensor, device) -> Tensor:
     src = x.device
     if src == device or (device.type == src.type and device.index is None):
         return x
-    out = wrap(x._out_cls, backend.to_device(x._data, device))
+    out = x._out_cls._make(backend.to_device(x._data, device))
     if _grad_enabled() and x._requires_grad:
         make_node(ToDeviceBackward, (x,), out).src = src
     return out

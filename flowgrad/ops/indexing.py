@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node, _next_seq
 from ..tensor import Tensor
-from . import _state, _grad_enabled, edge, make_node, normalize_dim, save, wrap
+from . import _state, _grad_enabled, edge, make_node, normalize_dim, save
 from . import shape as S
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
@@ -94,7 +94,7 @@ def getitem(x, key):
         raise IndexError(str(exc).replace("axis", "dimension")) from None
     if not isinstance(r, np.ndarray) and type(r).__module__ == "numpy":
         r = np.asarray(r)
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     if not advanced:
         S.as_view(x, out, lambda b: getitem(b, key))
     if _grad_enabled() and x._requires_grad:
@@ -119,7 +119,7 @@ def index_into_zeros(g, shape, key):
         xp.add.at(z, key, d) if xp is np else xp.add.at(z, key, d)
     else:
         z[key] = d
-    out = wrap(g._out_cls, z)
+    out = g._out_cls._make(z)
     if _grad_enabled() and g._requires_grad:
         make_node(IndexIntoZerosBackward, (g,), out).key = key
     return out
@@ -147,7 +147,7 @@ def index_put(x, key, value):
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
     r[key] = v
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     tv = value if isinstance(value, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
@@ -173,7 +173,7 @@ def zero_at(g, key):
     """`g` with the entries at `key` set to zero (self-adjoint)."""
     r = g._data.copy()
     r[key] = 0
-    out = wrap(g._out_cls, r)
+    out = g._out_cls._make(r)
     if _grad_enabled() and g._requires_grad:
         make_node(ZeroAtBackward, (g,), out).key = key
     return out
@@ -202,7 +202,7 @@ def gather(x, dim, index):
     idx = index._data
     if idx.dtype != np.int64:
         raise RuntimeError("gather(): Expected dtype int64 for index")
-    out = wrap(x._out_cls, d[_along(idx, dim)])
+    out = x._out_cls._make(d[_along(idx, dim)])
     if _grad_enabled() and x._requires_grad:
         node = make_node(GatherBackward0, (x,), out)
         node.in_shape, node.dim, node.index = d.shape, dim, index.detach()
@@ -235,7 +235,7 @@ def scatter_into_zeros(shape, dim, index, src):
     z = xp.zeros(shape, dtype=d.dtype)
     idx = index._data
     xp.add.at(z, _along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
-    out = wrap(src._out_cls, z)
+    out = src._out_cls._make(z)
     if _grad_enabled() and src._requires_grad:
         node = make_node(ScatterAddBackward0, (src,), out)
         node.dim, node.index = dim, index.detach()
@@ -273,7 +273,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     else:
         r[pos] = src
         ts = None
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
         node = make_node(ScatterBackward0, (x, ts), out)
         node.dim, node.index = dim, index.detach()
@@ -303,7 +303,7 @@ def masked_fill(x, mask, value):
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
     v = value._data if isinstance(value, Tensor) else value
-    out = wrap(x._out_cls, xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
+    out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
         make_node(MaskedFillBackward0, (x,), out).mask = m_full
     return out
@@ -320,8 +320,8 @@ def masked_select(x, mask):
 def nonzero(x, as_tuple=False):
     nz = backend.namespace(x._data).nonzero(x._data)
     if as_tuple:
-        return tuple(wrap(x._out_cls, a.astype(np.int64)) for a in nz)
-    return wrap(x._out_cls, backend.namespace(x._data).stack(nz, axis=1).astype(np.int64))
+        return tuple(x._out_cls._make(a.astype(np.int64)) for a in nz)
+    return x._out_cls._make(backend.namespace(x._data).stack(nz, axis=1).astype(np.int64))
 
 
 # -------------------------------------------------------------------------- fill / copy
@@ -336,7 +336,7 @@ class FillBackward0(Node):
 def fill(x, value):
     d = x._data
     v = value._data if isinstance(value, Tensor) else value
-    out = wrap(x._out_cls, backend.namespace(d).full(d.shape, v, dtype=d.dtype))
+    out = x._out_cls._make(backend.namespace(d).full(d.shape, v, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
         make_node(FillBackward0, (x,), out)
     return out
@@ -363,7 +363,7 @@ def copy_from(x, src):
         s = backend.to_device(s, x.device)
     xp = backend.namespace(d)
     r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     ts = src if isinstance(src, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
         make_node(CopyBackwardsInplace, (x, ts), out)
@@ -401,7 +401,7 @@ def zero_view(g, view_fn):
     finally:
         _state.grad_enabled = prev
     region._data[...] = 0
-    out = wrap(g._out_cls, r)
+    out = g._out_cls._make(r)
     if _grad_enabled() and g._requires_grad:
         make_node(ZeroViewBackward, (g,), out).view_fn = view_fn
     return out

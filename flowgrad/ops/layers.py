@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _grad_enabled, check_same, make_node, save, wrap
+from . import _grad_enabled, check_same, make_node, save
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L
@@ -131,7 +131,7 @@ def linear(x, weight, bias=None):
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {_dtype_name(bd.dtype)} and "
                                f"{_dtype_name(d.dtype)}")
         out += bd
-    res = wrap(x._out_cls, out)
+    res = x._out_cls._make(out)
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
         if d.ndim == 2:
@@ -172,7 +172,7 @@ def embedding(indices, weight, padding_idx=None):
     n = wd.shape[0]
     if idx.size and (int(idx.max()) >= n or int(idx.min()) < 0):
         raise IndexError("index out of range in self")
-    out = wrap(weight._out_cls, wd[idx])
+    out = weight._out_cls._make(wd[idx])
     if _grad_enabled() and weight._requires_grad:
         node = make_node(EmbeddingBackward0, (weight,), out)
         node.num_weights, node.indices = n, idx
@@ -240,7 +240,7 @@ def mse_loss(x, t, reduction="mean"):
     xp = backend.namespace(d)
     diff = d - td
     sq = diff * diff
-    out = wrap(x._out_cls, _reduce_array(xp, sq, reduction))
+    out = x._out_cls._make(_reduce_array(xp, sq, reduction))
     if _grad_enabled() and (x._requires_grad or t._requires_grad):
         node = make_node(MseLossBackward0, (x, t), out, (save(x), save(t)))
         node.reduction, node.n = reduction, max(sq.size, 1)
@@ -325,7 +325,7 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     else:
         total = xp.sum(w)
         out_arr, coef = xp.sum(losses) / total, -w / total
-    out = wrap(x._out_cls, xp.asarray(out_arr, dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(out_arr, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
         node = make_node(NllLossBackward0, (x,), out)
         node.in_shape, node.index = d.shape, index
@@ -382,7 +382,7 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     losses = -(td * logx + (1 - td) * log1mx)
     if weight is not None:
         losses = losses * weight._data
-    out = wrap(x._out_cls, xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
     if _grad_enabled() and (x._requires_grad or target._requires_grad):
         node = make_node(BinaryCrossEntropyBackward0, (x, target), out,
                          (save(x), save(target), save(weight) if weight is not None else None))
@@ -442,7 +442,7 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
         losses = (1 - td) * d - lw * log_sig
     if weight is not None:
         losses = losses * weight._data
-    out = wrap(x._out_cls, xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
     if _grad_enabled() and (x._requires_grad or target._requires_grad):
         t_saved = target if td is target._data else target._new(td)
         node = make_node(BinaryCrossEntropyWithLogitsBackward0, (x, target), out,
@@ -497,7 +497,7 @@ class LeakyReluBackward0(Node):
 def leaky_relu(x, negative_slope=0.01):
     d = x._data
     xp = backend.namespace(d)
-    out = wrap(x._out_cls, xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
+    out = x._out_cls._make(xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         make_node(LeakyReluBackward0, (x,), out, (save(x),)).negative_slope = negative_slope
     return out
@@ -514,7 +514,7 @@ class EluBackward0(Node):
 def elu(x, alpha=1.0):
     d = x._data
     xp = backend.namespace(d)
-    out = wrap(x._out_cls, xp.where(d > 0, d, alpha * xp.expm1(xp.minimum(d, 0))).astype(d.dtype, copy=False))
+    out = x._out_cls._make(xp.where(d > 0, d, alpha * xp.expm1(xp.minimum(d, 0))).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         make_node(EluBackward0, (x,), out, (save(x),)).alpha = alpha
     return out
@@ -534,7 +534,7 @@ def softplus(x, beta=1.0, threshold=20.0):
     xp = backend.namespace(d)
     bd = d * beta
     soft = xp.log1p(xp.exp(xp.minimum(bd, threshold))) / beta
-    out = wrap(x._out_cls, xp.where(bd > threshold, d, soft).astype(d.dtype, copy=False))
+    out = x._out_cls._make(xp.where(bd > threshold, d, soft).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         node = make_node(SoftplusBackward0, (x,), out, (save(x),))
         node.beta, node.threshold = beta, threshold

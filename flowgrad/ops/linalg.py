@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, _grad_enabled, binary_arrays, make_node, save, wrap
+from . import _state, _grad_enabled, binary_arrays, make_node, save
 from . import shape as S
 
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm", "linear"]
@@ -91,7 +91,7 @@ def matmul(a, b, _node_cls=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str((int(np.prod(xs[:-1])), xs[-1]))}"
                            f" and {_shape_str(y.shape[-2:] if y.ndim > 1 else y.shape)})")
     xp = backend.namespace(x)
-    out = wrap(cls, xp.matmul(x, y))
+    out = cls._make(xp.matmul(x, y))
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         nd = (x.ndim, y.ndim)
         node_cls = _node_cls or {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, _grad_enabled, float_array, make_node, normalize_dim, save_output, wrap
+from . import _state, _grad_enabled, float_array, make_node, normalize_dim, save_output
 from . import reduction as R
 
 __all__ = ["softmax", "log_softmax"]
@@ -40,7 +40,7 @@ def _shifted(x, dim, dtype):
 def softmax(x, dim, dtype=None):
     xp, s, dim = _shifted(x, dim, dtype)
     e = xp.exp(s)
-    out = wrap(x._out_cls, e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
+    out = x._out_cls._make(e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
     if _grad_enabled() and x._requires_grad:
         node = make_node(SoftmaxBackward0, (x,), out)
         node._saved = (save_output(out),)
@@ -50,7 +50,7 @@ def softmax(x, dim, dtype=None):
 
 def log_softmax(x, dim, dtype=None):
     xp, s, dim = _shifted(x, dim, dtype)
-    out = wrap(x._out_cls, s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s))
+    out = x._out_cls._make(s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s))
     if _grad_enabled() and x._requires_grad:
         node = make_node(LogSoftmaxBackward0, (x,), out)
         node._saved = (save_output(out),)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, _grad_enabled, float_array, make_multi_node, make_node, normalize_dim, normalize_dims, save, save_output, wrap
+from . import _state, _grad_enabled, float_array, make_multi_node, make_node, normalize_dim, normalize_dims, save, save_output
 from . import elementwise as E
 from . import shape as S
 from . import indexing as I
@@ -57,7 +57,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
-    out = wrap(x._out_cls, backend.namespace(d).sum(d, axis=dims, keepdims=keepdim, dtype=out_dt))
+    out = x._out_cls._make(backend.namespace(d).sum(d, axis=dims, keepdims=keepdim, dtype=out_dt))
     if _grad_enabled() and x._requires_grad:
         _reduce_node(SumBackward0 if dim is None else SumBackward1, x, out, dims, keepdim)
     return out
@@ -84,7 +84,7 @@ def sum_to(x, shape: tuple):
         r = xp.sum(r, axis=inner, keepdims=True)
     if r.shape != shape:
         r = r.reshape(shape)
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         make_node(SumToSizeBackward0, (x,), out).in_shape = d.shape
     return out
@@ -114,7 +114,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {x.policy.type_name(d.dtype)[6:-6]}")
     dims = normalize_dims(dim, d.ndim)
-    out = wrap(x._out_cls, backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
+    out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         _reduce_node(MeanBackward0 if dim is None else MeanBackward1, x, out, dims, keepdim)
     return out
@@ -156,7 +156,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
     if d.dtype.kind in "bu" or d.dtype.kind == "i":
         d = d.astype(np.int64)
     dims = normalize_dims(dim, d.ndim)
-    out = wrap(x._out_cls, backend.namespace(d).prod(d, axis=dims, keepdims=keepdim))
+    out = x._out_cls._make(backend.namespace(d).prod(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(ProdBackward0 if dim is None else ProdBackward1, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
@@ -225,7 +225,7 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name):
     if d.size == 0 and dims and 0 in [d.shape[i] for i in dims]:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                          "reduction dim with the 'dim' argument.")
-    out = wrap(x._out_cls, getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
+    out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(node_cls, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
@@ -244,7 +244,7 @@ def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
         vals = xp.take_along_axis(d, idx, axis=dim)
         if not keepdim:
             idx, vals = idx.squeeze(dim), vals.squeeze(dim)
-    values, indices = wrap(x._out_cls, vals), wrap(x._out_cls, idx.astype(np.int64))
+    values, indices = x._out_cls._make(vals), x._out_cls._make(idx.astype(np.int64))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(node_cls, x, values, (dim,), keepdim)
         node._saved = (save(indices),)
@@ -276,7 +276,7 @@ def median(x, dim=None, keepdim=False):
     if dim is None:
         flat = d.reshape(-1)
         val = xp.sort(flat)[(flat.size - 1) // 2]
-        out = wrap(x._out_cls, xp.asarray(val))
+        out = x._out_cls._make(xp.asarray(val))
         if _grad_enabled() and x._requires_grad:
             node = _reduce_node(MedianBackward0, x, out, normalize_dims(None, d.ndim), False)
             node._saved = (save(x), save_output(out))
@@ -288,7 +288,7 @@ def median(x, dim=None, keepdim=False):
     vals = xp.take_along_axis(d, idx, axis=dim)
     if not keepdim:
         idx, vals = idx.squeeze(dim), vals.squeeze(dim)
-    values, indices = wrap(x._out_cls, vals), wrap(x._out_cls, idx.astype(np.int64))
+    values, indices = x._out_cls._make(vals), x._out_cls._make(idx.astype(np.int64))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(MedianBackward1, x, values, (dim,), keepdim)
         node._saved = (save(indices),)
@@ -312,8 +312,8 @@ def _arg_extremum(fn, x, dim, keepdim):
         r = getattr(xp, fn)(d.reshape(-1))
         if keepdim:
             r = xp.asarray(r).reshape((1,) * d.ndim)
-        return wrap(x._out_cls, xp.asarray(r, dtype=np.int64))
-    return wrap(x._out_cls, getattr(xp, fn)(d, axis=normalize_dim(dim, d.ndim), keepdims=keepdim).astype(np.int64))
+        return x._out_cls._make(xp.asarray(r, dtype=np.int64))
+    return x._out_cls._make(getattr(xp, fn)(d, axis=normalize_dim(dim, d.ndim), keepdims=keepdim).astype(np.int64))
 
 
 def argmax(x, dim=None, keepdim=False):
@@ -343,19 +343,19 @@ def sort(x, dim=-1, descending=False):
 
 def all(x, dim=None, keepdim=False):
     d = x._data
-    return wrap(x._out_cls, backend.namespace(d).all(d, axis=None if dim is None else normalize_dims(dim, d.ndim),
+    return x._out_cls._make(backend.namespace(d).all(d, axis=None if dim is None else normalize_dims(dim, d.ndim),
                                                      keepdims=keepdim))
 
 
 def any(x, dim=None, keepdim=False):
     d = x._data
-    return wrap(x._out_cls, backend.namespace(d).any(d, axis=None if dim is None else normalize_dims(dim, d.ndim),
+    return x._out_cls._make(backend.namespace(d).any(d, axis=None if dim is None else normalize_dims(dim, d.ndim),
                                                      keepdims=keepdim))
 
 
 def count_nonzero(x, dim=None):
     d = x._data
-    return wrap(x._out_cls, backend.namespace(d).count_nonzero(d, axis=dim).astype(np.int64))
+    return x._out_cls._make(backend.namespace(d).count_nonzero(d, axis=dim).astype(np.int64))
 
 
 # ------------------------------------------------------------------------------- var / std
@@ -409,7 +409,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dim, c = _var_args(dim, unbiased, correction)
     d = float_array(x)
     dims = normalize_dims(dim, d.ndim)
-    out = wrap(x._out_cls, backend.namespace(d).var(d, axis=dims, ddof=c, keepdims=keepdim))
+    out = x._out_cls._make(backend.namespace(d).var(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(VarBackward0, x, out, dims, keepdim, (save(x),))
         node.correction = c
@@ -420,7 +420,7 @@ def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dim, c = _var_args(dim, unbiased, correction)
     d = float_array(x)
     dims = normalize_dims(dim, d.ndim)
-    out = wrap(x._out_cls, backend.namespace(d).std(d, axis=dims, ddof=c, keepdims=keepdim))
+    out = x._out_cls._make(backend.namespace(d).std(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(StdBackward0, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
@@ -479,7 +479,7 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
         r = xp.sqrt(xp.sum(d * d, axis=dims, keepdims=keepdim))
     else:
         r = xp.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-    out = wrap(x._out_cls, xp.asarray(r, dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(r, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(LinalgVectorNormBackward0, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
@@ -508,7 +508,7 @@ def logsumexp(x, dim, keepdim=False):
     r = xp.log(xp.sum(xp.exp(d - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         r = r.reshape(tuple(s for i, s in enumerate(d.shape) if i not in dims))
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         node = _reduce_node(LogsumexpBackward0, x, out, dims, keepdim)
         node._saved = (save(x), save_output(out))
@@ -531,7 +531,7 @@ def cumsum(x, dim, dtype=None):
     if d.dtype.kind in "bui" and dtype is None:
         d = d.astype(np.int64)
     dim = normalize_dim(dim, d.ndim)
-    out = wrap(x._out_cls, backend.namespace(d).cumsum(d, axis=dim) if d.ndim else d.copy())
+    out = x._out_cls._make(backend.namespace(d).cumsum(d, axis=dim) if d.ndim else d.copy())
     if _grad_enabled() and x._requires_grad:
         make_node(CumsumBackward0, (x,), out).dim = dim
     return out

@@ -9,7 +9,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from . import _state, _grad_enabled, make_multi_node, make_node, normalize_dim, wrap
+from . import _state, _grad_enabled, make_multi_node, make_node, normalize_dim
 from . import reduction as R
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
@@ -39,7 +39,7 @@ def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
 
 
 def _view_out(x, arr, fn):
-    out = wrap(x._out_cls, arr)
+    out = x._out_cls._make(arr)
     if backend.namespace(arr).shares_memory(arr, x._data) if arr.size and x._data.size else False:
         as_view(x, out, fn)
     return out
@@ -104,7 +104,7 @@ def view(x, *shape):
                            "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
     except ValueError:
         r = x._data.reshape(shape)
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     as_view(x, out, lambda b: view(b, shape))
     if _grad_enabled() and x._requires_grad:
         make_node(ViewBackward0, (x,), out).in_shape = x._data.shape
@@ -231,7 +231,7 @@ def expand(x, *sizes):
         r = d.view()
     else:
         r = backend.namespace(d).broadcast_to(d, shape)
-    out = wrap(x._out_cls, r)
+    out = x._out_cls._make(r)
     as_view(x, out, lambda b: expand(b, shape))
     if _grad_enabled() and x._requires_grad:
         make_node(ExpandBackward0, (x,), out).in_shape = d.shape
@@ -340,7 +340,7 @@ def cat(tensors, dim=0):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[k]} but "
                                    f"got size {a.shape[k]} for tensor number {i} in the list.")
     xp = backend.namespace(arrays[0])
-    out = wrap(cls, xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
+    out = cls._make(xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
     if _grad_enabled() and any(t._requires_grad for t in tensors):
         node = make_node(CatBackward0, tuple(tensors), out)
         node.dim = dim
@@ -367,7 +367,7 @@ def stack(tensors, dim=0):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, s0))}] at "
                                f"entry 0 and [{', '.join(map(str, a.shape))}] at entry {i}")
     dim = normalize_dim(dim, arrays[0].ndim + 1)
-    out = wrap(cls, backend.namespace(arrays[0]).stack(arrays, axis=dim))
+    out = cls._make(backend.namespace(arrays[0]).stack(arrays, axis=dim))
     if _grad_enabled() and any(t._requires_grad for t in tensors):
         make_node(StackBackward0, tuple(tensors), out).dim = dim
     return out
@@ -402,7 +402,7 @@ class UnbindBackward0(Node):
 
 
 def _multi_views(x, arrays, node_cls, op_name, dim, fns):
-    outs = [wrap(x._out_cls, a) for a in arrays]
+    outs = [x._out_cls._make(a) for a in arrays]
     for o, fn in zip(outs, fns):
         as_view(x, o, fn, op_name)
     if _grad_enabled() and x._requires_grad:
@@ -478,7 +478,7 @@ class FlipBackward0(Node):
 def flip(x, *dims):
     dims = parse_shape(dims) if dims else ()
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
-    out = wrap(x._out_cls, backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
+    out = x._out_cls._make(backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
     if _grad_enabled() and x._requires_grad:
         make_node(FlipBackward0, (x,), out).dims = dims
     return out
@@ -504,7 +504,7 @@ def repeat(x, *repeats):
     if len(repeats) < d.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
-    out = wrap(x._out_cls, backend.namespace(d).tile(d, repeats))
+    out = x._out_cls._make(backend.namespace(d).tile(d, repeats))
     if _grad_enabled() and x._requires_grad:
         node = make_node(RepeatBackward0, (x,), out)
         node.in_shape, node.repeats = d.shape, repeats
@@ -534,14 +534,14 @@ class TriuBackward0(Node):
 
 
 def tril(x, diagonal=0):
-    out = wrap(x._out_cls, backend.namespace(x._data).tril(x._data, diagonal))
+    out = x._out_cls._make(backend.namespace(x._data).tril(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         make_node(TrilBackward0, (x,), out).k = diagonal
     return out
 
 
 def triu(x, diagonal=0):
-    out = wrap(x._out_cls, backend.namespace(x._data).triu(x._data, diagonal))
+    out = x._out_cls._make(backend.namespace(x._data).triu(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         make_node(TriuBackward0, (x,), out).k = diagonal
     return out
@@ -557,7 +557,7 @@ class CloneBackward0(Node):
 
 
 def clone(x, memory_format=None):
-    out = wrap(x._out_cls, x._data.copy())
+    out = x._out_cls._make(x._data.copy())
     if _grad_enabled() and x._requires_grad:
         make_node(CloneBackward0, (x,), out)
     return out
