@@ -69,6 +69,9 @@ SqueezeMatmul = type("SqueezeBackward4", (MatmulBackward0,), {"__slots__": ()})
 CloneMatmul = type("CloneBackward0", (MatmulBackward0,), {"__slots__": ()})
 
 
+_MATMUL_NODES = {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0, (1, 2): SqueezeMatmul}
+
+
 def _shape_str(s):
     return "x".join(map(str, s))
 
@@ -94,8 +97,7 @@ def matmul(a, b, _node_cls=None):
     out = cls._make(xp.matmul(x, y))
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         nd = (x.ndim, y.ndim)
-        node_cls = _node_cls or {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0,
-                                 (1, 2): SqueezeMatmul}.get(nd)
+        node_cls = _node_cls or _MATMUL_NODES.get(nd)
         if node_cls is None:
             node_cls = CloneMatmul if nd[0] == 2 else UnsafeViewMatmul
         ra, rb = ta._requires_grad, tb._requires_grad

@@ -57,7 +57,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
-    out = x._out_cls._make(backend.namespace(d).sum(d, axis=dims, keepdims=keepdim, dtype=out_dt))
+    out = x._out_cls._make(d.sum(axis=dims, keepdims=keepdim, dtype=out_dt))
     if _grad_enabled() and x._requires_grad:
         _reduce_node(SumBackward0 if dim is None else SumBackward1, x, out, dims, keepdim)
     return out
@@ -78,10 +78,9 @@ def sum_to(x, shape: tuple):
     if lead < 0:
         return S.reshape(x, shape)
     inner = tuple(i for i, s in enumerate(shape) if s == 1 and d.shape[lead + i] != 1)
-    xp = backend.namespace(d)
-    r = xp.sum(d, axis=tuple(range(lead))) if lead else d   # no reshape: the result owns its memory
+    r = d.sum(axis=tuple(range(lead))) if lead else d   # no reshape: the result owns its memory
     if inner:
-        r = xp.sum(r, axis=inner, keepdims=True)
+        r = r.sum(axis=inner, keepdims=True)
     if r.shape != shape:
         r = r.reshape(shape)
     out = x._out_cls._make(r)
