@@ -31,7 +31,8 @@ def _quiet_fp():
     return np.errstate(all="ignore")
 
 
-_release = Node.release
+_graph_tasks = mode._graph_tasks
+_grad = mode._grad
 
 
 def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, retain_graph: bool,
@@ -43,8 +44,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     No gradient flows into an edge in `cuts` (paddle's `no_grad_vars`). `observer`, when given, is
     told `popped(node)` as each node leaves the ready queue and `passed(node, next_node, grad)` for
     each gradient sent along an edge (paddle's backward-graph dump)."""
-    from ..ops import add, cast, sum_to, zeros_for
-
+    add, cast, sum_to, zeros_for = _ops()
     pending = _count_dependencies(roots)   # node -> [edges still to arrive, gradient of output 0, ...]
     needed = _nodes_reaching(roots, pending, targets) if targets is not None else None
     captured = [None] * len(targets) if capture else None
@@ -62,13 +62,17 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
         if g is not None:
             p[nr + 1] = g if p[nr + 1] is None else add(p[nr + 1], g)
 
-    anomaly = mode.state.anomaly
+    anomaly = mode.anomaly_enabled()
     free_every = policy.free_every_node
     release = not retain_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
-    with mode._GradModeGuard(create_graph), _GraphTask(roots, pending, needed), _quiet_fp():
+    grad_mode = _grad.set(create_graph)
+    task = _GraphTask(roots, pending, needed)
+    quiet = _quiet_fp()
+    quiet.__enter__()
+    try:
         while True:
             if follow is not None:
                 node, follow = follow, None
@@ -148,7 +152,23 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 heappush(ready, (-follow.seq, id(follow), follow))
                 follow = None
             outs = g = gd = grads = p = None  # hold no gradient past its node: AccumulateGrad steals unshared arrays
+    finally:
+        quiet.__exit__(None, None, None)
+        _graph_tasks.reset(task.token)
+        _grad.reset(grad_mode)
     return captured
+
+
+def _ops():
+    """The ops the engine itself applies (imported on first use: the op table imports the engine)."""
+    global _OPS
+    if _OPS is None:
+        from ..ops import add, cast, sum_to, zeros_for
+        _OPS = add, cast, sum_to, zeros_for
+    return _OPS
+
+
+_OPS = None
 
 
 def _count_dependencies(roots: Sequence[Edge]) -> dict:
@@ -156,7 +176,7 @@ def _count_dependencies(roots: Sequence[Edge]) -> dict:
     count the engine decrements and the slots it sums gradients into. An iterative walk: a node is
     expanded when it is first reached; a root only from the stack it starts on."""
     pending: dict[Node, list] = {}
-    stack = list({node: None for node, _ in roots})
+    stack = [roots[0][0]] if len(roots) == 1 else list(dict.fromkeys(node for node, _ in roots))
     starts = set(stack)
     pop, push, get = stack.pop, stack.append, pending.get
     while stack:
@@ -308,37 +328,32 @@ def _warn_anomaly(node: Node) -> None:
 
 class _GraphTask:
     """The backward pass running on this thread, as `register_multi_grad_hook` needs to see it: an
-    id and which nodes it will execute. Entered around the execution loop (a stack: reentrant
+    id and which nodes it will execute. Current around the execution loop (a stack: reentrant
     backward passes nest)."""
 
-    __slots__ = ("id", "roots", "deps", "needed")
+    __slots__ = ("id", "roots", "deps", "needed", "token")
     _ids = itertools.count()
 
     def __init__(self, roots, deps: dict, needed):
+        """Made current on this thread until `token` is reset."""
         self.id = next(_GraphTask._ids)
-        self.roots = {node for node, _ in roots}
-        self.deps, self.needed = deps, needed
+        self.roots, self.deps, self.needed = roots, deps, needed
+        self.token = _graph_tasks.set(_graph_tasks.get() + (self,))
 
     def will_execute(self, node: Node) -> bool:
-        reachable = node in self.deps or node in self.roots
+        reachable = node in self.deps or any(node is root for root, _ in self.roots)
         return reachable and (self.needed is None or node in self.needed)
-
-    def __enter__(self):
-        mode.state.graph_tasks = mode.state.graph_tasks + (self,)
-
-    def __exit__(self, *exc):
-        mode.state.graph_tasks = mode.state.graph_tasks[:-1]
 
 
 def current_graph_task_id() -> int:
     """Id of the backward pass running on this thread, -1 outside one."""
-    tasks = mode.state.graph_tasks
+    tasks = _graph_tasks.get()
     return tasks[-1].id if tasks else -1
 
 
 def will_engine_execute_node(node: Node) -> bool:
     """Whether the backward pass running on this thread will execute `node`."""
-    tasks = mode.state.graph_tasks
+    tasks = _graph_tasks.get()
     if not tasks:
         raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
     return tasks[-1].will_execute(node)

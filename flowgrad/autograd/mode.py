@@ -14,6 +14,7 @@ _grad = contextvars.ContextVar("flowgrad.grad_enabled", default=True)
 _inference = contextvars.ContextVar("flowgrad.inference", default=False)
 _anomaly = contextvars.ContextVar("flowgrad.anomaly", default=False)
 _saved_hooks = contextvars.ContextVar("flowgrad.saved_hooks", default=())
+_graph_tasks = contextvars.ContextVar("flowgrad.graph_tasks", default=())
 FORWARD_TRACES = [False]  # process-wide, not per thread: see set_forward_traces
 TRACING = [False]  # set for good once anomaly mode or forward traces are first switched on: until then
 #                    ops skip the per-thread check (sticky, so contexts copied between tasks can't fool it)
@@ -43,7 +44,7 @@ class _State(threading.local):
     forward_traces = property(lambda self: FORWARD_TRACES[0])             # record each node's forward stack (see set_forward_traces)
     saved_hooks = _switch(_saved_hooks)  # stack of (pack, unpack) pairs
     saved_hooks_disabled: str | None = None
-    graph_tasks: tuple = ()            # the backward passes running on this thread (engine._GraphTask)
+    graph_tasks = _switch(_graph_tasks)  # the backward passes running on this thread (engine._GraphTask)
 
 
 state = _State()
@@ -195,11 +196,10 @@ class _GradModeGuard:
         self.mode = mode
 
     def __enter__(self):
-        self.prev = state.grad_enabled
-        state.grad_enabled = self.mode
+        self.prev = _grad.set(self.mode)
 
     def __exit__(self, *exc):
-        state.grad_enabled = self.prev
+        _grad.reset(self.prev)
 
 
 # ------------------------------------------------------------------------------------ anomaly

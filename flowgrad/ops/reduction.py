@@ -26,7 +26,7 @@ def _keep_shape(in_shape, dims) -> tuple:
 
 def _kept(g, in_shape, dims, keepdim):
     """`g` reshaped so it broadcasts against the reduced input (dims restored as size 1)."""
-    return g if keepdim else S.reshape(g, _keep_shape(in_shape, dims))
+    return g if keepdim or not g._data.ndim else S.reshape(g, _keep_shape(in_shape, dims))
 
 
 class _ReduceNode(Node):
@@ -45,7 +45,7 @@ class SumBackward0(_ReduceNode):
     __slots__ = ()
 
     def backward(self, g):
-        return (S.expand(_kept(g, self.in_shape, self.dims, self.keepdim), self.in_shape),)
+        return (S.expand_to(_kept(g, self.in_shape, self.dims, self.keepdim), self.in_shape),)
 
 
 class SumBackward1(SumBackward0):
@@ -67,7 +67,7 @@ class SumToSizeBackward0(Node):
     __slots__ = ("in_shape",)
 
     def backward(self, g):
-        return (S.expand(g, self.in_shape),)
+        return (S.expand_to(g, self.in_shape),)
 
 
 def sum_to(x, shape: tuple):
@@ -98,7 +98,7 @@ class MeanBackward0(_ReduceNode):
         n = 1
         for i in self.dims:
             n *= self.in_shape[i]
-        return (S.expand(_kept(g, self.in_shape, self.dims, self.keepdim), self.in_shape) / n,)
+        return (S.expand_to(_kept(g, self.in_shape, self.dims, self.keepdim), self.in_shape) / n,)
 
 
 class MeanBackward1(MeanBackward0):

@@ -228,12 +228,15 @@ def expand(x, *sizes):
             raise RuntimeError(f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size "
                                f"({d.shape[i]}) at non-singleton dimension {lead + i}.  Target sizes: "
                                f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, d.shape))}]")
-    if shape == d.shape:
-        r = d.view()
-    else:
-        r = backend.namespace(d).broadcast_to(d, shape)
+    return expand_to(x, shape)
+
+
+def expand_to(x, shape: tuple):
+    """`expand` to a full, already validated shape tuple (what backward formulas call)."""
+    d = x._data
+    r = d.view() if shape == d.shape else backend.namespace(d).broadcast_to(d, shape)
     out = x._out_cls._make(r)
-    as_view(x, out, lambda b: expand(b, shape))
+    as_view(x, out, lambda b: expand_to(b, shape))
     if _grad_enabled() and x._requires_grad:
         make_node(ExpandBackward0, (x,), out).in_shape = d.shape
     return out
