@@ -9,6 +9,7 @@ from .. import backend
 from ..autograd.graph import Node, _next_seq
 from ..tensor import Tensor
 from . import _state, _grad_enabled, edge, make_node, normalize_dim, save
+from . import elementwise as E
 from . import shape as S
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
@@ -417,6 +418,8 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     rec = _grad_enabled() and (self._requires_grad or
                                    any(isinstance(a, Tensor) and a._requires_grad for a in args))
     if not rec:
+        if fn in _UFUNC_NAMES and len(args) == 1 and not kwargs and _ufunc_inplace(self, fn, args[0]):
+            return self
         res = fn(self, *args, **kwargs)
         _write(self, res)
         return self
@@ -444,6 +447,23 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     if retains:
         self.retain_grad()
     return self
+
+
+_UFUNC_NAMES = {E.add: "add", E.sub: "subtract", E.mul: "multiply", E.div: "divide"}
+
+
+def _ufunc_inplace(self, fn, other) -> bool:
+    """`self op= other` straight into self's float array (no temporary, no copy back: an optimizer
+    step) when nothing is recorded, the result dtype is self's own and `other` has self's shape or
+    is a scalar; False when the general path must run instead."""
+    from . import binary_arrays
+    d = self._data
+    _, a, b, _, _ = binary_arrays(self, other, fn is E.div)
+    if a is not d or d.dtype.kind != "f" or not d.flags.writeable or (hasattr(b, "shape") and b.shape != d.shape):
+        return False
+    getattr(backend.namespace(d), _UFUNC_NAMES[fn])(d, b, out=d)
+    self._vc[0] += 1
+    return True
 
 
 def _rebase_view(self, view, res) -> None:
