@@ -63,7 +63,7 @@ class Tensor:
         t._grad = None
         t.grad_fn = None
         t.output_nr = 0
-        t._vc = [0]
+        t._vc = None
         t._acc = None
         t._view = None
         t._extra = None
@@ -114,7 +114,24 @@ class Tensor:
     def _version(self) -> int:
         if self._extra is not None and self._extra.inference and not mode.state.inference:
             raise RuntimeError("Inference tensors do not track version counter.")
-        return self._vc[0]
+        vc = self._vc
+        return 0 if vc is None else vc[0]
+
+    def _box(self) -> list:
+        """The version counter, a one-item list shared with views and aliases; made on first use
+        (most tensors are never saved, viewed or modified in place, and never need one)."""
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = [0]
+        return vc
+
+    def _bump(self) -> None:
+        """Count an in-place change."""
+        vc = self._vc
+        if vc is None:
+            self._vc = [1]
+        else:
+            vc[0] += 1
 
     def is_inference(self) -> bool:
         return self._extra is not None and self._extra.inference
@@ -230,7 +247,7 @@ class Tensor:
 
     def detach(self) -> "Tensor":
         t = self._new(self._data)
-        t._vc = self._vc
+        t._vc = self._box()
         return t
 
     def detach_(self) -> "Tensor":
@@ -332,7 +349,7 @@ def zero_grads(params, set_to_none: bool = True) -> None:
         else:
             g._requires_grad = False
         g._data[...] = 0
-        g._vc[0] += 1
+        g._bump()
 
 
 def _init(t: Tensor, arr) -> None:
@@ -342,7 +359,7 @@ def _init(t: Tensor, arr) -> None:
     t._grad = None
     t.grad_fn = None
     t.output_nr = 0
-    t._vc = [0]
+    t._vc = None
     t._acc = None
     t._view = None
     t._extra = None

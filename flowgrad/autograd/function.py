@@ -287,7 +287,7 @@ def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: boo
         nr = len(tensor_outs)
         attach = executable and id(o) not in non_diff
         if id(o) in dirty:
-            o._vc[0] += 1
+            o._bump()
             res = o
             if executable:
                 _attach_dirty(ctx, o, nr, attach, policy)
@@ -319,7 +319,7 @@ def _alias(t: Tensor, marker) -> Tensor:
     """A new tensor object sharing `t`'s array and version counter; a view of `t`'s base when
     `marker` is given (an input returned as-is by forward)."""
     out = t._new(t._data)
-    out._vc = t._vc
+    out._vc = t._box()
     if marker is not None:
         base, fn = (t._view[0], t._view[1]) if t._view is not None else (t, _same)
         out._view = (base, fn, marker)

@@ -252,7 +252,7 @@ def _add_inplace(old, grad):
         d += g
     else:
         old._data = d + g
-    old._vc[0] += 1
+    old._bump()
 
 
 class SavedTensor:
@@ -266,6 +266,8 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output: bool = False):
         box = tensor._vc
+        if box is None:
+            box = tensor._vc = [0]
         self.version_box = box
         self.version = box[0]
         self.hooked = None            # (packed, unpack_hook, origin) under saved-tensor hooks
@@ -283,9 +285,9 @@ class SavedTensor:
             self._pack(tensor, *hooks[-1])
 
     def _pack(self, tensor, pack_hook, unpack_hook) -> None:
-        before = tensor._vc[0]
+        before = tensor._box()[0]
         packed = pack_hook(tensor)
-        if tensor._vc[0] != before:
+        if tensor._box()[0] != before:
             raise RuntimeError(
                 "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
                 "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
@@ -331,7 +333,7 @@ class SavedTensor:
         if self.output_nr < 0 and origin is None:
             return out
         t = out._new(out._data)
-        t._vc = out._vc
+        t._vc = out._box()
         t._requires_grad = True
         if self.output_nr >= 0:
             t.grad_fn, t.output_nr = node, self.output_nr

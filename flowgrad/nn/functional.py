@@ -217,7 +217,7 @@ def _embedding_renorm(weight, input, max_norm, norm_type):
     norms = xp.sum(xp.abs(d[rows]) ** norm_type, axis=1) ** (1.0 / norm_type)
     scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     d[rows] *= scale[:, None].astype(d.dtype)
-    weight._vc[0] += 1
+    weight._bump()
 
 
 def one_hot(tensor, num_classes: int = -1):
@@ -438,12 +438,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 rm = running_mean._data
                 rm *= (1 - m)
                 rm += (m * md).astype(rm.dtype, copy=False)
-                running_mean._vc[0] += 1
+                running_mean._bump()
             if running_var is not None:
                 rv = running_var._data
                 rv *= (1 - m)
                 rv += (m * vd * (n / (n - 1))).astype(rv.dtype, copy=False)
-                running_var._vc[0] += 1
+                running_var._bump()
         out = centered * ops.rsqrt(var + eps)
     else:
         mean = ops.reshape(running_mean, bshape)

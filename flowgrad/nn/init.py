@@ -25,7 +25,7 @@ def _fill(tensor: Tensor, host) -> Tensor:
     if isinstance(host, np.ndarray) and backend.namespace(d) is not np:
         host = backend.to_device(host, tensor.device)
     d[...] = host
-    tensor._vc[0] += 1
+    tensor._bump()
     return tensor
 
 

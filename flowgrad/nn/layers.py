@@ -448,7 +448,7 @@ class _BatchNorm(Module):
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             nbt = self.num_batches_tracked
             nbt._data += 1
-            nbt._vc[0] += 1
+            nbt._bump()
             factor = 1.0 / float(nbt._data) if self.momentum is None else self.momentum
         bn_training = True if self.training else (self.running_mean is None and self.running_var is None)
         use_buffers = not self.training or self.track_running_stats

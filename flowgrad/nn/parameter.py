@@ -24,7 +24,7 @@ class Parameter(Tensor):
             t = cls._make(np.empty((0,), dtype=backend.default_float()))
         elif isinstance(data, Tensor):
             t = cls._make(data._data)
-            t._vc = data._vc  # the same storage, like detach()
+            t._vc = data._box()  # the same storage, like detach()
         else:
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         if requires_grad:

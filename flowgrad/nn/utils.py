@@ -52,7 +52,7 @@ def clip_grads_with_norm_(parameters, max_norm: float, total_norm, foreach=None)
     for g in grads:
         d = g._data
         d *= d.dtype.type(coef)
-        g._vc[0] += 1
+        g._bump()
 
 
 def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
@@ -76,7 +76,7 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
         if g is not None:
             xp = backend.namespace(g._data)
             xp.clip(g._data, -clip_value, clip_value, out=g._data)
-            g._vc[0] += 1
+            g._bump()
 
 
 def parameters_to_vector(parameters):

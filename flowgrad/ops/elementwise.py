@@ -398,9 +398,10 @@ class ThresholdBackwardBackward0(Node):
         return gg * (r > 0), None
 
 
-def _fused_backward(node_cls, fn, g, r, saves_g=True):
-    gd, rd = g._data, r._data
-    out = g._out_cls._make(fn(gd, rd))
+def _fused_backward(node_cls, g, r, result, saves_g=True):
+    """Wrap `result`, the array a fused backward formula computed from g and r, recording
+    `node_cls` when either input requires grad (create_graph)."""
+    out = g._out_cls._make(result)
     if _grad_enabled() and (g._requires_grad or r._requires_grad):
         make_node(node_cls, (g, r), out, (save(g), save(r)) if saves_g else (save(r),))
     return out
@@ -408,19 +409,21 @@ def _fused_backward(node_cls, fn, g, r, saves_g=True):
 
 def tanh_backward(g, r):
     """g * (1 - r**2): the gradient through tanh given its result r."""
-    return _fused_backward(TanhBackwardBackward0, lambda gd, rd: gd * (1 - rd * rd), g, r)
+    rd = r._data
+    return _fused_backward(TanhBackwardBackward0, g, r, g._data * (1 - rd * rd))
 
 
 def sigmoid_backward(g, r):
     """g * r * (1 - r): the gradient through sigmoid given its result r."""
-    return _fused_backward(SigmoidBackwardBackward0, lambda gd, rd: gd * (rd * (1 - rd)), g, r)
+    rd = r._data
+    return _fused_backward(SigmoidBackwardBackward0, g, r, g._data * (rd * (1 - rd)))
 
 
 def threshold_backward(g, r):
     """g where r > 0, else 0: the gradient through relu given its result r."""
-    return _fused_backward(ThresholdBackwardBackward0,
-                           lambda gd, rd: gd * (rd > 0) if gd.dtype.kind == "f" else gd * (rd > 0).astype(gd.dtype),
-                           g, r, saves_g=False)
+    gd, mask = g._data, r._data > 0
+    return _fused_backward(ThresholdBackwardBackward0, g, r, gd * mask if gd.dtype.kind == "f" else
+                           gd * mask.astype(gd.dtype), saves_g=False)
 
 
 tanh = _declare_unary("tanh", "TanhBackward0", lambda xp, d: xp.tanh(d), tanh_backward, "result")

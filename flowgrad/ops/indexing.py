@@ -462,7 +462,7 @@ def _ufunc_inplace(self, fn, other) -> bool:
     if a is not d or d.dtype.kind != "f" or not d.flags.writeable or (hasattr(b, "shape") and b.shape != d.shape):
         return False
     getattr(backend.namespace(d), _UFUNC_NAMES[fn])(d, b, out=d)
-    self._vc[0] += 1
+    self._bump()
     return True
 
 
@@ -498,7 +498,7 @@ def _write(self, res) -> None:
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
     d[...] = r
-    self._vc[0] += 1
+    self._bump()
 
 
 METHODS = {

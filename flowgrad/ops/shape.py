@@ -29,7 +29,7 @@ def parse_shape(shape) -> tuple:
 
 def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
     """Mark `out` as a view of `x` (shared version counter; `fn(base)` re-derives it)."""
-    out._vc = x._vc
+    out._vc = x._box()
     if x._view is not None:
         base, prev, _ = x._view
         out._view = (base, lambda b: fn(prev(b)), multi)

@@ -48,6 +48,6 @@ class Adagrad(Optimizer):
             s += g * g
             std = backend.namespace(s).sqrt(s) + eps
             pd -= clr * (g / std)
-            step_t._vc[0] += 1
-            state["sum"]._vc[0] += 1
-            p._vc[0] += 1
+            step_t._bump()
+            state["sum"]._bump()
+            p._bump()

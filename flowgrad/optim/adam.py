@@ -75,8 +75,8 @@ class Adam(Optimizer):
             for key in ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
                 t = state.get(key)
                 if t is not None:
-                    t._vc[0] += 1
-            p._vc[0] += 1
+                    t._bump()
+            p._bump()
 
 
 class AdamW(Adam):

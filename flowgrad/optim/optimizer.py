@@ -185,7 +185,7 @@ class Optimizer:
 
     @staticmethod
     def _bump(p: Tensor) -> None:
-        p._vc[0] += 1
+        p._bump()
 
     def register_step_pre_hook(self, hook) -> RemovableHandle:
         return _add(self._optimizer_step_pre_hooks, hook)

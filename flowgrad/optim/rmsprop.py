@@ -62,5 +62,5 @@ class RMSprop(Optimizer):
             else:
                 pd -= lr * (g / avg)
             for t in state.values():
-                t._vc[0] += 1
-            p._vc[0] += 1
+                t._bump()
+            p._bump()

@@ -39,7 +39,7 @@ class SGD(Optimizer):
                     b = buf._data
                     b *= momentum
                     b += (1 - dampening) * g
-                    buf._vc[0] += 1
+                    buf._bump()
                 g = g + momentum * buf._data if nesterov else buf._data
             p._data -= lr * g
-            p._vc[0] += 1
+            p._bump()

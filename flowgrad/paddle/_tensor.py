@@ -185,10 +185,10 @@ class Tensor(_CoreTensor):
 
     @property
     def inplace_version(self) -> int:
-        return self._vc[0]
+        return self._box()[0]
 
     def _inplace_version(self) -> int:
-        return self._vc[0]
+        return self._box()[0]
 
     # ------------------------------------------------------------------ stop_gradient
     @property

@@ -284,7 +284,7 @@ def _with_out(fn):
         res = fn(*args, **kwargs)
         out._data = res._data.astype(out._data.dtype, copy=False) if res._data.shape != out._data.shape else out._data
         out._data[...] = res._data
-        out._vc[0] += 1
+        out._bump()
         return out
     return wrapper
 

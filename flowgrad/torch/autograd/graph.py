@@ -16,4 +16,4 @@ def increment_version(tensor) -> None:
     change made behind autograd's back would have; inference tensors have none and are skipped."""
     for t in (tensor,) if hasattr(tensor, "_vc") else tensor:
         if not t.is_inference():
-            t._vc[0] += 1
+            t._bump()
