@@ -128,6 +128,8 @@ def binary_arrays(a, b, float_result: bool = False):
     """Promote two operands (at least one a Tensor) PyTorch's way.
     Returns (facade class, array-or-scalar a, array-or-scalar b, tensor-or-None a, tensor-or-None b)."""
     if isinstance(a, Tensor):
+        if (type(b) is float or type(b) is int) and a._data.dtype.kind == "f":  # float tensor, Python number: no promotion
+            return a._out_cls, a._data, b, a, None
         ta, cls = a, a._out_cls
         tb = b if isinstance(b, Tensor) else None
     else:
