@@ -117,6 +117,9 @@ class Node:
         saved = self._saved
         if saved is FREED:
             raise self.policy.error("second_backward", node=self.policy.node_name(self))
+        if len(saved) == 2:   # binary ops: no list to build
+            a, b = saved
+            return (a.unpack(self) if type(a) is SavedTensor else a, b.unpack(self) if type(b) is SavedTensor else b)
         out = []   # a loop, not a comprehension: in Python 3.11 that builds a frame per call
         for s in saved:
             out.append(s.unpack(self) if type(s) is SavedTensor else s)

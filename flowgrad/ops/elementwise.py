@@ -37,6 +37,8 @@ class SubBackward0(Node):
     __slots__ = ("alpha",)
 
     def backward(self, g):
+        if self.next_edges[1] is None:   # the subtrahend needs no gradient: skip the negation
+            return g, None
         return g, (-g if self.alpha == 1 else g * -self.alpha)
 
 
