@@ -95,7 +95,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             else:
                 grads = p[1:]
                 del p[1:]
-                if node._hooks is not None or type(node) is AccumulateGrad:
+                if node._hooks is not None or (type(node) is AccumulateGrad and node.variable._extra is not None):
                     grads = _tensor_hooks(policy, node, grads, capture)
                 if capture:
                     slots = capture_at.get(node)

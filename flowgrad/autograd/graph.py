@@ -11,6 +11,7 @@ import weakref
 from . import mode
 
 _saved_hooks = mode.saved_hooks
+_grad_enabled = mode.grad_enabled
 
 _seq = itertools.count()
 _next_seq = _seq.__next__
@@ -187,7 +188,7 @@ class AccumulateGrad(Node):
         self._trace = traceback.format_stack()[:-3] if mode.TRACING[0] and mode.FORWARD_TRACES[0] else None
 
     def apply(self, grads: list) -> tuple:
-        accumulate(self.variable, grads[0], mode.state.grad_enabled)
+        accumulate(self.variable, grads[0], _grad_enabled())
         return ()
 
     def release(self, every_node: bool = False) -> None:
@@ -203,7 +204,7 @@ def accumulate(var, grad, create_graph: bool) -> None:
     nothing (NumPy releases the GIL inside large in-place adds)."""
     with _accumulate_lock:
         _accumulate(var, grad, create_graph)
-    hooks = var._post_acc_hooks
+    hooks = var._extra.post_acc_hooks if var._extra is not None else None
     if hooks:
         for h in tuple(hooks.values()):
             out = h(var)
