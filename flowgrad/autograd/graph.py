@@ -223,7 +223,11 @@ def _accumulate(var, grad, create_graph: bool) -> None:
         # the engine's buffer, accumulate()'s frames and getrefcount's argument, and not a view.
         if (not create_graph and _refcount(grad) <= 4 and _refcount(data) <= 3 and
                 getattr(data, "base", None) is None):
-            out = grad._new(data)
+            if grad.grad_fn is None and grad._vc is None and grad._view is None and grad._extra is None and \
+                    type(grad) is grad._out_cls:
+                out = grad          # a bare temporary: it becomes .grad itself
+            else:
+                out = grad._new(data)
             out._requires_grad = marked
             var._grad = out
         else:
