@@ -43,11 +43,14 @@ _edge = edge
 def make_node(node_cls, inputs: tuple, out, saved=None) -> Node:
     """A recorded node for one output `out`, with edges to `inputs` (Tensors or None)."""
     node = _new(node_cls)
-    n = len(inputs)  # one- and two-input ops build the edge tuple without a list
+    n = len(inputs)  # one- and two-input ops build the edge tuple without a list or a call per input
     if n == 1:
-        node.next_edges = (_edge(inputs[0]),)
+        t = inputs[0]
+        fn = t.grad_fn
+        node.next_edges = ((fn, t.output_nr) if fn is not None and t._requires_grad else _edge(t),)
     elif n == 2:
-        node.next_edges = (_edge(inputs[0]), _edge(inputs[1]))
+        a, b = inputs
+        node.next_edges = (None if a is None else _edge(a), None if b is None else _edge(b))
     else:
         node.next_edges = tuple([_edge(t) for t in inputs])
     data = out._data
