@@ -59,3 +59,15 @@ def test_a_wrong_gradient_fails_loudly():
 
     with pytest.raises(harness.CheckFailed, match="differs from NumPy's"):
         harness.check(Wrong(), "flowgrad", d)
+
+
+def test_flowgrad_bench_runs_the_benchmark_cli(capfd):
+    from flowgrad import cli
+    assert cli.main(["bench", "--help"]) == 0
+    assert "python -m benchmarks" in capfd.readouterr().out
+
+
+def test_flowgrad_cli_refuses_an_unknown_command(capfd):
+    from flowgrad import cli
+    assert cli.main(["benchmark"]) == 2
+    assert "unknown command 'benchmark'" in capfd.readouterr().err
