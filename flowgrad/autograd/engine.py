@@ -99,11 +99,13 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     grads = _tensor_hooks(policy, node, grads, capture)
                 if capture:
                     slots = capture_at.get(node)
-                    if slots is not None:
+                    if slots is not None:   # a target runs only when another target lies below it
                         for nr, i in slots:
                             captured[i] = grads[nr]
-                    if type(node) is AccumulateGrad or not any(e is not None and e[0] in needed
-                                                               for e in node.next_edges):
+                        if type(node) is AccumulateGrad or not any(e is not None and e[0] in needed
+                                                                   for e in node.next_edges):
+                            continue
+                    elif node not in needed:
                         continue
                 elif needed is not None and node not in needed:
                     continue

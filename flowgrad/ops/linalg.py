@@ -24,6 +24,8 @@ class MatmulBackward0(Node):
         nda, ndb = self.ndims
         if nda == 1 and ndb == 1:
             return (g * b if na is not None else None), (g * a if nb is not None else None)
+        if nda == 2 and ndb == 1 and na is None:   # matrix @ vector, only the vector's gradient: A^T g
+            return None, matmul(S.transpose(a, -1, -2), g)
         g2 = g
         if nda == 1:
             g2 = S.unsqueeze(g2, -2)
