@@ -16,6 +16,8 @@ _SECOND_TIME = (
     "if you need to access saved tensors after calling backward.")
 
 TORCH_MESSAGES: dict[str, tuple[type, str]] = {
+    "broadcast": (RuntimeError, "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton "
+                                "dimension {dim}"),
     "second_backward": (RuntimeError, _SECOND_TIME),
     "implicit_nonscalar": (RuntimeError, "grad can be implicitly created only for scalar outputs"),
     "seed_shape": (RuntimeError, "Mismatch in shape: grad_output[{index}] has a shape of {grad_shape} and "

@@ -510,7 +510,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 
 def _pair_for_pointwise(input, target):
     if input._data.shape != target._data.shape:
-        err = _layers._broadcast_error(input._data.shape, target._data.shape)
+        err = ops.broadcast_error(input._data.shape, target._data.shape)
         _layers._size_warning(input, target)
         if err is not None:
             raise err

@@ -173,6 +173,27 @@ def binary_arrays(a, b, float_result: bool = False):
     return cls, s, d, None, tb
 
 
+def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
+    """The facade's error for two shapes that do not broadcast (PyTorch's by default); None when
+    they do."""
+    xs, ys = tuple(a_shape), tuple(b_shape)
+    n = _builtins.max(len(xs), len(ys))
+    a, b = (1,) * (n - len(xs)) + xs, (1,) * (n - len(ys)) + ys
+    for i in range(n - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return (policy or Tensor.policy).error("broadcast", a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
+    return None
+
+
+def reraise_broadcast(exc: ValueError, cls, x, y):
+    """In `except ValueError` around an array op of facade `cls`: raise the facade's error when x
+    and y (arrays or scalars) do not broadcast, else the original exception."""
+    err = broadcast_error(getattr(x, "shape", ()), getattr(y, "shape", ()), cls.policy)
+    if err is None:
+        raise exc
+    raise err from None
+
+
 def float_array(t: Tensor):
     """The tensor's array, cast to the default float dtype when it is not floating (exp of an int tensor)."""
     d = t._data

@@ -8,7 +8,8 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import FREED, Node, SavedTensor, saved_fields
 from ..tensor import Tensor
-from . import (_state, _grad_enabled, binary_arrays, float_array, make_node, recording, save, save_output)
+from . import (_state, _grad_enabled, binary_arrays, float_array, make_node, recording, reraise_broadcast, save,
+               save_output)
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
@@ -51,7 +52,11 @@ class RsubBackward1(Node):
 
 def add(a, b, alpha=1):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    out = cls._make(x + y if alpha == 1 else x + y * alpha)
+    try:
+        r = x + y if alpha == 1 else x + y * alpha
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
+    out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         make_node(AddBackward0, (ta, tb), out).alpha = alpha
     return out
@@ -62,7 +67,11 @@ def sub(a, b, alpha=1):
     if getattr(x, "dtype", None) == np.bool_ and getattr(y, "dtype", None) == np.bool_:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    out = cls._make(x - y if alpha == 1 else x - y * alpha)
+    try:
+        r = x - y if alpha == 1 else x - y * alpha
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
+    out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         if ta is None:
             make_node(RsubBackward1, (tb,), out)
@@ -101,7 +110,11 @@ class MulBackward0(Node):
 
 def mul(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    out = cls._make(x * y)
+    try:
+        r = x * y
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
+    out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         ra = ta is not None and ta._requires_grad
         rb = tb is not None and tb._requires_grad
@@ -135,7 +148,11 @@ def div(a, b, rounding_mode=None):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
-    out = cls._make(x / y)
+    try:
+        r = x / y
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
+    out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         rb = tb is not None and tb._requires_grad
         sa = save(ta) if rb else None

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node
-from . import _grad_enabled, check_same, make_node, save
+from . import _grad_enabled, broadcast_error, check_same, make_node, save
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L
@@ -201,23 +201,11 @@ def _size_warning(x, t):
                   "Please ensure they have the same size.", UserWarning, stacklevel=4)
 
 
-def _broadcast_error(a_shape, b_shape):
-    a, b = tuple(a_shape), tuple(b_shape)
-    n = max(len(a), len(b))
-    a = (1,) * (n - len(a)) + a
-    b = (1,) * (n - len(b)) + b
-    for i in range(n - 1, -1, -1):
-        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
-                                f"non-singleton dimension {i}")
-    return None
-
-
 def _pointwise_pair(x, t):
     """Arrays of `x` and `t` promoted to one floating dtype, with PyTorch's size warning/error."""
     _same_facade(x, t)
     if x._data.shape != t._data.shape:
-        err = _broadcast_error(x._data.shape, t._data.shape)
+        err = broadcast_error(x._data.shape, t._data.shape)
         _size_warning(x, t)
         if err is not None:
             raise err

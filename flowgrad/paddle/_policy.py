@@ -15,6 +15,9 @@ _TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be becaus
 
 PADDLE_MESSAGES: dict[str, tuple[type, str]] = dict(TORCH_MESSAGES)
 PADDLE_MESSAGES.update({
+    "broadcast": (ValueError, "(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
+                              "together with the shape of X = {x} and the shape of Y = {y}. Received [{a}] in X is "
+                              "not equal to [{b}] in Y at i:{dim}."),
     "second_backward": (SystemError, _TWICE),
     "input_unused": (ValueError, "(InvalidArgument) The {index}-th input does not appear in the backward graph. "
                                  "Please check the input tensor or set allow_unused=True to get None result.\n"

@@ -156,3 +156,11 @@ def test_comparisons_and_reductions_to_bool(paddle):
     assert paddle.less_than(x, paddle.to_tensor([2., 2., 2.])).tolist() == [True, False, False]
     assert paddle.argmax(x).item() == 2 and paddle.argmax(x).dtype == paddle.int64
     assert paddle.numel(x).item() == 3
+
+
+def test_arithmetic_on_shapes_that_do_not_broadcast_raises_paddles_error(paddle):
+    import re
+    with pytest.raises(ValueError, match=re.escape(
+            "(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast together with the shape "
+            "of X = [2, 3] and the shape of Y = [4, 1, 2]. Received [3] in X is not equal to [2] in Y at i:2.")):
+        paddle.zeros([2, 3]) + paddle.ones([4, 1, 2])

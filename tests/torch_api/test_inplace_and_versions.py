@@ -351,3 +351,22 @@ def test_tolist_item_and_detached_numpy_work_on_tensor_requiring_grad(torch):
     assert a.tolist() == [1.0, 2.0]
     assert a.sum().item() == 3.0
     assert a.detach().numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+def test_arithmetic_on_shapes_that_do_not_broadcast_raises_torchs_error(torch, op):
+    a, b = torch.zeros(2, 3), torch.ones(4, 1, 2)
+    with pytest.raises(RuntimeError, match=re.escape("The size of tensor a (3) must match the size of tensor b (2) "
+                                                     "at non-singleton dimension 2")):
+        getattr(torch, op)(a, b)
+
+
+def test_inplace_arithmetic_keeps_the_tensor_when_shapes_do_not_broadcast(torch):
+    x = torch.zeros(3)
+    with torch.no_grad():
+        with pytest.raises(RuntimeError, match=re.escape("The size of tensor a (3) must match the size of tensor b "
+                                                         "(2) at non-singleton dimension 0")):
+            x += torch.ones(2)
+        x -= 0.5 * torch.ones(3)            # the direct path: same shape, same dtype
+        x *= 2
+    assert x.tolist() == [-1.0, -1.0, -1.0] and x._version == 2
