@@ -13,7 +13,7 @@ from .autograd import mode
 _inference = mode.inference_enabled
 _new = object.__new__
 _ndarray, _generic = np.ndarray, np.generic
-from .autograd.graph import AccumulateGrad, NodeHooks, _HookDict, add_hook
+from .autograd.graph import AccumulateGrad, _HookDict, add_hook
 from .autograd.policy import TORCH
 
 

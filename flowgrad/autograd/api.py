@@ -9,7 +9,6 @@ from typing import NamedTuple, Sequence
 
 import numpy as _np
 
-from . import mode
 from .engine import run_backward
 from .graph import Node
 from .policy import TORCH, Policy

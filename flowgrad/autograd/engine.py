@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from . import mode
-from .graph import FREED, AccumulateGrad, Node, accumulate
+from .graph import FREED, AccumulateGrad, Node
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)

@@ -8,8 +8,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import FREED, Node, SavedTensor, saved_fields
 from ..tensor import Tensor
-from . import (_state, _grad_enabled, binary_arrays, float_array, make_node, recording, reraise_broadcast, save,
-               save_output)
+from . import _grad_enabled, binary_arrays, make_node, recording, reraise_broadcast, save, save_output
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",

@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node, _next_seq
 from ..tensor import Tensor
-from . import _state, _grad_enabled, edge, make_node, normalize_dim, save
+from . import _state, _grad_enabled, edge, make_node, normalize_dim
 from . import elementwise as E
 from . import shape as S
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, _grad_enabled, binary_arrays, make_node, save
+from . import _grad_enabled, binary_arrays, make_node, save
 from . import shape as S
 
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm", "linear"]
@@ -188,7 +188,7 @@ def einsum(equation, *operands):
                                "given")
         for c, n in zip(labels, t._data.shape):
             if sizes.get(c, 1) not in (1, n) and n != 1:
-                raise RuntimeError(f"einsum(): operands do not broadcast with remapped shapes (original->remapped)")
+                raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
             sizes[c] = max(sizes.get(c, 1), n)
         order = [labels.index(c) for c in all_labels if c in labels]
         p = S.permute(t, order) if order != list(range(len(order))) else t

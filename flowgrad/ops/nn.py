@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, _grad_enabled, float_array, make_node, normalize_dim, save_output
+from . import _grad_enabled, float_array, make_node, normalize_dim, save_output
 from . import reduction as R
 
 __all__ = ["softmax", "log_softmax"]

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Node, saved_fields
-from . import _state, _grad_enabled, float_array, make_multi_node, make_node, normalize_dim, normalize_dims, save, save_output
+from . import _grad_enabled, float_array, make_node, normalize_dim, normalize_dims, save, save_output
 from . import elementwise as E
 from . import shape as S
 from . import indexing as I

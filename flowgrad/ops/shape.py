@@ -9,7 +9,7 @@ import numpy as np
 from .. import backend
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from . import _state, _grad_enabled, make_multi_node, make_node, normalize_dim
+from . import _grad_enabled, make_multi_node, make_node, normalize_dim
 from . import reduction as R
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
@@ -314,7 +314,6 @@ def _tensors_arg(tensors, name):
 
 
 def _common(tensors):
-    from . import binary_arrays
     first = tensors[0]
     cls = first._out_cls
     dts = [t._data.dtype for t in tensors]
