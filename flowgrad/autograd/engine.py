@@ -195,10 +195,10 @@ def _count_dependencies(roots: Sequence[Edge]) -> dict:
     return pending
 
 
-def _nodes_reaching(roots: Sequence[Edge], deps: dict, targets: Sequence[Edge]) -> set:
+def _nodes_reaching(roots: Sequence[Edge], pending: dict, targets: Sequence[Edge]) -> set:
     """Nodes from which some target node is reachable (targets included)."""
     order = []  # topological order, roots first (Kahn over a copy of the counts)
-    left = {node: p[0] for node, p in deps.items()}
+    left = {node: p[0] for node, p in pending.items()}
     stack = [n for n, _ in roots if left.get(n, 0) == 0]
     seen = set(stack)
     stack = list(dict.fromkeys(stack))
@@ -333,17 +333,17 @@ class _GraphTask:
     id and which nodes it will execute. Current around the execution loop (a stack: reentrant
     backward passes nest)."""
 
-    __slots__ = ("id", "roots", "deps", "needed", "token")
+    __slots__ = ("id", "roots", "reached", "needed", "token")
     _ids = itertools.count()
 
-    def __init__(self, roots, deps: dict, needed):
+    def __init__(self, roots, reached: dict, needed):
         """Made current on this thread until `token` is reset."""
         self.id = next(_GraphTask._ids)
-        self.roots, self.deps, self.needed = roots, deps, needed
+        self.roots, self.reached, self.needed = roots, reached, needed
         self.token = _graph_tasks.set(_graph_tasks.get() + (self,))
 
     def will_execute(self, node: Node) -> bool:
-        reachable = node in self.deps or any(node is root for root, _ in self.roots)
+        reachable = node in self.reached or any(node is root for root, _ in self.roots)
         return reachable and (self.needed is None or node in self.needed)
 
 
