@@ -205,7 +205,7 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         grad_outputs = tuple(_zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with mode._GradModeGuard(True if create_graph else mode.state.grad_enabled):
+    with _enabled(create_graph):
         grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
         result = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
     outputs = _grad_postprocess(outputs, create_graph)
@@ -213,18 +213,26 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_outputs_tuple)
 
 
+def _scalar_gradient(func, inputs, v, create_graph: bool, strict: bool, api: str):
+    """What vhp and hvp share (under grad mode): the inputs and v prepared, the scalar output
+    checked, and its gradient w.r.t. the inputs with a graph."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", api)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, api, "the input to the user-provided function is")
+    outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", api)
+    _check_requires_grad(outputs, "outputs", strict)
+    _single_scalar_output(outputs, is_outputs_tuple, api)
+    jac = _autograd_grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict)
+    return is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac
+
+
 def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """(func(inputs), v^T H) for a scalar function."""
     with mode._GradModeGuard(True):
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "vhp", "the input to the user-provided function is")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vhp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _single_scalar_output(outputs, is_outputs_tuple, "vhp")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _scalar_gradient(func, inputs, v, create_graph,
+                                                                                      strict, "vhp")
     with _enabled(create_graph):
         grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
         result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
@@ -236,15 +244,8 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """(func(inputs), H v) for a scalar function, by the double-vjp trick on the gradient."""
     with mode._GradModeGuard(True):
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "hvp", "the input to the user-provided function is")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "hvp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _single_scalar_output(outputs, is_outputs_tuple, "hvp")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _scalar_gradient(func, inputs, v, create_graph,
+                                                                                      strict, "hvp")
         grad_jac = tuple(_zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)

@@ -185,7 +185,7 @@ class AccumulateGrad(Node):
         self.seq = float("inf")  # PyTorch runs accumulators first among ready nodes
         self._hooks = None
         self._metadata = None
-        self._trace = traceback.format_stack()[:-3] if mode.TRACING[0] and mode.FORWARD_TRACES[0] else None
+        self._trace = traceback.format_stack()[:-3] if mode.FORWARD_TRACES[0] else None
 
     def apply(self, grads: list) -> tuple:
         accumulate(self.variable, grads[0], _grad_enabled())

@@ -93,8 +93,6 @@ def getitem(x, key):
         r = d[key]
     except IndexError as exc:
         raise IndexError(str(exc).replace("axis", "dimension")) from None
-    if not isinstance(r, np.ndarray) and type(r).__module__ == "numpy":
-        r = np.asarray(r)
     out = x._out_cls._make(r)
     if not advanced:
         S.as_view(x, out, lambda b: getitem(b, key))
