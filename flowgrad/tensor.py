@@ -2,6 +2,7 @@
 onto the class by the op table (`flowgrad.ops`) when it is imported."""
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any, Callable
 
@@ -12,6 +13,7 @@ from .autograd import mode
 
 _inference = mode.inference_enabled
 _new = object.__new__
+_acc_lock = threading.Lock()
 _ndarray, _generic = np.ndarray, np.generic
 from .autograd.graph import AccumulateGrad, _HookDict, add_hook
 from .autograd.policy import TORCH
@@ -226,10 +228,15 @@ class Tensor:
         return self._extra.post_acc_hooks if self._extra is not None else None
 
     def _grad_accumulator(self) -> AccumulateGrad:
+        """The leaf's one AccumulateGrad while any graph holds it: made under a lock, so threads
+        recording ops on a shared leaf at once never get two (each would run its hooks)."""
         acc = self._acc() if self._acc is not None else None
         if acc is None:
-            acc = AccumulateGrad(self)
-            self._acc = weakref.ref(acc)
+            with _acc_lock:
+                acc = self._acc() if self._acc is not None else None
+                if acc is None:
+                    acc = AccumulateGrad(self)
+                    self._acc = weakref.ref(acc)
         return acc
 
     # ------------------------------------------------------------------ detach / data
