@@ -100,6 +100,18 @@ TORCH_MESSAGES: dict[str, tuple[type, str]] = {
                                       "of the custom Function."),
     "once_differentiable": (RuntimeError, "trying to differentiate twice a function that was marked with "
                                           "@once_differentiable"),
+    # the backward / grad front end (flowgrad/autograd/api.py)
+    "grad_variables_and_tensors": (RuntimeError, "`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                                                 "passed to `backward()`. Please only use `grad_tensors`."),
+    "materialize_unused": (ValueError, "Expected allow_unused to be True or not passed when materialize_grads=True, "
+                                       "but got: allow_unused=False."),
+    "materialize_edge": (RuntimeError, "materialize_grads cannot be used when the given input is a GradientEdge"),
+    "backward_create_graph": (UserWarning, "Using backward() with create_graph=True will create a reference cycle "
+                                           "between the parameter and its gradient which can cause a memory leak. We "
+                                           "recommend using autograd.grad when creating the graph to avoid this. If "
+                                           "you have to use this function, make sure to reset the .grad fields of "
+                                           "your parameters to None after use to break the cycle and avoid the "
+                                           "leak. (Triggered internally at flowgrad/autograd/api.py.)"),
     # Tensor.grad and Tensor.numpy (flowgrad/facade/tensor.py)
     "nonleaf_grad_access": (UserWarning, "The .grad attribute of a Tensor that is not a leaf Tensor is being "
                                          "accessed. Its .grad attribute won't be populated during "
@@ -183,6 +195,12 @@ class Policy:
     leaf_hooks_in_grad: bool = True            # paddle: leaf hooks do not apply to paddle.grad results
     allow_int_grads: bool = False              # paddle: integer tensors may carry gradients
     grads_require_grad: bool = False           # paddle: .grad tensors are created with stop_gradient=False
+    detach_seeds: bool = False                 # paddle: seeds enter detached unless create_graph
+    create_graph_retains: bool = False         # oneflow: create_graph=True retains the graph even over False
+    grad_keeps_graph: bool = False             # paddle: grad() never frees the graph
+    grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
+    grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
+    grad_returns_list: bool = False            # paddle: grad() returns a list
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name
