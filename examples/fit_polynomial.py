@@ -5,10 +5,10 @@ Runs unchanged with real PyTorch (`python examples/fit_polynomial.py --real`) or
 import math
 import sys
 
-if "--real" in sys.argv:
-    import torch
-else:
-    import flowgrad.torch as torch
+if "--real" not in sys.argv:  # flowgrad unless --real; `flowgrad run` and compat/ need no such lines
+    from flowgrad import shim
+    shim.install("torch")
+import torch
 
 dtype = torch.float64
 x = torch.linspace(-math.pi, math.pi, 200, dtype=dtype)

@@ -8,10 +8,10 @@ import sys
 
 import numpy as np
 
-if "--real" in sys.argv:
-    import torch
-else:
-    import flowgrad.torch as torch
+if "--real" not in sys.argv:  # flowgrad unless --real; `flowgrad run` and compat/ need no such lines
+    from flowgrad import shim
+    shim.install("torch")
+import torch
 
 torch.set_default_dtype(torch.float64)
 rng = np.random.default_rng(7)

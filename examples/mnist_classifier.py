@@ -12,10 +12,10 @@ import sys
 
 import numpy as np
 
-if "--real" in sys.argv:
-    import torch
-else:
-    import flowgrad.torch as torch
+if "--real" not in sys.argv:  # flowgrad unless --real; `flowgrad run` and compat/ need no such lines
+    from flowgrad import shim
+    shim.install("torch")
+import torch
 
 DataLoader = torch.utils.data.DataLoader
 TensorDataset = torch.utils.data.TensorDataset

@@ -6,10 +6,10 @@ Runs unchanged with real PyTorch (`python examples/polynomial_custom_function.py
 import math
 import sys
 
-if "--real" in sys.argv:
-    import torch
-else:
-    import flowgrad.torch as torch
+if "--real" not in sys.argv:  # flowgrad unless --real; `flowgrad run` and compat/ need no such lines
+    from flowgrad import shim
+    shim.install("torch")
+import torch
 
 
 class LegendrePolynomial3(torch.autograd.Function):

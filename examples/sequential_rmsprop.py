@@ -7,10 +7,10 @@ Runs unchanged with real PyTorch (`python examples/sequential_rmsprop.py --real`
 import math
 import sys
 
-if "--real" in sys.argv:
-    import torch
-else:
-    import flowgrad.torch as torch
+if "--real" not in sys.argv:  # flowgrad unless --real; `flowgrad run` and compat/ need no such lines
+    from flowgrad import shim
+    shim.install("torch")
+import torch
 
 torch.manual_seed(0)
 torch.set_default_dtype(torch.float64)

@@ -1,39 +1,58 @@
-"""The `flowgrad` command line. `flowgrad bench [options]` runs the benchmark suite of a source
-checkout (the same as `python -m benchmarks [options]` from the repository root)."""
+"""The `flowgrad` command line (also `python -m flowgrad`).
+
+Each subcommand is a module with `main(argv: list[str]) -> int`, imported only when that command
+runs; adding one is a line in COMMANDS.
+"""
 from __future__ import annotations
 
-import pathlib
-import subprocess
+import argparse
+import importlib
 import sys
-
-USAGE = """usage: flowgrad <command> [options]
-
-commands:
-  bench    flowgrad beside torch, MyGrad, HIPS autograd and hand-written NumPy
-           (`flowgrad bench --help` for its options)"""
+from typing import NamedTuple, NoReturn
 
 
-def _checkout_root() -> pathlib.Path | None:
-    """The source checkout this flowgrad was installed from (editable), if it has benchmarks/."""
-    root = pathlib.Path(__file__).resolve().parent.parent
-    return root if (root / "benchmarks" / "__main__.py").is_file() else None
+class Command(NamedTuple):
+    module: str
+    summary: str
+
+
+COMMANDS: dict[str, Command] = {
+    "run": Command("flowgrad.runner", "run a script or module with `import torch` / `oneflow` / `paddle` answered "
+                                      "by flowgrad"),
+    "check": Command("flowgrad.check", "read Python files and report which framework APIs flowgrad covers"),
+    "bench": Command("flowgrad._bench", "flowgrad beside torch, MyGrad, HIPS autograd and hand-written NumPy"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = [f"  {name:<{width}}  {cmd.summary}" for name, cmd in COMMANDS.items()]
+    return ("usage: flowgrad [--version] <command> [options]\n\ncommands:\n" + "\n".join(lines) +
+            "\n\n`flowgrad <command> --help` describes each command's options.")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with a one-line error (`prog: error: message`) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print(USAGE)
+        print(usage())
         return 0
-    command, rest = argv[0], argv[1:]
-    if command == "bench":
-        root = _checkout_root()
-        if root is None:
-            print("flowgrad bench: the benchmarks live in the source repository; install flowgrad from a checkout "
-                  "(pip install -e .) or run `python -m benchmarks` there", file=sys.stderr)
-            return 2
-        return subprocess.call([sys.executable, "-m", "benchmarks", *rest], cwd=root)
-    print(f"flowgrad: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
-    return 2
+    if argv[0] == "--version":
+        from . import __version__
+        print(f"flowgrad {__version__}")
+        return 0
+    command = COMMANDS.get(argv[0])
+    if command is None:
+        print(f"flowgrad: unknown command {argv[0]!r} (choose from {', '.join(COMMANDS)})\n\n{usage()}",
+              file=sys.stderr)
+        return 2
+    return importlib.import_module(command.module).main(argv[1:])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,10 @@
+"""`import oneflow` answered by flowgrad's oneflow facade: `PYTHONPATH=compat python script.py`.
+
+The same import hook as `flowgrad.shim.install("oneflow")` (see `flowgrad.shim.compat_entry`); with
+FLOWGRAD_SHIM=0 the real oneflow loads instead. Never installed by pip, so it cannot shadow a real oneflow.
+"""
+__flowgrad_compat__ = True
+
+from flowgrad.shim import compat_entry
+
+compat_entry(__name__, __file__)
