@@ -1,0 +1,30 @@
+"""Known defects of flowgrad's facades: where a facade disagrees with the framework it imitates.
+
+These are findings for the facades' owners, not expected differences: a facade must behave as its
+own framework does. The runner shows a listed disagreement as "known defect" (it does not fail the
+run) and flags an entry whose disagreement is gone as stale, so the list only shrinks when the
+facade is fixed. Keep each entry to one line saying what differs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KnownDefect:
+    """`impl` (a facade) disagrees with its real framework on `scenario`: `what`."""
+
+    scenario: str
+    impl: str
+    what: str
+
+
+KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
+)
+
+
+def find(scenario_id: str, impl: str) -> KnownDefect | None:
+    for d in KNOWN_DEFECTS:
+        if d.scenario == scenario_id and d.impl == impl:
+            return d
+    return None
