@@ -22,6 +22,14 @@ class KnownDefect:
 KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
     KnownDefect("higher_order.softmax_second_order", "flowgrad.paddle",
                 "grad(create_graph=True) through softmax works; paddle 3.3.1 raises (softmax_grad has no double grad)"),
+    KnownDefect("tensor_hooks.wrong_shape", "flowgrad.paddle",
+                "a hook returning another shape raises ValueError; paddle accepts it and .grad takes the new shape"),
+    KnownDefect("tensor_hooks.hook_grad_flags", "flowgrad.paddle",
+                "the gradient handed to a hook has stop_gradient=True; paddle's has stop_gradient=False"),
+    KnownDefect("tensor_hooks.grad_mode_inside", "flowgrad.paddle",
+                "hooks run with grad mode off under paddle.grad(create_graph=False); paddle keeps the caller's mode (on)"),
+    KnownDefect("custom_function.wrong_shape_grad", "flowgrad.paddle",
+                "PyLayer.backward returning another shape raises ValueError; paddle accepts it silently"),
 )
 
 

@@ -26,13 +26,14 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _PADDLE_NAMES = re.compile(r"\b(generated_tensor|eager_tmp|tmp)_\d+\b")
 _PADDLE_AT = re.compile(r"\s*\(at [^)]*\)\s*$")
+_STACK_BLOCK = re.compile(r"\n[ \t]*At:\n(?:[ \t]+\S.*\(\d+\): .*(?:\n|$))*")   # paddle's Python stack
 
 
 def normalize_message(message: str) -> str:
     """The comparable part of an exception message: ANSI colours, C++ locations and hints, object
     addresses and auto-generated tensor names removed; OneFlow's appended C++ frames cut."""
-    text = _ANSI.sub("", message)
-    for cut in ("\n  [Hint:", "\n[Hint:", "  [Hint:", "\n  File \"", "\nError Type: oneflow", "\n\nAt:\n"):
+    text = _STACK_BLOCK.sub("\n", _ANSI.sub("", message))
+    for cut in ("\n  [Hint:", "\n[Hint:", "  [Hint:", "\n  File \"", "\nError Type: oneflow"):
         pos = text.find(cut)
         if pos >= 0:
             text = text[:pos]
