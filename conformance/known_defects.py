@@ -28,6 +28,12 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "the gradient handed to a hook has stop_gradient=True; paddle's has stop_gradient=False"),
     KnownDefect("tensor_hooks.grad_mode_inside", "flowgrad.paddle",
                 "hooks run with grad mode off under paddle.grad(create_graph=False); paddle keeps the caller's mode (on)"),
+    KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.torch",
+                "backward raises 'saved tensor detached in-place' after requires_grad=False on a used leaf; torch runs it"),
+    KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.paddle",
+                "backward raises 'saved tensor detached in-place' after stop_gradient=True; paddle accumulates"),
+    KnownDefect("inplace.on_leaf", "flowgrad.paddle",
+                "a refused in-place add on a leaf leaves it unchanged; paddle has already changed it when it raises"),
     KnownDefect("custom_function.wrong_shape_grad", "flowgrad.paddle",
                 "PyLayer.backward returning another shape raises ValueError; paddle accepts it silently"),
 )

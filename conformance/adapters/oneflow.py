@@ -75,7 +75,7 @@ class OneFlowAdapter(TorchAdapter):
     def register_node_prehook(self, t, fn: Callable) -> Any:
         raise Unsupported("node_hooks")
 
-    def version(self, t) -> int:
+    def version_of(self, t) -> int:
         raise Unsupported("version_counter")
 
     def next_nodes(self, node) -> list:

@@ -126,7 +126,7 @@ class PaddleAdapter(Adapter):
     def setitem(self, t, index, value) -> None:
         t[index] = value
 
-    def version(self, t) -> int:
+    def version_of(self, t) -> int:
         return int(t.inplace_version)
 
     # ---------------------------------------------------------------------------- backward / grad

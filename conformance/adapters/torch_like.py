@@ -115,7 +115,7 @@ class TorchAdapter(Adapter):
     def setitem(self, t, index, value) -> None:
         t[index] = value
 
-    def version(self, t) -> int:
+    def version_of(self, t) -> int:
         return int(t._version)
 
     # ---------------------------------------------------------------------------- backward / grad
