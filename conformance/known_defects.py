@@ -19,6 +19,8 @@ class KnownDefect:
     what: str
 
 
+_NEXT_FUNCTIONS = "grad_fn.next_functions holds (node, index) pairs; paddle's holds the nodes themselves"
+
 KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
     KnownDefect("higher_order.softmax_second_order", "flowgrad.paddle",
                 "grad(create_graph=True) through softmax works; paddle 3.3.1 raises (softmax_grad has no double grad)"),
@@ -34,6 +36,20 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "backward raises 'saved tensor detached in-place' after stop_gradient=True; paddle accumulates"),
     KnownDefect("inplace.on_leaf", "flowgrad.paddle",
                 "a refused in-place add on a leaf leaves it unchanged; paddle has already changed it when it raises"),
+    KnownDefect("saved_hooks.nested", "flowgrad.paddle",
+                "nested saved_tensors_hooks are accepted (innermost wins); paddle allows one pair at a time (ValueError)"),
+    KnownDefect("saved_hooks.unpack_non_tensor", "flowgrad.paddle",
+                "an unpack hook returning an int raises PyTorch's TypeError; paddle raises ValueError"),
+    KnownDefect("saved_hooks.custom_function_saves", "flowgrad.paddle",
+                "PyLayer's ctx.save_for_backward bypasses saved-tensor hooks; paddle packs and unpacks through them"),
+    KnownDefect("saved_hooks.pack_raises", "flowgrad.paddle",
+                "an exception in a pack hook propagates as is; paddle wraps it in OSError (External)"),
+    KnownDefect("graph_dump.structure", "flowgrad.paddle", _NEXT_FUNCTIONS),
+    KnownDefect("graph_dump.names_along_graph", "flowgrad.paddle", _NEXT_FUNCTIONS),
+    KnownDefect("graph_dump.shared_accumulation_node", "flowgrad.paddle", _NEXT_FUNCTIONS),
+    KnownDefect("graph_dump.custom_function_in_graph", "flowgrad.paddle", _NEXT_FUNCTIONS),
+    KnownDefect("graph_dump.leaf_grad_fn", "flowgrad.paddle",
+                "a used leaf's grad_fn is None; paddle's is its GradNodeAccumulation node"),
     KnownDefect("custom_function.wrong_shape_grad", "flowgrad.paddle",
                 "PyLayer.backward returning another shape raises ValueError; paddle accepts it silently"),
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 import math
 import re
+import tempfile
 import traceback
 import warnings
 from typing import Any
@@ -26,6 +27,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _PADDLE_NAMES = re.compile(r"\b(generated_tensor|eager_tmp|tmp)_\d+\b")
 _PADDLE_AT = re.compile(r"\s*\(at [^)]*\)\s*$")
+_TMP = re.compile(r"(?:%s|/tmp)/tmp\w+" % re.escape(tempfile.gettempdir()))
 _STACK_BLOCK = re.compile(r"\n[ \t]*At:\n(?:[ \t]+\S.*\(\d+\): .*(?:\n|$))*")   # paddle's Python stack
 
 
@@ -40,6 +42,7 @@ def normalize_message(message: str) -> str:
     text = re.sub(r"\s*\(Triggered internally at [^)]*\)", "", text)
     text = _PADDLE_AT.sub("", text)
     text = _HEX.sub("0x?", text)
+    text = _TMP.sub("<tmpdir>", text)
     text = _PADDLE_NAMES.sub(lambda m: f"{m.group(1)}_?", text)
     if text.startswith("Error: "):          # OneFlow's RuntimeError-typed messages
         text = text[len("Error: "):]

@@ -203,7 +203,7 @@ class TorchAdapter(Adapter):
         root = self.grad_fn(t)
         if root is None:
             return {"nodes": [], "edges": []}
-        index = {id(root): 0}
+        index = {self._node_key(root): 0}
         nodes, edges, queue = [root], [], [root]
         keep = [root]   # hold the node wrappers so ids stay unique during the walk
         while queue:
