@@ -76,6 +76,19 @@ class Expect:
         return family == self.family and (not self.versions or in_range(version, self.versions))
 
 
+def spec_text(value: Any) -> str:
+    """A declared value as text for reports."""
+    if isinstance(value, _Ok):
+        return "ok"
+    if isinstance(value, Raises):
+        return f"raises {value.type} matching /{value.match}/"
+    if isinstance(value, Tensor):
+        return f"tensor({value.data!r}" + (f", dtype={value.dtype})" if value.dtype else ")")
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(spec_text(v) for v in value) + "]"
+    return repr(value)
+
+
 # -------------------------------------------------------------------------------- version ranges
 
 _CLAUSE = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9.]*)\s*$")

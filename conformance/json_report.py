@@ -21,7 +21,7 @@ def _spec(value: Any) -> Any:
     if isinstance(value, Raises):
         return {"raises": value.type, "match": value.match}
     if isinstance(value, Tensor):
-        return {"tensor": value.data, "dtype": value.dtype}
+        return {"data": value.data, "dtype": value.dtype}
     if isinstance(value, (list, tuple)):
         return [_spec(v) for v in value]
     if isinstance(value, dict):
