@@ -73,7 +73,14 @@ class Expect:
             parse_range(self.versions)
 
     def applies_to(self, family: str, version: str) -> bool:
-        return family == self.family and (not self.versions or in_range(version, self.versions))
+        return targets(self.family, "", family) and (not self.versions or in_range(version, self.versions))
+
+
+def targets(selector: str | Any, name: str, family: str) -> bool:
+    """Whether an expectation aimed at `selector` (a family or an implementation name, or a list of
+    them) concerns the implementation `name` of `family` (shared with the pytest marker)."""
+    wanted = [selector] if isinstance(selector, str) else list(selector)
+    return family in wanted or (bool(name) and name in wanted)
 
 
 def spec_text(value: Any) -> str:
