@@ -2,14 +2,10 @@
 implementation, printing what it observes next to what the reference observed."""
 from __future__ import annotations
 
-import json
 import re
 
 from .compare import Diff, describe
 from .scenario import Scenario
-
-_DECORATOR = re.compile(r"^@scenario\((.|\n)*?\)\n(?=def )", re.M)
-
 
 def scenario_code(sc: Scenario) -> str:
     """The scenario's function source without its @scenario decorator."""
@@ -25,7 +21,8 @@ def function_name(sc: Scenario) -> str:
 
 def reproducer(sc: Scenario, impl: str, reference_label: str, diffs: list[Diff]) -> str:
     """Python source that runs `sc` on `impl` and prints the observed values."""
-    module = sc.fn.__module__ if sc.fn.__module__.startswith("conformance.") else None
+    module = getattr(sc.fn, "__module__", None) or ""
+    module = module if module.startswith("conformance.") else None
     lines = [f"# {sc.id}: {sc.checks}", f"# {impl} differs from {reference_label}:"]
     for d in diffs[:6]:
         lines.append(f"#   {d.key}: {impl} {describe(d.observed, 100)}")
@@ -38,7 +35,3 @@ def reproducer(sc: Scenario, impl: str, reference_label: str, diffs: list[Diff])
               f"fw = load({impl!r})",
               f"print(json.dumps(observe_function({function_name(sc)}, fw, needs={tuple(sorted(sc.needs))!r}), indent=1))"]
     return "\n".join(lines) + "\n"
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, indent=1)
