@@ -114,7 +114,8 @@ def _matrix(result: RunResult) -> str:
                 tds.append(f'<td class="cell-na">{_e(s.state)}</td>')
                 continue
             counts = Counter(result.cells[sc.id][s.name].status for sc in scs)
-            worst = "DIFF" if any(st in FAILING for st in counts) else "ok"
+            worst = ("DIFF" if any(st in FAILING for st in counts)
+                     else "defect" if counts.get("known defect") else "ok")
             items = "".join(f'<li><a href="#{_e(sc.id)}">{_e(sc.name)}</a>: '
                             f"{_status_span(result.cells[sc.id][s.name].status)}</li>" for sc in scs)
             text = " ".join(f'<span class="s-{t.lstrip("0123456789")}">{_e(t)}</span>'
