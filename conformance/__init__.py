@@ -7,4 +7,3 @@ Layout: `adapters/` (one framework-neutral API per implementation), `scenario.py
 (facade findings), `observe.py` / `compare.py` / `verdict.py` (observation, comparison, verdict),
 `worker.py` (real frameworks in worker processes), `runner.py`, the reports and `cli.py`.
 """
-__all__ = ["adapters", "scenario", "expect"]

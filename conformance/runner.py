@@ -89,6 +89,7 @@ def run(impl_names: list[str] | None, scenarios: list[Scenario], *, progress: Pr
     result = RunResult(scenarios, [ImplState(n, adapters.get(n).family, adapters.get(n).is_facade) for n in names])
     result.observations = {sc.id: {} for sc in scenarios}
     started = time.monotonic()
+    started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     lock = threading.Lock()
     total = len(scenarios) * len(names)
     done = [0]
@@ -123,7 +124,7 @@ def run(impl_names: list[str] | None, scenarios: list[Scenario], *, progress: Pr
             if state.ran and state.name not in result.observations[sc.id]:
                 result.observations[sc.id][state.name] = {"status": "error", "detail": "no outcome from the worker"}
     _judge_all(result, use_recordings)
-    result.meta = run_metadata(result, time.monotonic() - started)
+    result.meta = run_metadata(result, time.monotonic() - started, started_at)
     return result
 
 
@@ -234,7 +235,7 @@ def flowgrad_commit() -> str:
     return "unknown"
 
 
-def run_metadata(result: RunResult, seconds: float) -> dict:
+def run_metadata(result: RunResult, seconds: float, started_at: str) -> dict:
     import numpy
     import flowgrad
     return {
@@ -244,7 +245,7 @@ def run_metadata(result: RunResult, seconds: float) -> dict:
         "numpy": numpy.__version__,
         "platform": platform.platform(),
         "machine": platform.machine(),
-        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "started": started_at,
         "seconds": round(seconds, 2),
         "baseline": sorted({r.label for r in result.baselines.values() if r}),
         "implementations": {s.name: s.to_json() for s in result.impls},
