@@ -60,7 +60,8 @@ def _check_writable(path: str, option: str) -> None:
         raise UsageError(f"{option} {path}: is a directory")
     if not os.path.isdir(parent):
         raise UsageError(f"{option} {path}: directory {parent} does not exist")
-    if os.path.exists(target) and not os.access(target, os.W_OK) or not os.access(parent, os.W_OK):
+    writable = os.access(target, os.W_OK) if os.path.exists(target) else os.access(parent, os.W_OK)
+    if not writable:
         raise UsageError(f"{option} {path}: not writable")
 
 

@@ -49,9 +49,7 @@ def _values_table(sc: Scenario, impl: str, result: RunResult) -> str:
     obs = result.observations[sc.id][impl]
     pair = result.references.get(sc.id, {}).get(impl)
     base = result.baselines.get(sc.id)
-    ref = pair if pair and pair.label == cell.against.split(" and ")[0] else base
-    if cell.against and base and cell.against == base.label:
-        ref = base
+    ref = pair if pair and cell.against.startswith(pair.label) else base
     columns = [(impl, obs)]
     if ref is not None and ref.label != impl:
         columns.append((ref.label, ref.observation))

@@ -36,9 +36,6 @@ def cell_text(statuses: Counter) -> str:
 def _paint(text: str, color: bool) -> str:
     if not color:
         return text
-    for word in _ORDER:
-        if word in text:
-            pass
     parts = []
     for token in text.split(" "):
         key = token.lstrip("0123456789")
