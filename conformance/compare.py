@@ -91,9 +91,13 @@ def value_kind(a: Any, b: Any, value_kind_: str = "value") -> str | None:
     na, nb = _num(a), _num(b)
     if na is not None and nb is not None:
         return None if _close(na, nb) else value_kind_
-    if (isinstance(a, dict) and ("ok" in a or "raised" in a)) or (isinstance(b, dict) and ("ok" in b or "raised" in b)):
+    if _is_step(a) or _is_step(b):
         return "exception"
     return None if a == b and type(a) is type(b) else value_kind_
+
+
+def _is_step(v: Any) -> bool:
+    return isinstance(v, dict) and ("ok" in v or "raised" in v)
 
 
 def _worst(kinds: list) -> str | None:

@@ -18,17 +18,21 @@ from .text_report import LEGEND, SHORT, cell_text, summary_line
 from .verdict import FAILING
 
 _CSS = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d232a;background:#fff}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-size:15px;margin:18px 0 6px}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d232a}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
+h3{font-size:15px;margin:18px 0 6px}
 .meta{color:#555;font-size:12.5px}.summary{font-weight:600;margin:10px 0;padding:8px 10px;border-radius:6px}
 .pass{background:#e6f4ea;color:#135c2b}.fail{background:#fce8e6;color:#8c1d18}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d7dce1;padding:4px 8px;vertical-align:top;text-align:left}
+table{border-collapse:collapse;margin:6px 0}
+th,td{border:1px solid #d7dce1;padding:4px 8px;vertical-align:top;text-align:left}
 th{background:#f3f5f7;font-weight:600}td.group{white-space:nowrap}
 .s-ok{color:#135c2b}.s-base{color:#135c2b}.s-exp{color:#0b5c77}.s-defect{color:#8a5a00}.s-unsup,.s-skip{color:#777}
 .s-DIFF,.s-ERR,.s-STALE{color:#b3261e;font-weight:700}
-.cell-ok{background:#f1faf3}.cell-base{background:#f1faf3}.cell-exp{background:#eef7fb}.cell-defect{background:#fff6e0}
+.cell-ok{background:#f1faf3}.cell-base{background:#f1faf3}.cell-exp{background:#eef7fb}
+.cell-defect{background:#fff6e0}
 .cell-unsup,.cell-skip,.cell-na{background:#f6f6f6}.cell-DIFF,.cell-ERR,.cell-STALE{background:#fdecea}
-details>summary{cursor:pointer}pre{background:#f6f8fa;padding:8px;border-radius:4px;overflow-x:auto;font-size:12.5px;margin:6px 0}
+details>summary{cursor:pointer}
+pre{background:#f6f8fa;padding:8px;border-radius:4px;overflow-x:auto;font-size:12.5px;margin:6px 0}
 td.differs{background:#fdecea}.legend{color:#555;font-size:12.5px;max-width:1100px}
 .note{font-size:12.5px;color:#333;margin:4px 0}code{font-size:12.5px}
 """

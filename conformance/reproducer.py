@@ -33,5 +33,6 @@ def reproducer(sc: Scenario, impl: str, reference_label: str, diffs: list[Diff])
         lines.append(f"from {module} import *  # the scenario module's helpers")
     lines += ["", scenario_code(sc).rstrip(), "",
               f"fw = load({impl!r})",
-              f"print(json.dumps(observe_function({function_name(sc)}, fw, needs={tuple(sorted(sc.needs))!r}), indent=1))"]
+              f"needs = {tuple(sorted(sc.needs))!r}",
+              f"print(json.dumps(observe_function({function_name(sc)}, fw, needs=needs), indent=1))"]
     return "\n".join(lines) + "\n"

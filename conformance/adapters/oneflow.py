@@ -25,16 +25,16 @@ class OneFlowAdapter(TorchAdapter):
     family = "oneflow"
     features = ONEFLOW_FEATURES
 
-    def backward(self, tensors, grad_tensors=None, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                 inputs=DEFAULT) -> None:
+    def backward(self, tensors: Any, grad_tensors: Any = None, *, retain_graph: Any = DEFAULT,
+                 create_graph: Any = DEFAULT, inputs: Any = DEFAULT) -> None:
         if inputs is not DEFAULT:
             raise Unsupported("backward_inputs")
         # grad_tensors is a required positional argument in OneFlow; None means "implicit".
         self.module.autograd.backward(tensors, grad_tensors, **only_given(
             retain_graph=retain_graph, create_graph=create_graph))
 
-    def tensor_backward(self, t, gradient=DEFAULT, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                        inputs=DEFAULT) -> None:
+    def tensor_backward(self, t: Any, gradient: Any = DEFAULT, *, retain_graph: Any = DEFAULT,
+                        create_graph: Any = DEFAULT, inputs: Any = DEFAULT) -> None:
         if inputs is not DEFAULT:
             raise Unsupported("backward_inputs")
         kw = only_given(retain_graph=retain_graph, create_graph=create_graph)
@@ -42,9 +42,9 @@ class OneFlowAdapter(TorchAdapter):
             kw["gradient"] = gradient
         t.backward(**kw)
 
-    def grad_raw(self, outputs, inputs, grad_outputs=DEFAULT, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                 allow_unused=DEFAULT, is_grads_batched=DEFAULT, materialize_grads=DEFAULT,
-                 only_inputs=DEFAULT, no_grad_vars=DEFAULT) -> Any:
+    def grad_raw(self, outputs: Any, inputs: Any, grad_outputs: Any = DEFAULT, *, retain_graph: Any = DEFAULT,
+                 create_graph: Any = DEFAULT, allow_unused: Any = DEFAULT, is_grads_batched: Any = DEFAULT,
+                 materialize_grads: Any = DEFAULT, only_inputs: Any = DEFAULT, no_grad_vars: Any = DEFAULT) -> Any:
         if materialize_grads is not DEFAULT:
             raise Unsupported("grad_materialize")
         if only_inputs is not DEFAULT:
@@ -55,29 +55,29 @@ class OneFlowAdapter(TorchAdapter):
             grad_outputs=grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
             allow_unused=allow_unused, is_grads_batched=is_grads_batched))
 
-    def zero_grad(self, t) -> None:
+    def zero_grad(self, t: Any) -> None:
         """OneFlow's zero_grad defaults to set_to_none=False: the gradient is zero-filled."""
         if t.grad is not None:
             t.grad.zero_()
 
-    def retains_grad(self, t) -> bool:
+    def retains_grad(self, t: Any) -> bool:
         raise Unsupported("retains_grad_flag")
 
-    def remove_hook(self, handle) -> Any:
+    def remove_hook(self, handle: Any) -> Any:
         raise Unsupported("hook_handle")
 
-    def register_post_accumulate_hook(self, t, fn: Callable) -> Any:
+    def register_post_accumulate_hook(self, t: Any, fn: Callable) -> Any:
         raise Unsupported("post_accumulate_hook")
 
-    def register_node_hook(self, t, fn: Callable) -> Any:
+    def register_node_hook(self, t: Any, fn: Callable) -> Any:
         raise Unsupported("node_hooks")
 
-    def register_node_prehook(self, t, fn: Callable) -> Any:
+    def register_node_prehook(self, t: Any, fn: Callable) -> Any:
         raise Unsupported("node_hooks")
 
-    def version_of(self, t) -> int:
+    def version_of(self, t: Any) -> int:
         raise Unsupported("version_counter")
 
-    def next_nodes(self, node) -> list:
+    def next_nodes(self, node: Any) -> list:
         """OneFlow's `next_functions` is a list of (node, 0) pairs."""
         return [n for n, _ in node.next_functions if n is not None]

@@ -81,65 +81,66 @@ class PaddleAdapter(Adapter):
     def _F(self):
         return self.module.nn.functional
 
-    def exp(self, x): return self.module.exp(x)
-    def log(self, x): return self.module.log(x)
-    def sin(self, x): return self.module.sin(x)
-    def cos(self, x): return self.module.cos(x)
-    def tanh(self, x): return self.module.tanh(x)
-    def sigmoid(self, x): return self._F.sigmoid(x)
-    def relu(self, x): return self._F.relu(x)
-    def sqrt(self, x): return self.module.sqrt(x)
-    def abs(self, x): return self.module.abs(x)
-    def pow(self, x, e): return self.module.pow(x, e)
-    def maximum(self, a, b): return self.module.maximum(a, b)
-    def minimum(self, a, b): return self.module.minimum(a, b)
-    def matmul(self, a, b): return self.module.matmul(a, b)
-    def where(self, cond, a, b): return self.module.where(cond, a, b)
-    def clamp(self, x, lo=None, hi=None): return self.module.clip(x, lo, hi)
+    def exp(self, x: Any) -> Any: return self.module.exp(x)
+    def log(self, x: Any) -> Any: return self.module.log(x)
+    def sin(self, x: Any) -> Any: return self.module.sin(x)
+    def cos(self, x: Any) -> Any: return self.module.cos(x)
+    def tanh(self, x: Any) -> Any: return self.module.tanh(x)
+    def sigmoid(self, x: Any) -> Any: return self._F.sigmoid(x)
+    def relu(self, x: Any) -> Any: return self._F.relu(x)
+    def sqrt(self, x: Any) -> Any: return self.module.sqrt(x)
+    def abs(self, x: Any) -> Any: return self.module.abs(x)
+    def pow(self, x: Any, e: Any) -> Any: return self.module.pow(x, e)
+    def maximum(self, a: Any, b: Any) -> Any: return self.module.maximum(a, b)
+    def minimum(self, a: Any, b: Any) -> Any: return self.module.minimum(a, b)
+    def matmul(self, a: Any, b: Any) -> Any: return self.module.matmul(a, b)
+    def where(self, cond: Any, a: Any, b: Any) -> Any: return self.module.where(cond, a, b)
+    def clamp(self, x: Any, lo: float | None = None, hi: float | None = None) -> Any:
+        return self.module.clip(x, lo, hi)
 
-    def sum(self, x, dim=None, keepdim=False):
+    def sum(self, x: Any, dim: int | None = None, keepdim: bool = False) -> Any:
         return self.module.sum(x, axis=dim, keepdim=keepdim)
 
-    def mean(self, x, dim=None, keepdim=False):
+    def mean(self, x: Any, dim: int | None = None, keepdim: bool = False) -> Any:
         return self.module.mean(x, axis=dim, keepdim=keepdim)
 
-    def max(self, x, dim=None):
+    def max(self, x: Any, dim: int | None = None) -> Any:
         return self.module.max(x, axis=dim)
 
-    def softmax(self, x, dim): return self._F.softmax(x, axis=dim)
-    def log_softmax(self, x, dim): return self._F.log_softmax(x, axis=dim)
-    def reshape(self, x, shape): return self.module.reshape(x, list(shape))
-    def transpose(self, x, perm): return self.module.transpose(x, list(perm))
-    def expand(self, x, shape): return self.module.expand(x, list(shape))
-    def unsqueeze(self, x, dim): return self.module.unsqueeze(x, dim)
-    def squeeze(self, x, dim): return self.module.squeeze(x, dim)
-    def cat(self, xs, dim=0): return self.module.concat(list(xs), axis=dim)
-    def stack(self, xs, dim=0): return self.module.stack(list(xs), axis=dim)
+    def softmax(self, x: Any, dim: int) -> Any: return self._F.softmax(x, axis=dim)
+    def log_softmax(self, x: Any, dim: int) -> Any: return self._F.log_softmax(x, axis=dim)
+    def reshape(self, x: Any, shape: Sequence[int]) -> Any: return self.module.reshape(x, list(shape))
+    def transpose(self, x: Any, perm: Sequence[int]) -> Any: return self.module.transpose(x, list(perm))
+    def expand(self, x: Any, shape: Sequence[int]) -> Any: return self.module.expand(x, list(shape))
+    def unsqueeze(self, x: Any, dim: int) -> Any: return self.module.unsqueeze(x, dim)
+    def squeeze(self, x: Any, dim: int) -> Any: return self.module.squeeze(x, dim)
+    def cat(self, xs: Sequence[Any], dim: int | None = 0) -> Any: return self.module.concat(list(xs), axis=dim)
+    def stack(self, xs: Sequence[Any], dim: int | None = 0) -> Any: return self.module.stack(list(xs), axis=dim)
 
     # ---------------------------------------------------------------------------- in place
-    def _operand(self, t, v):
+    def _operand(self, t: Any, v: Any) -> Any:
         return v if self.is_tensor(v) else self.module.full_like(t, v)
 
-    def add_(self, t, v): return t.add_(self._operand(t, v))
-    def mul_(self, t, v): return t.multiply_(self._operand(t, v))
+    def add_(self, t: Any, v: Any) -> Any: return t.add_(self._operand(t, v))
+    def mul_(self, t: Any, v: Any) -> Any: return t.multiply_(self._operand(t, v))
 
-    def setitem(self, t, index, value) -> None:
+    def setitem(self, t: Any, index: Any, value: Any) -> None:
         t[index] = value
 
-    def version_of(self, t) -> int:
+    def version_of(self, t: Any) -> int:
         return int(t.inplace_version)
 
     # ---------------------------------------------------------------------------- backward / grad
-    def backward(self, tensors, grad_tensors=None, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                 inputs=DEFAULT) -> None:
+    def backward(self, tensors: Any, grad_tensors: Any = None, *, retain_graph: Any = DEFAULT,
+                 create_graph: Any = DEFAULT, inputs: Any = DEFAULT) -> None:
         if create_graph is not DEFAULT:
             raise Unsupported("backward_create_graph")
         if inputs is not DEFAULT:
             raise Unsupported("backward_inputs")
         self.module.autograd.backward(tensors, grad_tensors, **only_given(retain_graph=retain_graph))
 
-    def tensor_backward(self, t, gradient=DEFAULT, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                        inputs=DEFAULT) -> None:
+    def tensor_backward(self, t: Any, gradient: Any = DEFAULT, *, retain_graph: Any = DEFAULT,
+                        create_graph: Any = DEFAULT, inputs: Any = DEFAULT) -> None:
         if create_graph is not DEFAULT:
             raise Unsupported("backward_create_graph")
         if inputs is not DEFAULT:
@@ -149,9 +150,9 @@ class PaddleAdapter(Adapter):
             kw["grad_tensor"] = gradient
         t.backward(**kw)
 
-    def grad_raw(self, outputs, inputs, grad_outputs=DEFAULT, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                 allow_unused=DEFAULT, is_grads_batched=DEFAULT, materialize_grads=DEFAULT,
-                 only_inputs=DEFAULT, no_grad_vars=DEFAULT) -> Any:
+    def grad_raw(self, outputs: Any, inputs: Any, grad_outputs: Any = DEFAULT, *, retain_graph: Any = DEFAULT,
+                 create_graph: Any = DEFAULT, allow_unused: Any = DEFAULT, is_grads_batched: Any = DEFAULT,
+                 materialize_grads: Any = DEFAULT, only_inputs: Any = DEFAULT, no_grad_vars: Any = DEFAULT) -> Any:
         if is_grads_batched is not DEFAULT:
             raise Unsupported("grad_batched")
         if materialize_grads is not DEFAULT:
@@ -160,64 +161,64 @@ class PaddleAdapter(Adapter):
             grad_outputs=grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
             allow_unused=allow_unused, only_inputs=only_inputs, no_grad_vars=no_grad_vars))
 
-    def grad(self, *args, **kwargs) -> list:
+    def grad(self, *args: Any, **kwargs: Any) -> list:
         return list(self.grad_raw(*args, **kwargs))
 
-    def read_grad(self, t) -> Any:
+    def read_grad(self, t: Any) -> Any:
         return t.grad
 
-    def set_grad(self, t, value) -> None:
+    def set_grad(self, t: Any, value: Any) -> None:
         t.grad = value
 
-    def zero_grad(self, t) -> None:
+    def zero_grad(self, t: Any) -> None:
         """Paddle's `clear_grad()`: zero-fills an existing gradient."""
         t.clear_grad()
 
-    def retain_grad(self, t) -> None:
+    def retain_grad(self, t: Any) -> None:
         t.retain_grads()
 
-    def retains_grad(self, t) -> bool:
+    def retains_grad(self, t: Any) -> bool:
         raise Unsupported("retains_grad_flag")
 
     # ---------------------------------------------------------------------------- hooks
-    def register_hook(self, t, fn: Callable) -> Any:
+    def register_hook(self, t: Any, fn: Callable) -> Any:
         return t.register_hook(fn)
 
-    def remove_hook(self, handle) -> Any:
+    def remove_hook(self, handle: Any) -> Any:
         return handle.remove()
 
-    def register_post_accumulate_hook(self, t, fn: Callable) -> Any:
+    def register_post_accumulate_hook(self, t: Any, fn: Callable) -> Any:
         raise Unsupported("post_accumulate_hook")
 
-    def register_node_hook(self, t, fn: Callable) -> Any:
+    def register_node_hook(self, t: Any, fn: Callable) -> Any:
         raise Unsupported("node_hooks")
 
-    def register_node_prehook(self, t, fn: Callable) -> Any:
+    def register_node_prehook(self, t: Any, fn: Callable) -> Any:
         raise Unsupported("node_hooks")
 
     def saved_tensors_hooks(self, pack: Callable, unpack: Callable) -> Any:
         return self.module.autograd.saved_tensors_hooks(pack, unpack)
 
     # ---------------------------------------------------------------------------- graph
-    def grad_fn(self, t) -> Any:
+    def grad_fn(self, t: Any) -> Any:
         return t.grad_fn
 
-    def node_name(self, node) -> str:
+    def node_name(self, node: Any) -> str:
         return node.name()
 
-    def grad_fn_name(self, t) -> str | None:
+    def grad_fn_name(self, t: Any) -> str | None:
         node = t.grad_fn
         return None if node is None else self.node_name(node)
 
-    def next_nodes(self, node) -> list:
+    def next_nodes(self, node: Any) -> list:
         """Paddle's `next_functions` is a list of nodes."""
         return [n for n in node.next_functions if n is not None]
 
-    def graph(self, t) -> dict:
+    def graph(self, t: Any) -> dict:
         from .torch_like import TorchAdapter
         return TorchAdapter.graph(self, t)  # same walk, paddle's node accessors
 
-    def _node_key(self, node) -> Any:
+    def _node_key(self, node: Any) -> Any:
         ptr = getattr(node, "node_ptr", None)   # real paddle makes a new wrapper per access
         return ptr() if callable(ptr) else id(node)
 
@@ -229,23 +230,23 @@ class PaddleAdapter(Adapter):
     def apply(self, fn_cls: type, *args: Any) -> Any:
         return fn_cls.apply(*args)
 
-    def save_for_backward(self, ctx, *tensors) -> None:
+    def save_for_backward(self, ctx: Any, *tensors) -> None:
         ctx.save_for_backward(*tensors)
 
-    def saved_tensors(self, ctx) -> tuple:
+    def saved_tensors(self, ctx: Any) -> tuple:
         saved = ctx.saved_tensor()
         return () if saved is None else tuple(saved)
 
-    def mark_non_differentiable(self, ctx, *tensors) -> None:
+    def mark_non_differentiable(self, ctx: Any, *tensors) -> None:
         ctx.mark_non_differentiable(*tensors)
 
-    def set_materialize_grads(self, ctx, flag: bool) -> None:
+    def set_materialize_grads(self, ctx: Any, flag: bool) -> None:
         ctx.set_materialize_grads(flag)
 
-    def needs_input_grad(self, ctx) -> tuple:
+    def needs_input_grad(self, ctx: Any) -> tuple:
         raise Unsupported("function_needs_input_grad")
 
-    def mark_dirty(self, ctx, *tensors) -> None:
+    def mark_dirty(self, ctx: Any, *tensors) -> None:
         raise Unsupported("function_mark_dirty")
 
     # ---------------------------------------------------------------------------- grad modes
@@ -268,13 +269,13 @@ class PaddleAdapter(Adapter):
         raise Unsupported("anomaly_mode")
 
     # ---------------------------------------------------------------------------- functional
-    def jacobian(self, fn: Callable, x) -> Any:
+    def jacobian(self, fn: Callable, x: Any) -> Any:
         return self.module.autograd.jacobian(fn(x), x)[:]
 
-    def hessian(self, fn: Callable, x) -> Any:
+    def hessian(self, fn: Callable, x: Any) -> Any:
         return self.module.autograd.hessian(fn(x), x)[:]
 
-    def dump_backward_graph(self, tensors, path: str | os.PathLike) -> None:
+    def dump_backward_graph(self, tensors: Any, path: str | os.PathLike) -> None:
         self.module.autograd.backward(tensors, dump_backward_graph_path=str(path))
 
 

@@ -73,69 +73,70 @@ class TorchAdapter(Adapter):
         return t.item()
 
     # ---------------------------------------------------------------------------- ops
-    def exp(self, x): return self.module.exp(x)
-    def log(self, x): return self.module.log(x)
-    def sin(self, x): return self.module.sin(x)
-    def cos(self, x): return self.module.cos(x)
-    def tanh(self, x): return self.module.tanh(x)
-    def sigmoid(self, x): return self.module.sigmoid(x)
-    def relu(self, x): return self.module.relu(x)
-    def sqrt(self, x): return self.module.sqrt(x)
-    def abs(self, x): return self.module.abs(x)
-    def pow(self, x, e): return self.module.pow(x, e)
-    def maximum(self, a, b): return self.module.maximum(a, b)
-    def minimum(self, a, b): return self.module.minimum(a, b)
-    def matmul(self, a, b): return self.module.matmul(a, b)
-    def where(self, cond, a, b): return self.module.where(cond, a, b)
-    def clamp(self, x, lo=None, hi=None): return self.module.clamp(x, lo, hi)
+    def exp(self, x: Any) -> Any: return self.module.exp(x)
+    def log(self, x: Any) -> Any: return self.module.log(x)
+    def sin(self, x: Any) -> Any: return self.module.sin(x)
+    def cos(self, x: Any) -> Any: return self.module.cos(x)
+    def tanh(self, x: Any) -> Any: return self.module.tanh(x)
+    def sigmoid(self, x: Any) -> Any: return self.module.sigmoid(x)
+    def relu(self, x: Any) -> Any: return self.module.relu(x)
+    def sqrt(self, x: Any) -> Any: return self.module.sqrt(x)
+    def abs(self, x: Any) -> Any: return self.module.abs(x)
+    def pow(self, x: Any, e: Any) -> Any: return self.module.pow(x, e)
+    def maximum(self, a: Any, b: Any) -> Any: return self.module.maximum(a, b)
+    def minimum(self, a: Any, b: Any) -> Any: return self.module.minimum(a, b)
+    def matmul(self, a: Any, b: Any) -> Any: return self.module.matmul(a, b)
+    def where(self, cond: Any, a: Any, b: Any) -> Any: return self.module.where(cond, a, b)
+    def clamp(self, x: Any, lo: float | None = None, hi: float | None = None) -> Any:
+        return self.module.clamp(x, lo, hi)
 
-    def sum(self, x, dim=None, keepdim=False):
+    def sum(self, x: Any, dim: int | None = None, keepdim: bool = False) -> Any:
         return x.sum() if dim is None else x.sum(dim=dim, keepdim=keepdim)
 
-    def mean(self, x, dim=None, keepdim=False):
+    def mean(self, x: Any, dim: int | None = None, keepdim: bool = False) -> Any:
         return x.mean() if dim is None else x.mean(dim=dim, keepdim=keepdim)
 
-    def max(self, x, dim=None):
+    def max(self, x: Any, dim: int | None = None) -> Any:
         return x.max() if dim is None else x.max(dim=dim)[0]
 
-    def softmax(self, x, dim): return self.module.softmax(x, dim=dim)
-    def log_softmax(self, x, dim): return self.module.log_softmax(x, dim=dim)
-    def reshape(self, x, shape): return x.reshape(*shape)
-    def transpose(self, x, perm): return x.permute(*perm)
-    def expand(self, x, shape): return x.expand(*shape)
-    def unsqueeze(self, x, dim): return x.unsqueeze(dim)
-    def squeeze(self, x, dim): return x.squeeze(dim)
-    def cat(self, xs, dim=0): return self.module.cat(list(xs), dim=dim)
-    def stack(self, xs, dim=0): return self.module.stack(list(xs), dim=dim)
+    def softmax(self, x: Any, dim: int) -> Any: return self.module.softmax(x, dim=dim)
+    def log_softmax(self, x: Any, dim: int) -> Any: return self.module.log_softmax(x, dim=dim)
+    def reshape(self, x: Any, shape: Sequence[int]) -> Any: return x.reshape(*shape)
+    def transpose(self, x: Any, perm: Sequence[int]) -> Any: return x.permute(*perm)
+    def expand(self, x: Any, shape: Sequence[int]) -> Any: return x.expand(*shape)
+    def unsqueeze(self, x: Any, dim: int) -> Any: return x.unsqueeze(dim)
+    def squeeze(self, x: Any, dim: int) -> Any: return x.squeeze(dim)
+    def cat(self, xs: Sequence[Any], dim: int | None = 0) -> Any: return self.module.cat(list(xs), dim=dim)
+    def stack(self, xs: Sequence[Any], dim: int | None = 0) -> Any: return self.module.stack(list(xs), dim=dim)
 
     # ---------------------------------------------------------------------------- in place
-    def add_(self, t, v): return t.add_(v)
-    def mul_(self, t, v): return t.mul_(v)
+    def add_(self, t: Any, v: Any) -> Any: return t.add_(v)
+    def mul_(self, t: Any, v: Any) -> Any: return t.mul_(v)
 
-    def setitem(self, t, index, value) -> None:
+    def setitem(self, t: Any, index: Any, value: Any) -> None:
         t[index] = value
 
-    def version_of(self, t) -> int:
+    def version_of(self, t: Any) -> int:
         return int(t._version)
 
     # ---------------------------------------------------------------------------- backward / grad
-    def backward(self, tensors, grad_tensors=None, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                 inputs=DEFAULT) -> None:
+    def backward(self, tensors: Any, grad_tensors: Any = None, *, retain_graph: Any = DEFAULT,
+                 create_graph: Any = DEFAULT, inputs: Any = DEFAULT) -> None:
         """`autograd.backward(tensors, grad_tensors, ...)`, passing only the options given."""
         self.module.autograd.backward(tensors, grad_tensors, **only_given(
             retain_graph=retain_graph, create_graph=create_graph, inputs=inputs))
 
-    def tensor_backward(self, t, gradient=DEFAULT, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                        inputs=DEFAULT) -> None:
+    def tensor_backward(self, t: Any, gradient: Any = DEFAULT, *, retain_graph: Any = DEFAULT,
+                        create_graph: Any = DEFAULT, inputs: Any = DEFAULT) -> None:
         """`t.backward(...)`: the method, with the framework's own keyword for the seed."""
         kw = only_given(retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
         if gradient is not DEFAULT:
             kw["gradient"] = gradient
         t.backward(**kw)
 
-    def grad_raw(self, outputs, inputs, grad_outputs=DEFAULT, *, retain_graph=DEFAULT, create_graph=DEFAULT,
-                 allow_unused=DEFAULT, is_grads_batched=DEFAULT, materialize_grads=DEFAULT,
-                 only_inputs=DEFAULT, no_grad_vars=DEFAULT) -> Any:
+    def grad_raw(self, outputs: Any, inputs: Any, grad_outputs: Any = DEFAULT, *, retain_graph: Any = DEFAULT,
+                 create_graph: Any = DEFAULT, allow_unused: Any = DEFAULT, is_grads_batched: Any = DEFAULT,
+                 materialize_grads: Any = DEFAULT, only_inputs: Any = DEFAULT, no_grad_vars: Any = DEFAULT) -> Any:
         """`autograd.grad(...)` as the framework returns it (a tuple for torch)."""
         if no_grad_vars is not DEFAULT:
             self.need("no_grad_vars")
@@ -144,61 +145,61 @@ class TorchAdapter(Adapter):
             allow_unused=allow_unused, is_grads_batched=is_grads_batched,
             materialize_grads=materialize_grads, only_inputs=only_inputs))
 
-    def grad(self, *args, **kwargs) -> list:
+    def grad(self, *args: Any, **kwargs: Any) -> list:
         """`autograd.grad(...)` as a list (frameworks differ in the container)."""
         return list(self.grad_raw(*args, **kwargs))
 
-    def read_grad(self, t) -> Any:
+    def read_grad(self, t: Any) -> Any:
         return t.grad
 
-    def set_grad(self, t, value) -> None:
+    def set_grad(self, t: Any, value: Any) -> None:
         t.grad = value
 
-    def zero_grad(self, t) -> None:
+    def zero_grad(self, t: Any) -> None:
         """Reset `.grad` the way the framework's zero_grad does by default (None for torch)."""
         t.grad = None
 
-    def retain_grad(self, t) -> None:
+    def retain_grad(self, t: Any) -> None:
         t.retain_grad()
 
-    def retains_grad(self, t) -> bool:
+    def retains_grad(self, t: Any) -> bool:
         return bool(t.retains_grad)
 
     # ---------------------------------------------------------------------------- hooks
-    def register_hook(self, t, fn: Callable) -> Any:
+    def register_hook(self, t: Any, fn: Callable) -> Any:
         return t.register_hook(fn)
 
-    def remove_hook(self, handle) -> Any:
+    def remove_hook(self, handle: Any) -> Any:
         return handle.remove()
 
-    def register_post_accumulate_hook(self, t, fn: Callable) -> Any:
+    def register_post_accumulate_hook(self, t: Any, fn: Callable) -> Any:
         return t.register_post_accumulate_grad_hook(fn)
 
-    def register_node_hook(self, t, fn: Callable) -> Any:
+    def register_node_hook(self, t: Any, fn: Callable) -> Any:
         return t.grad_fn.register_hook(fn)
 
-    def register_node_prehook(self, t, fn: Callable) -> Any:
+    def register_node_prehook(self, t: Any, fn: Callable) -> Any:
         return t.grad_fn.register_prehook(fn)
 
     def saved_tensors_hooks(self, pack: Callable, unpack: Callable) -> Any:
         return self.module.autograd.graph.saved_tensors_hooks(pack, unpack)
 
     # ---------------------------------------------------------------------------- graph
-    def grad_fn(self, t) -> Any:
+    def grad_fn(self, t: Any) -> Any:
         return t.grad_fn
 
-    def node_name(self, node) -> str:
+    def node_name(self, node: Any) -> str:
         return node.name()
 
-    def grad_fn_name(self, t) -> str | None:
+    def grad_fn_name(self, t: Any) -> str | None:
         node = t.grad_fn
         return None if node is None else self.node_name(node)
 
-    def next_nodes(self, node) -> list:
+    def next_nodes(self, node: Any) -> list:
         """The nodes a node's gradient flows into (None slots dropped)."""
         return [n for n, _ in node.next_functions if n is not None]
 
-    def graph(self, t) -> dict:
+    def graph(self, t: Any) -> dict:
         """The backward graph below `t` as {"nodes": [names in BFS order], "edges": [[i, j], ...]}."""
         root = self.grad_fn(t)
         if root is None:
@@ -218,7 +219,7 @@ class TorchAdapter(Adapter):
                 edges.append([index[self._node_key(node)], index[key]])
         return {"nodes": [self.node_name(n) for n in nodes], "edges": edges}
 
-    def _node_key(self, node) -> Any:
+    def _node_key(self, node: Any) -> Any:
         return id(node)
 
     # ---------------------------------------------------------------------------- custom functions
@@ -230,24 +231,24 @@ class TorchAdapter(Adapter):
     def apply(self, fn_cls: type, *args: Any) -> Any:
         return fn_cls.apply(*args)
 
-    def save_for_backward(self, ctx, *tensors) -> None:
+    def save_for_backward(self, ctx: Any, *tensors) -> None:
         ctx.save_for_backward(*tensors)
 
-    def saved_tensors(self, ctx) -> tuple:
+    def saved_tensors(self, ctx: Any) -> tuple:
         return tuple(ctx.saved_tensors)
 
-    def mark_non_differentiable(self, ctx, *tensors) -> None:
+    def mark_non_differentiable(self, ctx: Any, *tensors) -> None:
         ctx.mark_non_differentiable(*tensors)
 
-    def set_materialize_grads(self, ctx, flag: bool) -> None:
+    def set_materialize_grads(self, ctx: Any, flag: bool) -> None:
         self.need("function_materialize_grads")
         ctx.set_materialize_grads(flag)
 
-    def needs_input_grad(self, ctx) -> tuple:
+    def needs_input_grad(self, ctx: Any) -> tuple:
         self.need("function_needs_input_grad")
         return tuple(ctx.needs_input_grad)
 
-    def mark_dirty(self, ctx, *tensors) -> None:
+    def mark_dirty(self, ctx: Any, *tensors) -> None:
         self.need("function_mark_dirty")
         ctx.mark_dirty(*tensors)
 
@@ -273,13 +274,13 @@ class TorchAdapter(Adapter):
         return self.module.autograd.detect_anomaly()
 
     # ---------------------------------------------------------------------------- functional
-    def jacobian(self, fn: Callable, x) -> Any:
+    def jacobian(self, fn: Callable, x: Any) -> Any:
         self.need("functional_api")
         return self.module.autograd.functional.jacobian(fn, x)
 
-    def hessian(self, fn: Callable, x) -> Any:
+    def hessian(self, fn: Callable, x: Any) -> Any:
         self.need("functional_api")
         return self.module.autograd.functional.hessian(fn, x)
 
-    def dump_backward_graph(self, tensors, path: str | os.PathLike) -> None:
+    def dump_backward_graph(self, tensors: Any, path: str | os.PathLike) -> None:
         raise Unsupported("dump_backward_graph_path")
