@@ -253,6 +253,10 @@ class PaddleAdapter(Adapter):
     def no_grad(self) -> Any:
         return self.module.no_grad()
 
+    def no_grad_bare(self, fn: Callable) -> Any:
+        """`no_grad` applied to a function without instantiating it (`@no_grad` with no parentheses)."""
+        return self.module.no_grad(fn)
+
     def enable_grad(self) -> Any:
         return self.module.enable_grad()
 

@@ -84,7 +84,7 @@ def no_grad_bare_decorator(fw):
 
     def double(t):
         return t * 2.
-    decorated = fw.attempt("decorate", fw.module.no_grad, double)
+    decorated = fw.attempt("decorate", fw.no_grad_bare, double)
     return {"requires grad": None if decorated is None else fw.requires_grad(decorated(x))}
 
 

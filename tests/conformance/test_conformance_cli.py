@@ -57,6 +57,15 @@ def test_default_run_passes_and_is_quiet_when_piped():
     _no_traceback(proc)
 
 
+def test_default_facade_run_is_fast():
+    """The facades alone (a machine with nothing else installed) take well under 30 s on 2 cores."""
+    import time
+    t0 = time.monotonic()
+    proc = run_cli("--impl", FACADES, "--no-details")
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert time.monotonic() - t0 < 30
+
+
 def test_json_records_versions_platform_and_commit(tmp_path):
     out = tmp_path / "r.json"
     proc = run_cli("--impl", FACADES, "--only", "backward_args.,numeric.add", "--json", str(out))
