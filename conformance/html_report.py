@@ -48,15 +48,14 @@ def _status_span(status: str) -> str:
 
 
 def _values_table(sc: Scenario, impl: str, result: RunResult) -> str:
-    """The observed values of `impl` next to its reference's (and the declared ones)."""
+    """The observed values of `impl` next to its framework's and the baseline's (and the declared
+    ones); a reference's value that differs from `impl`'s is highlighted."""
     cell = result.cells[sc.id][impl]
     obs = result.observations[sc.id][impl]
-    pair = result.references.get(sc.id, {}).get(impl)
-    base = result.baselines.get(sc.id)
-    ref = pair if pair and cell.against.startswith(pair.label) else base
     columns = [(impl, obs)]
-    if ref is not None and ref.label != impl:
-        columns.append((ref.label, ref.observation))
+    for ref in (result.references.get(sc.id, {}).get(impl), result.baselines.get(sc.id)):
+        if ref is not None and ref.label not in [label for label, _ in columns]:
+            columns.append((ref.label, ref.observation))
     if obs.get("status") != "ok":
         text = obs.get("detail", obs.get("status"))
         tb = obs.get("traceback")
@@ -67,9 +66,8 @@ def _values_table(sc: Scenario, impl: str, result: RunResult) -> str:
             if k not in keys:
                 keys.append(k)
     declared = cell.expect.outcome if cell.expect else {}
-    differing = set()
-    if len(columns) > 1 and columns[1][1].get("status") == "ok":
-        differing = {d.key for d in diff_values(obs["values"], columns[1][1]["values"])}
+    differing = {label: {d.key for d in diff_values(obs["values"], o["values"])} if o.get("status") == "ok" else set()
+                 for label, o in columns}
     head = "".join(f"<th>{_e(label)}</th>" for label, _ in columns)
     if declared:
         head += "<th>declared for " + _e(cell.expect.family) + "</th>"
@@ -78,7 +76,7 @@ def _values_table(sc: Scenario, impl: str, result: RunResult) -> str:
         tds = []
         for label, o in columns:
             v = o.get("values", {}).get(k, {"missing": True}) if o.get("status") == "ok" else o.get("status")
-            cls = ' class="differs"' if k in differing else ""
+            cls = ' class="differs"' if k in differing[label] else ""
             tds.append(f"<td{cls}><code>{_e(describe(v, 400))}</code></td>")
         if declared:
             tds.append(f"<td><code>{_e(spec_text(declared[k])) if k in declared else ''}</code></td>")
@@ -92,7 +90,7 @@ def _cell_html(sc: Scenario, impl: str, result: RunResult) -> str:
     parts = [f'<td class="cell-{short}"><details><summary>{_status_span(cell.status)}</summary>']
     if cell.against:
         parts.append(f'<p class="note">compared with {_e(cell.against)}</p>')
-    if cell.note:
+    if cell.note and not (cell.expect and cell.note == cell.expect.reason):
         parts.append(f'<p class="note">{_e(cell.note)}</p>')
     if cell.expect:
         parts.append(f'<p class="note">expected difference ({_e(cell.expect.family)}): {_e(cell.expect.reason)} '
