@@ -3,7 +3,7 @@ of the gradient tensor, resetting it."""
 from __future__ import annotations
 
 from .. import docs as D
-from ..expect import Expect
+from ..expect import OK, Expect, Raises
 from ..scenario import scenario
 
 
@@ -145,4 +145,36 @@ def two_graphs(fw):
 def float64_leaf(fw):
     x = fw.leaf([1., 2.], dtype="float64")
     fw.backward(fw.sum(x * x * 0.5))
+    return {"x.grad": fw.read_grad(x)}
+
+
+@scenario("accumulation", "assigning a tensor as its own .grad", expect=[
+    Expect("paddle", "paddle accepts a tensor as its own gradient", D.PADDLE_TENSOR,
+           {"assign": OK, "x.grad": [1., 2.]}),
+    Expect("oneflow", "OneFlow says Tensor where PyTorch says Variable", D.ONEFLOW_AUTOGRAD,
+           {"assign": Raises("RuntimeError", "can't assign Tensor as its own grad")}),
+])
+def assign_own_grad(fw):
+    x = fw.leaf([1., 2.])
+    fw.attempt("assign", fw.set_grad, x, x)
+    return {"x.grad": fw.read_grad(x)}
+
+
+@scenario("accumulation", "assigning a .grad of another shape", expect=[
+    Expect("paddle", "paddle does not check the shape of an assigned gradient", D.PADDLE_TENSOR,
+           {"assign": OK, "x.grad": [1., 1., 1.]}),
+])
+def assign_wrong_shape(fw):
+    x = fw.leaf([[1., 2.], [3., 4.]])
+    fw.attempt("assign", fw.set_grad, x, fw.ones([3]))
+    return {"x.grad": fw.read_grad(x)}
+
+
+@scenario("accumulation", "assigning a Python number as .grad", expect=[
+    Expect("paddle", "paddle's setter checks the type with its own wording (ValueError)", D.PADDLE_TENSOR,
+           {"assign": Raises("ValueError", r"argument \(position 1\) must be Tensor, but got int")}),
+])
+def assign_number(fw):
+    x = fw.leaf([1., 2.])
+    fw.attempt("assign", fw.set_grad, x, 0)
     return {"x.grad": fw.read_grad(x)}
