@@ -17,6 +17,7 @@ from typing import Callable
 
 from . import adapters, recordings
 from .adapters import BASELINE_FAMILY, FACADES, REAL, Unavailable
+from .compare import diff_values
 from .observe import observe
 from .scenario import Scenario
 from .verdict import FAILING, Cell, Reference, judge
@@ -210,13 +211,18 @@ def _judge_all(result: RunResult, use_recordings: bool) -> None:
                 if st.is_facade:
                     continue
                 rec = recordings.recorded_observation(sc, st.family, st.version)
-                if rec and _normalised(rec[1]) != _normalised(obs[name]):
+                if rec and not same_observation(rec[1], obs[name]):
                     result.recording_drift.append(f"{sc.id} ({name})")
 
 
-def _normalised(obs: dict) -> dict:
-    """An observation without its traceback (which names local paths)."""
-    return {k: v for k, v in obs.items() if k != "traceback"}
+def same_observation(a: dict, b: dict) -> bool:
+    """Whether two observations agree (values within the comparison's tolerances; a traceback,
+    which names local paths, is ignored)."""
+    if a.get("status") != b.get("status"):
+        return False
+    if a.get("status") == "ok":
+        return not diff_values(a["values"], b["values"])
+    return a.get("detail") == b.get("detail")
 
 
 def flowgrad_commit() -> str:

@@ -100,3 +100,13 @@ def test_missing_facade_is_unavailable_not_failed():
 def test_unknown_implementation_is_refused():
     with pytest.raises(adapters.UnknownImplementation, match="unknown implementation 'nope'"):
         run(["nope"], scenarios())
+
+
+def test_recording_drift_tolerates_float_noise_but_not_differences():
+    from conformance.runner import same_observation
+    base = {"status": "ok", "values": {"y": {"tensor": {"dtype": "float32", "shape": [1], "data": [1.0]}}}}
+    noisy = {"status": "ok", "values": {"y": {"tensor": {"dtype": "float32", "shape": [1], "data": [1.0000001]}}}}
+    other = {"status": "ok", "values": {"y": {"tensor": {"dtype": "float32", "shape": [1], "data": [1.5]}}}}
+    assert same_observation(base, noisy)
+    assert not same_observation(base, other)
+    assert not same_observation(base, {"status": "unsupported", "detail": "x"})
