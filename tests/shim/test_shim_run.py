@@ -138,7 +138,7 @@ def test_report_lists_what_the_run_asked_for_and_flowgrad_lacks(tmp_path):
                                     "--help`)"),
     (["run", "-m", "no_such_pkg.mod"], 1, "flowgrad run: Error while finding module specification for "
                                           "'no_such_pkg.mod' (ModuleNotFoundError: No module named 'no_such_pkg')"),
-    (["frobnicate"], 2, "flowgrad: unknown command 'frobnicate' (choose from run, check, bench)"),
+    (["frobnicate"], 2, "flowgrad: unknown command 'frobnicate' (choose from run, check, bench, conformance)"),
 ])
 def test_bad_input_is_one_line_and_a_non_zero_exit(args, status, message, tmp_path):
     res = flowgrad(*args, cwd=tmp_path)
