@@ -183,9 +183,10 @@ def _in_facade(mod: object, facade: str) -> bool:
 
 def _refuse_real(name: str) -> None:
     facade = FACADES[name]
-    for key, mod in list(sys.modules.items()):
-        if (key == name or key.startswith(name + ".")) and mod is not None and not _in_facade(mod, facade) \
-                and not getattr(mod, "__flowgrad_compat__", False):
+    keys = [name] + sorted(k for k in list(sys.modules) if k.startswith(name + "."))
+    for key in keys:
+        mod = sys.modules.get(key)
+        if mod is not None and not _in_facade(mod, facade) and not getattr(mod, "__flowgrad_compat__", False):
             where = getattr(mod, "__file__", None) or "a module not from flowgrad"
             raise ShimError(f"cannot alias {name!r} to {facade}: the real {name} is already imported ({key} from "
                             f"{where}); flowgrad never mixes it with its facade in one process. Alias before anything "
