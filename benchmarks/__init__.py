@@ -1,4 +1,4 @@
-"""flowgrad's benchmarks (issue 7): speed and memory of flowgrad beside real torch, MyGrad, HIPS
+"""flowgrad's benchmarks: speed and memory of flowgrad beside real torch, MyGrad, HIPS
 autograd and hand-written NumPy forward+backward for the same math.
 
     python -m benchmarks [--threads 1] [--quick] [--json] [--only NAME] [--write-results]

@@ -15,7 +15,7 @@ RESULTS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RESULTS.m
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="flowgrad beside torch, MyGrad, HIPS autograd and hand-written NumPy (issue 7). Every "
+        description="flowgrad beside torch, MyGrad, HIPS autograd and hand-written NumPy. Every "
                     "contender's gradients are checked against NumPy's before anything is timed.")
     p.add_argument("--threads", type=int, default=None,
                    help="pin OMP/OPENBLAS/MKL_NUM_THREADS and torch.set_num_threads to N (re-executes the "

@@ -1,4 +1,4 @@
-"""The table (terminal and Markdown), the machine description, issue 7's targets and reference
+"""The table (terminal and Markdown), the machine description, the performance targets and reference
 figures, and RESULTS.md."""
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def _get(records, workload, contender, key="value"):
 
 
 def targets(records) -> list[tuple[str, str, str]]:
-    """Issue 7's targets for flowgrad: (target, measured, verdict)."""
+    """The performance targets for flowgrad: (target, measured, verdict)."""
     out = []
 
     def add(label, value, ok, shown):
@@ -193,9 +193,9 @@ def render_text(info, records, cells, names) -> str:
              f"medians of {info['repeats']} interleaved runs ({info['scale']} sizes, {_clock(info)}); {CELL_HELP}", "",
              text_table(records, names), ""]
     lines += notes(records, cells)
-    lines += ["", "issue 7 targets for flowgrad:"]
+    lines += ["", "performance targets for flowgrad:"]
     lines += [f"  [{v:>7}] {label}: {shown}" for label, shown, v in targets(records)]
-    lines += ["", "issue 7 reference figures (2-core machine, ratios to NumPy unless a unit is given):", ISSUE_REFERENCE]
+    lines += ["", "reference figures (2-core machine, ratios to NumPy unless a unit is given):", ISSUE_REFERENCE]
     return "\n".join(lines)
 
 
@@ -220,9 +220,9 @@ def render_markdown(info, records, cells, names, command: str) -> str:
             "tracemalloc for the Python libraries (it sees NumPy's buffers); for torch, whose graph lives in "
             "C++, the growth of the resident set in a fresh process (`RSS`, so not directly comparable). "
             "The NumPy figure is the tape a hand-written backward keeps (tanh's outputs).", "",
-            "## Issue 7 targets for flowgrad", "", "| target | measured | verdict |", "| --- | --- | --- |"]
+            "## Performance targets for flowgrad", "", "| target | measured | verdict |", "| --- | --- | --- |"]
     out += [f"| {label} | {shown} | {v} |" for label, shown, v in targets(records)]
-    out += ["", "## Reference figures from issue 7", "",
+    out += ["", "## Reference figures", "",
             "Measured on the 2-core machines (medians of 40 interleaved runs), ratios to hand-written NumPy "
             "unless a unit is given:", "", ISSUE_REFERENCE, ""]
     return "\n".join(out)

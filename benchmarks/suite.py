@@ -1,4 +1,4 @@
-"""The suite: the workloads in issue 7's order, the correctness phase (every contender against
+"""The suite: the workloads in the targets' order, the correctness phase (every contender against
 hand-written NumPy, before anything is timed) and the measuring phase."""
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ COMMANDS: dict[str, Command] = {
                                       "by flowgrad"),
     "check": Command("flowgrad.check", "read Python files and report which framework APIs flowgrad covers"),
     "bench": Command("flowgrad._bench", "flowgrad beside torch, MyGrad, HIPS autograd and hand-written NumPy"),
+    "conformance": Command("conformance.cli", "run the cross-framework autograd scenarios on the facades and the "
+                                              "real frameworks installed"),
 }
 
 

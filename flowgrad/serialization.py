@@ -178,8 +178,7 @@ class _Reader:
         if tag == "tuple":
             return tuple(self.decode(x) for x in v["items"])
         if tag == "size":
-            from .torch._tensor import Size
-            return Size(v["items"])
+            return getattr(self.tensor_cls, "_size", tuple)(v["items"])
         if tag in ("set", "frozenset"):
             return (set if tag == "set" else frozenset)(self.decode(x) for x in v["items"])
         if tag == "float":

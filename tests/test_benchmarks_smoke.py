@@ -1,4 +1,4 @@
-"""CI smoke test of the benchmarks (issue 7): every workload's correctness check, at tiny sizes, for
+"""CI smoke test of the benchmarks: every workload's correctness check, at tiny sizes, for
 every installed contender (flowgrad, real torch, MyGrad, HIPS autograd) against hand-written NumPy.
 No timing: only that each contender computes NumPy's gradients (twice in a row, from the same step)."""
 from __future__ import annotations

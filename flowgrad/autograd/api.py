@@ -1,6 +1,8 @@
 """backward() and grad(): argument normalisation and validation in front of the engine, with
-PyTorch's rules (flowgrad's own). Every check runs before the engine starts, so a rejected call
-changes no `.grad`. Facades pass their policy; paddle's facade has its own front end."""
+PyTorch's rules (flowgrad's own) and the policy's knobs where another framework differs (duplicate
+roots, skipped constant roots, no_grad_vars, retention, result types, graph dumps). Every check
+runs before the engine starts, so a rejected call changes no `.grad`. This is every facade's
+front end; a facade adds only its signature and its own argument-type messages."""
 from __future__ import annotations
 
 import warnings
@@ -10,6 +12,7 @@ from typing import NamedTuple, Sequence
 import numpy as _np
 
 from .engine import run_backward
+from .record import BackwardRecord
 from .graph import Node
 from .policy import TORCH, Policy
 
@@ -152,21 +155,60 @@ def _target_edges(policy: Policy, inputs: tuple, no_grad_error: str) -> list:
 _warned_create_graph = [False]
 
 
+def _run(policy: Policy, roots: list, seeds: list, dump, **kw):
+    """The engine; with `dump=(writer, path)` and a path, the writer gets what the pass ran (also
+    when it failed part-way; nothing when no node ran)."""
+    if dump is None or dump[1] is None:
+        return run_backward(policy, roots, seeds, **kw)
+    writer, path = dump
+    record = BackwardRecord()
+    try:
+        return run_backward(policy, roots, seeds, observer=record, **kw)
+    finally:
+        if record.nodes:
+            writer.write(path, list(dict.fromkeys(node for node, _ in roots)), record)
+
+
+def _check_unique(policy: Policy, tensors: tuple, kind: str, what: str) -> None:
+    """Frameworks that refuse the same tensor twice (paddle) say so before anything runs."""
+    seen = set()
+    for t in tensors:
+        if id(t) in seen:
+            raise policy.error(kind, what=what, tensor=t)
+        seen.add(id(t))
+
+
+def _live(policy: Policy, tensors: tuple, seeds: list) -> tuple[tuple, list]:
+    """The roots that take part: all of them, or (paddle) those that require grad, with seeds
+    detached unless the pass records a graph."""
+    if policy.skip_nonrequiring_roots:
+        keep = [i for i, t in enumerate(tensors) if t._requires_grad]
+        tensors, seeds = tuple(tensors[i] for i in keep), [seeds[i] for i in keep]
+    return tensors, seeds
+
+
+def _detached(g):
+    return g.detach() if g is not None and g._requires_grad else g
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None,
-             *, policy: Policy = TORCH) -> None:
-    """torch.autograd.backward."""
+             *, policy: Policy = TORCH, dump=None) -> None:
+    """Accumulate the gradients of `tensors` into the leaves' `.grad` (torch.autograd.backward, and
+    every facade's backward through its policy). `dump=(writer, path)` records the pass for a graph
+    dump (paddle's `dump_backward_graph_path`)."""
     if grad_variables is not None:
         warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=3)
         if grad_tensors is None:
             grad_tensors = grad_variables
         else:
-            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to "
-                               "`backward()`. Please only use `grad_tensors`.")
+            raise policy.error("grad_variables_and_tensors")
     if inputs is not None and not _is_tensor(inputs) and not isinstance(inputs, GradientEdge) and len(inputs) == 0:
         raise policy.error("inputs_empty", api="backward")
     tensors = _as_tuple(tensors)
     if not tensors:
         return
+    if not policy.allow_duplicate_roots:
+        _check_unique(policy, tensors, "duplicate_roots", "tensors")
     targets = None
     if inputs is not None:
         inputs = _inputs_tuple(inputs, "backward")
@@ -175,31 +217,34 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if len(grads) < len(tensors):
         raise policy.error("seed_count", n_tensors=len(tensors), n_grads=len(grads))
     seeds = make_grads(policy, tensors, grads)
+    tensors, seeds = _live(policy, tensors, seeds)
+    if not tensors:
+        return
+    if policy.detach_seeds and not create_graph:
+        seeds = [_detached(g) for g in seeds]
     roots = [_root_edge(policy, t, i) for i, t in enumerate(tensors)]
-    if retain_graph is None:
-        retain_graph = create_graph
-    if create_graph and not _warned_create_graph[0]:
+    if retain_graph is None or (create_graph and policy.create_graph_retains):
+        retain_graph = retain_graph or create_graph
+    if create_graph and not _warned_create_graph[0] and "backward_create_graph" in policy.messages:
         _warned_create_graph[0] = True
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
-            "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
-            "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters to "
-            "None after use to break the cycle and avoid the leak. (Triggered internally at "
-            "flowgrad/autograd/api.py.)", UserWarning, stacklevel=3)
+        warning = policy.error("backward_create_graph")
+        warnings.warn(str(warning), type(warning), stacklevel=3)
     if inputs is not None:
         for x in inputs:
             if _is_tensor(x) and x.grad_fn is not None:
                 x.retain_grad()
-    run_backward(policy, roots, seeds, retain_graph=bool(retain_graph), create_graph=bool(create_graph),
-                 targets=targets)
+    _run(policy, roots, seeds, dump, retain_graph=bool(retain_graph), create_graph=bool(create_graph),
+         targets=targets)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False, *, policy: Policy = TORCH):
-    """torch.autograd.grad: the gradients of `outputs` w.r.t. `inputs`, leaving every `.grad` alone."""
+         allow_unused=None, is_grads_batched=False, materialize_grads=False, *, policy: Policy = TORCH,
+         no_grad_vars=(), dump=None):
+    """The gradients of `outputs` w.r.t. `inputs`, leaving every `.grad` alone (torch.autograd.grad,
+    and every facade's grad through its policy). No gradient flows through `no_grad_vars`
+    (paddle); `dump` as for `backward`."""
     if materialize_grads and allow_unused is False:
-        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
-                         "allow_unused=False.")
+        raise policy.error("materialize_unused")
     if allow_unused is None:
         allow_unused = materialize_grads
     if not only_inputs:
@@ -211,39 +256,69 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _inputs_tuple(inputs, "grad")
     if not inputs:
         raise policy.error("inputs_empty", api="grad")
-    targets = _target_edges(policy, inputs, "input_no_grad")
+    if not policy.allow_duplicate_roots:
+        _check_unique(policy, inputs, "duplicate_tensors", "inputs")
+        _check_unique(policy, outputs, "duplicate_tensors", "outputs")
+    if policy.grad_unreached_inputs_unused:
+        targets = [_edge_or_none(x) for x in inputs]
+    else:
+        targets = _target_edges(policy, inputs, "input_no_grad")
+    cuts = {e for e in map(_edge_or_none, no_grad_vars) if e is not None}
+    for i, e in enumerate(targets):
+        if e is not None and e in cuts:
+            raise policy.error("input_in_cuts", index=i)
     if not outputs:
         raise policy.error("input_unused", index=0)
     grads = _grads_tuple(grad_outputs, len(outputs))
     if len(grads) < len(outputs):
         raise policy.error("seed_count", n_tensors=len(outputs), n_grads=len(grads))
     seeds = make_grads(policy, outputs, grads, is_grads_batched)
+    outputs, seeds = _live(policy, outputs, seeds)
+    if policy.detach_seeds and not create_graph:
+        seeds = [_detached(g) for g in seeds]
     roots = [_root_edge(policy, t, i) for i, t in enumerate(outputs)]
-    if retain_graph is None:
-        retain_graph = create_graph
-    if is_grads_batched:
-        result = _batched(policy, roots, seeds, targets, create_graph)
-    else:
-        result = run_backward(policy, roots, seeds, retain_graph=bool(retain_graph),
-                              create_graph=bool(create_graph), targets=targets, capture=True)
+    if retain_graph is None or (create_graph and policy.create_graph_retains):
+        retain_graph = retain_graph or create_graph
+    wanted = [i for i, e in enumerate(targets) if e is not None]
+    result = [None] * len(inputs)
+    if roots and wanted:
+        if is_grads_batched:
+            got = _batched(policy, roots, seeds, targets, create_graph)
+        else:
+            got = _run(policy, roots, seeds, dump, retain_graph=bool(retain_graph) or policy.grad_keeps_graph,
+                       create_graph=bool(create_graph), targets=[targets[i] for i in wanted], capture=True,
+                       cuts=cuts or None)
+        for i, g in zip(wanted, got):
+            result[i] = g
     out = []
     for i, (x, r) in enumerate(zip(inputs, result)):
         if r is None:
             if materialize_grads:
                 if isinstance(x, GradientEdge):
-                    raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+                    raise policy.error("materialize_edge")
                 from ..ops import zeros_for
                 r = zeros_for(x, x._data.shape, x._data.dtype)
                 if create_graph:
                     r._requires_grad = True
             elif not allow_unused:
                 raise policy.error("input_unused", index=i)
+        elif policy.grad_results_follow_create_graph:
+            if not create_graph or r.grad_fn is None:
+                r = r.detach()
+                r._requires_grad = bool(create_graph)
         elif not create_graph and r._requires_grad:
             r = r.detach()
         out.append(r)
     if keys is not None:
         return dict(zip(keys, out))
-    return tuple(out)
+    return list(out) if policy.grad_returns_list else tuple(out)
+
+
+def _edge_or_none(t):
+    """A tensor's gradient edge, or None when it needs no gradient."""
+    if not t._requires_grad:
+        return None
+    return (t.grad_fn, t.output_nr) if t.grad_fn is not None else (t._grad_accumulator(), 0)
 
 
 def _batched(policy, roots, seeds, targets, create_graph):

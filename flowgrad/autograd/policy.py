@@ -100,6 +100,54 @@ TORCH_MESSAGES: dict[str, tuple[type, str]] = {
                                       "of the custom Function."),
     "once_differentiable": (RuntimeError, "trying to differentiate twice a function that was marked with "
                                           "@once_differentiable"),
+    # the backward / grad front end (flowgrad/autograd/api.py)
+    "grad_variables_and_tensors": (RuntimeError, "`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                                                 "passed to `backward()`. Please only use `grad_tensors`."),
+    "materialize_unused": (ValueError, "Expected allow_unused to be True or not passed when materialize_grads=True, "
+                                       "but got: allow_unused=False."),
+    "materialize_edge": (RuntimeError, "materialize_grads cannot be used when the given input is a GradientEdge"),
+    "backward_create_graph": (UserWarning, "Using backward() with create_graph=True will create a reference cycle "
+                                           "between the parameter and its gradient which can cause a memory leak. We "
+                                           "recommend using autograd.grad when creating the graph to avoid this. If "
+                                           "you have to use this function, make sure to reset the .grad fields of "
+                                           "your parameters to None after use to break the cycle and avoid the "
+                                           "leak. (Triggered internally at flowgrad/autograd/api.py.)"),
+    # Tensor.grad and Tensor.numpy (flowgrad/facade/tensor.py)
+    "nonleaf_grad_access": (UserWarning, "The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                                         "accessed. Its .grad attribute won't be populated during "
+                                         "autograd.backward(). If you indeed want the .grad field to be populated "
+                                         "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+                                         "access the non-leaf Tensor by mistake, make sure you access the leaf "
+                                         "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                                         "information. (Triggered internally at flowgrad/facade/tensor.py.)"),
+    "grad_assign_type": (TypeError, "assigned grad expected to be a Tensor or None but got grad of type {type}"),
+    "grad_assign_self": (RuntimeError, "can't assign Variable as its own grad"),
+    "grad_assign_device": (RuntimeError, "assigned grad has data located on a different device"),
+    "grad_assign_dtype": (RuntimeError, "attempting to assign a gradient with dtype '{got_ctype}' to a tensor with "
+                                        "grad_dtype '{want_scalar}'. The gradient must match the tensor's grad_dtype "
+                                        "(defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                                        "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
+                                        "with caution. Diverging the dtypes of a tensor and its gradient may break "
+                                        "downstream systems that assume they match."),
+    "grad_assign_shape": (RuntimeError, "attempting to assign a gradient of size '{got}' to a tensor of size "
+                                        "'{want}'. Please ensure that the gradient and the tensor are the same size"),
+    "tensor_from_tensor": (UserWarning, "To copy construct from a tensor, it is recommended to use "
+                                        "sourceTensor.detach().clone() or "
+                                        "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                                        "torch.tensor(sourceTensor)."),
+    "from_numpy_type": (TypeError, "expected np.ndarray (got {type})"),
+    "from_numpy_dtype": (TypeError, "can't convert np.ndarray of type numpy.{dtype}. The only supported types are: "
+                                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                                    "uint64, uint32, uint16, uint8, and bool."),
+    "not_implemented_for": (RuntimeError, "\"{op}\" not implemented for '{dtype_scalar}'"),
+    "meshgrid_indexing_default": (UserWarning, "torch.meshgrid: in an upcoming release, it will be required to pass "
+                                               "the indexing argument."),
+    "meshgrid_indexing": (RuntimeError, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: "
+                                        "{indexing}"),
+    "out_requires_grad": (RuntimeError, "{name}(): functions with out=... arguments don't support automatic "
+                                        "differentiation, but one of the arguments requires grad."),
+    "numpy_requires_grad": (RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
+                                          "tensor.detach().numpy() instead."),
 }
 
 _HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
@@ -110,10 +158,24 @@ _HINT_ANOMALY = ("Hint: the backtrace further above shows the operation that fai
 
 _LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+# the C type names PyTorch's messages use for a dtype
+_CTYPES = {"float32": "Float", "float64": "double", "float16": "Half", "int64": "long int", "int32": "int",
+           "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 def _legacy_type_name(np_dtype) -> str:
     return f"torch.{_LEGACY[str(np_dtype)]}Tensor"
+
+
+def _render_fact(key: str, value, size_str: Callable):
+    """Facts are raw (shapes as tuples, dtypes as NumPy dtypes); their names say how to print them."""
+    if key.endswith("_shape"):
+        return size_str(value)
+    if key.endswith("_ctype"):
+        return _CTYPES[str(value)]
+    if key.endswith("_scalar"):
+        return _LEGACY[str(value)]
+    return value
 
 
 def _torch_size(shape) -> str:
@@ -133,6 +195,12 @@ class Policy:
     leaf_hooks_in_grad: bool = True            # paddle: leaf hooks do not apply to paddle.grad results
     allow_int_grads: bool = False              # paddle: integer tensors may carry gradients
     grads_require_grad: bool = False           # paddle: .grad tensors are created with stop_gradient=False
+    detach_seeds: bool = False                 # paddle: seeds enter detached unless create_graph
+    create_graph_retains: bool = False         # oneflow: create_graph=True retains the graph even over False
+    grad_keeps_graph: bool = False             # paddle: grad() never frees the graph
+    grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
+    grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
+    grad_returns_list: bool = False            # paddle: grad() returns a list
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name
@@ -143,10 +211,9 @@ class Policy:
     def error(self, kind: str, **facts) -> Exception:
         """Build the exception for `kind`, rendering shapes (facts named `*_shape`) the facade's way."""
         cls, template = self.messages[kind]
-        for k, v in facts.items():
-            if k.endswith("_shape"):
-                facts[k] = self.size_str(v)
-        return cls(template.format(**facts) if facts else template)
+        if not facts:
+            return cls(template)
+        return cls(template.format(**{k: _render_fact(k, v, self.size_str) for k, v in facts.items()}))
 
 
 TORCH = Policy()

@@ -53,6 +53,15 @@ PADDLE_MESSAGES.update({
     "hook_raised": (OSError, "(External) {type}: {message}\n\nAt:\n{at}\n  [Hint: res should not be null.] (at "
                              "/paddle/paddle/fluid/pybind/eager_utils.cc:2996)\n"),
     "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
+    "duplicate_roots": (AssertionError, "The argument '{what}' of paddle.autograd.backward contains duplicate "
+                                        "paddle.Tensor object."),
+    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {name}, please check {what} "
+                                        "carefully.\n  [Hint: Expected visited_ins.count(auto_grad_meta) == 0, but "
+                                        "received visited_ins.count(auto_grad_meta):1 != 0:0.] (at "
+                                        "/paddle/paddle/fluid/eager/backward.cc:220)\n"),
+    # paddle 3.3.1 crashes here; flowgrad refuses it
+    "input_in_cuts": (ValueError, "(InvalidArgument) The {index}-th input is also in no_grad_vars, so no gradient can "
+                                  "reach it. (paddle 3.3.1 crashes here; flowgrad refuses it.)"),
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 
@@ -103,6 +112,9 @@ class PaddlePolicy(Policy):
             exc = facts["message"]
             frames = traceback.extract_tb(exc.__traceback__)[1:]
             facts["at"] = "".join(f"  {f.filename}({f.lineno}): {f.name}\n" for f in reversed(frames))
+        elif kind == "duplicate_tensors":
+            t = facts.pop("tensor")
+            facts["name"] = t.name if t.grad_fn is None else ""
         return super().error(kind, **facts)
 
 
@@ -116,6 +128,11 @@ PADDLE = PaddlePolicy(
     leaf_hooks_in_grad=False,
     allow_int_grads=True,
     grads_require_grad=True,
+    detach_seeds=True,
+    grad_keeps_graph=True,
+    grad_unreached_inputs_unused=True,
+    grad_results_follow_create_graph=True,
+    grad_returns_list=True,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

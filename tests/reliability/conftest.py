@@ -1,4 +1,4 @@
-"""pytest set-up of the reliability suite (issue 8): makes the helper modules next to this file
+"""pytest set-up of the reliability suite: makes the helper modules next to this file
 (`reliability_config.py`, `fuzz_graphs.py`) importable under any pytest import mode and registers the
 `slow` marker. The Hypothesis settings and the environment knobs live in reliability_config.py."""
 from __future__ import annotations

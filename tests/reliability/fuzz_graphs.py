@@ -1,4 +1,4 @@
-"""Random expression graphs for differential fuzzing (issue 8), framework-neutral.
+"""Random expression graphs for differential fuzzing, framework-neutral.
 
 A `Program` is drawn by Hypothesis as data: a list of steps over a growing pool of tensors. A step
 is a leaf (shape, value seed, requires_grad) or an op from `GENERATORS` applied to pool entries with drawn

@@ -1,4 +1,4 @@
-"""Settings and environment knobs shared by the reliability suite (issue 8).
+"""Settings and environment knobs shared by the reliability suite.
 
 * `RELIABILITY`: the Hypothesis settings every property test here derives from. Derandomized and
   without an example database, so a CI run tests exactly the same cases every time; a per-example

@@ -1,4 +1,4 @@
-"""Deep and wide graphs (issue 8): no recursion over graph depth anywhere, no quadratic fan-in.
+"""Deep and wide graphs: no recursion over graph depth anywhere, no quadratic fan-in.
 
 * a 1,000,000-op chain builds, runs backward, answers repr / grad_fn / next_functions, exports to
   DOT (when flowgrad.autograd.dot exists) and is freed, without RecursionError or a crash. It runs

@@ -1,4 +1,4 @@
-"""Errors lose nothing (issue 8).
+"""Errors lose nothing.
 
 * argument errors are raised before any `.grad` changes, and leave the graph runnable;
 * an exception from a user hook - or a KeyboardInterrupt raised from a hook mid-backward -

@@ -1,4 +1,4 @@
-"""Differential fuzzing of flowgrad.paddle against real Paddle (issue 8).
+"""Differential fuzzing of flowgrad.paddle against real Paddle.
 
 The torch fuzzing's random graphs (fuzz_graphs.programs), restricted to the ops and engine options
 both paddles spell the same way, interpreted with the paddle API (fuzz_graphs.run_paddle); smaller

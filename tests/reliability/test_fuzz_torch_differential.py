@@ -1,4 +1,4 @@
-"""Differential fuzzing of flowgrad.torch against real PyTorch (issue 8).
+"""Differential fuzzing of flowgrad.torch against real PyTorch.
 
 Hypothesis draws random expression graphs (fuzz_graphs.programs: leaves of mutually broadcastable
 shapes from 0-d to 4-d, float32 and float64, some requiring grad; ops from the whole op table;

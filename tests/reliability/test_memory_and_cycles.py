@@ -1,4 +1,4 @@
-"""Memory (issue 8): what a backward frees, what a training loop keeps.
+"""Memory: what a backward frees, what a training loop keeps.
 
 * after a non-retained backward no saved array is still referenced (weak references to the arrays
   of the intermediate tensors, on a hand-written graph and on random graphs), while the root

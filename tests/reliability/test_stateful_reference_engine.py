@@ -1,4 +1,4 @@
-"""Stateful testing against a naive reference engine (issue 8, MyGrad's discipline).
+"""Stateful testing against a naive reference engine (MyGrad's discipline).
 
 A Hypothesis RuleBasedStateMachine builds graphs step by step - create leaves, apply ops (with
 broadcasting), run backward with or without retain_graph, zero or drop gradients, register and

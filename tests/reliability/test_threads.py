@@ -1,4 +1,4 @@
-"""Threads (issue 8): backward from several threads at once.
+"""Threads: backward from several threads at once.
 
 * independent graphs built and differentiated by 8 threads at once give the right answers;
 * several threads accumulating into one shared leaf lose no contribution (PyTorch serialises

@@ -220,7 +220,7 @@ def test_implicit_grad_for_non_scalar_output_raises(torch, entry):
 
 def test_implicit_grad_for_complex_scalar_output_raises(torch):
     if torch.__name__ == "flowgrad.torch":
-        pytest.skip("flowgrad has no complex dtypes (issue 2 lists float/int/bool only)")
+        pytest.skip("flowgrad has no complex dtypes yet (float, int and bool only)")
     z = torch.tensor([1. + 2.j], requires_grad=True)
     s = (z * 2).sum()
     with pytest.raises(RuntimeError, match=exact(
@@ -271,7 +271,7 @@ def test_grad_of_other_noncomplex_dtype_is_accepted_and_cast_to_leaf_dtype(torch
 
 def test_noncomplex_grad_for_complex_output_raises_dtype_mismatch(torch):
     if torch.__name__ == "flowgrad.torch":
-        pytest.skip("flowgrad has no complex dtypes (issue 2 lists float/int/bool only)")
+        pytest.skip("flowgrad has no complex dtypes yet (float, int and bool only)")
     z = torch.tensor([1. + 2.j], requires_grad=True)
     y = z * 2
     with pytest.raises(RuntimeError, match=exact(

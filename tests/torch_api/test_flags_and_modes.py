@@ -84,7 +84,7 @@ def test_requires_grad_false_on_int_tensor_is_fine(torch):
 def test_float16_and_complex_tensors_can_require_grad(torch):
     assert torch.ones(2, dtype=torch.float16, requires_grad=True).requires_grad is True
     if torch.__name__ == "flowgrad.torch":
-        pytest.skip("flowgrad has no complex dtypes (issue 2 lists float/int/bool only)")
+        pytest.skip("flowgrad has no complex dtypes yet (float, int and bool only)")
     assert torch.ones(2, dtype=torch.complex64, requires_grad=True).requires_grad is True
 
 

@@ -15,8 +15,7 @@ class Module(_nn.Module):
 
     @staticmethod
     def _default_device():
-        from .. import _default_device
-        return _default_device[0]
+        return _Tensor._factories._default_device[0]
 
 
 def _facade(neutral: type) -> type:

@@ -1,13 +1,15 @@
-"""More of torch's tensor surface, composed from the op table: sorting (with torch.return_types),
-addcmul / addcdiv / lerp, roll, unique, nan_to_num, meshgrid, tensordot, hyperbolic and inverse
-trigonometric functions, fmod / frac, and tensor properties (stride, nbytes, ...).
+"""More of the torch family's tensor surface, composed from the op table: sorting (with
+`<facade>.return_types`), addcmul / addcdiv / lerp, roll, unique, nan_to_num, meshgrid, tensordot,
+hyperbolic and inverse trigonometric functions, fmod / frac, and tensor properties (stride,
+nbytes, ...).
 
-`bind(namespace)` adds each function to the torch namespace and each method to torch.Tensor,
+`bind(namespace)` adds each function to a facade's namespace and each method to its Tensor,
 skipping names that already exist (a core implementation always wins).
 """
 from __future__ import annotations
 
 import math
+import types
 import warnings
 from collections import namedtuple
 
@@ -15,27 +17,28 @@ import numpy as np
 
 from .. import backend
 from .. import ops
-from ._tensor import Tensor
+from ..tensor import Tensor
 
 
 # ------------------------------------------------------------------------------ return types
 
-def _return_type(name: str, fields=("values", "indices")):
+def _return_type(module: str, name: str, fields=("values", "indices")):
     base = namedtuple(name, fields)
 
     def __repr__(self):
         body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
-        return f"torch.return_types.{name}(\n{body})"
+        return f"{module}.return_types.{name}(\n{body})"
 
     return type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
-                                "__module__": "torch.return_types"})
+                                "__module__": f"{module}.return_types"})
 
 
-return_types = {n: _return_type(n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin")}
+def _return_types(module: str) -> dict:
+    return {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin")}
 
 
 def sort(input, dim=-1, descending=False, stable=False):
-    return return_types["sort"](*ops.sort(input, dim, descending))
+    return type(input)._return_types["sort"](*ops.sort(input, dim, descending))
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -45,8 +48,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     values, idx = sort(input, dim, descending=largest)
     if input._data.ndim == 0:
-        return return_types["topk"](values, idx)
-    return return_types["topk"](ops.narrow(values, dim, 0, k), ops.narrow(idx, dim, 0, k))
+        return type(input)._return_types["topk"](values, idx)
+    return type(input)._return_types["topk"](ops.narrow(values, dim, 0, k), ops.narrow(idx, dim, 0, k))
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
@@ -54,7 +57,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     v, i = ops.narrow(values, dim, k - 1, 1), ops.narrow(idx, dim, k - 1, 1)
     if not keepdim:
         v, i = ops.squeeze(v, dim), ops.squeeze(i, dim)
-    return return_types["kthvalue"](v, i)
+    return type(input)._return_types["kthvalue"](v, i)
 
 
 def msort(input):
@@ -171,7 +174,7 @@ def _bitwise(name):
         d = input._data
         xp = backend.namespace(d)
         if d.dtype.kind == "f":
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for '{input.policy.type_name(d.dtype)[6:-6]}'")
+            raise input.policy.error("not_implemented_for", op=f"{name}_cpu", dtype_scalar=d.dtype)
         if other is None:
             return input._new(getattr(xp, name)(d))
         o = other._data if isinstance(other, Tensor) else other
@@ -222,12 +225,13 @@ def moveaxis(input, source, destination):
 def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    policy = tensors[0].policy if tensors else None
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=2)
+        warning = policy.error("meshgrid_indexing_default")
+        warnings.warn(str(warning), type(warning), stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+        raise policy.error("meshgrid_indexing", indexing=indexing)
     ts = list(tensors)
     swap = indexing == "xy" and len(ts) >= 2
     if swap:
@@ -261,8 +265,25 @@ def tensordot(a, b, dims=2):
     return ops.reshape(ops.matmul(a2, b2), tuple(a._data.shape[d] for d in fa) + tuple(b._data.shape[d] for d in fb))
 
 
+def diag(x, diagonal=0):
+    """The diagonal of a matrix, or the matrix with vector `x` on its main diagonal."""
+    d = x._data
+    if d.ndim == 1:
+        if diagonal:
+            raise NotImplementedError("diag of a vector with a non-zero offset is not supported by flowgrad yet")
+        return x._new(backend.namespace(d).eye(d.shape[0], dtype=d.dtype)) * x
+    k = np.arange(max(0, min(d.shape[0], d.shape[1] - diagonal) if diagonal >= 0 else
+                      min(d.shape[0] + diagonal, d.shape[1])))
+    rows, cols = (k, k + diagonal) if diagonal >= 0 else (k - diagonal, k)
+    return ops.getitem(x, (rows, cols))
+
+
+def cdist(a, b, p=2.0):
+    diff = ops.unsqueeze(a, -2) - ops.unsqueeze(b, -3)
+    return ops.norm(diff, p, dim=-1)
+
+
 def trace(input):
-    from . import diag
     return ops.sum(diag(input))
 
 
@@ -281,24 +302,6 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if return_counts:
         out.append(input._new(res[pos].astype(np.int64)))
     return tuple(out)
-
-
-def tril_indices(row, col, offset=0, dtype=None, device=None, layout=None):
-    r, c = np.tril_indices(row, offset, col)
-    return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
-
-
-def triu_indices(row, col, offset=0, dtype=None, device=None, layout=None):
-    r, c = np.triu_indices(row, offset, col)
-    return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
-
-
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, generator=None):
-    from .. import creation
-    if high is None:
-        low, high = 0, low
-    arr = creation.randint(low, high, input._data.shape, dtype or input._data.dtype, generator=generator)
-    return Tensor._make(arr)
 
 
 def bincount(input, weights=None, minlength=0):
@@ -347,23 +350,19 @@ def _H(self):
     return ops.t(self) if self._data.ndim == 2 else self
 
 
-def _allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    from . import allclose
-    return allclose(self, other, rtol, atol, equal_nan)
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(np.allclose(np.asarray(input._host()), np.asarray(other._host()), rtol, atol, equal_nan))
 
 
-def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    from . import isclose
-    return isclose(self, other, rtol, atol, equal_nan)
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return input._new(backend.namespace(input._data).isclose(input._data, other._data, rtol, atol, equal_nan))
 
 
-def _equal(self, other):
-    from . import equal
-    return equal(self, other)
+def equal(input, other) -> bool:
+    return input._data.shape == other._data.shape and bool((input._data == other._data).all())
 
 
-def _diag(self, diagonal=0):
-    from . import diag
+def _diag_method(self, diagonal=0):
     return diag(self, diagonal)
 
 
@@ -385,8 +384,9 @@ FUNCTIONS = {
     "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": sgn,
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
-    "tensordot": tensordot, "trace": trace, "unique": unique, "tril_indices": tril_indices,
-    "triu_indices": triu_indices, "randint_like": randint_like, "bincount": bincount, "bitwise_and": bitwise_and,
+    "tensordot": tensordot, "trace": trace, "unique": unique,
+    "bincount": bincount, "diag": diag, "cdist": cdist, "allclose": allclose, "isclose": isclose, "equal": equal,
+    "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
 }
 
@@ -402,8 +402,8 @@ METHODS.update({
     "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": _inplace(ops.abs),
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": _returns_self,
-    "share_memory_": _returns_self, "H": property(_H), "allclose": _allclose, "isclose": _isclose,
-    "equal": _equal, "diag": _diag, "addmm": _addmm,
+    "share_memory_": _returns_self, "H": property(_H), "allclose": allclose, "isclose": isclose,
+    "equal": equal, "diag": _diag_method, "addmm": _addmm,
 })
 
 
@@ -411,20 +411,14 @@ METHODS.update({
 OVERRIDE = ("sort", "argsort", "topk")
 
 
-def bind(namespace: dict) -> None:
-    """Add the functions to the torch namespace and the methods to torch.Tensor where missing."""
+def bind(namespace: dict, Tensor: type, module: str) -> None:
+    """Add the functions to a facade's namespace and the methods to its Tensor where missing;
+    `<module>.return_types` holds the named tuples sort / topk / ... return."""
     for name, fn in FUNCTIONS.items():
         if name not in namespace or name in OVERRIDE:
             namespace[name] = fn
     for name, fn in METHODS.items():
         if not hasattr(Tensor, name) or name in OVERRIDE:
             setattr(Tensor, name, fn)
-    namespace.setdefault("return_types", _ReturnTypes())
-
-
-class _ReturnTypes:
-    """torch.return_types (the named tuples sort/topk/... return)."""
-
-    def __init__(self):
-        for name, cls in return_types.items():
-            setattr(self, name, cls)
+    Tensor._return_types = _return_types(module)
+    namespace.setdefault("return_types", types.SimpleNamespace(**Tensor._return_types))

@@ -1,0 +1,6 @@
+"""`python -m conformance` is `flowgrad conformance`."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

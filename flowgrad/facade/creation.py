@@ -1,0 +1,188 @@
+"""The torch family's creation functions (`tensor`, `zeros`, `randn`, `arange`, ... and the
+seeding functions), built for one facade: its Tensor class, dtype table and default device."""
+from __future__ import annotations
+
+import builtins
+import warnings
+
+import numpy as np
+
+from .. import backend, creation
+from .. import ops
+from ..tensor import Tensor as _CoreTensor
+
+
+def build(Tensor: type, dtypes: dict) -> dict:
+    """The creation namespace of a torch-family facade whose tensors are `Tensor`."""
+    policy = Tensor.policy
+    default_device = [None]
+
+    def _dev(d):
+        d = d if d is not None else default_device[0]
+        return None if d is None else backend.Device(d)
+
+    def _finish(arr, requires_grad):
+        t = Tensor._make(arr)
+        if requires_grad:
+            if arr.dtype.kind != "f":
+                raise policy.error("int_requires_grad")
+            t._requires_grad = True
+        return t
+
+    def _size(size):
+        return ops.parse_shape(size) if size else ()
+
+    def _like(t, dtype, device):
+        return (dtype if dtype is not None else t._data.dtype), (device if device is not None else t.device)
+
+    def set_default_dtype(d) -> None:
+        backend.set_default_float(d)
+
+    def get_default_dtype():
+        return dtypes[backend.default_float()]
+
+    def set_default_device(d) -> None:
+        default_device[0] = None if d is None else Tensor._device(d)
+
+    def get_default_device():
+        return default_device[0] or Tensor._device("cpu")
+
+    def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        if isinstance(data, _CoreTensor):
+            warning = policy.error("tensor_from_tensor")
+            warnings.warn(str(warning), type(warning), stacklevel=2)
+        return _finish(creation.array_from(data, dtype, _dev(device)), requires_grad)
+
+    def as_tensor(data, dtype=None, device=None):
+        if isinstance(data, _CoreTensor) and (dtype is None or data.dtype == dtype) and device is None:
+            return data
+        if isinstance(data, np.ndarray) and dtype is None and device is None and data.dtype in backend.DTYPES:
+            return Tensor._make(data)
+        return _finish(creation.array_from(data, dtype, _dev(device)), False)
+
+    def from_numpy(arr: np.ndarray):
+        if not isinstance(arr, np.ndarray):
+            raise policy.error("from_numpy_type", type=type(arr).__name__)
+        if arr.dtype not in backend.DTYPES:
+            raise policy.error("from_numpy_dtype", dtype=arr.dtype)
+        return Tensor._make(arr)
+
+    def from_dlpack(ext):
+        """A tensor sharing memory with a DLPack producer (NumPy, CuPy, real torch, ...) or capsule."""
+        from .. import dlpack
+        return Tensor._make(dlpack.array_from_dlpack(ext))
+
+    def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
+        return _finish(creation.full(_size(size), 0, dtype or backend.default_float(), _dev(device)), requires_grad)
+
+    def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
+        return _finish(creation.full(_size(size), 1, dtype or backend.default_float(), _dev(device)), requires_grad)
+
+    def empty(*size, dtype=None, device=None, requires_grad=False, **kw):
+        return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+        if isinstance(fill_value, _CoreTensor):
+            fill_value = fill_value.item()
+        shape = _size((size,)) if not isinstance(size, builtins.int) else (size,)
+        return _finish(creation.full(shape, fill_value, dtype, _dev(device)), requires_grad)
+
+    def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
+        dt, dv = _like(t, dtype, device)
+        return _finish(creation.full(t._data.shape, 0, dt, dv), requires_grad)
+
+    def ones_like(t, dtype=None, device=None, requires_grad=False, **kw):
+        dt, dv = _like(t, dtype, device)
+        return _finish(creation.full(t._data.shape, 1, dt, dv), requires_grad)
+
+    def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kw):
+        dt, dv = _like(t, dtype, device)
+        return _finish(creation.full(t._data.shape, fill_value, dt, dv), requires_grad)
+
+    def empty_like(t, dtype=None, device=None, requires_grad=False, **kw):
+        return zeros_like(t, dtype, device, requires_grad)
+
+    def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
+        dt, dv = _like(t, dtype, device)
+        return _finish(creation.rand(t._data.shape, dt, dv, generator), requires_grad)
+
+    def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
+        dt, dv = _like(t, dtype, device)
+        return _finish(creation.randn(t._data.shape, dt, dv, generator), requires_grad)
+
+    def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
+        return _finish(creation.arange(start, end, step, dtype, _dev(device)), requires_grad)
+
+    def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+        return _finish(creation.linspace(start, end, steps, dtype, _dev(device)), requires_grad)
+
+    def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+        return _finish(creation.eye(n, m, dtype, _dev(device)), requires_grad)
+
+    def tril_indices(row, col, offset=0, dtype=None, device=None, layout=None):
+        r, c = np.tril_indices(row, offset, col)
+        return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
+
+    def triu_indices(row, col, offset=0, dtype=None, device=None, layout=None):
+        r, c = np.triu_indices(row, offset, col)
+        return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
+
+    # ------------------------------------------------------------------------------ random
+    default_generator = creation.default_generator
+
+    def manual_seed(seed):
+        return default_generator.manual_seed(seed)
+
+    def seed() -> builtins.int:
+        return default_generator.seed()
+
+    def initial_seed() -> builtins.int:
+        return default_generator.initial_seed()
+
+    def get_rng_state():
+        return default_generator.get_state()
+
+    def set_rng_state(state) -> None:
+        default_generator.set_state(state)
+
+    def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+        return _finish(creation.rand(_size(size), dtype, _dev(device), generator), requires_grad)
+
+    def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+        return _finish(creation.randn(_size(size), dtype, _dev(device), generator), requires_grad)
+
+    def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+        if high is None or isinstance(high, (tuple, list)):
+            low, high, size = 0, low, high if size is None else size
+        return _finish(creation.randint(low, high, size, dtype, _dev(device), generator), requires_grad)
+
+    def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
+        return _finish(creation.randperm(n, dtype, _dev(device), generator), requires_grad)
+
+    def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, generator=None):
+        if high is None:
+            low, high = 0, low
+        return Tensor._make(creation.randint(low, high, input._data.shape, dtype or input._data.dtype,
+                                             generator=generator))
+
+    def normal(mean, std, size=None, generator=None):
+        if isinstance(mean, _CoreTensor) or isinstance(std, _CoreTensor):
+            shape = np.broadcast_shapes(*(x._data.shape for x in (mean, std) if isinstance(x, _CoreTensor)))
+            return mean + std * randn(shape, generator=generator)
+        return randn(size, generator=generator) * std + mean
+
+    def bernoulli(p, generator=None):
+        return Tensor._make((creation.rand(p._data.shape, np.float64, generator=generator) < p._data)
+                            .astype(p._data.dtype))
+
+    def multinomial(probs, num_samples, replacement=False, generator=None):
+        rng = creation._gen(generator)
+        p = np.atleast_2d(probs._host()).astype(np.float64)
+        rows = [rng.choice(p.shape[1], num_samples, replace=replacement, p=row / row.sum()) for row in p]
+        out = np.stack(rows).astype(np.int64)
+        return Tensor._make(out if probs._data.ndim == 2 else out[0])
+
+    namespace = {name: value for name, value in locals().items()
+                 if not name.startswith("_") and name not in ("Tensor", "dtypes", "policy", "default_device")}
+    namespace.update(asarray=as_tensor, Generator=creation.Generator, _default_device=default_device, _dev=_dev)
+    return namespace

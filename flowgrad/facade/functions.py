@@ -1,0 +1,96 @@
+"""The torch family's function namespace over the op table: the ops under PyTorch's names and
+aliases (OneFlow uses the same), `out=` where PyTorch takes it, comparisons, dtype promotion
+queries, grad-mode switches and the math constants."""
+from __future__ import annotations
+
+import builtins
+import functools
+import math
+
+import numpy as np
+
+from .. import backend
+from .. import ops
+from ..autograd.mode import (enable_grad, inference_mode, is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                             is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
+from ..tensor import Tensor as _CoreTensor
+
+# op-table functions under the names the torch family uses
+OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", "ceil", "chunk", "clamp", "clone",
+       "cos", "cumsum", "div", "dot", "einsum", "eq", "erf", "exp", "expand", "expm1", "flatten", "flip", "floor",
+       "floor_divide", "gather", "ge", "gt", "index_select", "isfinite", "isinf", "isnan", "le", "log", "log1p",
+       "log2", "log10", "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "logsumexp", "lt",
+       "masked_fill", "masked_select", "matmul", "maximum", "mean", "minimum", "mm", "movedim", "mul", "mv",
+       "narrow", "ne", "neg", "nonzero", "norm", "outer", "permute", "pow", "prod", "reciprocal", "relu",
+       "remainder", "repeat", "reshape", "round", "rsqrt", "scatter", "scatter_add", "select", "sigmoid", "sign",
+       "sin", "softmax", "split", "sqrt", "squeeze", "stack", "std", "std_mean", "sub", "sum", "t",
+       "take_along_dim", "tan", "tanh", "tile", "transpose", "tril", "triu", "trunc", "unbind", "unsqueeze", "var",
+       "var_mean", "where", "count_nonzero", "addmm", "swapaxes", "hstack", "vstack", "broadcast_to", "median",
+       "max", "min", "all", "any")
+ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
+           "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
+           "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne"}
+# functions that take PyTorch's `out=` keyword
+WITH_OUT = ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid",
+            "sqrt", "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "relu",
+            "remainder", "floor_divide", "cumsum", "multiply", "subtract", "divide")
+
+
+def _with_out(fn):
+    """PyTorch's `out=` keyword: results are copied into `out`, refused when autograd would need them."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        if is_grad_enabled() and builtins.any(isinstance(a, _CoreTensor) and a._requires_grad
+                                              for a in (*args, *kwargs.values(), out)):
+            raise out.policy.error("out_requires_grad", name=fn.__name__)
+        res = fn(*args, **kwargs)
+        out._data = res._data.astype(out._data.dtype, copy=False) if res._data.shape != out._data.shape else out._data
+        out._data[...] = res._data
+        out._bump()
+        return out
+    return wrapper
+
+
+def build(Tensor: type, dtypes: dict) -> dict:
+    """The function namespace of a torch-family facade whose tensors are `Tensor`."""
+
+    def is_tensor(obj) -> builtins.bool:
+        return isinstance(obj, _CoreTensor)
+
+    def is_floating_point(t) -> builtins.bool:
+        return t._data.dtype.kind == "f"
+
+    def numel(t) -> builtins.int:
+        return t.numel()
+
+    def detach(x):
+        return x.detach()
+
+    def result_type(a, b):
+        _, x, y, _, _ = ops.binary_arrays(a, b)
+        return dtypes[x.dtype if hasattr(x, "dtype") else y.dtype]
+
+    def promote_types(a, b):
+        return dtypes[backend.result_type((a.np, b.np), (), (), backend.default_float())]
+
+    def can_cast(from_, to) -> builtins.bool:
+        return np.can_cast(from_.np, to.np, "same_kind")
+
+    def is_inference(t) -> builtins.bool:
+        return t.is_inference()
+
+    namespace = {name: value for name, value in locals().items() if name not in ("Tensor", "dtypes")}
+    namespace.update({name: getattr(ops, name) for name in OPS})
+    namespace.update({alias: namespace[name] for alias, name in ALIASES.items()})
+    namespace["square"] = lambda x: ops.pow(x, 2)
+    for name in WITH_OUT:
+        namespace[name] = _with_out(namespace[name])
+    namespace.update(enable_grad=enable_grad, inference_mode=inference_mode, is_grad_enabled=is_grad_enabled,
+                     is_inference_mode_enabled=is_inference_mode_enabled, no_grad=no_grad,
+                     set_grad_enabled=set_grad_enabled, is_anomaly_enabled=is_anomaly_enabled,
+                     is_anomaly_check_nan_enabled=is_anomaly_check_nan_enabled,
+                     e=math.e, pi=math.pi, inf=math.inf, nan=math.nan)
+    return namespace
