@@ -240,13 +240,17 @@ def test_oneflow_aliases_to_its_facade():
         from flowgrad import shim
         shim.install("oneflow")
         import oneflow as flow
+        import oneflow.nn
         import flowgrad.oneflow
         assert flow is flowgrad.oneflow is sys.modules["oneflow"]
+        assert flow.nn is sys.modules["oneflow.nn"] and flow.Tensor is flowgrad.oneflow.Tensor
         assert importlib.util.find_spec("oneflow.no_such_module") is None
         try:
             flow.no_such_api
         except AttributeError as e:
             assert type(e) is shim.FlowgradAttributeError
+        shim.uninstall()
+        assert not [k for k in sys.modules if k.partition(".")[0] == "oneflow"]
     """)
 
 
