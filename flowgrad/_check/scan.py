@@ -8,8 +8,9 @@ class (`torch.optim.SGD.step`), and, in their own bucket, methods named like a T
 a receiver whose type is unknown (`torch.Tensor.sum?`). The bare top-level module (`torch`) is not a use.
 
 Types are inferred per scope, flow-insensitively: a name is a tensor when every binding of it (an
-assignment of None aside) is one of: a factory call (FACTORIES), arithmetic with a tensor, a subscript of a tensor, an in-place method
-(`x.add_(...)`), a tensor attribute in TENSOR_ATTRIBUTES, a parameter annotated `torch.Tensor`.
+assignment of None aside) is one of: a factory call (FACTORIES), arithmetic with a tensor, a
+subscript of a tensor, an in-place method (`x.add_(...)`), a tensor attribute in TENSOR_ATTRIBUTES,
+a parameter annotated `torch.Tensor`.
 """
 from __future__ import annotations
 
@@ -205,7 +206,8 @@ class _Scanner:
                 self._imported(top)
             for alias in node.names:
                 if alias.name != "*":
-                    scope.bind(alias.asname or alias.name, ("api", f"{node.module}.{alias.name}") if framework else None)
+                    api = ("api", f"{node.module}.{alias.name}") if framework else None
+                    scope.bind(alias.asname or alias.name, api)
         elif t is ast.For or t is ast.AsyncFor:
             self._bind_target(node.target, scope, None)
         elif t is ast.Global:

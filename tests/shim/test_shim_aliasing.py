@@ -144,7 +144,8 @@ def test_watch_tensors_records_missing_tensor_attributes_until_uninstall():
         except AttributeError as e:
             assert type(e) is shim.FlowgradAttributeError and "flowgrad" in str(e)
         assert x.sum().item() == 2.0
-        assert [(m.api, m.kind, m.count) for m in shim.missing()] == [("torch.Tensor.refine_names", "tensor attribute", 1)]
+        missing = [(m.api, m.kind, m.count) for m in shim.missing()]
+        assert missing == [("torch.Tensor.refine_names", "tensor attribute", 1)]
         shim.uninstall()
         assert "__getattr__" not in flowgrad.torch.Tensor.__dict__
         try:

@@ -40,7 +40,8 @@ def test_examples_run_unchanged_under_flowgrad_run_and_compat(example, tmp_path)
 PROBE = """\
 import json, os, sys
 print(json.dumps({"argv": sys.argv, "name": __name__, "path0": sys.path[0], "file": __file__,
-                  "package": __package__, "spec": __spec__ and (__spec__.name, __spec__.origin), "loader": type(__loader__).__name__,
+                  "package": __package__, "spec": __spec__ and (__spec__.name, __spec__.origin),
+                  "loader": type(__loader__).__name__,
                   "main": sys.modules["__main__"].__dict__ is globals(), "doc": __doc__}))
 """
 
