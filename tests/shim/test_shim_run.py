@@ -47,11 +47,12 @@ print(json.dumps({"argv": sys.argv, "name": __name__, "path0": sys.path[0], "fil
 
 
 def test_a_script_sees_what_python_script_would_show_it(tmp_path):
-    script = tmp_path / "probe.py"
+    (tmp_path / "sub").mkdir()
+    script = tmp_path / "sub" / "probe.py"      # not in the working directory: sys.path[0] is the script's
     script.write_text('"""doc"""\n' + PROBE)
-    want = subprocess.run([sys.executable, "probe.py", "a", "--b"], capture_output=True, text=True, cwd=tmp_path,
+    want = subprocess.run([sys.executable, "sub/probe.py", "a", "--b"], capture_output=True, text=True, cwd=tmp_path,
                           env=env())
-    got = flowgrad("run", "probe.py", "a", "--b", cwd=tmp_path)
+    got = flowgrad("run", "sub/probe.py", "a", "--b", cwd=tmp_path)
     assert got.returncode == want.returncode == 0, got.stderr
     assert got.stdout == want.stdout
 
