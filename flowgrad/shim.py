@@ -119,7 +119,7 @@ def uninstall(*names: str) -> None:
             if facade is None:
                 continue
             for key, mod in list(sys.modules.items()):
-                if (key == name or key.startswith(name + ".")) and _in_facade(mod, facade):
+                if (key == name or key.startswith(name + ".")) and _under(mod, "flowgrad"):
                     del sys.modules[key]
             _FINDER.restore_classes(facade)
         if not _FINDER.aliases:
@@ -176,9 +176,10 @@ def _check_name(name: str) -> None:
         raise ValueError(f"unknown framework {name!r}: flowgrad's shim aliases {', '.join(FACADES)}")
 
 
-def _in_facade(mod: object, facade: str) -> bool:
+def _under(mod: object, prefix: str) -> bool:
+    """Whether `mod` is the module named `prefix` or one of its submodules."""
     modname = getattr(mod, "__name__", None)
-    return isinstance(modname, str) and (modname == facade or modname.startswith(facade + "."))
+    return isinstance(modname, str) and (modname == prefix or modname.startswith(prefix + "."))
 
 
 def _refuse_real(name: str) -> None:
@@ -186,7 +187,7 @@ def _refuse_real(name: str) -> None:
     keys = [name] + sorted(k for k in list(sys.modules) if k.startswith(name + "."))
     for key in keys:
         mod = sys.modules.get(key)
-        if mod is not None and not _in_facade(mod, facade) and not getattr(mod, "__flowgrad_compat__", False):
+        if mod is not None and not _under(mod, "flowgrad") and not getattr(mod, "__flowgrad_compat__", False):
             where = getattr(mod, "__file__", None) or "a module not from flowgrad"
             raise ShimError(f"cannot alias {name!r} to {facade}: the real {name} is already imported ({key} from "
                             f"{where}); flowgrad never mixes it with its facade in one process. Alias before anything "
@@ -254,14 +255,18 @@ def _from_import_statement() -> bool:
 
 
 def _submodule(target: str) -> types.ModuleType | None:
-    """The facade's module `target` if it is loaded (in sys.modules, or an attribute of its loaded
-    parent that is really that module)."""
+    """The facade's module `target` if it is loaded: in sys.modules, or a public attribute of its
+    loaded parent that is one of flowgrad's modules (a facade may re-export another's, as
+    `oneflow.nn` could be `flowgrad.torch.nn`; `torch._np`, NumPy, is not a submodule)."""
     mod = sys.modules.get(target)
     if mod is not None:
         return mod
     parent, _, child = target.rpartition(".")
     attr = getattr(sys.modules.get(parent), "__dict__", {}).get(child)
-    return attr if isinstance(attr, types.ModuleType) and attr.__name__ == target else None
+    if isinstance(attr, types.ModuleType) and (attr.__name__ == target or (
+            not child.startswith("_") and _under(attr, "flowgrad"))):
+        return attr
+    return None
 
 
 def _target_spec(target: str) -> importlib.machinery.ModuleSpec | None:

@@ -7,9 +7,10 @@ attribute or method of a tensor (`torch.Tensor.sum`), a method called on an inst
 class (`torch.optim.SGD.step`), and, in their own bucket, methods named like a Tensor method called on
 a receiver whose type is unknown (`torch.Tensor.sum?`). The bare top-level module (`torch`) is not a use.
 
-Types are inferred per scope, flow-insensitively: a name is a tensor when every binding of it is one
-of: a factory call (FACTORIES), arithmetic with a tensor, a subscript of a tensor, an in-place method
-(`x.add_(...)`), a tensor attribute in TENSOR_ATTRIBUTES, a parameter annotated `torch.Tensor`.
+Types are inferred per scope, flow-insensitively: a name is a tensor when every binding of it (an
+assignment of None aside) is one of: a factory call (FACTORIES), arithmetic with a tensor, a
+subscript of a tensor, an in-place method (`x.add_(...)`), a tensor attribute in TENSOR_ATTRIBUTES,
+a parameter annotated `torch.Tensor`.
 """
 from __future__ import annotations
 
@@ -93,7 +94,7 @@ class _Scope:
 
 def ignored_lines(source: str) -> set[int]:
     """Lines carrying a `# flowgrad: ignore` comment."""
-    if "flowgrad: ignore" not in source and not _IGNORE.search(source):
+    if "flowgrad:" not in source:
         return set()
     lines = set()
     try:
@@ -205,7 +206,8 @@ class _Scanner:
                 self._imported(top)
             for alias in node.names:
                 if alias.name != "*":
-                    scope.bind(alias.asname or alias.name, ("api", f"{node.module}.{alias.name}") if framework else None)
+                    api = ("api", f"{node.module}.{alias.name}") if framework else None
+                    scope.bind(alias.asname or alias.name, api)
         elif t is ast.For or t is ast.AsyncFor:
             self._bind_target(node.target, scope, None)
         elif t is ast.Global:
@@ -250,6 +252,8 @@ class _Scanner:
             if value is None:
                 result = None
                 break
+            if type(value) is ast.Constant and value.value is None:
+                continue          # `torch = None` beside `import torch`, `x = None` before `x = torch.zeros(3)`
             if type(value) is tuple:
                 kind = (value if value[0] == "api" else self._annotation_kind(value[1], scope))
             else:

@@ -12,8 +12,7 @@ from .. import shim
 
 SUPPORTED, DIFFERS, UNSUPPORTED, UNRESOLVED = "supported", "differs", "unsupported", "unresolved"
 
-_RANDOM = ("flowgrad draws from NumPy's generator: the same distributions as {fw}, but other numbers for the same "
-           "seed (layers' initial weights included)")
+_RANDOM = "random numbers come from NumPy's generator: the same distributions as {fw}, other values for a seed"
 _SAVE = ("flowgrad writes and reads its own zip format (JSON + .npy): real {fw} cannot read flowgrad's files, nor "
          "flowgrad {fw}'s")
 

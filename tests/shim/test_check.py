@@ -162,6 +162,25 @@ def test_scopes_shadowing_and_tensor_typing(tmp_path):
     assert "torch.Tensor.norm?" not in counts and counts["torch.nn.Module"] == ("supported", 1)
 
 
+def test_an_optional_import_and_a_none_placeholder_keep_their_type(tmp_path):
+    res = _check_code(tmp_path, """
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        best = None
+        for step in range(3):
+            best = torch.zeros(2)
+        best.no_such_method()
+        other = 0
+        other = torch.zeros(2)
+        other.no_such_other()                     # bound to an int too: not a tensor
+    """, ["torch"])
+    counts = _counts(res)
+    assert counts["torch.zeros"] == ("supported", 2)
+    assert counts["torch.Tensor.no_such_method"] == ("unsupported", 1) and "torch.Tensor.no_such_other" not in counts
+
+
 def test_keywords_are_asked_of_the_signature(tmp_path):
     res = _check_code(tmp_path, """
         import torch

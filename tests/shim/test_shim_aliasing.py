@@ -144,7 +144,8 @@ def test_watch_tensors_records_missing_tensor_attributes_until_uninstall():
         except AttributeError as e:
             assert type(e) is shim.FlowgradAttributeError and "flowgrad" in str(e)
         assert x.sum().item() == 2.0
-        assert [(m.api, m.kind, m.count) for m in shim.missing()] == [("torch.Tensor.refine_names", "tensor attribute", 1)]
+        missing = [(m.api, m.kind, m.count) for m in shim.missing()]
+        assert missing == [("torch.Tensor.refine_names", "tensor attribute", 1)]
         shim.uninstall()
         assert "__getattr__" not in flowgrad.torch.Tensor.__dict__
         try:
@@ -240,13 +241,17 @@ def test_oneflow_aliases_to_its_facade():
         from flowgrad import shim
         shim.install("oneflow")
         import oneflow as flow
+        import oneflow.nn
         import flowgrad.oneflow
         assert flow is flowgrad.oneflow is sys.modules["oneflow"]
+        assert flow.nn is sys.modules["oneflow.nn"] and flow.Tensor is flowgrad.oneflow.Tensor
         assert importlib.util.find_spec("oneflow.no_such_module") is None
         try:
             flow.no_such_api
         except AttributeError as e:
             assert type(e) is shim.FlowgradAttributeError
+        shim.uninstall()
+        assert not [k for k in sys.modules if k.partition(".")[0] == "oneflow"]
     """)
 
 
