@@ -12,9 +12,10 @@
 Ownership: each gradient in a buffer carries an `owned` flag, true when the engine holds the only
 reference to it, so its memory may be reused: a later gradient for the same buffer is added into
 it in place, and a leaf's first `.grad` is the gradient itself rather than a copy. A gradient is
-owned when a declared op's formula made it during a pass that records nothing and hands nothing
-back (no create_graph, no autograd.grad), it is not a view, it went to one edge only, and no hook
-saw it. Seeds, custom Function results and anything a hook saw are never owned.
+owned when a declared op's formula made it (not the incoming gradient passed on, which may go to
+several inputs) during a pass that records nothing and hands nothing back (no create_graph, no
+autograd.grad), or the engine made it (a sum), and no hook saw it; a view is used but never
+written into. Seeds, custom Function results and anything a hook saw are never owned.
 No recursion over graph depth anywhere.
 """
 from __future__ import annotations
@@ -64,7 +65,11 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             p = pending[node] = [0] + [None, False] * len(node.out_meta)
             heapq.heappush(ready, (-node.seq, id(node), node))
         if g is not None:
-            _put(p, 2 * nr + 1, g, False, own)
+            k = 2 * nr + 1
+            if p[k] is None:
+                p[k] = g
+            else:
+                _add_into(p, k, g, own)
 
     # 2. execution
     anomaly = mode.anomaly_enabled()
@@ -72,6 +77,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     release = not retain_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
+    inline = not (anomaly or capture or filtered)
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
     grad_mode = _grad.set(create_graph)
     task = _GraphTask(roots, pending, needed)
@@ -88,11 +94,11 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             p = pending[node]   # (the entry stays, emptied: the pass's record of what it reached)
             if observer is not None:
                 observer.popped(node)
-            if len(p) == 3 and node._plain and node._hooks is None and not (anomaly or capture or filtered):
+            if inline and len(p) == 3 and node._plain and node._hooks is None:
                 # the common case, inlined: a declared op's one-output node, nothing to observe
                 if node._saved is FREED:
                     raise policy.error("second_backward", node=policy.node_name(node))
-                g, g_owned = p[1], p[2]
+                g = p[1]
                 p[1] = None
                 outs = node.backward(g) if g is not None else None
                 if release and (node._saved is not None or free_every):
@@ -118,9 +124,9 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     continue
                 if node._saved is FREED:
                     raise policy.error("second_backward", node=policy.node_name(node))
-                g, g_owned = (grads[0], owned[0]) if len(grads) == 1 else (None, False)
+                g = grads[0] if len(grads) == 1 else None
                 if len(grads) == 1 and node._hooks is None and not anomaly:
-                    outs = _apply(node, grads, g_owned, create_graph) \
+                    outs = _apply(node, grads, owned[0], create_graph) \
                         if g is not None or node.runs_without_grads else None
                 elif all(x is None for x in grads) and not node.runs_without_grads:
                     outs = None
@@ -133,13 +139,6 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             # 3. routing: each gradient to the buffer of the node its edge leads to
             if outs is None:
                 outs = (None,) * len(node.next_edges)
-            n = len(outs)
-            if n == 1:
-                shared = None
-            elif n == 2:
-                shared = (id(outs[0]),) if outs[0] is outs[1] and outs[0] is not None else None
-            else:
-                shared = _shared(outs)
             for edge, out in zip(node.next_edges, outs):
                 if edge is None:
                     continue
@@ -151,8 +150,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                         out = None
                 p = pending[nxt]
                 if out is not None:
-                    # ours alone: made by a formula (or passed on as-is when it was ours), sent to this edge only
-                    owned = fresh and (out is not g or g_owned) and (shared is None or id(out) not in shared)
+                    owned = fresh and out is not g   # a formula made it (the incoming one may go to several inputs)
                     shape, dtype = nxt.out_meta[nr]
                     od = out._data
                     if od.shape != shape:
@@ -163,7 +161,12 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                         owned = own
                     if filtered and observer is not None:
                         observer.passed(node, nxt, out)
-                    _put(p, 2 * nr + 1, out, owned, own)
+                    k = 2 * nr + 1
+                    if p[k] is None:
+                        p[k] = out
+                        p[k + 1] = owned
+                    else:
+                        _add_into(p, k, out, own)
                 left = p[0] - 1
                 p[0] = left
                 if left == 0:
@@ -181,28 +184,15 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     return captured
 
 
-def _put(p: list, i: int, g, owned: bool, own: bool) -> None:
-    """Add gradient `g` into slot `i` of a pending entry (`p[i + 1]`: whether the engine owns what
-    the slot holds): in place into an owned buffer, else out of place."""
-    old = p[i]
-    if old is None:
-        p[i] = g
-        p[i + 1] = owned
-    elif p[i + 1] and old._view is None and old._vc is None and getattr(old._data, "base", None) is None:
+def _add_into(p: list, k: int, g, own: bool) -> None:
+    """Add gradient `g` into the gradient in slot `k` of a pending entry: in place when the engine
+    owns it (`p[k + 1]`) and it is not a view, else out of place (the sum is then the engine's)."""
+    old = p[k]
+    if p[k + 1] and old._view is None and old._vc is None and getattr(old._data, "base", None) is None:
         old._data += g._data   # same shape and dtype: both were summed and cast to the input's
     else:
-        p[i] = add(old, g)
-        p[i + 1] = own
-
-
-def _shared(outs) -> set | None:
-    """The ids of gradients a formula returned for more than one input (an add's `grad, grad`):
-    nobody owns those."""
-    seen, twice = set(), set()
-    for o in outs:
-        if o is not None:
-            (twice if id(o) in seen else seen).add(id(o))
-    return twice or None
+        p[k] = add(old, g)
+        p[k + 1] = own
 
 
 def _apply(node: Node, grads: list, owned: bool, create_graph: bool) -> tuple:

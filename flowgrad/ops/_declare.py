@@ -15,9 +15,10 @@ The row:
 - the torch name of the node (the class name), and paddle's and OneFlow's names where the naming
   table's rules get them wrong (`names.py`);
 - one formula per input, as keyword arguments in input order (the node's `next_edges`); None for
-  an input that gets no gradient. `variadic=True`: one formula for a list input (cat's
-  `tensors`) that returns one gradient per tensor. `outputs="many"`: the node belongs to several
-  outputs and each formula's first argument is the list of their gradients;
+  an input that gets no gradient, `identity` for one whose gradient is the output's.
+  `variadic=True`: one formula for a list input (cat's `tensors`) that returns one gradient per
+  tensor. `outputs="many"`: the node belongs to several outputs and each formula's first argument
+  is the list of their gradients;
 - `save`: values the forward passes to `record` that are saved like inputs (a where's condition);
   `keep`: values that are not tensors of the graph (shapes, dims, scalars), kept on the node after
   its saved values are released; `operands=True`: `record` takes the operand of each input (a
@@ -74,6 +75,117 @@ def edge(t: Tensor):
 _edge = edge
 
 
+def _trace():
+    """The forward stack of the op being recorded (anomaly mode, forward traces)."""
+    return traceback.format_stack()[:-3]
+
+
+def save(t: Tensor) -> SavedTensor:
+    """Save an input tensor for backward (version-checked at unpack)."""
+    if t._extra is not None and t._extra.inference and not _state.inference:
+        raise t.policy.error("inference_saved")
+    return SavedTensor(t)
+
+
+def save_output(t: Tensor) -> SavedTensor:
+    """Save an op's own output (re-wrapped with its node at unpack: no reference cycle)."""
+    return SavedTensor(t, is_output=True)
+
+
+def recording(*tensors) -> bool:
+    """Whether an op on these tensors records a node: grad mode on and one of them requires grad."""
+    if not _grad_enabled():
+        return False
+    for t in tensors:
+        if t is not None and t._requires_grad:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------------- declaring
+
+def identity(grad):
+    """The formula of an input whose gradient is the output's, unchanged (an add's operands)."""
+    return grad
+
+
+class OpNode(Node):
+    """The node of a declared op (see the module docstring): the engine runs its `backward` inline
+    and may take over the memory of the gradients its formulas return."""
+
+    __slots__ = ()
+    fresh_grads = True
+    _spec: dict = {}
+
+
+def derivative(torch: str, *, paddle: str | None = None, oneflow: str | None = None, keep: str = "",
+               save: str = "", operands: bool = False, variadic: bool = False, outputs: str = "one",
+               aliases: dict | None = None, **formulas) -> type[OpNode]:
+    """Declare an op's node (see the module docstring): returns its generated class, named
+    `torch` (without a `torch::autograd::` prefix). `aliases` renames saved values for PyTorch's
+    introspection only (`_saved_mat2` for matmul's `other`)."""
+    spec = dict(torch=torch, paddle=paddle, oneflow=oneflow, keep=keep, save=save, operands=operands,
+                variadic=variadic, outputs=outputs, aliases=aliases, **formulas)
+    return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
+
+
+def variant(base: type[OpNode], torch: str | None = None, *, paddle: str | None = None,
+            oneflow: str | None = None, aliases: dict | None = None) -> type[OpNode]:
+    """The same op recorded under other names (PyTorch names one formula differently by case:
+    matmul's MmBackward0, DotBackward0, ...). Names not given follow the rules from `torch`."""
+    spec = dict(base._spec, torch=torch or base._spec["torch"], paddle=paddle, oneflow=oneflow,
+                aliases=aliases if aliases is not None else base._spec["aliases"])
+    return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
+
+
+_OPTIONS = ("torch", "paddle", "oneflow", "keep", "save", "operands", "variadic", "outputs", "aliases")
+
+
+def _build(spec: dict, module: str) -> type[OpNode]:
+    formulas = {k: v for k, v in spec.items() if k not in _OPTIONS}
+    inputs = list(formulas)
+    keep, extras = spec["keep"].split(), spec["save"].split()
+    if spec["outputs"] not in ("one", "many"):
+        raise ValueError(f"{spec['torch']}: outputs must be 'one' or 'many', not {spec['outputs']!r}")
+    multi = spec["outputs"] == "many"
+    # what each formula names, after its gradient parameter
+    wants = [None if f is None else list(inspect.signature(f).parameters)[1:] for f in formulas.values()]
+    known = set(inputs) | set(extras) | set(keep) | {"result", "grad_input_mask"}
+    for name, w in zip(inputs, wants):
+        unknown = [p for p in w or () if p not in known]
+        if unknown:
+            raise TypeError(f"{spec['torch']}: the formula for {name!r} names {unknown}, which the row does not "
+                            "declare")
+    named = {p for w in wants if w for p in w}
+    saved = [n for n in inputs + ["result"] + extras if n in named or n in extras]
+    users = {n: [i for i, w in enumerate(wants) if w and n in w] for n in saved}
+    cls_name = spec["torch"].rsplit("::", 1)[-1]
+    aliases = spec["aliases"] or {}
+    shown = tuple(aliases.get(n, n) for n in saved)
+    ns = {"__slots__": tuple(keep), "__module__": module, "__qualname__": cls_name, "_spec": spec,
+          "names": _names.row(spec["torch"], spec["paddle"], spec["oneflow"]), "_saved_names": shown}
+    env = {"_FREED": FREED, "_SavedTensor": SavedTensor, "_freed": _freed, "_save": save, "_Tensor": Tensor,
+           "_new": _new, "_edge": _edge, "_next_seq": _next_seq, "_trace": _trace, "_TRACING": _TRACING,
+           "_FORWARD_TRACES": _FORWARD_TRACES, "_anomaly": _anomaly}
+    env.update({f"_f{i}": f for i, f in enumerate(formulas.values())})
+    method = "apply" if multi else "backward"
+    ns[method] = _compile(_backward_source(method, inputs, list(formulas.values()), wants, saved, keep,
+                                           spec["variadic"]), env, method)
+    for i, name in enumerate(shown):
+        ns[f"_saved_{name}"] = property(lambda node, i=i: _saved_value(node, i, False))
+        ns[f"_raw_saved_{name}"] = property(lambda node, i=i: _saved_value(node, i, True))
+    for k in keep:
+        ns[f"_saved_{aliases.get(k, k)}"] = property(lambda node, k=k: getattr(node, k))
+    cls = type(cls_name, (OpNode,), ns)
+    env["_cls"] = cls
+    cls.record = staticmethod(_compile(_record_source(inputs, saved, users, extras, keep, spec["operands"],
+                                                      multi, spec["variadic"]), env, "record"))
+    DECLARED.append(cls)
+    return cls
+
+
+# ------------------------------------------------------------------------------- generated code
+
 # How a node is made: the opening of every generated `record` (see `_record_source`), the one
 # place nodes of declared ops come from. `inputs` are Tensors or None; `out` is the op's output
 # (`outs`, several outputs, for `outputs="many"`). One- and two-input ops build the edge tuple
@@ -118,106 +230,8 @@ _OUTPUT_NRS = """\
 """
 
 
-def _trace():
-    return traceback.format_stack()[:-3]
-
-
-def save(t: Tensor) -> SavedTensor:
-    """Save an input tensor for backward (version-checked at unpack)."""
-    if t._extra is not None and t._extra.inference and not _state.inference:
-        raise t.policy.error("inference_saved")
-    return SavedTensor(t)
-
-
-def save_output(t: Tensor) -> SavedTensor:
-    """Save an op's own output (re-wrapped with its node at unpack: no reference cycle)."""
-    return SavedTensor(t, is_output=True)
-
-
-def recording(*tensors) -> bool:
-    """Whether an op on these tensors records a node: grad mode on and one of them requires grad."""
-    if not _grad_enabled():
-        return False
-    for t in tensors:
-        if t is not None and t._requires_grad:
-            return True
-    return False
-
-
-# ------------------------------------------------------------------------------- declaring
-
-class OpNode(Node):
-    """The node of a declared op (see the module docstring): the engine runs its `backward` inline
-    and may take over the memory of the gradients its formulas return."""
-
-    __slots__ = ()
-    fresh_grads = True
-    _spec: dict = {}
-
-
-def derivative(torch: str, *, paddle: str | None = None, oneflow: str | None = None, keep: str = "",
-               save: str = "", operands: bool = False, variadic: bool = False, outputs: str = "one",
-               aliases: dict | None = None, **formulas) -> type[OpNode]:
-    """Declare an op's node (see the module docstring): returns its generated class, named
-    `torch` (without a `torch::autograd::` prefix). `aliases` renames saved values for PyTorch's
-    introspection only (`_saved_mat2` for matmul's `other`)."""
-    spec = dict(torch=torch, paddle=paddle, oneflow=oneflow, keep=keep, save=save, operands=operands,
-                variadic=variadic, outputs=outputs, aliases=aliases, **formulas)
-    return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
-
-
-def variant(base: type[OpNode], torch: str | None = None, *, paddle: str | None = None,
-            oneflow: str | None = None, aliases: dict | None = None) -> type[OpNode]:
-    """The same op recorded under other names (PyTorch names one formula differently by case:
-    matmul's MmBackward0, DotBackward0, ...). Names not given follow the rules from `torch`."""
-    spec = dict(base._spec, torch=torch or base._spec["torch"], paddle=paddle, oneflow=oneflow,
-                aliases=aliases if aliases is not None else base._spec["aliases"])
-    return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
-
-
-_OPTIONS = ("torch", "paddle", "oneflow", "keep", "save", "operands", "variadic", "outputs", "aliases")
-
-
-def _build(spec: dict, module: str) -> type[OpNode]:
-    formulas = {k: v for k, v in spec.items() if k not in _OPTIONS}
-    inputs = list(formulas)
-    keep, extras = spec["keep"].split(), spec["save"].split()
-    multi = spec["outputs"] == "many"
-    # what each formula names, after its gradient parameter
-    wants = [None if f is None else list(inspect.signature(f).parameters)[1:] for f in formulas.values()]
-    known = set(inputs) | set(extras) | set(keep) | {"result", "grad_input_mask"}
-    for name, w in zip(inputs, wants):
-        unknown = [p for p in w or () if p not in known]
-        if unknown:
-            raise TypeError(f"{spec['torch']}: the formula for {name!r} names {unknown}, which the row does not declare")
-    named = {p for w in wants if w for p in w}
-    saved = [n for n in inputs + ["result"] + extras if n in named or n in extras]
-    users = {n: [i for i, w in enumerate(wants) if w and n in w] for n in saved}
-    cls_name = spec["torch"].rsplit("::", 1)[-1]
-    aliases = spec["aliases"] or {}
-    shown = tuple(aliases.get(n, n) for n in saved)
-    ns = {"__slots__": tuple(keep), "__module__": module, "__qualname__": cls_name, "_spec": spec,
-          "names": _names.row(spec["torch"], spec["paddle"], spec["oneflow"]), "_saved_names": shown}
-    env = {"_FREED": FREED, "_SavedTensor": SavedTensor, "_freed": _freed, "_save": save, "_Tensor": Tensor,
-           "_new": _new, "_edge": _edge, "_next_seq": _next_seq, "_trace": _trace, "_TRACING": _TRACING,
-           "_FORWARD_TRACES": _FORWARD_TRACES, "_anomaly": _anomaly}
-    env.update({f"_f{i}": f for i, f in enumerate(formulas.values())})
-    method = "apply" if multi else "backward"
-    ns[method] = _compile(_backward_source(method, inputs, wants, saved, keep, spec["variadic"]), env, method)
-    for i, name in enumerate(shown):
-        ns[f"_saved_{name}"] = property(lambda node, i=i: _saved_value(node, i, False))
-        ns[f"_raw_saved_{name}"] = property(lambda node, i=i: _saved_value(node, i, True))
-    for k in keep:
-        ns[f"_saved_{aliases.get(k, k)}"] = property(lambda node, k=k: getattr(node, k))
-    cls = type(cls_name, (OpNode,), ns)
-    env["_cls"] = cls
-    cls.record = staticmethod(_compile(_record_source(inputs, saved, users, extras, keep, spec["operands"],
-                                                      multi, spec["variadic"]), env, "record"))
-    DECLARED.append(cls)
-    return cls
-
-
 def _compile(source: str, env: dict, name: str):
+    """The function `name` defined by `source`, with its source kept as `__source__`."""
     code = {}
     exec(compile(source, f"<flowgrad.ops generated {name}>", "exec"), env, code)
     fn = code[name]
@@ -257,7 +271,7 @@ def _record_source(inputs, saved, users, extras, keep, operands, multi, variadic
     return "\n".join(lines) + "\n"
 
 
-def _backward_source(method, inputs, wants, saved, keep, variadic) -> str:
+def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> str:
     """`backward(self, grad)` (`apply(self, grads)`): unpack the saved values (version-checked) and
     call the formula of each input that needs a gradient."""
     g = "grads" if method == "apply" else "grad"
@@ -276,7 +290,8 @@ def _backward_source(method, inputs, wants, saved, keep, variadic) -> str:
             return "tuple([_x is not None for _x in self.next_edges])"
         return f"v_{p}"
 
-    calls = [None if w is None else f"_f{i}({', '.join([g] + [arg(p) for p in w])})" for i, w in enumerate(wants)]
+    calls = [None if w is None else g if formulas[i] is identity else
+             f"_f{i}({', '.join([g] + [arg(p) for p in w])})" for i, w in enumerate(wants)]
     if variadic:
         lines.append(f"    return {calls[0]}")
     elif len(inputs) == 1:
@@ -287,6 +302,8 @@ def _backward_source(method, inputs, wants, saved, keep, variadic) -> str:
         lines.append(f"    return ({', '.join(items)},)")
     return "\n".join(lines) + "\n"
 
+
+# ------------------------------------------------------------------------------- introspection
 
 def _freed(node: Node) -> Exception:
     return node.policy.error("second_backward", node=node.policy.node_name(node))

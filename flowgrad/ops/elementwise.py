@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from ..tensor import Tensor
 from ._args import binary_arrays, check_same, reraise_broadcast
-from ._declare import _grad_enabled, derivative, recording, variant
+from ._declare import _grad_enabled, derivative, identity, recording, variant
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
@@ -22,15 +22,11 @@ def _xp(x, y):
     return backend.namespace(y if isinstance(x, (bool, int, float)) else x)
 
 
-def _either(ta, tb) -> bool:
-    return _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad))
-
-
 # ------------------------------------------------------------------------- binary arithmetic
 # Two kinds of node per operator where OneFlow names them apart: with two tensors, with a number.
 
 AddBackward0 = derivative("AddBackward0", oneflow="broadcast_addBackward", keep="alpha",
-                          self=lambda grad: grad,
+                          self=identity,
                           other=lambda grad, alpha: grad if alpha == 1 else grad * alpha)
 AddSameShape = variant(AddBackward0, oneflow="add_nBackward")
 AddScalar = variant(AddBackward0, oneflow="scalar_addBackward")
@@ -43,14 +39,14 @@ def add(a, b, alpha=1):
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
-    if _either(ta, tb):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         node_cls = AddScalar if ta is None or tb is None else AddSameShape if x.shape == y.shape else AddBackward0
         node_cls.record((ta, tb), out, alpha)
     return out
 
 
 SubBackward0 = derivative("SubBackward0", paddle="SubtractGradNode", oneflow="broadcast_subBackward", keep="alpha",
-                          self=lambda grad: grad,
+                          self=identity,
                           other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha)
 SubScalar = variant(SubBackward0, paddle="SubtractGradNode", oneflow="scalar_subBackward")
 RsubBackward1 = derivative("RsubBackward1", paddle="ScaleGradNode", oneflow="scalar_subBackward",
@@ -67,7 +63,7 @@ def sub(a, b, alpha=1):
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
-    if _either(ta, tb):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         if ta is None:
             RsubBackward1.record((tb,), out)
         else:
@@ -102,7 +98,7 @@ def mul(a, b):
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
-    if _either(ta, tb):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         # each formula needs the *other* operand; a Python scalar is saved as itself
         if ta is None:
             MulScalar.record((None, tb), out, a, tb)
@@ -135,7 +131,7 @@ def div(a, b, rounding_mode=None):
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
-    if _either(ta, tb):
+    if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         if tb is None:
             DivScalar.record((ta, None), out, ta, b)
         else:
@@ -210,7 +206,7 @@ def minimum(a, b):
     return _extremum(MinimumBackward0, "minimum", a, b)
 
 
-RemainderBackward0 = derivative("RemainderBackward0", self=lambda grad: grad, other=None)
+RemainderBackward0 = derivative("RemainderBackward0", self=identity, other=None)
 
 
 def remainder(a, b):
@@ -379,9 +375,11 @@ abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * si
              lambda xp, d: xp.abs(d), float_out=False)
 sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
               lambda xp, d: xp.sqrt(d))
-rsqrt = _unary("rsqrt", derivative("RsqrtBackward0", self=lambda grad, result: grad * (result * result * result) * -0.5),
+rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
+                                   self=lambda grad, result: grad * (result * result * result) * -0.5),
                lambda xp, d: 1 / xp.sqrt(d))
-reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0", self=lambda grad, result: grad * -(result * result)),
+reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0",
+                                             self=lambda grad, result: grad * -(result * result)),
                     lambda xp, d: 1 / d)
 erf = _unary("erf", derivative("ErfBackward0",
                                self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * exp(-(self * self))),
@@ -434,7 +432,7 @@ def clamp(x, min=None, max=None):
 # ------------------------------------------------------------------------------- casts
 
 ToCopyBackward0 = derivative("ToCopyBackward0", paddle="CastGradNode",
-                             self=lambda grad: grad)  # the engine casts it back to the input's dtype
+                             self=identity)  # the engine casts it back to the input's dtype
 
 
 def cast(x: Tensor, dtype) -> Tensor:
@@ -448,7 +446,7 @@ def cast(x: Tensor, dtype) -> Tensor:
     return out
 
 
-CopyBackwards = derivative("CopyBackwards", paddle="AssignGradNode", self=lambda grad: grad)
+CopyBackwards = derivative("CopyBackwards", paddle="AssignGradNode", self=identity)
 
 
 def copy_grad(g: Tensor) -> Tensor:

@@ -8,7 +8,7 @@ import numpy as np
 from .. import backend
 from ..tensor import Tensor
 from ._args import binary_arrays, normalize_dim
-from ._declare import _grad_enabled, _state, derivative, variant
+from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
 from . import shape as S
 from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (indexing's public names too)
@@ -215,7 +215,7 @@ def fill_zero(x):
 
 
 CopyBackwardsInplace = derivative("CopyBackwards", paddle="AssignGradNode",
-                                  self=lambda grad: grad * 0, src=lambda grad: grad)
+                                  self=lambda grad: grad * 0, src=identity)
 
 
 def copy_from(x, src):

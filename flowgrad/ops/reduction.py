@@ -396,9 +396,11 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------- logsumexp
 
-LogsumexpBackward0 = derivative("LogsumexpBackward0", keep=_REDUCED, aliases={"dims": "dim"},
-                                self=lambda grad, self, result, in_shape, dims, keepdim: _kept(
-                                    grad, in_shape, dims, keepdim) * E.exp(self - _kept(result, in_shape, dims, keepdim)))
+def _logsumexp_grad(grad, self, result, in_shape, dims, keepdim):
+    return _kept(grad, in_shape, dims, keepdim) * E.exp(self - _kept(result, in_shape, dims, keepdim))
+
+
+LogsumexpBackward0 = derivative("LogsumexpBackward0", keep=_REDUCED, aliases={"dims": "dim"}, self=_logsumexp_grad)
 
 
 def logsumexp(x, dim, keepdim=False):

@@ -10,7 +10,7 @@ import numpy as np
 from .. import backend
 from ..tensor import Tensor
 from ._args import check_same, normalize_dim
-from ._declare import _grad_enabled, derivative, variant
+from ._declare import _grad_enabled, derivative, identity, variant
 from .elementwise import cast
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
@@ -517,7 +517,7 @@ def triu(x, diagonal=0):
 
 # ----------------------------------------------------------------------------- clone
 
-CloneBackward0 = derivative("CloneBackward0", paddle="AssignGradNode", self=lambda grad: grad)
+CloneBackward0 = derivative("CloneBackward0", paddle="AssignGradNode", self=identity)
 
 
 def clone(x, memory_format=None):
