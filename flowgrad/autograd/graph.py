@@ -81,9 +81,10 @@ class Node:
     casts every incoming gradient to it (the one place broadcasting is undone). `_saved` is the
     tuple of saved values (SavedTensor, a Python number or None), FREED once released.
 
-    `names` is the class's row of the naming table (`flowgrad/ops/names.py`): its name in each
-    facade. A class the op table does not declare names itself with `_name` (a torch name such as
-    `torch::autograd::AccumulateGrad`) or its class name."""
+    `names` is the class's row of the naming table, its name in each facade: a declared op's row is
+    a class attribute, any other class's is made from `_name` (a torch name such as
+    `torch::autograd::AccumulateGrad`) or its class name by the table (`flowgrad/ops/names.py`,
+    which installs `Node.names` when the op table is imported)."""
 
     __slots__ = ("next_edges", "seq", "out_meta", "out_cls", "_saved", "_hooks", "_metadata", "_trace",
                  "__weakref__")

@@ -230,9 +230,12 @@ SumToSizeBackward0 = derivative("SumToSizeBackward0", keep="in_shape",
 
 
 def sum_to(x, shape: tuple):
-    """Sum `x` down to `shape` (the reverse of broadcasting); the engine's one unbroadcast."""
+    """Sum `x` down to `shape` (the reverse of broadcasting); the engine's one unbroadcast. `x`
+    itself when it has that shape already, as in PyTorch."""
     d = x._data
     shape = tuple(shape)
+    if d.shape == shape:
+        return x
     lead = d.ndim - len(shape)
     if lead < 0:
         return reshape(x, shape)
