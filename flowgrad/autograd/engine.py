@@ -232,6 +232,9 @@ def accumulate(var, grad, owned: bool, create_graph: bool) -> None:
                                        type=type(out).__name__)
 
 
+AccumulateGrad.accumulate = staticmethod(accumulate)
+
+
 def _first_grad(grad, owned: bool, create_graph: bool, marked: bool):
     """A leaf's first `.grad`: an owned gradient that is not a view itself, else a copy."""
     data = grad._data

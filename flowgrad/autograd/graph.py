@@ -156,10 +156,13 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The sink of a leaf: the engine adds the gradient reaching it into `variable.grad`."""
+    """The sink of a leaf: the engine adds the gradient reaching it into `variable.grad`, with its
+    `accumulate`, which it sets here when imported (the engine imports this module, not the other
+    way round) so that calling the node directly, as PyTorch allows, accumulates too."""
 
     __slots__ = ("variable",)
     _name = "torch::autograd::AccumulateGrad"
+    accumulate = None   # engine.accumulate(variable, grad, owned, create_graph)
 
     def __init__(self, variable):
         self.variable = variable
@@ -173,9 +176,8 @@ class AccumulateGrad(Node):
         self._trace = traceback.format_stack()[:-3] if mode.FORWARD_TRACES[0] else None
 
     def apply(self, grads: list) -> tuple:
-        """Called directly, as PyTorch allows: accumulate `grads[0]` as a backward pass would."""
-        from .engine import accumulate   # the engine owns accumulation, and imports this module
-        accumulate(self.variable, grads[0], False, mode.grad_enabled())
+        """Called directly: accumulate `grads[0]` as a backward pass would."""
+        AccumulateGrad.accumulate(self.variable, grads[0], False, mode.grad_enabled())
         return ()
 
     def release(self, every_node: bool = False) -> None:
