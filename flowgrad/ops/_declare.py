@@ -297,8 +297,8 @@ def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> 
     elif len(inputs) == 1:
         lines.append(f"    return ({calls[0] or 'None'},)")
     else:
-        lines.append("    _e = self.next_edges")
-        items = ["None" if c is None else f"({c} if _e[{i}] is not None else None)" for i, c in enumerate(calls)]
+        lines.append(f"    {', '.join(f'_e{i}' for i in range(len(calls)))}, = self.next_edges")
+        items = ["None" if c is None else f"({c} if _e{i} is not None else None)" for i, c in enumerate(calls)]
         lines.append(f"    return ({', '.join(items)},)")
     return "\n".join(lines) + "\n"
 
