@@ -17,8 +17,8 @@ The row:
 - one formula per input, as keyword arguments in input order (the node's `next_edges`); None for
   an input that gets no gradient, `identity` for one whose gradient is the output's.
   `variadic=True`: one formula for a list input (cat's `tensors`) that returns one gradient per
-  tensor. `outputs="many"`: the node belongs to several outputs and each formula's first argument
-  is the list of their gradients;
+  tensor. `many_outputs=True`: the node belongs to several outputs and each formula's first
+  argument is the list of their gradients;
 - `save`: values the forward passes to `record` that are saved like inputs (a where's condition);
   `keep`: values that are not tensors of the graph (shapes, dims, scalars), kept on the node after
   its saved values are released; `operands=True`: `record` takes the operand of each input (a
@@ -119,13 +119,13 @@ class OpNode(Node):
 
 
 def derivative(torch: str, *, paddle: str | None = None, oneflow: str | None = None, keep: str = "",
-               save: str = "", operands: bool = False, variadic: bool = False, outputs: str = "one",
+               save: str = "", operands: bool = False, variadic: bool = False, many_outputs: bool = False,
                aliases: dict | None = None, **formulas) -> type[OpNode]:
     """Declare an op's node (see the module docstring): returns its generated class, named
     `torch` (without a `torch::autograd::` prefix). `aliases` renames saved values for PyTorch's
     introspection only (`_saved_mat2` for matmul's `other`)."""
     spec = dict(torch=torch, paddle=paddle, oneflow=oneflow, keep=keep, save=save, operands=operands,
-                variadic=variadic, outputs=outputs, aliases=aliases, **formulas)
+                variadic=variadic, many_outputs=many_outputs, aliases=aliases, **formulas)
     return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
 
 
@@ -138,16 +138,14 @@ def variant(base: type[OpNode], torch: str | None = None, *, paddle: str | None 
     return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
 
 
-_OPTIONS = ("torch", "paddle", "oneflow", "keep", "save", "operands", "variadic", "outputs", "aliases")
+_OPTIONS = ("torch", "paddle", "oneflow", "keep", "save", "operands", "variadic", "many_outputs", "aliases")
 
 
 def _build(spec: dict, module: str) -> type[OpNode]:
     formulas = {k: v for k, v in spec.items() if k not in _OPTIONS}
     inputs = list(formulas)
     keep, extras = spec["keep"].split(), spec["save"].split()
-    if spec["outputs"] not in ("one", "many"):
-        raise ValueError(f"{spec['torch']}: outputs must be 'one' or 'many', not {spec['outputs']!r}")
-    multi = spec["outputs"] == "many"
+    multi = spec["many_outputs"]
     # what each formula names, after its gradient parameter
     wants = [None if f is None else list(inspect.signature(f).parameters)[1:] for f in formulas.values()]
     known = set(inputs) | set(extras) | set(keep) | {"result", "grad_input_mask"}
@@ -188,7 +186,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
 
 # How a node is made: the opening of every generated `record` (see `_record_source`), the one
 # place nodes of declared ops come from. `inputs` are Tensors or None; `out` is the op's output
-# (`outs`, several outputs, for `outputs="many"`). One- and two-input ops build the edge tuple
+# (`outs`, several outputs, for `many_outputs=True`). One- and two-input ops build the edge tuple
 # without a list or a call per input.
 _EDGES = {
     1: """\

@@ -383,10 +383,11 @@ def vstack(tensors):
 
 # --------------------------------------------------------------------------- split / unbind
 
-SplitBackward0 = derivative("SplitBackward0", paddle="SplitWithNumGradNode", keep="dim", outputs="many",
+SplitBackward0 = derivative("SplitBackward0", paddle="SplitWithNumGradNode", keep="dim", many_outputs=True,
                             self=lambda grads, dim: cat(grads, dim))
 SplitWithSizesBackward0 = variant(SplitBackward0, "SplitWithSizesBackward0", paddle="SplitGradNode")
-UnbindBackward0 = derivative("UnbindBackward0", keep="dim", outputs="many", self=lambda grads, dim: stack(grads, dim))
+UnbindBackward0 = derivative("UnbindBackward0", keep="dim", many_outputs=True,
+                             self=lambda grads, dim: stack(grads, dim))
 
 
 def _multi_views(x, arrays, node_cls, op_name, dim, fns):
