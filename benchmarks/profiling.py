@@ -32,10 +32,9 @@ def micro() -> list[tuple[str, float]]:
     import numpy as np
 
     import flowgrad.torch as fg
-    from flowgrad.autograd import graph as G
+    from flowgrad.autograd import engine
     from flowgrad.autograd.policy import TORCH
     from flowgrad.ops import elementwise as E
-    from flowgrad.ops import make_node
     from flowgrad.autograd.engine import run_backward
 
     a = np.linspace(-1.0, 1.0, 16)
@@ -43,11 +42,11 @@ def micro() -> list[tuple[str, float]]:
     xn = fg.from_numpy(a.copy())
     h = x * 1.0                          # a non-leaf: the chain's ops take these
     out = fg.from_numpy(a * 2)
-    MulBackward0 = E.MulBackward0
+    MulScalar = E.MulScalar
     g = fg.from_numpy(np.ones(16))
     meta = ((a.shape, a.dtype),)
-    env = dict(np=np, a=a, x=x, h=h, xn=xn, fg=fg, out=out, make_node=make_node, MulBackward0=MulBackward0,
-               G=G, g=g, meta=meta, Tensor=type(x), shape=a.shape, dtype=a.dtype)
+    env = dict(np=np, a=a, x=x, h=h, xn=xn, fg=fg, out=out, MulScalar=MulScalar,
+               engine=engine, g=g, meta=meta, Tensor=type(x), shape=a.shape, dtype=a.dtype)
     rows = [
         ("numpy: a * 1.0001 (16 x f64)", _per_call_us("a * 1.0001", env)),
         ("numpy: np.tanh(a)", _per_call_us("np.tanh(a)", env)),
@@ -56,13 +55,13 @@ def micro() -> list[tuple[str, float]]:
         ("flowgrad: h.tanh(), recording (+ save_output)", _per_call_us("h.tanh()", env)),
         ("flowgrad: x * 1.0001, recording, x a leaf (+ accumulator lookup)", _per_call_us("x * 1.0001", env)),
         ("flowgrad: Tensor._make(arr)", _per_call_us("Tensor._make(a)", env)),
-        ("flowgrad: make_node(MulBackward0, (h, None), out, (None, 1.0001))",
-         _per_call_us("make_node(MulBackward0, (h, None), out, (None, 1.0001))", env)),
+        ("flowgrad: MulScalar.record((h, None), out, h, 1.0001) (make_node + saving)",
+         _per_call_us("MulScalar.record((h, None), out, h, 1.0001)", env)),
         ("flowgrad: engine per-edge shape+dtype check (g._data.shape != shape, dtype)",
          _per_call_us("gd = g._data; gd.shape != shape; gd.dtype is not dtype and gd.dtype != dtype", env,
                       number=10000)),
         ("flowgrad: accumulate into a leaf, in place (AccumulateGrad path)",
-         _per_call_us("G.accumulate(x, g, False)", env)),
+         _per_call_us("engine.accumulate(x, g, False, False)", env)),
     ]
     x._grad = None
 

@@ -46,3 +46,21 @@ def test_numpy_array_behind_a_seed_is_not_aliased(ftorch):
     x.backward(ftorch.from_numpy(arr))
     arr[:] = 7.0
     assert x.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_seed_reaching_a_leaf_through_a_same_shape_expand_is_not_aliased(ftorch):
+    x = ftorch.ones(3, requires_grad=True)
+    g = ftorch.ones(3)
+    x.expand(3).backward(g)
+    g[0] = 9.0
+    assert x.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_gradients_added_into_one_buffer_leave_the_seed_and_the_other_leaf_alone(ftorch):
+    x = ftorch.full((2,), 3.0, requires_grad=True)
+    y = ftorch.ones(2, requires_grad=True)
+    g = ftorch.ones(2)
+    (x * x + x + y).backward(g)     # x's buffer: the seed (passed on by the adds), then 2 * 3 twice
+    assert g.tolist() == [1.0, 1.0]
+    assert x.grad.tolist() == [7.0, 7.0] and y.grad.tolist() == [1.0, 1.0]
+    assert not np.shares_memory(x.grad.numpy(), y.grad.numpy())

@@ -1,35 +1,39 @@
-"""run_backward(): the one place gradients flow.
+"""run_backward(): the whole backward algorithm, the one place gradients flow.
 
 1. Dependencies: an iterative walk from the roots counts the edges into every reachable node.
    With targets (`inputs=` or `autograd.grad`), only nodes on a path to a target are run.
 2. Execution: a node runs once all its incoming gradients have arrived, newest node first among
-   the ready ones. Per node: tensor hooks, retained grads, capture, pre-hooks, the formula,
+   the ready ones. Per node: tensor hooks, retained grads, capture, pre-hooks, the formulas,
    post-hooks, then (without retain_graph) its saved tensors are released.
-3. Each gradient is summed to the shape and cast to the dtype of the input it flows into (the one
-   place broadcasting is undone) and added, out of place, into the next node's buffer.
+3. Routing: each gradient is summed to the shape and cast to the dtype of the input it flows into
+   (the one place broadcasting is undone) and added into the next node's buffer.
+4. Accumulation: at a leaf's AccumulateGrad the gradient is added into `.grad` (`accumulate`).
+
+Ownership: each gradient in a buffer carries an `owned` flag, true when the engine holds the only
+reference to it, so its memory may be reused: a later gradient for the same buffer is added into
+it in place, and a leaf's first `.grad` is the gradient itself rather than a copy. A gradient is
+owned when a declared op's formula made it (not the incoming gradient passed on, which may go to
+several inputs) during a pass that records nothing and hands nothing back (no create_graph, no
+autograd.grad), or the engine made it (a sum), and no hook saw it; a view is used but never
+written into. Seeds, custom Function results and anything a hook saw are never owned.
 No recursion over graph depth anywhere.
 """
 from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 import warnings
 from typing import Sequence
 
 import numpy as np
 
+from ..ops import add, cast, copy_grad, sum_to, zeros_for
 from . import mode
 from .graph import FREED, AccumulateGrad, Node
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
-
-
-def _quiet_fp():
-    """Backward formulas produce inf/NaN silently, as PyTorch does: NumPy's floating-point warnings
-    are off for the pass (CuPy and other namespaces raise none)."""
-    return np.errstate(all="ignore")
-
 
 _graph_tasks = mode._graph_tasks
 _grad = mode._grad
@@ -44,33 +48,40 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     No gradient flows into an edge in `cuts` (paddle's `no_grad_vars`). `observer`, when given, is
     told `popped(node)` as each node leaves the ready queue and `passed(node, next_node, grad)` for
     each gradient sent along an edge (paddle's backward-graph dump)."""
-    add, cast, sum_to, zeros_for = _ops()
-    pending = _count_dependencies(roots)   # node -> [edges still to arrive, gradient of output 0, ...]
+    # 1. dependencies: pending[node] = [edges still to arrive, grad of output 0, owned 0, grad 1, owned 1, ...]
+    pending = _count_dependencies(roots)
     needed = _nodes_reaching(roots, pending, targets) if targets is not None else None
     captured = [None] * len(targets) if capture else None
     capture_at: dict = {}
     if capture:
         for i, (node, nr) in enumerate(targets):
             capture_at.setdefault(node, []).append((nr, i))
+    own = not (create_graph or capture)   # a pass that records nothing and hands nothing back
 
     ready: list = []
     for (node, nr), g in zip(roots, seeds):
         p = pending.get(node)
         if p is None:
-            p = pending[node] = [0] + [None] * len(node.out_meta)
+            p = pending[node] = [0] + [None, False] * len(node.out_meta)
             heapq.heappush(ready, (-node.seq, id(node), node))
         if g is not None:
-            p[nr + 1] = g if p[nr + 1] is None else add(p[nr + 1], g)
+            k = 2 * nr + 1
+            if p[k] is None:
+                p[k] = g
+            else:
+                _add_into(p, k, g, own)
 
+    # 2. execution
     anomaly = mode.anomaly_enabled()
     free_every = policy.free_every_node
     release = not retain_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
+    inline = not (anomaly or capture or filtered)
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
     grad_mode = _grad.set(create_graph)
     task = _GraphTask(roots, pending, needed)
-    quiet = _quiet_fp()
+    quiet = np.errstate(all="ignore")   # formulas make inf/NaN silently, as PyTorch's do
     quiet.__enter__()
     try:
         while True:
@@ -83,8 +94,8 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             p = pending[node]   # (the entry stays, emptied: the pass's record of what it reached)
             if observer is not None:
                 observer.popped(node)
-            if len(p) == 2 and node._plain and node._hooks is None and not (anomaly or capture or filtered):
-                # the common case, inlined: one output, Node.apply and Node.release, nothing to observe
+            if inline and len(p) == 3 and node._plain and node._hooks is None:
+                # the common case, inlined: a declared op's one-output node, nothing to observe
                 if node._saved is FREED:
                     raise policy.error("second_backward", node=policy.node_name(node))
                 g = p[1]
@@ -92,11 +103,13 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 outs = node.backward(g) if g is not None else None
                 if release and (node._saved is not None or free_every):
                     node._saved = FREED
+                fresh = own
             else:
-                grads = p[1:]
+                grads, owned = p[1::2], p[2::2]
                 del p[1:]
                 if node._hooks is not None or (type(node) is AccumulateGrad and node.variable._extra is not None):
                     grads = _tensor_hooks(policy, node, grads, capture)
+                    owned = [False] * len(grads)   # a hook may have kept them
                 if capture:
                     slots = capture_at.get(node)
                     if slots is not None:   # a target runs only when another target lies below it
@@ -111,18 +124,22 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     continue
                 if node._saved is FREED:
                     raise policy.error("second_backward", node=policy.node_name(node))
+                g = grads[0] if len(grads) == 1 else None
                 if len(grads) == 1 and node._hooks is None and not anomaly:
-                    # (no local name for the gradient: AccumulateGrad steals it when unshared)
-                    outs = node.apply(grads) if grads[0] is not None or node.runs_without_grads else None
-                elif all(g is None for g in grads) and not node.runs_without_grads:
+                    outs = _apply(node, grads, owned[0], create_graph) \
+                        if g is not None or node.runs_without_grads else None
+                elif all(x is None for x in grads) and not node.runs_without_grads:
                     outs = None
                 else:
-                    outs = _run_node(policy, node, grads, anomaly, zeros_for)
+                    outs = _run_node(policy, node, grads, anomaly, create_graph)
                 if release:
                     node.release(free_every)
+                fresh = own and node.fresh_grads and node._hooks is None and len(grads) == 1
+
+            # 3. routing: each gradient to the buffer of the node its edge leads to
             if outs is None:
                 outs = (None,) * len(node.next_edges)
-            for edge, g in zip(node.next_edges, outs):
+            for edge, out in zip(node.next_edges, outs):
                 if edge is None:
                     continue
                 nxt, nr = edge
@@ -130,19 +147,26 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     if needed is not None and nxt not in needed:
                         continue
                     if cuts is not None and edge in cuts:
-                        g = None
+                        out = None
                 p = pending[nxt]
-                if g is not None:
+                if out is not None:
+                    owned = fresh and out is not g   # a formula made it (the incoming one may go to several inputs)
                     shape, dtype = nxt.out_meta[nr]
-                    gd = g._data
-                    if gd.shape != shape:
-                        g = sum_to(g, shape)
-                    if gd.dtype is not dtype and gd.dtype != dtype:
-                        g = cast(g, dtype)
+                    od = out._data
+                    if od.shape != shape:
+                        out = sum_to(out, shape)
+                        owned = own
+                    if od.dtype is not dtype and od.dtype != dtype:
+                        out = cast(out, dtype)
+                        owned = own
                     if filtered and observer is not None:
-                        observer.passed(node, nxt, g)
-                    nr += 1
-                    p[nr] = g if p[nr] is None else add(p[nr], g)
+                        observer.passed(node, nxt, out)
+                    k = 2 * nr + 1
+                    if p[k] is None:
+                        p[k] = out
+                        p[k + 1] = owned
+                    else:
+                        _add_into(p, k, out, own)
                 left = p[0] - 1
                 p[0] = left
                 if left == 0:
@@ -153,7 +177,6 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             if follow is not None and ready:   # several became ready: the queue orders them
                 heappush(ready, (-follow.seq, id(follow), follow))
                 follow = None
-            outs = g = gd = grads = p = None  # hold no gradient past its node: AccumulateGrad steals unshared arrays
     finally:
         quiet.__exit__(None, None, None)
         _graph_tasks.reset(task.token)
@@ -161,22 +184,91 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     return captured
 
 
-def _ops():
-    """The ops the engine itself applies (imported on first use: the op table imports the engine)."""
-    global _OPS
-    if _OPS is None:
-        from ..ops import add, cast, sum_to, zeros_for
-        _OPS = add, cast, sum_to, zeros_for
-    return _OPS
+def _add_into(p: list, k: int, g, own: bool) -> None:
+    """Add gradient `g` into the gradient in slot `k` of a pending entry: in place when the engine
+    owns it (`p[k + 1]`) and it is not a view, else out of place (the sum is then the engine's)."""
+    old = p[k]
+    if p[k + 1] and old._view is None and old._vc is None and getattr(old._data, "base", None) is None:
+        old._data += g._data   # same shape and dtype: both were summed and cast to the input's
+    else:
+        p[k] = add(old, g)
+        p[k + 1] = own
 
 
-_OPS = None
+def _apply(node: Node, grads: list, owned: bool, create_graph: bool) -> tuple:
+    """Run a node on its gradients: a leaf's accumulator accumulates, any other node applies its formulas."""
+    if type(node) is AccumulateGrad:
+        accumulate(node.variable, grads[0], owned, create_graph)
+        return ()
+    return node.apply(grads)
 
+
+# ------------------------------------------------------------------------------- accumulation
+
+_accumulate_lock = threading.Lock()
+
+
+def accumulate(var, grad, owned: bool, create_graph: bool) -> None:
+    """4. Add `grad` into `var.grad`: the first time a new tensor (`grad` itself when the engine
+    owns it), in place afterwards, out of place (recorded) under create_graph. A lock makes
+    concurrent backward passes into one leaf lose nothing (NumPy releases the GIL inside large
+    in-place adds). Then the leaf's post-accumulate hooks run."""
+    with _accumulate_lock:
+        old = var._grad
+        marked = var.policy.grads_require_grad  # then a plain .grad requires grad too: only history forbids in place
+        if old is None:
+            var._grad = _first_grad(grad, owned and not create_graph, create_graph, marked)
+        elif create_graph or grad.requires_grad or (old.grad_fn is not None if marked else old.requires_grad):
+            var._grad = add(old, grad)
+        else:
+            _add_inplace(old, grad)
+    hooks = var._extra.post_acc_hooks if var._extra is not None else None
+    if hooks:
+        for h in tuple(hooks.values()):
+            out = h(var)
+            if out is not None:   # a tensor: "should return None"; anything else fails the type check first
+                raise var.policy.error("post_acc_return" if hasattr(out, "_version") or
+                                       "hook_type" not in var.policy.messages else "hook_type",
+                                       type=type(out).__name__)
+
+
+AccumulateGrad.accumulate = staticmethod(accumulate)
+
+
+def _first_grad(grad, owned: bool, create_graph: bool, marked: bool):
+    """A leaf's first `.grad`: an owned gradient that is not a view itself, else a copy."""
+    data = grad._data
+    if owned and grad._view is None and grad._vc is None and getattr(data, "base", None) is None:
+        if grad.grad_fn is None and grad._extra is None and type(grad) is grad._out_cls:
+            out = grad          # a bare temporary: it becomes .grad itself
+        else:
+            out = grad._new(data)
+    elif create_graph and grad.requires_grad:
+        return copy_grad(grad)
+    else:
+        out = grad._new(data.copy())
+    out._requires_grad = marked
+    return out
+
+
+def _add_inplace(old, grad) -> None:
+    d = old._data
+    g = grad._data
+    if g.dtype != d.dtype:
+        g = g.astype(d.dtype)
+    if g.shape == d.shape:
+        d += g
+    else:
+        old._data = d + g
+    old._bump()
+
+
+# ------------------------------------------------------------------------------- the walks
 
 def _count_dependencies(roots: Sequence[Edge]) -> dict:
-    """For each node reachable from the roots, `[edges leading into it, None per output]`: the
-    count the engine decrements and the slots it sums gradients into. An iterative walk: a node is
-    expanded when it is first reached; a root only from the stack it starts on."""
+    """For each node reachable from the roots, `[edges leading into it, None, False per output]`:
+    the count the engine decrements and the slots it sums gradients into. An iterative walk: a
+    node is expanded when it is first reached; a root only from the stack it starts on."""
     pending: dict[Node, list] = {}
     stack = [roots[0][0]] if len(roots) == 1 else list(dict.fromkeys(node for node, _ in roots))
     starts = set(stack)
@@ -187,7 +279,8 @@ def _count_dependencies(roots: Sequence[Edge]) -> dict:
                 nxt = e[0]
                 p = get(nxt)
                 if p is None:
-                    pending[nxt] = [1, None] if len(nxt.out_meta) == 1 else [1] + [None] * len(nxt.out_meta)
+                    pending[nxt] = [1, None, False] if len(nxt.out_meta) == 1 else \
+                        [1] + [None, False] * len(nxt.out_meta)
                     if nxt not in starts:
                         push(nxt)
                 else:
@@ -223,6 +316,8 @@ def _nodes_reaching(roots: Sequence[Edge], pending: dict, targets: Sequence[Edge
     return needed
 
 
+# ------------------------------------------------------------------------------- hooks
+
 def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> list:
     """Run the hooks of the tensors this node produced, then store retained grads."""
     if type(node) is AccumulateGrad:
@@ -248,7 +343,6 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
             if t._grad is None or not policy.retained_grad_accumulates:
                 t._grad = g if g.requires_grad else g._new(g._data.copy())
             else:
-                from ..ops import add
                 t._grad = add(t._grad, g)
     return grads
 
@@ -278,7 +372,9 @@ def _hook_name(hook) -> str:
     return getattr(hook, "__name__", type(hook).__name__)
 
 
-def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, zeros_for) -> tuple:
+def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, create_graph: bool) -> tuple:
+    """A node with pre/post hooks, several outputs or under anomaly mode: hooks, missing
+    gradients materialised as zeros, the node, the NaN check."""
     hooks = node._hooks
     if hooks is not None and hooks.pre:
         for hook in tuple(hooks.pre.values()):
@@ -291,7 +387,7 @@ def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, zeros_for)
         grads = [g if g is not None else zeros_for(like, shape, dtype)
                  for g, (shape, dtype) in zip(grads, node.out_meta)]
     try:
-        outs = node.apply(grads)
+        outs = _apply(node, grads, False, create_graph)
     except Exception:
         if anomaly:
             _warn_anomaly(node)
@@ -327,6 +423,8 @@ def _warn_anomaly(node: Node) -> None:
     category, template = node.policy.messages[kind]
     warnings.warn(template.format(node=node.name(), trace="".join(node._trace or ())), category, stacklevel=3)
 
+
+# ------------------------------------------------------------------------------- the pass in progress
 
 class _GraphTask:
     """The backward pass running on this thread, as `register_multi_grad_hook` needs to see it: an

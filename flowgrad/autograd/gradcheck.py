@@ -17,7 +17,7 @@ from typing import Callable
 
 from .. import backend, creation
 from . import api, mode
-from .graph import Node
+from ..ops import derivative
 from ..tensor import Tensor
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "get_numerical_jacobian", "get_analytical_jacobian"]
@@ -523,20 +523,14 @@ def _test_backward_mul_by_grad_output(outputs: tuple, inputs: tuple) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-class UndefinedGradBackward(Node):
-    """Passes no gradient on: what an output wrapped by `_undefined_grad` sends back."""
-
-    __slots__ = ()
-
-    def apply(self, grads: list) -> tuple:
-        return (None,)
+# passes no gradient on: what an output wrapped by `_undefined_grad` sends back
+UndefinedGradBackward = derivative("UndefinedGradBackward", self=lambda grad: None)
 
 
 def _undefined_grad(t: Tensor) -> Tensor:
-    from ..ops import make_node
     out = t._new(t._data)
     if t._requires_grad:
-        make_node(UndefinedGradBackward, (t,), out)
+        UndefinedGradBackward.record((t,), out)
     return out
 
 

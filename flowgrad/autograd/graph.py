@@ -1,17 +1,16 @@
 """The backward graph: Node (one per recorded op), AccumulateGrad (one per leaf), SavedTensor
-(version-checked, releasable, hookable) and the hook handles."""
+(version-checked, releasable, hookable) and the hook handles. Op nodes are declared in the op
+table (`flowgrad/ops`); the engine (`engine.py`) runs them and does the accumulation."""
 from __future__ import annotations
 
 import itertools
-import sys
-import threading
+import re
 import traceback
 import weakref
 
 from . import mode
 
 _saved_hooks = mode.saved_hooks
-_grad_enabled = mode.grad_enabled
 
 _seq = itertools.count()
 _next_seq = _seq.__next__
@@ -79,27 +78,25 @@ class NodeHooks:
 class Node:
     """A recorded operation. `next_edges[i]` is `(node, output_nr)` for input i, or None when that
     input needs no gradient. `out_meta[k]` is `(shape, dtype)` of output k: the engine sums and
-    casts every incoming gradient to it (the one place broadcasting is undone)."""
+    casts every incoming gradient to it (the one place broadcasting is undone). `_saved` is the
+    tuple of saved values (SavedTensor, a Python number or None), FREED once released.
+
+    `names` is the class's row of the naming table, its name in each facade: a declared op's row is
+    a class attribute, any other class's is made from `_name` (a torch name such as
+    `torch::autograd::AccumulateGrad`) or its class name by the table (`flowgrad/ops/names.py`,
+    which installs `Node.names` when the op table is imported)."""
 
     __slots__ = ("next_edges", "seq", "out_meta", "out_cls", "_saved", "_hooks", "_metadata", "_trace",
                  "__weakref__")
     _name: str | None = None
     runs_without_grads = False   # custom Functions run even when every incoming gradient is None
-    _plain = True                # apply() and release() are Node's: the engine inlines them
+    fresh_grads = False          # the gradients `apply` returns are new tensors the engine may own
+    _plain = False               # a declared op's one-output node: the engine runs its `backward` inline
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        cls._plain = cls.apply is Node.apply and cls.release is Node.release and not cls.runs_without_grads
-
-    def __init__(self, next_edges: tuple, out_meta: tuple, out_cls, saved=None):
-        self.next_edges = next_edges
-        self.out_meta = out_meta
-        self.out_cls = out_cls
-        self._saved = saved
-        self.seq = _next_seq()
-        self._hooks = None
-        self._metadata = None
-        self._trace = traceback.format_stack()[:-2] if mode.state.anomaly or mode.state.forward_traces else None
+        cls._plain = (cls.fresh_grads and cls.apply is Node.apply and cls.release is Node.release
+                      and not cls.runs_without_grads)
 
     @property
     def policy(self):
@@ -114,18 +111,6 @@ class Node:
         raise NotImplementedError
 
     # ---- saved tensors
-    def unpack(self) -> tuple:
-        saved = self._saved
-        if saved is FREED:
-            raise self.policy.error("second_backward", node=self.policy.node_name(self))
-        if len(saved) == 2:   # binary ops: no list to build
-            a, b = saved
-            return (a.unpack(self) if type(a) is SavedTensor else a, b.unpack(self) if type(b) is SavedTensor else b)
-        out = []   # a loop, not a comprehension: in Python 3.11 that builds a frame per call
-        for s in saved:
-            out.append(s.unpack(self) if type(s) is SavedTensor else s)
-        return out
-
     def release(self, every_node: bool = False) -> None:
         """Free saved values after a non-retained backward; with `every_node` (paddle's policy)
         even a node that saved nothing refuses to run again."""
@@ -171,10 +156,13 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The sink of a leaf: adds incoming gradients into `variable.grad`."""
+    """The sink of a leaf: the engine adds the gradient reaching it into `variable.grad`, with its
+    `accumulate`, which it sets here when imported (the engine imports this module, not the other
+    way round) so that calling the node directly, as PyTorch allows, accumulates too."""
 
     __slots__ = ("variable",)
     _name = "torch::autograd::AccumulateGrad"
+    accumulate = None   # engine.accumulate(variable, grad, owned, create_graph)
 
     def __init__(self, variable):
         self.variable = variable
@@ -188,79 +176,12 @@ class AccumulateGrad(Node):
         self._trace = traceback.format_stack()[:-3] if mode.FORWARD_TRACES[0] else None
 
     def apply(self, grads: list) -> tuple:
-        accumulate(self.variable, grads[0], _grad_enabled())
+        """Called directly: accumulate `grads[0]` as a backward pass would."""
+        AccumulateGrad.accumulate(self.variable, grads[0], False, mode.grad_enabled())
         return ()
 
     def release(self, every_node: bool = False) -> None:
         """A leaf's accumulator holds nothing to free and stays usable by later graphs."""
-
-
-_accumulate_lock = threading.Lock()
-
-
-def accumulate(var, grad, create_graph: bool) -> None:
-    """Add `grad` into `var.grad`: a new tensor the first time, in place afterwards, out of place
-    (recorded) under create_graph. A lock makes concurrent backward passes into one leaf lose
-    nothing (NumPy releases the GIL inside large in-place adds)."""
-    with _accumulate_lock:
-        _accumulate(var, grad, create_graph)
-    hooks = var._extra.post_acc_hooks if var._extra is not None else None
-    if hooks:
-        for h in tuple(hooks.values()):
-            out = h(var)
-            if out is not None:   # a tensor: "should return None"; anything else fails the type check first
-                raise var.policy.error("post_acc_return" if hasattr(out, "_version") or
-                                       "hook_type" not in var.policy.messages else "hook_type",
-                                       type=type(out).__name__)
-
-
-def _accumulate(var, grad, create_graph: bool) -> None:
-    old = var._grad
-    marked = var.policy.grads_require_grad  # then a plain .grad requires grad too: only history forbids in place
-    if old is None:
-        data = grad._data
-        # Steal the array when nothing else can see it (PyTorch's use_count test): referenced only by
-        # the engine's buffer, accumulate()'s frames and getrefcount's argument, and not a view.
-        if (not create_graph and _refcount(grad) <= 4 and _refcount(data) <= 3 and
-                getattr(data, "base", None) is None):
-            if grad.grad_fn is None and grad._vc is None and grad._view is None and grad._extra is None and \
-                    type(grad) is grad._out_cls:
-                out = grad          # a bare temporary: it becomes .grad itself
-            else:
-                out = grad._new(data)
-            out._requires_grad = marked
-            var._grad = out
-        else:
-            var._grad = _copy_grad(grad, create_graph, marked)
-    elif create_graph or grad.requires_grad or (old.grad_fn is not None if marked else old.requires_grad):
-        from ..ops import add
-        var._grad = add(old, grad)
-    else:
-        _add_inplace(old, grad)
-
-
-_refcount = sys.getrefcount
-
-
-def _copy_grad(grad, create_graph, marked=False):
-    from ..ops import copy_grad
-    if create_graph and grad.requires_grad:
-        return copy_grad(grad)
-    out = grad._new(grad._data.copy())
-    out._requires_grad = marked
-    return out
-
-
-def _add_inplace(old, grad):
-    d = old._data
-    g = grad._data
-    if g.dtype != d.dtype:
-        g = g.astype(d.dtype)
-    if g.shape == d.shape:
-        d += g
-    else:
-        old._data = d + g
-    old._bump()
 
 
 class SavedTensor:
@@ -371,40 +292,6 @@ class SavedTensorRef:
         return self.saved.unpack(self.node)
 
 
-def saved_fields(*names, **attrs):
-    """Class decorator for PyTorch's saved-value introspection on a node class:
-    `_saved_<names[i]>` reads `node._saved[i]` (unpacked and version-checked; None when that slot
-    was not saved; a Python scalar operand as a 0-dim tensor) and `_raw_saved_<names[i]>` gives
-    the SavedTensorRef; `_saved_<key>` reads the plain attribute `attrs[key]`. Both raise the
-    "backward through the graph a second time" error once the node has been released."""
-
-    def decorate(cls):
-        cls._saved_names = names
-        for i, name in enumerate(names):
-            if name is not None:
-                setattr(cls, f"_saved_{name}", property(lambda node, i=i: _saved_value(node, i, False)))
-                setattr(cls, f"_raw_saved_{name}", property(lambda node, i=i: _saved_value(node, i, True)))
-        for key, attr in attrs.items():
-            setattr(cls, f"_saved_{key}", property(lambda node, attr=attr: getattr(node, attr)))
-        return cls
-
-    return decorate
-
-
-def _saved_value(node: Node, i: int, raw: bool):
-    saved = node._saved
-    if saved is FREED:
-        raise node.policy.error("second_backward", node=node.policy.node_name(node))
-    v = saved[i] if saved is not None and i < len(saved) else None
-    if type(v) is SavedTensor:
-        return SavedTensorRef(node, v) if raw else v.unpack(node)
-    if raw or v is None or not isinstance(v, (bool, int, float)):
-        return None if raw else v
-    from .. import backend
-    dtype = "bool" if isinstance(v, bool) else "int64" if isinstance(v, int) else "float64"
-    return node.out_cls._out_cls._make(backend.xp_for(None).asarray(v, dtype=dtype))
-
-
 def _modified_error(node: Node, saved: SavedTensor) -> Exception:
     policy = node.policy
     t = saved.tensor
@@ -420,5 +307,4 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
 
 
 def _strip(name: str) -> str:
-    import re
     return re.sub(r"Backward\d*$", "", name.rsplit("::", 1)[-1])

@@ -204,7 +204,7 @@ class Policy:
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name
-    node_name: Callable = lambda node: node._name or type(node).__name__
+    node_name: Callable = lambda node: node.names["torch"]   # the policy's column of the naming table
     hint: str = _HINT
     hint_anomaly: str = _HINT_ANOMALY
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node
-from . import _grad_enabled, check_same, make_node, save
+from ._args import check_same
+from ._declare import _grad_enabled, derivative
 from . import indexing as I
 from . import reduction as R
 from . import shape as S
@@ -121,16 +121,11 @@ def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
 
 # -------------------------------------------------------------------------------- convolution
 
-class ConvolutionBackward0(Node):
-    __slots__ = ("geom", "x_shape", "w_shape")
-
-    def backward(self, g):
-        x, w = self.unpack()
-        edges = self.next_edges
-        gx = conv2d_input_grad(g, w, self.x_shape, *self.geom) if edges[0] is not None else None
-        gw = conv2d_weight_grad(x, g, self.w_shape, *self.geom) if edges[1] is not None else None
-        gb = R.sum(g, (0, 2, 3)) if len(edges) > 2 and edges[2] is not None else None
-        return (gx, gw, gb) if len(edges) > 2 else (gx, gw)
+_conv = dict(keep="geom x_shape w_shape",
+             input=lambda grad, weight, geom, x_shape: conv2d_input_grad(grad, weight, x_shape, *geom),
+             weight=lambda grad, input, geom, w_shape: conv2d_weight_grad(input, grad, w_shape, *geom))
+ConvolutionBackward0 = derivative("ConvolutionBackward0", **_conv, bias=lambda grad: R.sum(grad, (0, 2, 3)))
+ConvolutionNoBias = derivative("ConvolutionBackward0", **_conv)
 
 
 def conv2d(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 1), groups=1):
@@ -145,25 +140,19 @@ def conv2d(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 
     res = x._out_cls._make(out)
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
-        inputs = (x, weight) if bias is None else (x, weight, bias)
-        node = make_node(ConvolutionBackward0, inputs, res, (save(x) if weight._requires_grad else None,
-                                                             save(weight) if x._requires_grad else None))
-        node.geom = (stride, pads, dilation, groups)
-        node.x_shape, node.w_shape = d.shape, wd.shape
+        geom = (stride, pads, dilation, groups)
+        if bias is None:
+            ConvolutionNoBias.record((x, weight), res, geom, d.shape, wd.shape)
+        else:
+            ConvolutionBackward0.record((x, weight, bias), res, geom, d.shape, wd.shape)
     return res
 
 
-class ConvolutionBackwardInput(Node):
-    """Z = input_grad(G, W) is linear in each: dG = conv2d(gZ, W), dW = weight_grad(gZ, G)."""
-
-    __slots__ = ("geom", "w_shape")
-    _name = "ConvolutionBackwardBackward0"
-
-    def backward(self, gz):
-        g, w = self.unpack()
-        ng, nw = self.next_edges
-        return (conv2d(gz, w, None, *self.geom) if ng is not None else None,
-                conv2d_weight_grad(gz, g, self.w_shape, *self.geom) if nw is not None else None)
+# Z = input_grad(G, W) is linear in each: dG = conv2d(gZ, W), dW = weight_grad(gZ, G)
+ConvolutionBackwardInput = derivative(
+    "ConvolutionBackwardBackward0", keep="geom w_shape",
+    grad_output=lambda grad, weight, geom: conv2d(grad, weight, None, *geom),
+    weight=lambda grad, grad_output, geom, w_shape: conv2d_weight_grad(grad, grad_output, w_shape, *geom))
 
 
 def conv2d_input_grad(g, weight, x_shape, stride, pads, dilation, groups):
@@ -172,23 +161,15 @@ def conv2d_input_grad(g, weight, x_shape, stride, pads, dilation, groups):
     out = g._out_cls._make(_input_grad_arrays(backend.namespace(gd), gd, weight._data.astype(gd.dtype, copy=False),
                                               x_shape, stride, pads, dilation, groups))
     if _grad_enabled() and (g._requires_grad or weight._requires_grad):
-        node = make_node(ConvolutionBackwardInput, (g, weight), out,
-                         (save(g) if weight._requires_grad else None, save(weight) if g._requires_grad else None))
-        node.geom, node.w_shape = (stride, pads, dilation, groups), weight._data.shape
+        ConvolutionBackwardInput.record((g, weight), out, (stride, pads, dilation, groups), weight._data.shape)
     return out
 
 
-class ConvolutionBackwardWeight(Node):
-    """V = weight_grad(X, G) is linear in each: dX = input_grad(G, gV), dG = conv2d(X, gV)."""
-
-    __slots__ = ("geom", "x_shape")
-    _name = "ConvolutionBackwardBackward0"
-
-    def backward(self, gv):
-        x, g = self.unpack()
-        nx, ng = self.next_edges
-        return (conv2d_input_grad(g, gv, self.x_shape, *self.geom) if nx is not None else None,
-                conv2d(x, gv, None, *self.geom) if ng is not None else None)
+# V = weight_grad(X, G) is linear in each: dX = input_grad(G, gV), dG = conv2d(X, gV)
+ConvolutionBackwardWeight = derivative(
+    "ConvolutionBackwardBackward0", keep="geom x_shape",
+    input=lambda grad, grad_output, geom, x_shape: conv2d_input_grad(grad_output, grad, x_shape, *geom),
+    grad_output=lambda grad, input, geom: conv2d(input, grad, None, *geom))
 
 
 def conv2d_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
@@ -197,25 +178,22 @@ def conv2d_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
     out = g._out_cls._make(_weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
                                                groups))
     if _grad_enabled() and (x._requires_grad or g._requires_grad):
-        node = make_node(ConvolutionBackwardWeight, (x, g), out,
-                         (save(x) if g._requires_grad else None, save(g) if x._requires_grad else None))
-        node.geom, node.x_shape = (stride, pads, dilation, groups), d.shape
+        ConvolutionBackwardWeight.record((x, g), out, (stride, pads, dilation, groups), d.shape)
     return out
 
 
 # -------------------------------------------------------------------------------------- pooling
 
-class MaxPool2DWithIndicesBackward0(Node):
+def _max_pool_grad(grad, x_shape, indices):
     """The gradient goes to the position each window's maximum came from (summed where windows
     overlap): a scatter-add, whose own derivative is a gather."""
+    n, c, h, w = x_shape
+    gx = I.scatter_into_zeros((n, c, h * w), 2, indices, S.reshape(grad, (n, c, -1)))
+    return S.reshape(gx, x_shape)
 
-    __slots__ = ("x_shape", "indices")
 
-    def backward(self, g):
-        n, c, h, w = self.x_shape
-        flat = S.reshape(g, (n, c, -1))
-        gx = I.scatter_into_zeros((n, c, h * w), 2, self.indices, flat)
-        return (S.reshape(gx, self.x_shape),)
+MaxPool2DWithIndicesBackward0 = derivative("MaxPool2DWithIndicesBackward0", oneflow="max_pool_2dBackward",
+                                           keep="x_shape indices", self=_max_pool_grad)
 
 
 def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
@@ -241,8 +219,7 @@ def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     out = x._out_cls._make(vals)
     indices = x._out_cls._make(idx)
     if _grad_enabled() and x._requires_grad:
-        node = make_node(MaxPool2DWithIndicesBackward0, (x,), out)
-        node.x_shape, node.indices = d.shape, x._out_cls._make(idx.reshape(n, c, -1))
+        MaxPool2DWithIndicesBackward0.record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
     return out, indices
 
 
@@ -257,22 +234,14 @@ def _avg_divisor(n_in, k, s, p, out, count_include_pad):
     return size
 
 
-class AvgPool2DBackward0(Node):
-    """The gradient divided by each window's divisor and spread back over the window (a transposed
-    convolution with a kernel of ones); its own derivative is the pooling again."""
-
-    __slots__ = ("x_shape", "geom", "divisor")
-
-    def backward(self, g):
-        return (_avg_pool_backward(g, self.x_shape, self.geom, self.divisor),)
-
-
-class AvgPool2DBackwardBackward(Node):
-    __slots__ = ("x_shape", "geom", "divisor")
-    _name = "AvgPool2DBackwardBackward0"
-
-    def backward(self, gg):
-        return (_avg_pool(gg, self.geom, self.divisor),)
+# The gradient divided by each window's divisor and spread back over the window (a transposed
+# convolution with a kernel of ones); its own derivative is the pooling again.
+AvgPool2DBackward0 = derivative("AvgPool2DBackward0", oneflow="avg_pool_2dBackward", keep="x_shape geom divisor",
+                                self=lambda grad, x_shape, geom, divisor: _avg_pool_backward(grad, x_shape, geom,
+                                                                                             divisor))
+AvgPool2DBackwardBackward = derivative("AvgPool2DBackwardBackward0", oneflow="avg_pool_2d_gradBackward",
+                                       keep="geom divisor",
+                                       grad_output=lambda grad, geom, divisor: _avg_pool(grad, geom, divisor))
 
 
 def _divide(xp, a, divisor):
@@ -288,8 +257,7 @@ def _avg_pool(x, geom, divisor):
     sums = _im2col(xp, d, kernel, stride, pads, (1, 1)).sum(axis=-1).transpose(0, 3, 1, 2)
     out = x._out_cls._make(_divide(xp, sums, divisor).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(AvgPool2DBackward0, (x,), out)
-        node.x_shape, node.geom, node.divisor = d.shape, geom, divisor
+        AvgPool2DBackward0.record((x,), out, d.shape, geom, divisor)
     return out
 
 
@@ -302,8 +270,7 @@ def _avg_pool_backward(g, x_shape, geom, divisor):
     gcols = xp.broadcast_to(scaled, scaled.shape[:4] + (k,))
     out = g._out_cls._make(_col2im(xp, gcols, x_shape, kernel, stride, pads, (1, 1)))
     if _grad_enabled() and g._requires_grad:
-        node = make_node(AvgPool2DBackwardBackward, (g,), out)
-        node.x_shape, node.geom, node.divisor = x_shape, geom, divisor
+        AvgPool2DBackwardBackward.record((g,), out, geom, divisor)
     return out
 
 
@@ -330,13 +297,9 @@ def avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=Tr
 
 # -------------------------------------------------------------------------------------- padding
 
-class ConstantPadNdBackward0(Node):
-    """Padding's adjoint is the opposite crop (and a crop's is zero padding): pad by the negation."""
-
-    __slots__ = ("pad",)
-
-    def backward(self, g):
-        return (constant_pad(g, tuple(-p for p in self.pad), 0),)
+# padding's adjoint is the opposite crop (and a crop's is zero padding): pad by the negation
+ConstantPadNdBackward0 = derivative("ConstantPadNdBackward0", keep="pad",
+                                    self=lambda grad, pad: constant_pad(grad, tuple(-p for p in pad), 0))
 
 
 def constant_pad(x, pad, value=0):
@@ -365,5 +328,5 @@ def constant_pad(x, pad, value=0):
         r = r.copy()
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
-        make_node(ConstantPadNdBackward0, (x,), out).pad = tuple(int(p) for p in pad)
+        ConstantPadNdBackward0.record((x,), out, tuple(int(p) for p in pad))
     return out

@@ -6,15 +6,15 @@ import math
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import FREED, Node, SavedTensor, saved_fields
 from ..tensor import Tensor
-from . import _grad_enabled, binary_arrays, make_node, recording, reraise_broadcast, save, save_output
+from ._args import binary_arrays, check_same, reraise_broadcast
+from ._declare import _grad_enabled, derivative, identity, recording, variant
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
-           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale"]
+           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device"]
 
 
 def _xp(x, y):
@@ -23,30 +23,13 @@ def _xp(x, y):
 
 
 # ------------------------------------------------------------------------- binary arithmetic
+# Two kinds of node per operator where OneFlow names them apart: with two tensors, with a number.
 
-@saved_fields(alpha="alpha")
-class AddBackward0(Node):
-    __slots__ = ("alpha",)
-
-    def backward(self, g):
-        return g, (g if self.alpha == 1 else g * self.alpha)
-
-
-@saved_fields(alpha="alpha")
-class SubBackward0(Node):
-    __slots__ = ("alpha",)
-
-    def backward(self, g):
-        if self.next_edges[1] is None:   # the subtrahend needs no gradient: skip the negation
-            return g, None
-        return g, (-g if self.alpha == 1 else g * -self.alpha)
-
-
-class RsubBackward1(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (-g,)
+AddBackward0 = derivative("AddBackward0", oneflow="broadcast_addBackward", keep="alpha",
+                          self=identity,
+                          other=lambda grad, alpha: grad if alpha == 1 else grad * alpha)
+AddSameShape = variant(AddBackward0, oneflow="add_nBackward")
+AddScalar = variant(AddBackward0, oneflow="scalar_addBackward")
 
 
 def add(a, b, alpha=1):
@@ -57,8 +40,17 @@ def add(a, b, alpha=1):
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
-        make_node(AddBackward0, (ta, tb), out).alpha = alpha
+        node_cls = AddScalar if ta is None or tb is None else AddSameShape if x.shape == y.shape else AddBackward0
+        node_cls.record((ta, tb), out, alpha)
     return out
+
+
+SubBackward0 = derivative("SubBackward0", paddle="SubtractGradNode", oneflow="broadcast_subBackward", keep="alpha",
+                          self=identity,
+                          other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha)
+SubScalar = variant(SubBackward0, paddle="SubtractGradNode", oneflow="scalar_subBackward")
+RsubBackward1 = derivative("RsubBackward1", paddle="ScaleGradNode", oneflow="scalar_subBackward",
+                           self=lambda grad: -grad)
 
 
 def sub(a, b, alpha=1):
@@ -73,17 +65,13 @@ def sub(a, b, alpha=1):
     out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         if ta is None:
-            make_node(RsubBackward1, (tb,), out)
+            RsubBackward1.record((tb,), out)
         else:
-            make_node(SubBackward0, (ta, tb), out).alpha = alpha
+            (SubScalar if tb is None else SubBackward0).record((ta, tb), out, alpha)
     return out
 
 
-class ScaleBackward0(Node):
-    __slots__ = ("scale",)
-
-    def backward(self, g):
-        return (g * self.scale,)
+ScaleBackward0 = derivative("ScaleBackward0", keep="scale", self=lambda grad, scale: grad * scale)
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
@@ -93,18 +81,14 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     r = d * scale + bias if bias_after_scale else (d + bias) * scale
     out = x._out_cls._make(r.astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
-        make_node(ScaleBackward0, (x,), out).scale = scale
+        ScaleBackward0.record((x,), out, scale)
     return out
 
 
-@saved_fields("self", "other")
-class MulBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        a, b = self.unpack()
-        na, nb = self.next_edges
-        return (g * b if na is not None else None), (g * a if nb is not None else None)
+MulBackward0 = derivative("MulBackward0", paddle="MultiplyGradNode", oneflow="broadcast_mulBackward", operands=True,
+                          self=lambda grad, other: grad * other,
+                          other=lambda grad, self: grad * self)
+MulScalar = variant(MulBackward0, paddle="MultiplyGradNode", oneflow="scalar_mulBackward")
 
 
 def mul(a, b):
@@ -115,25 +99,20 @@ def mul(a, b):
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
-        ra = ta is not None and ta._requires_grad
-        rb = tb is not None and tb._requires_grad
         # each formula needs the *other* operand; a Python scalar is saved as itself
-        sa = (save(ta) if ta is not None else a) if rb else None
-        sb = (save(tb) if tb is not None else b) if ra else None
-        make_node(MulBackward0, (ta, tb), out, (sa, sb))
+        if ta is None:
+            MulScalar.record((None, tb), out, a, tb)
+        elif tb is None:
+            MulScalar.record((ta, None), out, ta, b)
+        else:
+            MulBackward0.record((ta, tb), out, ta, tb)
     return out
 
 
-@saved_fields("self", "other")
-class DivBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        a, b = self.unpack()
-        na, nb = self.next_edges
-        ga = g / b if na is not None else None
-        gb = -g * a / (b * b) if nb is not None else None
-        return ga, gb
+DivBackward0 = derivative("DivBackward0", paddle="DivideGradNode", oneflow="broadcast_divBackward", operands=True,
+                          self=lambda grad, other: grad / other,
+                          other=lambda grad, self, other: -grad * self / (other * other))
+DivScalar = variant(DivBackward0, paddle="DivideGradNode", oneflow="scalar_divBackward")
 
 
 def div(a, b, rounding_mode=None):
@@ -153,49 +132,31 @@ def div(a, b, rounding_mode=None):
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
-        rb = tb is not None and tb._requires_grad
-        sa = save(ta) if rb else None
-        sb = save(tb) if tb is not None else b
-        make_node(DivBackward0, (ta, tb), out, (sa, sb))
+        if tb is None:
+            DivScalar.record((ta, None), out, ta, b)
+        else:
+            DivBackward0.record((ta, tb), out, ta, tb)
     return out
 
 
-@saved_fields("self", exponent="exponent")
-class PowBackward0(Node):  # tensor ** scalar
-    __slots__ = ("exponent",)
-
-    def backward(self, g):
-        (a,) = self.unpack()
-        e = self.exponent
-        if e == 0:
-            return (g * 0,)
-        return (g * e * a ** (e - 1),)
+PowBackward0 = derivative(  # tensor ** number
+    "PowBackward0", keep="exponent",
+    self=lambda grad, self, exponent: grad * 0 if exponent == 0 else grad * exponent * self ** (exponent - 1))
+PowBackward1 = derivative(  # tensor ** tensor
+    "PowBackward1", paddle="ElementwisePowGradNode",
+    self=lambda grad, self, exponent: where(exponent == 0, grad * 0, grad * exponent * self ** (exponent - 1)),
+    exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), grad * 0,
+                                                        grad * result * log(self)))
 
 
-@saved_fields("self", "exponent", "result")
-class PowBackward1(Node):  # tensor ** tensor
-    __slots__ = ()
-
-    def backward(self, g):
-        a, b, r = self.unpack()
-        na, nb = self.next_edges
-        ga = gb = None
-        if na is not None:
-            ga = where(b == 0, g * 0, g * b * a ** (b - 1))
-        if nb is not None:
-            gb = where((a == 0) & (b >= 0), g * 0, g * r * log(a))
-        return ga, gb
+def _pow_number_base(grad, result, exponent, self):
+    if self == 0:  # d/db 0**b: -inf where b < 0, 0 elsewhere (PyTorch's masking)
+        return where(exponent >= 0, grad * 0, grad * result * -math.inf)
+    return grad * result * float(np.log(np.float64(self)))
 
 
-@saved_fields("result", "exponent", self="base")
-class PowBackward2(Node):  # scalar ** tensor
-    __slots__ = ("base",)
-
-    def backward(self, g):
-        r, b = self.unpack()
-        if self.base == 0:  # d/db 0**b: -inf where b < 0, 0 elsewhere (PyTorch's masking)
-            return (where(b >= 0, g * 0, g * r * -math.inf),)
-        return (g * r * float(np.log(np.float64(self.base))),)
+PowBackward2 = derivative("PowBackward2", paddle="ElementwisePowGradNode", keep="self",  # number ** tensor
+                          exponent=_pow_number_base)
 
 
 def pow(a, b):
@@ -207,39 +168,33 @@ def pow(a, b):
     if not recording(ta, tb):
         return out
     if tb is None:
-        make_node(PowBackward0, (ta,), out, (save(ta),)).exponent = b
+        PowBackward0.record((ta,), out, b)
     elif ta is None:
-        make_node(PowBackward2, (tb,), out, (save_output(out), save(tb))).base = a
+        PowBackward2.record((tb,), out, a)
     else:
-        node = make_node(PowBackward1, (ta, tb), out)
-        node._saved = (save(ta), save(tb), save_output(out))
+        PowBackward1.record((ta, tb), out)
     return out
 
 
-@saved_fields("self", "other")
-class MaximumBackward0(Node):
-    __slots__ = ()
-    _pick = staticmethod(lambda a, b: a > b)
-
-    def backward(self, g):
-        a, b = self.unpack()
-        win = self._pick(a, b)
-        tie = (a == b) * 0.5
-        ga = g * (win + tie)
-        return ga, g - ga
+def _split_grad(grad, win, self, other):
+    """The gradient of max/min: to the winning operand, halved between tied ones."""
+    return grad * (win + (self == other) * 0.5)
 
 
-class MinimumBackward0(MaximumBackward0):
-    __slots__ = ()
-    _pick = staticmethod(lambda a, b: a < b)
+MaximumBackward0 = derivative("MaximumBackward0",
+                              self=lambda grad, self, other: _split_grad(grad, self > other, self, other),
+                              other=lambda grad, self, other: _split_grad(grad, self < other, self, other))
+MinimumBackward0 = derivative("MinimumBackward0",
+                              self=lambda grad, self, other: _split_grad(grad, self < other, self, other),
+                              other=lambda grad, self, other: _split_grad(grad, self > other, self, other))
 
 
 def _extremum(node_cls, fn, a, b):
-    cls, x, y, ta, tb = binary_arrays(a if isinstance(a, Tensor) else a, b)
+    cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
     out = cls._make(getattr(xp, fn)(x, y))
     if recording(ta, tb):
-        make_node(node_cls, (ta, tb), out, (save(ta), save(tb)))
+        node_cls.record((ta, tb), out)
     return out
 
 
@@ -251,11 +206,7 @@ def minimum(a, b):
     return _extremum(MinimumBackward0, "minimum", a, b)
 
 
-class RemainderBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return g, None
+RemainderBackward0 = derivative("RemainderBackward0", self=identity, other=None)
 
 
 def remainder(a, b):
@@ -263,7 +214,7 @@ def remainder(a, b):
     xp = _xp(x, y)
     out = cls._make(xp.remainder(x, y))
     if recording(ta):
-        make_node(RemainderBackward0, (ta, None), out)
+        RemainderBackward0.record((ta, None), out)
     return out
 
 
@@ -273,36 +224,30 @@ def floor_divide(a, b):
     return cls._make(xp.floor_divide(x, y))
 
 
-@saved_fields("self", "other")
-class Atan2Backward0(Node):
-    __slots__ = ()
+def _squared_norm(self, other):
+    """self**2 + other**2, with 1 where both are zero (atan2's gradient is 0 there)."""
+    d = self * self + other * other
+    return where(d == 0, d + 1, d)
 
-    def backward(self, g):
-        a, b = self.unpack()
-        denom = a * a + b * b
-        denom = where(denom == 0, denom + 1, denom)
-        return g * b / denom, -g * a / denom
+
+Atan2Backward0 = derivative("Atan2Backward0",
+                            self=lambda grad, self, other: grad * other / _squared_norm(self, other),
+                            other=lambda grad, self, other: -grad * self / _squared_norm(self, other))
 
 
 def atan2(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     out = cls._make(backend.namespace(x).arctan2(x, y))
     if recording(ta, tb):
-        make_node(Atan2Backward0, (ta, tb), out, (save(ta), save(tb)))
+        Atan2Backward0.record((ta, tb), out)
     return out
 
 
 # ------------------------------------------------------------------------------- where
 
-@saved_fields("condition")
-class WhereBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        (c,) = self.unpack()
-        na, nb = self.next_edges
-        z = g * 0
-        return (where(c, g, z) if na is not None else None), (where(c, z, g) if nb is not None else None)
+WhereBackward0 = derivative("WhereBackward0", save="condition",
+                            self=lambda grad, condition: where(condition, grad, grad * 0),
+                            other=lambda grad, condition: where(condition, grad * 0, grad))
 
 
 def where(condition, a, b):
@@ -314,37 +259,20 @@ def where(condition, a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     t = ta if ta is not None else tb
     if isinstance(condition, Tensor) and type(c) is not type(t._data):
-        from . import check_same
         check_same(cls, t, condition)
     xp = backend.namespace(t._data)
     out = cls._make(xp.where(c, x, y))
     if recording(ta, tb):
         cond = condition if isinstance(condition, Tensor) else out._new(c)
-        make_node(WhereBackward0, (ta, tb), out, (cond.detach(),))
+        WhereBackward0.record((ta, tb), out, cond.detach())
     return out
 
 
 # ------------------------------------------------------------------------------- unary
 
-class _Unary(Node):
-    """A one-input op whose formula reads the saved input (`saves_result` False) or result."""
-
-    __slots__ = ()
-    saves = "input"
-
-    def backward(self, g):
-        saved = self._saved
-        if saved is None:
-            return (self.formula(g, None),)
-        if saved is FREED:
-            self.unpack()     # raises the second-backward error
-        return (self.formula(g, saved[0].unpack(self)),)
-
-
-def _declare_unary(name, node_name, forward, formula, saves="input", float_out=True):
-    node_cls = type(node_name, (_Unary,), {"__slots__": (), "saves": saves, "formula": staticmethod(formula)})
-    node_cls = saved_fields({"input": "self", "result": "result"}.get(saves))(node_cls)
-    save_input, save_result = saves == "input", saves == "result"
+def _unary(name, node_cls, forward, float_out=True):
+    """The forward of a one-input op: `forward(xp, array)`, recorded as `node_cls`."""
+    record = node_cls.record
 
     def op(x):
         d = x._data
@@ -352,8 +280,7 @@ def _declare_unary(name, node_name, forward, formula, saves="input", float_out=T
             d = d.astype(backend.default_float())
         out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
         if _grad_enabled() and x._requires_grad:
-            make_node(node_cls, (x,), out, (SavedTensor(out, True),) if save_result else
-                      (save(x),) if save_input else None)
+            record((x,), out)
         return out
 
     op.__name__ = op.__qualname__ = name
@@ -375,113 +302,110 @@ def _erf_array(xp, d):
     return r if xp is np else xp.asarray(r)
 
 
-_LN2, _LN10 = math.log(2.0), math.log(10.0)
-
-neg = _declare_unary("neg", "NegBackward0", lambda xp, d: -d, lambda g, _: -g, saves=None, float_out=False)
-exp = _declare_unary("exp", "ExpBackward0", lambda xp, d: xp.exp(d), lambda g, r: g * r, "result")
-log = _declare_unary("log", "LogBackward0", lambda xp, d: xp.log(d), lambda g, x: g / x)
-log2 = _declare_unary("log2", "Log2Backward0", lambda xp, d: xp.log2(d), lambda g, x: g / (x * _LN2))
-log10 = _declare_unary("log10", "Log10Backward0", lambda xp, d: xp.log10(d), lambda g, x: g / (x * _LN10))
-log1p = _declare_unary("log1p", "Log1PBackward0", lambda xp, d: xp.log1p(d), lambda g, x: g / (x + 1))
-expm1 = _declare_unary("expm1", "Expm1Backward0", lambda xp, d: xp.expm1(d), lambda g, r: g * (r + 1), "result")
-sin = _declare_unary("sin", "SinBackward0", lambda xp, d: xp.sin(d), lambda g, x: g * cos(x))
-cos = _declare_unary("cos", "CosBackward0", lambda xp, d: xp.cos(d), lambda g, x: g * -sin(x))
-tan = _declare_unary("tan", "TanBackward0", lambda xp, d: xp.tan(d), lambda g, r: g * (r * r + 1), "result")
-# --- the backward formulas of tanh, sigmoid and relu as primitives of their own (one array
-# expression instead of three ops per node); each has its own derivative, so create_graph works.
-
-class TanhBackwardBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, gg):
-        g, r = self.unpack()
-        ng, nr = self.next_edges
-        return (gg * (1 - r * r) if ng is not None else None), (gg * g * r * -2 if nr is not None else None)
-
-
-class SigmoidBackwardBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, gg):
-        g, r = self.unpack()
-        ng, nr = self.next_edges
-        return (gg * r * (1 - r) if ng is not None else None), (gg * g * (1 - r * 2) if nr is not None else None)
-
-
-class ThresholdBackwardBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, gg):
-        (r,) = self.unpack()
-        return gg * (r > 0), None
-
-
-def _fused_backward(node_cls, g, r, result, saves_g=True):
-    """Wrap `result`, the array a fused backward formula computed from g and r, recording
-    `node_cls` when either input requires grad (create_graph)."""
-    out = g._out_cls._make(result)
-    if _grad_enabled() and (g._requires_grad or r._requires_grad):
-        make_node(node_cls, (g, r), out, (save(g), save(r)) if saves_g else (save(r),))
-    return out
-
-
-def tanh_backward(g, r):
-    """g * (1 - r**2): the gradient through tanh given its result r."""
-    rd = r._data
-    return _fused_backward(TanhBackwardBackward0, g, r, g._data * (1 - rd * rd))
-
-
-def sigmoid_backward(g, r):
-    """g * r * (1 - r): the gradient through sigmoid given its result r."""
-    rd = r._data
-    return _fused_backward(SigmoidBackwardBackward0, g, r, g._data * (rd * (1 - rd)))
-
-
-def threshold_backward(g, r):
-    """g where r > 0, else 0: the gradient through relu given its result r."""
-    gd, mask = g._data, r._data > 0
-    return _fused_backward(ThresholdBackwardBackward0, g, r, gd * mask if gd.dtype.kind == "f" else
-                           gd * mask.astype(gd.dtype), saves_g=False)
-
-
-tanh = _declare_unary("tanh", "TanhBackward0", lambda xp, d: xp.tanh(d), tanh_backward, "result")
-sigmoid = _declare_unary("sigmoid", "SigmoidBackward0", lambda xp, d: _sigmoid_array(xp, d),
-                         sigmoid_backward, "result")
-relu = _declare_unary("relu", "ReluBackward0", lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d,
-                      threshold_backward, "result", float_out=False)
-abs = _declare_unary("abs", "AbsBackward0", lambda xp, d: xp.abs(d), lambda g, x: g * sign(x), float_out=False)
-sqrt = _declare_unary("sqrt", "SqrtBackward0", lambda xp, d: xp.sqrt(d), lambda g, r: g / (r * 2), "result")
-rsqrt = _declare_unary("rsqrt", "RsqrtBackward0", lambda xp, d: 1 / xp.sqrt(d),
-                       lambda g, r: g * (r * r * r) * -0.5, "result")
-reciprocal = _declare_unary("reciprocal", "ReciprocalBackward0", lambda xp, d: 1 / d,
-                            lambda g, r: g * -(r * r), "result")
-erf = _declare_unary("erf", "ErfBackward0", _erf_array,
-                     lambda g, x: g * (2 / math.sqrt(math.pi)) * exp(-(x * x)))
-_zero_grad = lambda g, _: g * 0  # noqa: E731  piecewise-constant functions
-sign = _declare_unary("sign", "SignBackward0", lambda xp, d: xp.sign(d), _zero_grad, None, float_out=False)
-round = _declare_unary("round", "RoundBackward0", lambda xp, d: xp.round(d), _zero_grad, None, float_out=False)
-floor = _declare_unary("floor", "FloorBackward0", lambda xp, d: xp.floor(d), _zero_grad, None, float_out=False)
-ceil = _declare_unary("ceil", "CeilBackward0", lambda xp, d: xp.ceil(d), _zero_grad, None, float_out=False)
-trunc = _declare_unary("trunc", "TruncBackward0", lambda xp, d: xp.trunc(d), _zero_grad, None, float_out=False)
-
-
 def _sigmoid_array(xp, d):
     # numerically stable in both tails
     e = xp.exp(-xp.abs(d))
     return xp.where(d >= 0, 1 / (1 + e), e / (1 + e)).astype(d.dtype, copy=False)
 
 
-@saved_fields("self", min="min", max="max")
-class ClampBackward1(Node):
-    __slots__ = ("min", "max")
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
 
-    def backward(self, g):
-        (x,) = self.unpack()
-        if self.min is not None and self.max is not None:
-            return (g * ((x >= self.min) & (x <= self.max)),)
-        if self.min is not None:
-            return (g * (x >= self.min),)
-        return (g * (x <= self.max),)
+neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
+             lambda xp, d: -d, float_out=False)
+exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d))
+log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d))
+log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
+              lambda xp, d: xp.log2(d))
+log10 = _unary("log10", derivative("Log10Backward0", self=lambda grad, self: grad / (self * _LN10)),
+               lambda xp, d: xp.log10(d))
+log1p = _unary("log1p", derivative("Log1PBackward0", paddle="Log1pGradNode", oneflow="log1pBackward",
+                                   self=lambda grad, self: grad / (self + 1)), lambda xp, d: xp.log1p(d))
+expm1 = _unary("expm1", derivative("Expm1Backward0", self=lambda grad, result: grad * (result + 1)),
+               lambda xp, d: xp.expm1(d))
+sin = _unary("sin", derivative("SinBackward0", self=lambda grad, self: grad * cos(self)), lambda xp, d: xp.sin(d))
+cos = _unary("cos", derivative("CosBackward0", self=lambda grad, self: grad * -sin(self)), lambda xp, d: xp.cos(d))
+tan = _unary("tan", derivative("TanBackward0", self=lambda grad, result: grad * (result * result + 1)),
+             lambda xp, d: xp.tan(d))
+
+# The backward formulas of tanh, sigmoid and relu are primitives of their own (one array expression
+# instead of three recorded ops per node), each with its own derivative, so create_graph works.
+TanhBackwardBackward0 = derivative("TanhBackwardBackward0",
+                                   grad_output=lambda grad, output: grad * (1 - output * output),
+                                   output=lambda grad, grad_output, output: grad * grad_output * output * -2)
+SigmoidBackwardBackward0 = derivative("SigmoidBackwardBackward0",
+                                      grad_output=lambda grad, output: grad * output * (1 - output),
+                                      output=lambda grad, grad_output, output: grad * grad_output * (1 - output * 2))
+ThresholdBackwardBackward0 = derivative("ThresholdBackwardBackward0",
+                                        grad_output=lambda grad, self: grad * (self > 0), self=None)
+
+
+def _fused_backward(node_cls, g, r, result):
+    """Wrap `result`, the array a fused backward formula computed from g and r, recording
+    `node_cls` when either input requires grad (create_graph)."""
+    out = g._out_cls._make(result)
+    if _grad_enabled() and (g._requires_grad or r._requires_grad):
+        node_cls.record((g, r), out)
+    return out
+
+
+def tanh_backward(grad, result):
+    """grad * (1 - result**2): the gradient through tanh given its result."""
+    rd = result._data
+    return _fused_backward(TanhBackwardBackward0, grad, result, grad._data * (1 - rd * rd))
+
+
+def sigmoid_backward(grad, result):
+    """grad * result * (1 - result): the gradient through sigmoid given its result."""
+    rd = result._data
+    return _fused_backward(SigmoidBackwardBackward0, grad, result, grad._data * (rd * (1 - rd)))
+
+
+def threshold_backward(grad, result):
+    """grad where result > 0, else 0: the gradient through relu given its result."""
+    gd, mask = grad._data, result._data > 0
+    return _fused_backward(ThresholdBackwardBackward0, grad, result, gd * mask if gd.dtype.kind == "f" else
+                           gd * mask.astype(gd.dtype))
+
+
+tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp, d: xp.tanh(d))
+sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
+relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward),
+              lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d, float_out=False)
+abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
+             lambda xp, d: xp.abs(d), float_out=False)
+sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
+              lambda xp, d: xp.sqrt(d))
+rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
+                                   self=lambda grad, result: grad * (result * result * result) * -0.5),
+               lambda xp, d: 1 / xp.sqrt(d))
+reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0",
+                                             self=lambda grad, result: grad * -(result * result)),
+                    lambda xp, d: 1 / d)
+erf = _unary("erf", derivative("ErfBackward0",
+                               self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * exp(-(self * self))),
+             _erf_array)
+
+
+def _zero_grad(grad):  # piecewise-constant functions
+    return grad * 0
+
+
+sign = _unary("sign", derivative("SignBackward0", self=_zero_grad), lambda xp, d: xp.sign(d), float_out=False)
+round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False)
+floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False)
+ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False)
+trunc = _unary("trunc", derivative("TruncBackward0", self=_zero_grad), lambda xp, d: xp.trunc(d), float_out=False)
+
+
+def _clamp_grad(grad, self, min, max):
+    if min is not None and max is not None:
+        return grad * ((self >= min) & (self <= max))
+    if min is not None:
+        return grad * (self >= min)
+    return grad * (self <= max)
+
+
+ClampBackward1 = derivative("ClampBackward1", paddle="ClipGradNode", keep="min max", self=_clamp_grad)
 
 
 def clamp(x, min=None, max=None):
@@ -501,18 +425,14 @@ def clamp(x, min=None, max=None):
         r = r.astype(d.dtype)
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
-        node = make_node(ClampBackward1, (x,), out, (save(x),))
-        node.min, node.max = min, max
+        ClampBackward1.record((x,), out, min, max)
     return out
 
 
 # ------------------------------------------------------------------------------- casts
 
-class ToCopyBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (g,)  # the engine casts it back to the input's dtype
+ToCopyBackward0 = derivative("ToCopyBackward0", paddle="CastGradNode",
+                             self=identity)  # the engine casts it back to the input's dtype
 
 
 def cast(x: Tensor, dtype) -> Tensor:
@@ -522,28 +442,39 @@ def cast(x: Tensor, dtype) -> Tensor:
         return x
     out = x._out_cls._make(x._data.astype(dt))
     if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
-        make_node(ToCopyBackward0, (x,), out)
+        ToCopyBackward0.record((x,), out)
     return out
 
 
-class CopyBackwards(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (g,)
+CopyBackwards = derivative("CopyBackwards", paddle="AssignGradNode", self=identity)
 
 
 def copy_grad(g: Tensor) -> Tensor:
     """A recorded copy of a gradient (`.grad` under create_graph shows `grad_fn=<CopyBackwards>`)."""
     out = g._out_cls._make(g._data.copy())
     if _grad_enabled() and g._requires_grad:
-        make_node(CopyBackwards, (g,), out)
+        CopyBackwards.record((g,), out)
     return out
 
 
 def zeros_for(like: Tensor, shape, dtype) -> Tensor:
     """Zeros of `shape`/`dtype` on `like`'s device and facade (materialised missing gradients)."""
     return like._new(backend.namespace(like._data).zeros(shape, dtype=dtype))
+
+
+ToDeviceBackward = derivative("ToCopyBackward0", keep="src", self=lambda grad, src: to_device(grad, src))
+
+
+def to_device(x: Tensor, device) -> Tensor:
+    """`x` on `device` (differentiable; gradients go back to the source device)."""
+    device = backend.Device(device)
+    src = x.device
+    if src == device or (device.type == src.type and device.index is None):
+        return x
+    out = x._out_cls._make(backend.to_device(x._data, device))
+    if _grad_enabled() and x._requires_grad:
+        ToDeviceBackward.record((x,), out, src)
+    return out
 
 
 # ------------------------------------------------------------------------ comparisons, logic
@@ -607,26 +538,3 @@ METHODS = {
     "where": lambda self, condition, other: where(condition, self, other),
     "square": lambda self: pow(self, 2),
 }
-
-
-class ToDeviceBackward(Node):
-    __slots__ = ("src",)
-    _name = "ToCopyBackward0"
-
-    def backward(self, g):
-        return (to_device(g, self.src),)
-
-
-def to_device(x: Tensor, device) -> Tensor:
-    """`x` on `device` (differentiable; gradients go back to the source device)."""
-    device = backend.Device(device)
-    src = x.device
-    if src == device or (device.type == src.type and device.index is None):
-        return x
-    out = x._out_cls._make(backend.to_device(x._data, device))
-    if _grad_enabled() and x._requires_grad:
-        make_node(ToDeviceBackward, (x,), out).src = src
-    return out
-
-
-__all__.append("to_device")

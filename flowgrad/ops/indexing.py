@@ -1,141 +1,30 @@
-"""Indexing and in-place primitives: getitem, setitem (index_put), gather/scatter, masked_fill,
-fill/copy, and `inplace()`, the one mechanism every in-place method goes through (version bump,
-leaf checks, history rebasing, CopySlices for views)."""
+"""Writes and gathers: setitem (index_put), gather/scatter, masked_fill, fill/copy, and
+`inplace()`, the one mechanism every in-place method goes through (version bump, leaf checks,
+history rebasing, CopySlices for views). Reading by a key (getitem) is a shape primitive."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node, _next_seq
 from ..tensor import Tensor
-from . import _state, _grad_enabled, edge, make_node, normalize_dim
+from ._args import binary_arrays, normalize_dim
+from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
 from . import shape as S
+from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (indexing's public names too)
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
            "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
            "nonzero"]
 
 
-# ---------------------------------------------------------------------------------- keys
-
-def _array_key(k, xp):
-    if isinstance(k, Tensor):
-        a = k._data
-        return a if a.dtype == np.bool_ or a.dtype.kind in "iu" else a.astype(np.int64)
-    if isinstance(k, (list, np.ndarray)):
-        a = xp.asarray(k)
-        if a.dtype.kind == "f" and a.size == 0:
-            a = a.astype(np.int64)
-        return a
-    return k
-
-
-def normalize_key(key, xp) -> tuple:
-    """A tuple key with tensors/lists turned into arrays; returns (key, is_advanced)."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    out = []
-    advanced = False
-    for k in key:
-        k = _array_key(k, xp)
-        if isinstance(k, (bool, np.bool_)):
-            k = xp.asarray(k)
-        if hasattr(k, "dtype") and hasattr(k, "ndim"):
-            advanced = True
-        elif isinstance(k, slice) and k.step is not None and k.step <= 0:
-            raise ValueError("step must be greater than zero")
-        out.append(k)
-    return tuple(out), advanced
-
-
-def _node_for_key(key, advanced):
-    if advanced:
-        if len(key) == 1 and getattr(key[0], "ndim", 1) == 0 and key[0].dtype.kind in "iu":
-            return SelectBackward0
-        return IndexBackward0
-    real = [k for k in key if k is not Ellipsis]
-    if not real:
-        return AliasIndexBackward
-    if all(k is None for k in real):
-        return UnsqueezeIndexBackward
-    last = next((k for k in reversed(real) if k is not None), None)
-    return SelectBackward0 if isinstance(last, (int, np.integer)) else SliceBackward0
-
-
-# ------------------------------------------------------------------------------- getitem
-
-class IndexBackward0(Node):
-    __slots__ = ("in_shape", "key")
-
-    def backward(self, g):
-        return (index_into_zeros(g, self.in_shape, self.key),)
-
-
-class SelectBackward0(IndexBackward0):
-    __slots__ = ()
-
-
-class SliceBackward0(IndexBackward0):
-    __slots__ = ()
-
-
-# PyTorch's names for what a basic key does: only None -> unsqueeze; only Ellipsis -> alias
-UnsqueezeIndexBackward = type("UnsqueezeBackward0", (IndexBackward0,), {"__slots__": ()})
-AliasIndexBackward = type("AliasBackward0", (IndexBackward0,), {"__slots__": ()})
-
-
-def getitem(x, key):
-    d = x._data
-    xp = backend.namespace(d)
-    key, advanced = normalize_key(key, xp)
-    try:
-        r = d[key]
-    except IndexError as exc:
-        raise IndexError(str(exc).replace("axis", "dimension")) from None
-    out = x._out_cls._make(r)
-    if not advanced:
-        S.as_view(x, out, lambda b: getitem(b, key))
-    if _grad_enabled() and x._requires_grad:
-        node = make_node(_node_for_key(key, advanced), (x,), out)
-        node.in_shape, node.key = d.shape, key
-    return out
-
-
-class IndexIntoZerosBackward(Node):
-    __slots__ = ("key",)
-
-    def backward(self, g):
-        return (getitem(g, self.key),)
-
-
-def index_into_zeros(g, shape, key):
-    """Zeros of `shape` with `g` added at `key` (duplicates accumulate): the adjoint of getitem."""
-    d = g._data
-    xp = backend.namespace(d)
-    z = xp.zeros(shape, dtype=d.dtype)
-    if any(hasattr(k, "ndim") for k in key):
-        xp.add.at(z, key, d) if xp is np else xp.add.at(z, key, d)
-    else:
-        z[key] = d
-    out = g._out_cls._make(z)
-    if _grad_enabled() and g._requires_grad:
-        make_node(IndexIntoZerosBackward, (g,), out).key = key
-    return out
-
-
 # ------------------------------------------------------------------------------- setitem
 
-class IndexPutBackward0(Node):
-    __slots__ = ("key",)
-
-    def backward(self, g):
-        na, nv = self.next_edges
-        return (zero_at(g, self.key) if na is not None else None), (getitem(g, self.key) if nv is not None else None)
-
-
+IndexPutBackward0 = derivative("IndexPutBackward0", keep="key",
+                               self=lambda grad, key: zero_at(grad, key),
+                               values=lambda grad, key: getitem(grad, key))
 # setitem with a basic key: PyTorch records it as a copy into a view, shown as CopySlices
-CopySlicesIndex = type("CopySlices", (IndexPutBackward0,), {"__slots__": (), "_name": "torch::autograd::CopySlices"})
+CopySlicesIndex = variant(IndexPutBackward0, "torch::autograd::CopySlices")
 
 
 def index_put(x, key, value):
@@ -150,22 +39,17 @@ def index_put(x, key, value):
     tv = value if isinstance(value, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
-        make_node(IndexPutBackward0 if pure_advanced else CopySlicesIndex, (x, tv), out).key = key
+        (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key)
     return out
 
 
 def setitem(x, key, value):
     if isinstance(value, Tensor) and value._data.dtype != x._data.dtype:
-        from .elementwise import cast
-        value = cast(value, x._data.dtype)
+        value = E.cast(value, x._data.dtype)
     inplace(x, index_put, key, value, leaf_error="leaf_view_inplace")
 
 
-class ZeroAtBackward(Node):
-    __slots__ = ("key",)
-
-    def backward(self, g):
-        return (zero_at(g, self.key),)
+ZeroAtBackward = derivative("ZeroAtBackward", keep="key", self=lambda grad, key: zero_at(grad, key))
 
 
 def zero_at(g, key):
@@ -174,7 +58,7 @@ def zero_at(g, key):
     r[key] = 0
     out = g._out_cls._make(r)
     if _grad_enabled() and g._requires_grad:
-        make_node(ZeroAtBackward, (g,), out).key = key
+        ZeroAtBackward.record((g,), out, key)
     return out
 
 
@@ -188,11 +72,8 @@ def _along(index, dim):
     return tuple(grids)
 
 
-class GatherBackward0(Node):
-    __slots__ = ("in_shape", "dim", "index")
-
-    def backward(self, g):
-        return (scatter_into_zeros(self.in_shape, self.dim, self.index, g),)
+GatherBackward0 = derivative("GatherBackward0", paddle="TakeAlongAxisGradNode", keep="in_shape dim index",
+                             self=lambda grad, in_shape, dim, index: scatter_into_zeros(in_shape, dim, index, grad))
 
 
 def gather(x, dim, index):
@@ -203,8 +84,7 @@ def gather(x, dim, index):
         raise RuntimeError("gather(): Expected dtype int64 for index")
     out = x._out_cls._make(d[_along(idx, dim)])
     if _grad_enabled() and x._requires_grad:
-        node = make_node(GatherBackward0, (x,), out)
-        node.in_shape, node.dim, node.index = d.shape, dim, index.detach()
+        GatherBackward0.record((x,), out, d.shape, dim, index.detach())
     return out
 
 
@@ -220,11 +100,8 @@ def take_along_dim(x, indices, dim=None):
     return gather(S.expand(x, xs), dim, S.expand(indices, ids))
 
 
-class ScatterAddBackward0(Node):
-    __slots__ = ("dim", "index")
-
-    def backward(self, g):
-        return (gather(g, self.dim, self.index),)
+ScatterAddBackward0 = derivative("ScatterAddBackward0", keep="dim index",
+                                 src=lambda grad, dim, index: gather(grad, dim, index))
 
 
 def scatter_into_zeros(shape, dim, index, src):
@@ -236,8 +113,7 @@ def scatter_into_zeros(shape, dim, index, src):
     xp.add.at(z, _along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
     out = src._out_cls._make(z)
     if _grad_enabled() and src._requires_grad:
-        node = make_node(ScatterAddBackward0, (src,), out)
-        node.dim, node.index = dim, index.detach()
+        ScatterAddBackward0.record((src,), out, dim, index.detach())
     return out
 
 
@@ -245,17 +121,14 @@ def scatter_add(x, dim, index, src):
     return x + scatter_into_zeros(x._data.shape, normalize_dim(dim, x._data.ndim), index, src)
 
 
-class ScatterBackward0(Node):
-    __slots__ = ("dim", "index")
+def _scatter_self_grad(grad, dim, index):
+    """The gradient where scatter did not write: grad masked by 1 - (positions written)."""
+    ones = grad._new(backend.namespace(grad._data).ones(index._data.shape, grad._data.dtype))
+    return grad * (1 - scatter_into_zeros(grad._data.shape, dim, index, ones).clamp(max=1))
 
-    def backward(self, g):
-        na, ns = self.next_edges
-        gx = None
-        if na is not None:
-            gx = g * (1 - scatter_into_zeros(g._data.shape, self.dim, self.index,
-                                             g._new(backend.namespace(g._data).ones(self.index._data.shape,
-                                                                                  g._data.dtype))).clamp(max=1))
-        return gx, (gather(g, self.dim, self.index) if ns is not None else None)
+
+ScatterBackward0 = derivative("ScatterBackward0", keep="dim index", self=_scatter_self_grad,
+                              src=lambda grad, dim, index: gather(grad, dim, index))
 
 
 def scatter(x, dim, index, src=None, value=None, reduce=None):
@@ -274,8 +147,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
         ts = None
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
-        node = make_node(ScatterBackward0, (x, ts), out)
-        node.dim, node.index = dim, index.detach()
+        ScatterBackward0.record((x, ts), out, dim, index.detach())
     return out
 
 
@@ -287,11 +159,7 @@ def index_select(x, dim, index):
     return getitem(x, (slice(None),) * dim + (idx.reshape(-1),))
 
 
-class MaskedFillBackward0(Node):
-    __slots__ = ("mask",)
-
-    def backward(self, g):
-        return (zero_at(g, self.mask),)
+MaskedFillBackward0 = derivative("MaskedFillBackward0", keep="mask", self=lambda grad, mask: zero_at(grad, mask))
 
 
 def masked_fill(x, mask, value):
@@ -304,7 +172,7 @@ def masked_fill(x, mask, value):
     v = value._data if isinstance(value, Tensor) else value
     out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
-        make_node(MaskedFillBackward0, (x,), out).mask = m_full
+        MaskedFillBackward0.record((x,), out, m_full)
     return out
 
 
@@ -325,11 +193,8 @@ def nonzero(x, as_tuple=False):
 
 # -------------------------------------------------------------------------- fill / copy
 
-class FillBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (g * 0,)
+FillBackward0 = derivative("FillBackward0", self=lambda grad: grad * 0)
+ZeroBackward0 = variant(FillBackward0, "ZeroBackward0")
 
 
 def fill(x, value):
@@ -337,21 +202,20 @@ def fill(x, value):
     v = value._data if isinstance(value, Tensor) else value
     out = x._out_cls._make(backend.namespace(d).full(d.shape, v, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
-        make_node(FillBackward0, (x,), out)
+        FillBackward0.record((x,), out)
     return out
 
 
-class ZeroBackward0(FillBackward0):
-    __slots__ = ()
+def fill_zero(x):
+    """Zeros like `x` (what `x.zero_()` writes)."""
+    out = x._out_cls._make(backend.namespace(x._data).zeros_like(x._data))
+    if _grad_enabled() and x._requires_grad:
+        ZeroBackward0.record((x,), out)
+    return out
 
 
-class CopyBackwardsInplace(Node):
-    __slots__ = ()
-    _name = "CopyBackwards"
-
-    def backward(self, g):
-        na, ns = self.next_edges
-        return (g * 0 if na is not None else None), (g if ns is not None else None)
+CopyBackwardsInplace = derivative("CopyBackwards", paddle="AssignGradNode",
+                                  self=lambda grad: grad * 0, src=identity)
 
 
 def copy_from(x, src):
@@ -365,29 +229,18 @@ def copy_from(x, src):
     out = x._out_cls._make(r)
     ts = src if isinstance(src, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
-        make_node(CopyBackwardsInplace, (x, ts), out)
+        CopyBackwardsInplace.record((x, ts), out)
     return out
 
 
 # ------------------------------------------------------------------------------- inplace
 
-class CopySlices(Node):
-    """History of a base after an in-place op on one of its views: the view's region takes its
-    gradient from the op's result, the rest from the base's old history."""
-
-    __slots__ = ("view_fn",)
-    _name = "torch::autograd::CopySlices"
-
-    def backward(self, g):
-        nb, nr = self.next_edges
-        return (zero_view(g, self.view_fn) if nb is not None else None), (self.view_fn(g) if nr is not None else None)
-
-
-class ZeroViewBackward(Node):
-    __slots__ = ("view_fn",)
-
-    def backward(self, g):
-        return (zero_view(g, self.view_fn),)
+# History of a base after an in-place op on one of its views: the view's region takes its gradient
+# from the op's result, the rest from the base's old history.
+CopySlices = derivative("torch::autograd::CopySlices", keep="view_fn",
+                        self=lambda grad, view_fn: zero_view(grad, view_fn),
+                        src=lambda grad, view_fn: view_fn(grad))
+ZeroViewBackward = derivative("ZeroViewBackward", keep="view_fn", self=lambda grad, view_fn: zero_view(grad, view_fn))
 
 
 def zero_view(g, view_fn):
@@ -402,7 +255,7 @@ def zero_view(g, view_fn):
     region._data[...] = 0
     out = g._out_cls._make(r)
     if _grad_enabled() and g._requires_grad:
-        make_node(ZeroViewBackward, (g,), out).view_fn = view_fn
+        ZeroViewBackward.record((g,), out, view_fn)
     return out
 
 
@@ -454,7 +307,6 @@ def _ufunc_inplace(self, fn, other) -> bool:
     """`self op= other` straight into self's float array (no temporary, no copy back: an optimizer
     step) when nothing is recorded, the result dtype is self's own and `other` has self's shape or
     is a scalar; False when the general path must run instead."""
-    from . import binary_arrays
     d = self._data
     _, a, b, _, _ = binary_arrays(self, other, fn is E.div)
     if a is not d or d.dtype.kind != "f" or not d.flags.writeable or (hasattr(b, "shape") and b.shape != d.shape):
@@ -468,15 +320,8 @@ def _rebase_view(self, view, res) -> None:
     """After an in-place op on a view: the base's history becomes CopySlices over the old base and
     the op's result, and the view is re-derived from the base."""
     base, view_fn, _ = view
-    node = CopySlices.__new__(CopySlices)
-    node.next_edges = (edge(base), edge(res))
-    node.out_meta = ((base._data.shape, base._data.dtype),)
-    node.out_cls = type(base)._out_cls
-    node._saved = None
-    node.seq = _next_seq()
-    node._hooks = node._metadata = node._trace = None
-    node.view_fn = view_fn
-    base.grad_fn, base.output_nr, base._requires_grad = node, 0, True
+    CopySlices.record((base, res), base, view_fn)
+    base.output_nr = 0
     rederived = view_fn(base)
     self.grad_fn, self.output_nr, self._requires_grad = rederived.grad_fn, rederived.output_nr, True
 
@@ -500,7 +345,7 @@ def _write(self, res) -> None:
 
 
 METHODS = {
-    "__getitem__": getitem, "__setitem__": setitem, "gather": gather, "scatter": scatter,
+    "__setitem__": setitem, "gather": gather, "scatter": scatter,
     "scatter_add": scatter_add, "index_select": index_select, "masked_fill": masked_fill,
     "masked_select": masked_select, "take_along_dim": take_along_dim, "nonzero": nonzero,
 }

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node
-from . import _grad_enabled, broadcast_error, check_same, make_node, save
+from ._args import broadcast_error, check_same
+from ._declare import _grad_enabled, derivative, variant
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L
@@ -66,40 +66,21 @@ def _reduce_array(xp, a, reduction):
 
 # ------------------------------------------------------------------------------------ linear
 
-class AddmmBackward0(Node):
-    """d(x @ w.T + b): gx = g @ w, gw = g.T @ x (batch dims flattened), gb = sum of g over rows."""
-
-    __slots__ = ()
-
-    def backward(self, g):
-        x, w = self.unpack()
-        edges = self.next_edges
-        gx = L.matmul(g, w) if edges[0] is not None else None
-        gw = gb = None
-        if edges[1] is not None or (len(edges) > 2 and edges[2] is not None):
-            g2 = g if g._data.ndim == 2 else S.reshape(g, (-1, g._data.shape[-1]))
-            if edges[1] is not None:
-                x2 = x if x._data.ndim == 2 else S.reshape(x, (-1, x._data.shape[-1]))
-                gw = L.matmul(S.t(g2), x2)
-            if len(edges) > 2 and edges[2] is not None:
-                gb = R.sum(g2, 0)
-        return (gx, gw, gb) if len(edges) > 2 else (gx, gw)
+def _rows(t):
+    """`t` as a matrix: its batch dimensions flattened into rows."""
+    return t if t._data.ndim == 2 else S.reshape(t, (-1, t._data.shape[-1]))
 
 
-class MmBackward0(AddmmBackward0):
-    __slots__ = ()
-
-
-class ViewBackward0(AddmmBackward0):  # PyTorch's name for linear on 1-D and batched inputs with a bias
-    __slots__ = ()
-
-
-class UnsafeViewBackward0(AddmmBackward0):  # ... and on batched inputs without one
-    __slots__ = ()
-
-
-class SqueezeBackward4(AddmmBackward0):  # ... and on a 1-D input without one
-    __slots__ = ()
+# d(x @ w.T + b): gx = g @ w, gw = g.T @ x (batch dims flattened), gb = sum of g over rows
+_linear = dict(input=lambda grad, weight: L.matmul(grad, weight),
+               weight=lambda grad, input: L.matmul(S.t(_rows(grad)), _rows(input)))
+AddmmBackward0 = derivative("AddmmBackward0", **_linear, bias=lambda grad: R.sum(_rows(grad), 0))
+LinearMm = derivative("MmBackward0", paddle="MatmulGradNode", **_linear)  # without a bias
+# PyTorch's names for linear on 1-D and batched inputs with a bias, on batched inputs without one,
+# and on a 1-D input without one
+LinearView = variant(AddmmBackward0, "ViewBackward0", paddle="ReshapeGradNode")
+LinearUnsafeView = variant(LinearMm, "UnsafeViewBackward0", paddle="ReshapeGradNode")
+LinearSqueeze = variant(LinearMm, "SqueezeBackward4")
 
 
 def _shape_mismatch(d, wd):
@@ -111,8 +92,9 @@ def _shape_mismatch(d, wd):
 def linear(x, weight, bias=None):
     """`x @ weight.T + bias` as one recorded node (PyTorch's F.linear)."""
     d, wd = x._data, weight._data
-    if wd.ndim != 2 or d.ndim == 0 or d.dtype.kind != "f":
-        return L.linear(x, weight, bias)
+    if wd.ndim != 2 or d.ndim == 0 or d.dtype.kind != "f":   # not one GEMM: composed
+        out = L.matmul(x, S.t(weight) if wd.ndim == 2 else weight)
+        return out if bias is None else out + bias
     _same_facade(x, weight)
     if d.shape[-1] != wd.shape[1]:
         raise _shape_mismatch(d, wd)
@@ -135,31 +117,25 @@ def linear(x, weight, bias=None):
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
         if d.ndim == 2:
-            node_cls = AddmmBackward0 if bias is not None else MmBackward0
+            node_cls = AddmmBackward0 if bias is not None else LinearMm
         elif bias is not None:
-            node_cls = ViewBackward0
+            node_cls = LinearView
         else:
-            node_cls = SqueezeBackward4 if d.ndim == 1 else UnsafeViewBackward0
-        inputs = (x, weight, bias) if bias is not None else (x, weight)
-        make_node(node_cls, inputs, res, (save(x) if weight._requires_grad else None,
-                                          save(weight) if x._requires_grad else None))
+            node_cls = LinearSqueeze if d.ndim == 1 else LinearUnsafeView
+        node_cls.record((x, weight, bias) if bias is not None else (x, weight), res)
     return res
 
 
 # ---------------------------------------------------------------------------------- embedding
 
-class EmbeddingBackward0(Node):
+def _embedding_grad(grad, num_weights, indices, padding_idx):
     """Rows of the gradient added into a zero table at the looked-up indices (padding rows get none)."""
+    if padding_idx is not None:
+        grad = E.mul(grad, grad._new((indices != padding_idx)[..., None].astype(grad._data.dtype)))
+    return I.index_into_zeros(grad, (num_weights, grad._data.shape[-1]), (indices,))
 
-    __slots__ = ("num_weights", "indices", "padding_idx")
 
-    def backward(self, g):
-        idx = self.indices
-        if self.padding_idx is not None:
-            keep = (idx != self.padding_idx)[..., None].astype(g._data.dtype)
-            g = E.mul(g, g._new(keep))
-        shape = (self.num_weights, g._data.shape[-1])
-        return (I.index_into_zeros(g, shape, (idx,)),)
+EmbeddingBackward0 = derivative("EmbeddingBackward0", keep="num_weights indices padding_idx", weight=_embedding_grad)
 
 
 def embedding(indices, weight, padding_idx=None):
@@ -174,23 +150,19 @@ def embedding(indices, weight, padding_idx=None):
         raise IndexError("index out of range in self")
     out = weight._out_cls._make(wd[idx])
     if _grad_enabled() and weight._requires_grad:
-        node = make_node(EmbeddingBackward0, (weight,), out)
-        node.num_weights, node.indices = n, idx
-        node.padding_idx = None if padding_idx is None else padding_idx % n
+        EmbeddingBackward0.record((weight,), out, n, idx, None if padding_idx is None else padding_idx % n)
     return out
 
 
 # ---------------------------------------------------------------------------------------- mse
 
-class MseLossBackward0(Node):
-    __slots__ = ("reduction", "n")
+def _mse_grad(grad, self, target, reduction, n):
+    return E.mul(E.sub(self, target), grad * (2.0 / n if reduction == "mean" else 2.0))
 
-    def backward(self, g):
-        x, t = self.unpack()
-        scale = 2.0 / self.n if self.reduction == "mean" else 2.0
-        gx = E.mul(E.sub(x, t), g * scale)
-        nx, nt = self.next_edges
-        return (gx if nx is not None else None), (E.neg(gx) if nt is not None else None)
+
+MseLossBackward0 = derivative("MseLossBackward0", keep="reduction n", self=_mse_grad,
+                              target=lambda grad, self, target, reduction, n: E.neg(
+                                  _mse_grad(grad, self, target, reduction, n)))
 
 
 def _size_warning(x, t):
@@ -230,24 +202,23 @@ def mse_loss(x, t, reduction="mean"):
     sq = diff * diff
     out = x._out_cls._make(_reduce_array(xp, sq, reduction))
     if _grad_enabled() and (x._requires_grad or t._requires_grad):
-        node = make_node(MseLossBackward0, (x, t), out, (save(x), save(t)))
-        node.reduction, node.n = reduction, max(sq.size, 1)
+        MseLossBackward0.record((x, t), out, reduction, max(sq.size, 1))
     return out
 
 
 # ---------------------------------------------------------------------------------------- nll
 
-class NllLossBackward0(Node):
-    """-w[t] * g / total_weight scattered into zeros at the target class of each sample."""
+def _nll_grad(grad, in_shape, index, coef):
+    """-w[t] * grad / total_weight scattered into zeros at the target class of each sample."""
+    axis = 1 if len(in_shape) > 1 else 0
+    if grad._data.ndim:  # reduction 'none': grad has the target's shape
+        src = E.mul(S.unsqueeze(grad, axis), grad._new(coef))
+    else:
+        src = E.mul(grad._new(coef), grad)
+    return I.scatter_into_zeros(in_shape, axis, grad._new(index), src)
 
-    __slots__ = ("in_shape", "index", "coef")
 
-    def backward(self, g):
-        if g._data.ndim:  # reduction 'none': g has the target's shape
-            src = E.mul(S.unsqueeze(g, 1 if len(self.in_shape) > 1 else 0), g._new(self.coef))
-        else:
-            src = E.mul(g._new(self.coef), g)
-        return (I.scatter_into_zeros(self.in_shape, 1 if len(self.in_shape) > 1 else 0, g._new(self.index), src),)
+NllLossBackward0 = derivative("NllLossBackward0", keep="in_shape index coef", self=_nll_grad)
 
 
 def _check_nll_args(x, target, weight):
@@ -315,34 +286,29 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
         out_arr, coef = xp.sum(losses) / total, -w / total
     out = x._out_cls._make(xp.asarray(out_arr, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(NllLossBackward0, (x,), out)
-        node.in_shape, node.index = d.shape, index
-        node.coef = xp.expand_dims(coef, axis).astype(d.dtype, copy=False)
+        NllLossBackward0.record((x,), out, d.shape, index, xp.expand_dims(coef, axis).astype(d.dtype, copy=False))
     return out
 
 
 # ---------------------------------------------------------------------------- binary cross-entropy
 
-class BinaryCrossEntropyBackward0(Node):
-    __slots__ = ("reduction", "n")
+def _bce_self_grad(grad, self, target, weight, reduction, n):
+    if reduction == "mean":
+        grad = grad / n
+    gx = E.div(E.mul(grad, E.sub(self, target)), E.clamp(E.mul(self, 1 - self), min=1e-12))
+    return gx if weight is None else E.mul(gx, weight)
 
-    def backward(self, g):
-        x, t, w = self.unpack()
-        if self.reduction == "mean":
-            g = g / self.n
-        eps = 1e-12
-        denom = E.clamp(E.mul(x, 1 - x), min=eps)
-        nx, nt = self.next_edges
-        gx = gt = None
-        if nx is not None:
-            gx = E.div(E.mul(g, E.sub(x, t)), denom)
-            if w is not None:
-                gx = E.mul(gx, w)
-        if nt is not None:  # d/dt of -(t log x + (1-t) log(1-x)) = log(1-x) - log(x)
-            gt = E.mul(g, E.sub(E.clamp(E.log(1 - x), min=-100), E.clamp(E.log(x), min=-100)))
-            if w is not None:
-                gt = E.mul(gt, w)
-        return gx, gt
+
+def _bce_target_grad(grad, self, weight, reduction, n):
+    """d/dt of -(t log x + (1-t) log(1-x)) = log(1-x) - log(x)."""
+    if reduction == "mean":
+        grad = grad / n
+    gt = E.mul(grad, E.sub(E.clamp(E.log(1 - self), min=-100), E.clamp(E.log(self), min=-100)))
+    return gt if weight is None else E.mul(gt, weight)
+
+
+BinaryCrossEntropyBackward0 = derivative("BinaryCrossEntropyBackward0", save="weight", keep="reduction n",
+                                         self=_bce_self_grad, target=_bce_target_grad)
 
 
 def _bce_check(x, t, weight, name):
@@ -372,38 +338,37 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
         losses = losses * weight._data
     out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
     if _grad_enabled() and (x._requires_grad or target._requires_grad):
-        node = make_node(BinaryCrossEntropyBackward0, (x, target), out,
-                         (save(x), save(target), save(weight) if weight is not None else None))
-        node.reduction, node.n = reduction, max(d.size, 1)
+        BinaryCrossEntropyBackward0.record((x, target), out, weight, reduction, max(d.size, 1))
     return out
 
 
-class BinaryCrossEntropyWithLogitsBackward0(Node):
+def _weighted(grad, weight, reduction, n):
+    if reduction == "mean":
+        grad = grad / n
+    return grad if weight is None else E.mul(grad, weight)
+
+
+def _bce_logits_self_grad(grad, self, target, weight, pos_weight, reduction, n):
     """With lw = 1 + (pos_weight - 1) * t: d/dx = lw * sigmoid(x) - pos_weight * t, times the weight."""
+    grad = _weighted(grad, weight, reduction, n)
+    if pos_weight is None:
+        return E.mul(grad, E.sub(E.sigmoid(self), target))
+    lw = E.add(E.mul(E.sub(pos_weight, 1), target), 1)
+    return E.mul(grad, E.sub(E.mul(lw, E.sigmoid(self)), E.mul(pos_weight, target)))
 
-    __slots__ = ("reduction", "n")
 
-    def backward(self, g):
-        x, t, w, pw = self.unpack()
-        if self.reduction == "mean":
-            g = g / self.n
-        if w is not None:
-            g = E.mul(g, w)
-        nx, nt = self.next_edges
-        gx = gt = None
-        if nx is not None:
-            if pw is None:
-                gx = E.mul(g, E.sub(E.sigmoid(x), t))
-            else:
-                lw = E.add(E.mul(E.sub(pw, 1), t), 1)
-                gx = E.mul(g, E.sub(E.mul(lw, E.sigmoid(x)), E.mul(pw, t)))
-        if nt is not None:  # d/dt = -x - (pos_weight - 1) * log_sigmoid(x)
-            if pw is None:
-                gt = E.mul(g, E.neg(x))
-            else:
-                logsig = E.neg(E.add(E.clamp(E.neg(x), min=0), E.log1p(E.exp(E.neg(E.abs(x))))))
-                gt = E.mul(g, E.sub(E.neg(x), E.mul(E.sub(pw, 1), logsig)))
-        return gx, gt
+def _bce_logits_target_grad(grad, self, weight, pos_weight, reduction, n):
+    """d/dt = -x - (pos_weight - 1) * log_sigmoid(x)."""
+    grad = _weighted(grad, weight, reduction, n)
+    if pos_weight is None:
+        return E.mul(grad, E.neg(self))
+    logsig = E.neg(E.add(E.clamp(E.neg(self), min=0), E.log1p(E.exp(E.neg(E.abs(self))))))
+    return E.mul(grad, E.sub(E.neg(self), E.mul(E.sub(pos_weight, 1), logsig)))
+
+
+BinaryCrossEntropyWithLogitsBackward0 = derivative(
+    "BinaryCrossEntropyWithLogitsBackward0", operands=True, save="weight pos_weight", keep="reduction n",
+    self=_bce_logits_self_grad, target=_bce_logits_target_grad)
 
 
 def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", pos_weight=None):
@@ -432,11 +397,9 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
         losses = losses * weight._data
     out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
     if _grad_enabled() and (x._requires_grad or target._requires_grad):
-        t_saved = target if td is target._data else target._new(td)
-        node = make_node(BinaryCrossEntropyWithLogitsBackward0, (x, target), out,
-                         (save(x), save(t_saved), save(weight) if weight is not None else None,
-                          save(pos_weight) if pos_weight is not None else None))
-        node.reduction, node.n = reduction, max(d.size, 1)
+        t_saved = target if td is target._data else target._new(td)   # the target in x's dtype
+        BinaryCrossEntropyWithLogitsBackward0.record((x, target), out, x, t_saved, weight, pos_weight, reduction,
+                                                     max(d.size, 1))
     return out
 
 
@@ -451,35 +414,32 @@ def _gelu_array(xp, d):
     return (0.5 * d * (1 + E._erf_array(xp, d * _SQRT1_2))).astype(d.dtype, copy=False)
 
 
-def _gelu_formula(g, x):
-    return g * (E.erf(x * _SQRT1_2) * 0.5 + 0.5 + x * E.exp(x * x * -0.5) * _INV_SQRT_2PI)
+def _gelu_formula(grad, self):
+    x = self
+    return grad * (E.erf(x * _SQRT1_2) * 0.5 + 0.5 + x * E.exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
 def _gelu_tanh_array(xp, d):
     return (0.5 * d * (1 + xp.tanh(_TANH_K * (d + 0.044715 * d * d * d)))).astype(d.dtype, copy=False)
 
 
-def _gelu_tanh_formula(g, x):
+def _gelu_tanh_formula(grad, self):
+    x = self
     t = E.tanh((x + x * x * x * 0.044715) * _TANH_K)
-    return g * ((t + 1) * 0.5 + x * (1 - t * t) * (x * x * (3 * 0.044715) + 1) * (0.5 * _TANH_K))
+    return grad * ((t + 1) * 0.5 + x * (1 - t * t) * (x * x * (3 * 0.044715) + 1) * (0.5 * _TANH_K))
 
 
-def _silu_formula(g, x):
-    s = E.sigmoid(x)
-    return g * (s * (x * (1 - s) + 1))
+def _silu_formula(grad, self):
+    s = E.sigmoid(self)
+    return grad * (s * (self * (1 - s) + 1))
 
 
-gelu = E._declare_unary("gelu", "GeluBackward0", _gelu_array, _gelu_formula)
-gelu_tanh = E._declare_unary("gelu", "GeluBackward0", _gelu_tanh_array, _gelu_tanh_formula)
-silu = E._declare_unary("silu", "SiluBackward0", lambda xp, d: d * E._sigmoid_array(xp, d), _silu_formula)
+gelu = E._unary("gelu", derivative("GeluBackward0", self=_gelu_formula), _gelu_array)
+gelu_tanh = E._unary("gelu", derivative("GeluBackward0", self=_gelu_tanh_formula), _gelu_tanh_array)
+silu = E._unary("silu", derivative("SiluBackward0", self=_silu_formula), lambda xp, d: d * E._sigmoid_array(xp, d))
 
-
-class LeakyReluBackward0(Node):
-    __slots__ = ("negative_slope",)
-
-    def backward(self, g):
-        (x,) = self.unpack()
-        return (E.where(x > 0, g, g * self.negative_slope),)
+LeakyReluBackward0 = derivative("LeakyReluBackward0", keep="negative_slope",
+                                self=lambda grad, self, negative_slope: E.where(self > 0, grad, grad * negative_slope))
 
 
 def leaky_relu(x, negative_slope=0.01):
@@ -487,16 +447,13 @@ def leaky_relu(x, negative_slope=0.01):
     xp = backend.namespace(d)
     out = x._out_cls._make(xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
-        make_node(LeakyReluBackward0, (x,), out, (save(x),)).negative_slope = negative_slope
+        LeakyReluBackward0.record((x,), out, negative_slope)
     return out
 
 
-class EluBackward0(Node):
-    __slots__ = ("alpha",)
-
-    def backward(self, g):
-        (x,) = self.unpack()
-        return (E.where(x > 0, g, g * (E.exp(E.clamp(x, max=0)) * self.alpha)),)
+EluBackward0 = derivative("EluBackward0", keep="alpha",
+                          self=lambda grad, self, alpha: E.where(self > 0, grad, grad * (E.exp(E.clamp(self, max=0)) *
+                                                                                         alpha)))
 
 
 def elu(x, alpha=1.0):
@@ -504,17 +461,16 @@ def elu(x, alpha=1.0):
     xp = backend.namespace(d)
     out = x._out_cls._make(xp.where(d > 0, d, alpha * xp.expm1(xp.minimum(d, 0))).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
-        make_node(EluBackward0, (x,), out, (save(x),)).alpha = alpha
+        EluBackward0.record((x,), out, alpha)
     return out
 
 
-class SoftplusBackward0(Node):
-    __slots__ = ("beta", "threshold")
+def _softplus_grad(grad, self, beta, threshold):
+    bx = self * beta
+    return E.where(bx > threshold, grad, grad * E.sigmoid(bx))
 
-    def backward(self, g):
-        (x,) = self.unpack()
-        bx = x * self.beta
-        return (E.where(bx > self.threshold, g, g * E.sigmoid(bx)),)
+
+SoftplusBackward0 = derivative("SoftplusBackward0", keep="beta threshold", self=_softplus_grad)
 
 
 def softplus(x, beta=1.0, threshold=20.0):
@@ -524,8 +480,7 @@ def softplus(x, beta=1.0, threshold=20.0):
     soft = xp.log1p(xp.exp(xp.minimum(bd, threshold))) / beta
     out = x._out_cls._make(xp.where(bd > threshold, d, soft).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(SoftplusBackward0, (x,), out, (save(x),))
-        node.beta, node.threshold = beta, threshold
+        SoftplusBackward0.record((x,), out, beta, threshold)
     return out
 
 

@@ -4,71 +4,55 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node, saved_fields
-from . import _grad_enabled, binary_arrays, make_node, save
+from ._args import binary_arrays
+from ._declare import _grad_enabled, derivative, variant
 from . import shape as S
 
-__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm", "linear"]
+__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm"]
 
 
-@saved_fields("self", "other")
-class MatmulBackward0(Node):
-    """d(a @ b): the 1-D operands are lifted to matrices, the products taken, the lift undone;
+def _matmul_self_grad(grad, other, ndims):
+    """d(a @ b)/da: the 1-D operands are lifted to matrices, the product taken, the lift undone;
     broadcast batch dimensions are summed away by the engine."""
-
-    __slots__ = ("ndims",)
-
-    def backward(self, g):
-        a, b = self.unpack()           # each saved only when the other operand needs a gradient
-        na, nb = self.next_edges
-        nda, ndb = self.ndims
-        if nda == 1 and ndb == 1:
-            return (g * b if na is not None else None), (g * a if nb is not None else None)
-        if nda == 2 and ndb == 1 and na is None:   # matrix @ vector, only the vector's gradient: A^T g
-            return None, matmul(S.transpose(a, -1, -2), g)
-        g2 = g
-        if nda == 1:
-            g2 = S.unsqueeze(g2, -2)
-        if ndb == 1:
-            g2 = S.unsqueeze(g2, -1)
-        ga = gb = None
-        if na is not None:
-            b2 = S.unsqueeze(b, -1) if ndb == 1 else b
-            ga = matmul(g2, S.transpose(b2, -1, -2))
-            if nda == 1:
-                ga = S.reshape(ga.sum(tuple(range(ga._data.ndim - 1))), (-1,))
-        if nb is not None:
-            a2 = S.unsqueeze(a, 0) if nda == 1 else a
-            gb = matmul(S.transpose(a2, -1, -2), g2)
-            if ndb == 1:
-                gb = S.reshape(gb.sum(tuple(range(gb._data.ndim - 2))) if gb._data.ndim > 2 else gb, (-1,))
-        return ga, gb
+    nda, ndb = ndims
+    if nda == 1 and ndb == 1:
+        return grad * other
+    g2 = S.unsqueeze(grad, -2) if nda == 1 else grad
+    if ndb == 1:
+        g2 = S.unsqueeze(g2, -1)
+    ga = matmul(g2, S.transpose(S.unsqueeze(other, -1) if ndb == 1 else other, -1, -2))
+    if nda == 1:
+        ga = S.reshape(ga.sum(tuple(range(ga._data.ndim - 1))), (-1,))
+    return ga
 
 
-@saved_fields("self", "mat2")
-class MmBackward0(MatmulBackward0):
-    __slots__ = ()
+def _matmul_other_grad(grad, self, ndims):
+    nda, ndb = ndims
+    if nda == 1 and ndb == 1:
+        return grad * self
+    if nda == 2 and ndb == 1:   # matrix @ vector: A^T g
+        return matmul(S.transpose(self, -1, -2), grad)
+    g2 = S.unsqueeze(grad, -2) if nda == 1 else grad
+    if ndb == 1:
+        g2 = S.unsqueeze(g2, -1)
+    gb = matmul(S.transpose(S.unsqueeze(self, 0) if nda == 1 else self, -1, -2), g2)
+    if ndb == 1:
+        gb = S.reshape(gb.sum(tuple(range(gb._data.ndim - 2))) if gb._data.ndim > 2 else gb, (-1,))
+    return gb
 
 
-@saved_fields("self", "mat2")
-class BmmBackward0(MatmulBackward0):
-    __slots__ = ()
-
-
-@saved_fields("self", "tensor")
-class DotBackward0(MatmulBackward0):
-    __slots__ = ()
-
-
-@saved_fields("self", "vec")
-class MvBackward0(MatmulBackward0):
-    __slots__ = ()
-
-
-# PyTorch records the batched and mixed cases through a reshape; name them as it does
-UnsafeViewMatmul = type("UnsafeViewBackward0", (MatmulBackward0,), {"__slots__": ()})
-SqueezeMatmul = type("SqueezeBackward4", (MatmulBackward0,), {"__slots__": ()})
-CloneMatmul = type("CloneBackward0", (MatmulBackward0,), {"__slots__": ()})
+# PyTorch names the product by case; paddle and OneFlow call every case from matmul() a matmul
+MatmulBackward0 = derivative("MatmulBackward0", paddle="MatmulGradNode", oneflow="matmulBackward", keep="ndims",
+                             self=_matmul_self_grad, other=_matmul_other_grad)
+MmBackward0 = variant(MatmulBackward0, "MmBackward0", paddle="MatmulGradNode", oneflow="matmulBackward",
+                      aliases={"other": "mat2"})
+BmmBackward0 = variant(MatmulBackward0, "BmmBackward0", aliases={"other": "mat2"})
+DotBackward0 = variant(MatmulBackward0, "DotBackward0", aliases={"other": "tensor"})
+MvBackward0 = variant(MatmulBackward0, "MvBackward0", aliases={"other": "vec"})
+# the batched and mixed cases PyTorch records through a reshape
+UnsafeViewMatmul = variant(MatmulBackward0, "UnsafeViewBackward0", paddle="MatmulGradNode", oneflow="matmulBackward")
+SqueezeMatmul = variant(MatmulBackward0, "SqueezeBackward4", paddle="MatmulGradNode", oneflow="matmulBackward")
+CloneMatmul = variant(MatmulBackward0, "CloneBackward0", paddle="MatmulGradNode", oneflow="matmulBackward")
 
 
 _MATMUL_NODES = {(2, 2): MmBackward0, (1, 1): DotBackward0, (2, 1): MvBackward0, (1, 2): SqueezeMatmul}
@@ -102,8 +86,7 @@ def matmul(a, b, _node_cls=None):
         node_cls = _node_cls or _MATMUL_NODES.get(nd)
         if node_cls is None:
             node_cls = CloneMatmul if nd[0] == 2 else UnsafeViewMatmul
-        ra, rb = ta._requires_grad, tb._requires_grad
-        make_node(node_cls, (ta, tb), out, (save(ta) if rb else None, save(tb) if ra else None)).ndims = nd
+        node_cls.record((ta, tb), out, nd)
     return out
 
 
@@ -145,12 +128,6 @@ def addmm(bias, a, b, beta=1, alpha=1):
     if alpha != 1:
         out = out * alpha
     return out + (bias if beta == 1 else bias * beta)
-
-
-def linear(x, weight, bias=None):
-    """x @ weight.T + bias (PyTorch's F.linear)."""
-    out = matmul(x, S.t(weight) if weight._data.ndim == 2 else weight)
-    return out if bias is None else out + bias
 
 
 def einsum(equation, *operands):

@@ -2,30 +2,17 @@
 from __future__ import annotations
 
 from .. import backend
-from ..autograd.graph import Node, saved_fields
-from . import _grad_enabled, float_array, make_node, normalize_dim, save_output
+from ._args import float_array, normalize_dim
+from ._declare import _grad_enabled, derivative
+from . import elementwise as E
 from . import reduction as R
 
 __all__ = ["softmax", "log_softmax"]
 
-
-@saved_fields("result", dim="dim")
-class SoftmaxBackward0(Node):
-    __slots__ = ("dim",)
-
-    def backward(self, g):
-        (y,) = self.unpack()
-        return (y * (g - R.sum(g * y, self.dim, keepdim=True)),)
-
-
-@saved_fields("result", dim="dim")
-class LogSoftmaxBackward0(Node):
-    __slots__ = ("dim",)
-
-    def backward(self, g):
-        (y,) = self.unpack()
-        from .elementwise import exp
-        return (g - exp(y) * R.sum(g, self.dim, keepdim=True),)
+SoftmaxBackward0 = derivative("SoftmaxBackward0", keep="dim",
+                              self=lambda grad, result, dim: result * (grad - R.sum(grad * result, dim, keepdim=True)))
+LogSoftmaxBackward0 = derivative("LogSoftmaxBackward0", keep="dim",
+                                 self=lambda grad, result, dim: grad - E.exp(result) * R.sum(grad, dim, keepdim=True))
 
 
 def _shifted(x, dim, dtype):
@@ -42,9 +29,7 @@ def softmax(x, dim, dtype=None):
     e = xp.exp(s)
     out = x._out_cls._make(e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(SoftmaxBackward0, (x,), out)
-        node._saved = (save_output(out),)
-        node.dim = dim
+        SoftmaxBackward0.record((x,), out, dim)
     return out
 
 
@@ -52,9 +37,7 @@ def log_softmax(x, dim, dtype=None):
     xp, s, dim = _shifted(x, dim, dtype)
     out = x._out_cls._make(s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(LogSoftmaxBackward0, (x,), out)
-        node._saved = (save_output(out),)
-        node.dim = dim
+        LogSoftmaxBackward0.record((x,), out, dim)
     return out
 
 

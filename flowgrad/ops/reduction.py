@@ -1,5 +1,7 @@
-"""Reductions: sum, mean, prod, max/min (full, by dim, amax/amin), var, std, norm, logsumexp,
-cumsum, plus the non-differentiable argmax/argmin/all/any and `sum_to` used by the engine."""
+"""Reductions: sum, mean, prod, max/min (full, by dim, amax/amin), median, var, std, norm,
+logsumexp, cumsum, sort, plus the non-differentiable argmax/argmin/all/any/count_nonzero.
+
+A reduction's node keeps the input's shape, the reduced dims and keepdim (`_REDUCED`)."""
 from __future__ import annotations
 
 import math
@@ -8,14 +10,16 @@ from collections import namedtuple
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node, saved_fields
-from . import _grad_enabled, float_array, make_node, normalize_dim, normalize_dims, save, save_output
+from ..tensor import Tensor
+from ._args import float_array, normalize_dim, normalize_dims
+from ._declare import _grad_enabled, derivative, variant
 from . import elementwise as E
-from . import shape as S
 from . import indexing as I
+from . import shape as S
+from .shape import sum_to  # noqa: F401  (a reduction's public name too)
 
-__all__ = ["sort", "median", "sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std", "norm", "logsumexp", "cumsum",
-           "argmax", "argmin", "all", "any", "sum_to", "var_mean", "std_mean", "count_nonzero"]
+__all__ = ["sort", "median", "sum", "mean", "prod", "max", "min", "amax", "amin", "var", "std", "norm", "logsumexp",
+           "cumsum", "argmax", "argmin", "all", "any", "var_mean", "std_mean", "count_nonzero"]
 
 values_indices = namedtuple("values_indices", ["values", "indices"])
 
@@ -29,27 +33,15 @@ def _kept(g, in_shape, dims, keepdim):
     return g if keepdim or not g._data.ndim else S.reshape(g, _keep_shape(in_shape, dims))
 
 
-class _ReduceNode(Node):
-    __slots__ = ("in_shape", "dims", "keepdim")
-
-
-def _reduce_node(node_cls, x, out, dims, keepdim, saved=None):
-    node = make_node(node_cls, (x,), out, saved)
-    node.in_shape, node.dims, node.keepdim = x._data.shape, dims, keepdim
-    return node
+_REDUCED = "in_shape dims keepdim"
 
 
 # ------------------------------------------------------------------------------------ sum
 
-class SumBackward0(_ReduceNode):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (S.expand_to(_kept(g, self.in_shape, self.dims, self.keepdim), self.in_shape),)
-
-
-class SumBackward1(SumBackward0):
-    __slots__ = ()
+SumBackward0 = derivative("SumBackward0", oneflow="reduce_sumBackward", keep=_REDUCED,
+                          self=lambda grad, in_shape, dims, keepdim: S.expand_to(_kept(grad, in_shape, dims, keepdim),
+                                                                                 in_shape))
+SumBackward1 = variant(SumBackward0, "SumBackward1", oneflow="reduce_sumBackward")
 
 
 def sum(x, dim=None, keepdim=False, dtype=None):
@@ -59,50 +51,16 @@ def sum(x, dim=None, keepdim=False, dtype=None):
                                                                     else d.dtype)
     out = x._out_cls._make(d.sum(axis=dims, keepdims=keepdim, dtype=out_dt))
     if _grad_enabled() and x._requires_grad:
-        _reduce_node(SumBackward0 if dim is None else SumBackward1, x, out, dims, keepdim)
-    return out
-
-
-class SumToSizeBackward0(Node):
-    __slots__ = ("in_shape",)
-
-    def backward(self, g):
-        return (S.expand_to(g, self.in_shape),)
-
-
-def sum_to(x, shape: tuple):
-    """Sum `x` down to `shape` (the reverse of broadcasting); the engine's one unbroadcast."""
-    d = x._data
-    shape = tuple(shape)
-    lead = d.ndim - len(shape)
-    if lead < 0:
-        return S.reshape(x, shape)
-    inner = tuple(i for i, s in enumerate(shape) if s == 1 and d.shape[lead + i] != 1)
-    r = d.sum(axis=tuple(range(lead))) if lead else d   # no reshape: the result owns its memory
-    if inner:
-        r = r.sum(axis=inner, keepdims=True)
-    if r.shape != shape:
-        r = r.reshape(shape)
-    out = x._out_cls._make(r)
-    if _grad_enabled() and x._requires_grad:
-        make_node(SumToSizeBackward0, (x,), out).in_shape = d.shape
+        (SumBackward0 if dim is None else SumBackward1).record((x,), out, d.shape, dims, keepdim)
     return out
 
 
 # ------------------------------------------------------------------------------------ mean
 
-class MeanBackward0(_ReduceNode):
-    __slots__ = ()
-
-    def backward(self, g):
-        n = 1
-        for i in self.dims:
-            n *= self.in_shape[i]
-        return (S.expand_to(_kept(g, self.in_shape, self.dims, self.keepdim), self.in_shape) / n,)
-
-
-class MeanBackward1(MeanBackward0):
-    __slots__ = ()
+MeanBackward0 = derivative("MeanBackward0", keep=_REDUCED,
+                           self=lambda grad, in_shape, dims, keepdim: S.expand_to(
+                               _kept(grad, in_shape, dims, keepdim), in_shape) / _count(in_shape, dims))
+MeanBackward1 = variant(MeanBackward0, "MeanBackward1")
 
 
 def mean(x, dim=None, keepdim=False, dtype=None):
@@ -115,30 +73,25 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
-        _reduce_node(MeanBackward0 if dim is None else MeanBackward1, x, out, dims, keepdim)
+        (MeanBackward0 if dim is None else MeanBackward1).record((x,), out, x._data.shape, dims, keepdim)
     return out
 
 
 # ------------------------------------------------------------------------------------ prod
 
-@saved_fields("self", "result")
-class ProdBackward0(_ReduceNode):
-    __slots__ = ()
-
-    def backward(self, g):
-        x, r = self.unpack()
-        gk = _kept(g, self.in_shape, self.dims, self.keepdim)
-        if not bool((x._data == 0).any()):
-            return (gk * _kept(r, self.in_shape, self.dims, self.keepdim) / x,)
-        # with zeros: the product of the other elements, through an (n, n) masked product
-        if len(self.dims) != 1:
-            flat = S.reshape(x, (-1,))
-            return (S.reshape(gk * _prod_others(flat, 0), self.in_shape),)
-        return (gk * _prod_others(x, self.dims[0]),)
+def _prod_grad(grad, self, result, in_shape, dims, keepdim):
+    gk = _kept(grad, in_shape, dims, keepdim)
+    if not bool((self._data == 0).any()):
+        return gk * _kept(result, in_shape, dims, keepdim) / self
+    # with zeros: the product of the other elements, through an (n, n) masked product
+    if len(dims) != 1:
+        flat = S.reshape(self, (-1,))
+        return S.reshape(gk * _prod_others(flat, 0), in_shape)
+    return gk * _prod_others(self, dims[0])
 
 
-class ProdBackward1(ProdBackward0):
-    __slots__ = ()
+ProdBackward0 = derivative("ProdBackward0", keep=_REDUCED, self=_prod_grad)
+ProdBackward1 = variant(ProdBackward0, "ProdBackward1")
 
 
 def _prod_others(x, dim):
@@ -157,66 +110,40 @@ def prod(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).prod(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(ProdBackward0 if dim is None else ProdBackward1, x, out, dims, keepdim)
-        node._saved = (save(x), save_output(out))
+        (ProdBackward0 if dim is None else ProdBackward1).record((x,), out, x._data.shape, dims, keepdim)
     return out
 
 
 # ------------------------------------------------------------------------------- max / min
 
-@saved_fields("self", "result")
-class MaxBackward1(_ReduceNode):
-    """Full max/min and amax/amin: the gradient is split evenly among tied elements."""
-
-    __slots__ = ()
-
-    def backward(self, g):
-        x, r = self.unpack()
-        rk = _kept(r, self.in_shape, self.dims, self.keepdim)
-        mask = x == rk
-        count = sum(mask, self.dims, keepdim=True)
-        return (_kept(g, self.in_shape, self.dims, self.keepdim) * mask / count,)
+def _ties_grad(grad, self, result, in_shape, dims, keepdim):
+    """Full max/min, amax/amin, median: the gradient split evenly among the elements equal to the result."""
+    mask = self == _kept(result, in_shape, dims, keepdim)
+    count = sum(mask, dims, keepdim=True)
+    return _kept(grad, in_shape, dims, keepdim) * mask / count
 
 
-class MinBackward1(MaxBackward1):
-    __slots__ = ()
+MaxBackward1 = derivative("MaxBackward1", keep=_REDUCED, self=_ties_grad)
+MinBackward1 = variant(MaxBackward1, "MinBackward1")
+AmaxBackward0 = variant(MaxBackward1, "AmaxBackward0")
+AminBackward0 = variant(MaxBackward1, "AminBackward0")
+MedianBackward0 = variant(MaxBackward1, "MedianBackward0")
 
 
-class AmaxBackward0(MaxBackward1):
-    __slots__ = ()
+def _selected_grad(grad, indices, in_shape, dims, keepdim):
+    """max/min/median along a dim: the gradient goes to the selected index."""
+    if not in_shape:  # max over dim 0 of a 0-d tensor is the tensor itself
+        return grad
+    dim = dims[0]
+    if not keepdim:
+        grad = S.unsqueeze(grad, dim)
+        indices = S.unsqueeze(indices, dim)
+    return I.scatter_into_zeros(in_shape, dim, indices, grad)
 
 
-class AminBackward0(MaxBackward1):
-    __slots__ = ()
-
-
-class MedianBackward0(MaxBackward1):
-    __slots__ = ()
-
-
-@saved_fields("indices", keepdim="keepdim")
-class MaxBackward0(_ReduceNode):
-    """max/min along a dim: the gradient goes to the selected index."""
-
-    __slots__ = ()
-
-    def backward(self, g):
-        (idx,) = self.unpack()
-        if not self.in_shape:  # max over dim 0 of a 0-d tensor is the tensor itself
-            return (g,)
-        dim = self.dims[0]
-        if not self.keepdim:
-            g = S.unsqueeze(g, dim)
-            idx = S.unsqueeze(idx, dim)
-        return (I.scatter_into_zeros(self.in_shape, dim, idx, g),)
-
-
-class MinBackward0(MaxBackward0):
-    __slots__ = ()
-
-
-class MedianBackward1(MaxBackward0):
-    __slots__ = ()
+MaxBackward0 = derivative("MaxBackward0", save="indices", keep=_REDUCED, self=_selected_grad)
+MinBackward0 = variant(MaxBackward0, "MinBackward0")
+MedianBackward1 = variant(MaxBackward0, "MedianBackward1")
 
 
 def _full_extremum(x, fn, node_cls, dims, keepdim, name):
@@ -226,8 +153,7 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name):
                          "reduction dim with the 'dim' argument.")
     out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(node_cls, x, out, dims, keepdim)
-        node._saved = (save(x), save_output(out))
+        node_cls.record((x,), out, d.shape, dims, keepdim)
     return out
 
 
@@ -245,13 +171,11 @@ def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
             idx, vals = idx.squeeze(dim), vals.squeeze(dim)
     values, indices = x._out_cls._make(vals), x._out_cls._make(idx.astype(np.int64))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(node_cls, x, values, (dim,), keepdim)
-        node._saved = (save(indices),)
+        node_cls.record((x,), values, indices, d.shape, (dim,), keepdim)
     return values_indices(values, indices)
 
 
 def max(x, dim=None, keepdim=False):
-    from ..tensor import Tensor
     if isinstance(dim, Tensor):
         return E.maximum(x, dim)
     if dim is None:
@@ -260,7 +184,6 @@ def max(x, dim=None, keepdim=False):
 
 
 def min(x, dim=None, keepdim=False):
-    from ..tensor import Tensor
     if isinstance(dim, Tensor):
         return E.minimum(x, dim)
     if dim is None:
@@ -277,8 +200,7 @@ def median(x, dim=None, keepdim=False):
         val = xp.sort(flat)[(flat.size - 1) // 2]
         out = x._out_cls._make(xp.asarray(val))
         if _grad_enabled() and x._requires_grad:
-            node = _reduce_node(MedianBackward0, x, out, normalize_dims(None, d.ndim), False)
-            node._saved = (save(x), save_output(out))
+            MedianBackward0.record((x,), out, d.shape, normalize_dims(None, d.ndim), False)
         return out
     dim = normalize_dim(dim, d.ndim)
     order = xp.argsort(d, axis=dim, kind="stable")
@@ -289,8 +211,7 @@ def median(x, dim=None, keepdim=False):
         idx, vals = idx.squeeze(dim), vals.squeeze(dim)
     values, indices = x._out_cls._make(vals), x._out_cls._make(idx.astype(np.int64))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(MedianBackward1, x, values, (dim,), keepdim)
-        node._saved = (save(indices),)
+        MedianBackward1.record((x,), values, indices, d.shape, (dim,), keepdim)
     return values_indices(values, indices)
 
 
@@ -365,30 +286,24 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
-@saved_fields("self", correction="correction", keepdim="keepdim")
-class VarBackward0(_ReduceNode):
-    __slots__ = ("correction",)
-
-    def backward(self, g):
-        (x,) = self.unpack()
-        n = _count(self.in_shape, self.dims)
-        centered = x - mean(x, self.dims, keepdim=True)
-        scale = 2.0 / (n - self.correction) if n != self.correction else math.inf  # NaN grads, as PyTorch
-        return (_kept(g, self.in_shape, self.dims, self.keepdim) * centered * scale,)
+def _var_grad(grad, self, in_shape, dims, keepdim, correction):
+    n = _count(in_shape, dims)
+    centered = self - mean(self, dims, keepdim=True)
+    scale = 2.0 / (n - correction) if n != correction else math.inf  # NaN grads, as PyTorch
+    return _kept(grad, in_shape, dims, keepdim) * centered * scale
 
 
-@saved_fields("self", "result", correction="correction", keepdim="keepdim")
-class StdBackward0(_ReduceNode):
-    __slots__ = ("correction",)
+def _std_grad(grad, self, result, in_shape, dims, keepdim, correction):
+    n = _count(in_shape, dims)
+    centered = self - mean(self, dims, keepdim=True)
+    rk = _kept(result, in_shape, dims, keepdim)
+    denom = rk * (n - correction) if n != correction else rk * math.inf
+    g = _kept(grad, in_shape, dims, keepdim) * centered / E.where(rk == 0, rk + 1, denom)
+    return E.where(rk == 0, g * 0, g)  # PyTorch: zero gradient where std is zero
 
-    def backward(self, g):
-        x, r = self.unpack()
-        n = _count(self.in_shape, self.dims)
-        centered = x - mean(x, self.dims, keepdim=True)
-        rk = _kept(r, self.in_shape, self.dims, self.keepdim)
-        denom = rk * (n - self.correction) if n != self.correction else rk * math.inf
-        grad = _kept(g, self.in_shape, self.dims, self.keepdim) * centered / E.where(rk == 0, rk + 1, denom)
-        return (E.where(rk == 0, grad * 0, grad),)  # PyTorch: zero gradient where std is zero
+
+VarBackward0 = derivative("VarBackward0", keep=_REDUCED + " correction", self=_var_grad)
+StdBackward0 = derivative("StdBackward0", keep=_REDUCED + " correction", self=_std_grad)
 
 
 def _count(shape, dims):
@@ -410,8 +325,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).var(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(VarBackward0, x, out, dims, keepdim, (save(x),))
-        node.correction = c
+        VarBackward0.record((x,), out, d.shape, dims, keepdim, c)
     return out
 
 
@@ -421,9 +335,7 @@ def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).std(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(StdBackward0, x, out, dims, keepdim)
-        node._saved = (save(x), save_output(out))
-        node.correction = c
+        StdBackward0.record((x,), out, d.shape, dims, keepdim, c)
     return out
 
 
@@ -437,26 +349,24 @@ def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 # ------------------------------------------------------------------------------------ norm
 
-@saved_fields("self", "result", ord="p", keepdim="keepdim")
-class LinalgVectorNormBackward0(_ReduceNode):
-    __slots__ = ("p",)
+def _norm_grad(grad, self, result, in_shape, dims, keepdim, ord):
+    gk = _kept(grad, in_shape, dims, keepdim)
+    rk = _kept(result, in_shape, dims, keepdim)
+    if ord == 1:
+        return gk * E.sign(self)
+    if ord == float("inf") or ord == float("-inf"):
+        mask = E.abs(self) == rk
+        return gk * E.sign(self) * mask / sum(mask, dims, keepdim=True)
+    safe = E.where(rk == 0, rk + 1, rk)
+    if ord == 2:
+        scaled = self / safe
+    else:
+        scaled = self * E.abs(self) ** (ord - 2) / safe ** (ord - 1)
+    return gk * E.where(rk == 0, scaled * 0, scaled)
 
-    def backward(self, g):
-        x, r = self.unpack()
-        p = self.p
-        gk = _kept(g, self.in_shape, self.dims, self.keepdim)
-        rk = _kept(r, self.in_shape, self.dims, self.keepdim)
-        if p == 1:
-            return (gk * E.sign(x),)
-        if p == float("inf") or p == float("-inf"):
-            mask = E.abs(x) == rk
-            return (gk * E.sign(x) * mask / sum(mask, self.dims, keepdim=True),)
-        safe = E.where(rk == 0, rk + 1, rk)
-        if p == 2:
-            scaled = x / safe
-        else:
-            scaled = x * E.abs(x) ** (p - 2) / safe ** (p - 1)
-        return (gk * E.where(rk == 0, scaled * 0, scaled),)
+
+LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNormGradNode",
+                                       keep=_REDUCED + " ord", self=_norm_grad)
 
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
@@ -480,22 +390,17 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
         r = xp.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
     out = x._out_cls._make(xp.asarray(r, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(LinalgVectorNormBackward0, x, out, dims, keepdim)
-        node._saved = (save(x), save_output(out))
-        node.p = p
+        LinalgVectorNormBackward0.record((x,), out, d.shape, dims, keepdim, p)
     return out
 
 
 # ------------------------------------------------------------------------------- logsumexp
 
-@saved_fields("self", "result", dim="dims", keepdim="keepdim")
-class LogsumexpBackward0(_ReduceNode):
-    __slots__ = ()
+def _logsumexp_grad(grad, self, result, in_shape, dims, keepdim):
+    return _kept(grad, in_shape, dims, keepdim) * E.exp(self - _kept(result, in_shape, dims, keepdim))
 
-    def backward(self, g):
-        x, r = self.unpack()
-        return (_kept(g, self.in_shape, self.dims, self.keepdim) *
-                E.exp(x - _kept(r, self.in_shape, self.dims, self.keepdim)),)
+
+LogsumexpBackward0 = derivative("LogsumexpBackward0", keep=_REDUCED, aliases={"dims": "dim"}, self=_logsumexp_grad)
 
 
 def logsumexp(x, dim, keepdim=False):
@@ -509,20 +414,14 @@ def logsumexp(x, dim, keepdim=False):
         r = r.reshape(tuple(s for i, s in enumerate(d.shape) if i not in dims))
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
-        node = _reduce_node(LogsumexpBackward0, x, out, dims, keepdim)
-        node._saved = (save(x), save_output(out))
+        LogsumexpBackward0.record((x,), out, d.shape, dims, keepdim)
     return out
 
 
 # ------------------------------------------------------------------------------------ cumsum
 
-class CumsumBackward0(Node):
-    __slots__ = ("dim",)
-
-    def backward(self, g):
-        if g._data.ndim == 0:
-            return (g,)
-        return (S.flip(cumsum(S.flip(g, (self.dim,)), self.dim), (self.dim,)),)
+CumsumBackward0 = derivative("CumsumBackward0", keep="dim", self=lambda grad, dim: grad if grad._data.ndim == 0 else
+                             S.flip(cumsum(S.flip(grad, (dim,)), dim), (dim,)))
 
 
 def cumsum(x, dim, dtype=None):
@@ -532,7 +431,7 @@ def cumsum(x, dim, dtype=None):
     dim = normalize_dim(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).cumsum(d, axis=dim) if d.ndim else d.copy())
     if _grad_enabled() and x._requires_grad:
-        make_node(CumsumBackward0, (x,), out).dim = dim
+        CumsumBackward0.record((x,), out, dim)
     return out
 
 

@@ -1,21 +1,22 @@
-"""Shape primitives: reshape/view, permute, transpose, expand, squeeze/unsqueeze, cat, stack,
-split/chunk/unbind, flip, repeat, tril/triu, clone, contiguous. View results share their base's
-array and version counter and remember how to re-derive themselves from the base (`_view`), so an
-in-place op on a view can rebase the base's history (see `indexing.inplace`)."""
+"""Shape primitives: reshape/view, permute, transpose, expand and its reverse sum_to,
+squeeze/unsqueeze, getitem (indexing by a key), cat, stack, split/chunk/unbind, flip, repeat,
+tril/triu, clone, contiguous. View results share their base's array and version counter and
+remember how to re-derive themselves from the base (`_view`), so an in-place op on a view can
+rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Node
 from ..tensor import Tensor
-from . import _grad_enabled, make_multi_node, make_node, normalize_dim
-from . import reduction as R
+from ._args import check_same, normalize_dim
+from ._declare import _grad_enabled, derivative, identity, variant
+from .elementwise import cast
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
-           "as_view", "parse_shape", "tile", "swapaxes"]
+           "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros"]
 
 
 def parse_shape(shape) -> tuple:
@@ -48,15 +49,10 @@ def _view_out(x, arr, fn):
 
 # ---------------------------------------------------------------------------------- reshape
 
-class ViewBackward0(Node):
-    __slots__ = ("in_shape",)
-
-    def backward(self, g):
-        return (reshape(g, self.in_shape),)
-
-
+ViewBackward0 = derivative("ViewBackward0", paddle="ReshapeGradNode", keep="in_shape",
+                           self=lambda grad, in_shape: reshape(grad, in_shape))
 # a reshape that had to copy (non-contiguous input) is an UnsafeView in PyTorch
-UnsafeViewBackward0 = type("UnsafeViewBackward0", (ViewBackward0,), {"__slots__": ()})
+UnsafeViewBackward0 = variant(ViewBackward0, "UnsafeViewBackward0", paddle="ReshapeGradNode")
 
 
 def _check_shape(x, shape):
@@ -86,14 +82,12 @@ def reshape(x, *shape):
         r = d.reshape(shape)
     out = _view_out(x, r, lambda b: reshape(b, shape))
     if _grad_enabled() and x._requires_grad:
-        make_node(ViewBackward0 if out._view is not None or not r.size else UnsafeViewBackward0, (x,),
-                  out).in_shape = d.shape
+        (ViewBackward0 if out._view is not None or not r.size else UnsafeViewBackward0).record((x,), out, d.shape)
     return out
 
 
 def view(x, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, Tensor)):
-        from .elementwise import cast
         return cast(x, shape[0])
     shape = parse_shape(shape)
     _check_shape(x, shape)
@@ -108,7 +102,7 @@ def view(x, *shape):
     out = x._out_cls._make(r)
     as_view(x, out, lambda b: view(b, shape))
     if _grad_enabled() and x._requires_grad:
-        make_node(ViewBackward0, (x,), out).in_shape = x._data.shape
+        ViewBackward0.record((x,), out, x._data.shape)
     return out
 
 
@@ -136,14 +130,15 @@ def unflatten(x, dim, sizes):
 
 # ---------------------------------------------------------------------------------- permute
 
-class PermuteBackward0(Node):
-    __slots__ = ("dims",)
+def _inverse_permutation(dims) -> list:
+    inv = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inv[d] = i
+    return inv
 
-    def backward(self, g):
-        inv = [0] * len(self.dims)
-        for i, d in enumerate(self.dims):
-            inv[d] = i
-        return (permute(g, inv),)
+
+PermuteBackward0 = derivative("PermuteBackward0", paddle="TransposeGradNode", keep="dims",
+                              self=lambda grad, dims: permute(grad, _inverse_permutation(dims)))
 
 
 def permute(x, *dims):
@@ -156,7 +151,7 @@ def permute(x, *dims):
     dims = tuple(normalize_dim(d, nd) for d in dims)
     out = _view_out(x, x._data.transpose(dims), lambda b: permute(b, dims))
     if _grad_enabled() and x._requires_grad:
-        make_node(PermuteBackward0, (x,), out).dims = dims
+        PermuteBackward0.record((x,), out, dims)
     return out
 
 
@@ -168,11 +163,8 @@ def movedim(x, source, destination):
     return permute(x, order)
 
 
-class TransposeBackward0(Node):
-    __slots__ = ("d0", "d1")
-
-    def backward(self, g):
-        return (transpose(g, self.d0, self.d1),)
+TransposeBackward0 = derivative("TransposeBackward0", keep="dim0 dim1",
+                                self=lambda grad, dim0, dim1: transpose(grad, dim0, dim1))
 
 
 def transpose(x, dim0, dim1):
@@ -180,19 +172,14 @@ def transpose(x, dim0, dim1):
     d0, d1 = normalize_dim(dim0, nd), normalize_dim(dim1, nd)
     out = _view_out(x, x._data.swapaxes(d0, d1) if nd else x._data.view(), lambda b: transpose(b, d0, d1))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(TransposeBackward0, (x,), out)
-        node.d0, node.d1 = d0, d1
+        TransposeBackward0.record((x,), out, d0, d1)
     return out
 
 
 swapaxes = transpose
 
 
-class TBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (t(g),)
+TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda grad: t(grad))
 
 
 def t(x):
@@ -201,17 +188,13 @@ def t(x):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
     out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
     if _grad_enabled() and x._requires_grad:
-        make_node(TBackward0, (x,), out)
+        TBackward0.record((x,), out)
     return out
 
 
 # ----------------------------------------------------------------------------------- expand
 
-class ExpandBackward0(Node):
-    __slots__ = ("in_shape",)
-
-    def backward(self, g):
-        return (R.sum_to(g, self.in_shape),)
+ExpandBackward0 = derivative("ExpandBackward0", keep="in_shape", self=lambda grad, in_shape: sum_to(grad, in_shape))
 
 
 def expand(x, *sizes):
@@ -238,7 +221,33 @@ def expand_to(x, shape: tuple):
     out = x._out_cls._make(r)
     as_view(x, out, lambda b: expand_to(b, shape))
     if _grad_enabled() and x._requires_grad:
-        make_node(ExpandBackward0, (x,), out).in_shape = d.shape
+        ExpandBackward0.record((x,), out, d.shape)
+    return out
+
+
+SumToSizeBackward0 = derivative("SumToSizeBackward0", keep="in_shape",
+                                self=lambda grad, in_shape: expand_to(grad, in_shape))
+
+
+def sum_to(x, shape: tuple):
+    """Sum `x` down to `shape` (the reverse of broadcasting); the engine's one unbroadcast. `x`
+    itself when it has that shape already, as in PyTorch."""
+    d = x._data
+    shape = tuple(shape)
+    if d.shape == shape:
+        return x
+    lead = d.ndim - len(shape)
+    if lead < 0:
+        return reshape(x, shape)
+    inner = tuple(i for i, s in enumerate(shape) if s == 1 and d.shape[lead + i] != 1)
+    r = d.sum(axis=tuple(range(lead))) if lead else d   # no reshape: the result owns its memory
+    if inner:
+        r = r.sum(axis=inner, keepdims=True)
+    if r.shape != shape:
+        r = r.reshape(shape)
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        SumToSizeBackward0.record((x,), out, d.shape)
     return out
 
 
@@ -252,16 +261,9 @@ def broadcast_to(x, shape):
 
 # ---------------------------------------------------------------------------- (un)squeeze
 
-class SqueezeBackward0(ViewBackward0):
-    __slots__ = ()
-
-
-class SqueezeBackward1(ViewBackward0):
-    __slots__ = ()
-
-
-class UnsqueezeBackward0(ViewBackward0):
-    __slots__ = ()
+SqueezeBackward0 = variant(ViewBackward0, "SqueezeBackward0")
+SqueezeBackward1 = variant(ViewBackward0, "SqueezeBackward1")
+UnsqueezeBackward0 = variant(ViewBackward0, "UnsqueezeBackward0")
 
 
 def squeeze(x, dim=None):
@@ -276,7 +278,7 @@ def squeeze(x, dim=None):
         node_cls = SqueezeBackward1
     out = _view_out(x, d.reshape(shape), lambda b: squeeze(b, dim))
     if _grad_enabled() and x._requires_grad:
-        make_node(node_cls, (x,), out).in_shape = d.shape
+        node_cls.record((x,), out, d.shape)
     return out
 
 
@@ -286,22 +288,22 @@ def unsqueeze(x, dim):
     shape = d.shape[:dim] + (1,) + d.shape[dim:]
     out = _view_out(x, d.reshape(shape), lambda b: unsqueeze(b, dim))
     if _grad_enabled() and x._requires_grad:
-        make_node(UnsqueezeBackward0, (x,), out).in_shape = d.shape
+        UnsqueezeBackward0.record((x,), out, d.shape)
     return out
 
 
 # ------------------------------------------------------------------------------ cat / stack
 
-class CatBackward0(Node):
-    __slots__ = ("dim", "sizes")
+def _cat_grads(grad, dim, sizes, grad_input_mask) -> tuple:
+    outs = []
+    start = 0
+    for needed, n in zip(grad_input_mask, sizes):
+        outs.append(narrow(grad, dim, start, n) if needed and n else None)
+        start += n
+    return tuple(outs)
 
-    def backward(self, g):
-        outs = []
-        start = 0
-        for e, n in zip(self.next_edges, self.sizes):
-            outs.append(narrow(g, self.dim, start, n) if e is not None and n else None)
-            start += n
-        return tuple(outs)
+
+CatBackward0 = derivative("CatBackward0", paddle="ConcatGradNode", keep="dim sizes", variadic=True, tensors=_cat_grads)
 
 
 def _tensors_arg(tensors, name):
@@ -320,7 +322,6 @@ def _common(tensors):
     dt = dts[0]
     for other in tensors[1:]:
         if type(other)._out_cls is not cls or type(other._data) is not type(first._data):
-            from . import check_same
             check_same(cls, first, other)
         if other._data.dtype != dt:
             dt = backend.result_type(tuple(dts), (), (), backend.default_float())
@@ -345,20 +346,16 @@ def cat(tensors, dim=0):
     xp = backend.namespace(arrays[0])
     out = cls._make(xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
     if _grad_enabled() and any(t._requires_grad for t in tensors):
-        node = make_node(CatBackward0, tuple(tensors), out)
-        node.dim = dim
-        node.sizes = tuple(a.shape[dim] if a.ndim == nd else 0 for a in arrays)
+        CatBackward0.record(tuple(tensors), out, dim, tuple(a.shape[dim] if a.ndim == nd else 0 for a in arrays))
     return out
 
 
 concat = cat
 
 
-class StackBackward0(Node):
-    __slots__ = ("dim",)
-
-    def backward(self, g):
-        return tuple(select(g, self.dim, i) if e is not None else None for i, e in enumerate(self.next_edges))
+StackBackward0 = derivative("StackBackward0", keep="dim", variadic=True,
+                            tensors=lambda grad, dim, grad_input_mask: tuple(
+                                select(grad, dim, i) if needed else None for i, needed in enumerate(grad_input_mask)))
 
 
 def stack(tensors, dim=0):
@@ -372,7 +369,7 @@ def stack(tensors, dim=0):
     dim = normalize_dim(dim, arrays[0].ndim + 1)
     out = cls._make(backend.namespace(arrays[0]).stack(arrays, axis=dim))
     if _grad_enabled() and any(t._requires_grad for t in tensors):
-        make_node(StackBackward0, tuple(tensors), out).dim = dim
+        StackBackward0.record(tuple(tensors), out, dim)
     return out
 
 
@@ -386,22 +383,11 @@ def vstack(tensors):
 
 # --------------------------------------------------------------------------- split / unbind
 
-class SplitBackward0(Node):
-    __slots__ = ("dim",)
-
-    def apply(self, grads):
-        return (cat(grads, self.dim),)
-
-
-class SplitWithSizesBackward0(SplitBackward0):
-    __slots__ = ()
-
-
-class UnbindBackward0(Node):
-    __slots__ = ("dim",)
-
-    def apply(self, grads):
-        return (stack(grads, self.dim),)
+SplitBackward0 = derivative("SplitBackward0", paddle="SplitWithNumGradNode", keep="dim", many_outputs=True,
+                            self=lambda grads, dim: cat(grads, dim))
+SplitWithSizesBackward0 = variant(SplitBackward0, "SplitWithSizesBackward0", paddle="SplitGradNode")
+UnbindBackward0 = derivative("UnbindBackward0", keep="dim", many_outputs=True,
+                             self=lambda grads, dim: stack(grads, dim))
 
 
 def _multi_views(x, arrays, node_cls, op_name, dim, fns):
@@ -409,7 +395,7 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
     for o, fn in zip(outs, fns):
         as_view(x, o, fn, op_name)
     if _grad_enabled() and x._requires_grad:
-        make_multi_node(node_cls, (x,), outs).dim = dim
+        node_cls.record((x,), outs, dim)
     return tuple(outs)
 
 
@@ -458,24 +444,18 @@ def _index_dim(d, dim, i):
 
 
 def narrow(x, dim, start, length):
-    from .indexing import getitem
     dim = normalize_dim(dim, x._data.ndim)
     return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
 
 
 def select(x, dim, index):
-    from .indexing import getitem
     dim = normalize_dim(dim, x._data.ndim)
     return getitem(x, (slice(None),) * dim + (index,))
 
 
 # --------------------------------------------------------------------------- flip / repeat
 
-class FlipBackward0(Node):
-    __slots__ = ("dims",)
-
-    def backward(self, g):
-        return (flip(g, self.dims),)
+FlipBackward0 = derivative("FlipBackward0", keep="dims", self=lambda grad, dims: flip(grad, dims))
 
 
 def flip(x, *dims):
@@ -483,22 +463,22 @@ def flip(x, *dims):
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
     out = x._out_cls._make(backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
     if _grad_enabled() and x._requires_grad:
-        make_node(FlipBackward0, (x,), out).dims = dims
+        FlipBackward0.record((x,), out, dims)
     return out
 
 
-class RepeatBackward0(Node):
-    __slots__ = ("in_shape", "repeats")
+def _repeat_grad(grad, in_shape, repeats):
+    """Each tile's gradient summed: the gradient as (repeat, size) pairs, summed over the repeats."""
+    lead = len(repeats) - len(in_shape)
+    shape = (1,) * lead + tuple(in_shape)
+    split_shape, tile_shape = [], []
+    for r, s in zip(repeats, shape):
+        split_shape += [r, s]
+        tile_shape += [1, s]
+    return reshape(sum_to(reshape(grad, tuple(split_shape)), tuple(tile_shape)), in_shape)
 
-    def backward(self, g):
-        lead = len(self.repeats) - len(self.in_shape)
-        shape = (1,) * lead + tuple(self.in_shape)
-        split_shape = []
-        for r, s in zip(self.repeats, shape):
-            split_shape += [r, s]
-        g = reshape(g, tuple(split_shape))
-        g = R.sum(g, tuple(range(0, len(split_shape), 2)))
-        return (reshape(g, self.in_shape),)
+
+RepeatBackward0 = derivative("RepeatBackward0", paddle="TileGradNode", keep="in_shape repeats", self=_repeat_grad)
 
 
 def repeat(x, *repeats):
@@ -509,8 +489,7 @@ def repeat(x, *repeats):
                            "tensor")
     out = x._out_cls._make(backend.namespace(d).tile(d, repeats))
     if _grad_enabled() and x._requires_grad:
-        node = make_node(RepeatBackward0, (x,), out)
-        node.in_shape, node.repeats = d.shape, repeats
+        RepeatBackward0.record((x,), out, d.shape, repeats)
     return out
 
 
@@ -522,47 +501,33 @@ def tile(x, *dims):
 
 # ----------------------------------------------------------------------------- tril / triu
 
-class TrilBackward0(Node):
-    __slots__ = ("k",)
-
-    def backward(self, g):
-        return (tril(g, self.k),)
-
-
-class TriuBackward0(Node):
-    __slots__ = ("k",)
-
-    def backward(self, g):
-        return (triu(g, self.k),)
+TrilBackward0 = derivative("TrilBackward0", keep="diagonal", self=lambda grad, diagonal: tril(grad, diagonal))
+TriuBackward0 = derivative("TriuBackward0", keep="diagonal", self=lambda grad, diagonal: triu(grad, diagonal))
 
 
 def tril(x, diagonal=0):
     out = x._out_cls._make(backend.namespace(x._data).tril(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
-        make_node(TrilBackward0, (x,), out).k = diagonal
+        TrilBackward0.record((x,), out, diagonal)
     return out
 
 
 def triu(x, diagonal=0):
     out = x._out_cls._make(backend.namespace(x._data).triu(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
-        make_node(TriuBackward0, (x,), out).k = diagonal
+        TriuBackward0.record((x,), out, diagonal)
     return out
 
 
 # ----------------------------------------------------------------------------- clone
 
-class CloneBackward0(Node):
-    __slots__ = ()
-
-    def backward(self, g):
-        return (g,)
+CloneBackward0 = derivative("CloneBackward0", paddle="AssignGradNode", self=identity)
 
 
 def clone(x, memory_format=None):
     out = x._out_cls._make(x._data.copy())
     if _grad_enabled() and x._requires_grad:
-        make_node(CloneBackward0, (x,), out)
+        CloneBackward0.record((x,), out)
     return out
 
 
@@ -570,12 +535,101 @@ def contiguous(x, memory_format=None):
     return x if x._data.flags.c_contiguous else clone(x)
 
 
+# ---------------------------------------------------------------------------------- getitem
+
+def _array_key(k, xp):
+    if isinstance(k, Tensor):
+        a = k._data
+        return a if a.dtype == np.bool_ or a.dtype.kind in "iu" else a.astype(np.int64)
+    if isinstance(k, (list, np.ndarray)):
+        a = xp.asarray(k)
+        if a.dtype.kind == "f" and a.size == 0:
+            a = a.astype(np.int64)
+        return a
+    return k
+
+
+def normalize_key(key, xp) -> tuple:
+    """A tuple key with tensors/lists turned into arrays; returns (key, is_advanced)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    advanced = False
+    for k in key:
+        k = _array_key(k, xp)
+        if isinstance(k, (bool, np.bool_)):
+            k = xp.asarray(k)
+        if hasattr(k, "dtype") and hasattr(k, "ndim"):
+            advanced = True
+        elif isinstance(k, slice) and k.step is not None and k.step <= 0:
+            raise ValueError("step must be greater than zero")
+        out.append(k)
+    return tuple(out), advanced
+
+
+IndexBackward0 = derivative("IndexBackward0", paddle="IndexSelectGradNode", keep="in_shape key",
+                            self=lambda grad, in_shape, key: index_into_zeros(grad, in_shape, key))
+SelectBackward0 = variant(IndexBackward0, "SelectBackward0", paddle="SliceGradNode")
+SliceBackward0 = variant(IndexBackward0, "SliceBackward0")
+# PyTorch's names for what a basic key does: only None -> unsqueeze; only Ellipsis -> alias
+UnsqueezeIndexBackward = variant(IndexBackward0, "UnsqueezeBackward0")
+AliasIndexBackward = variant(IndexBackward0, "AliasBackward0")
+
+
+def _node_for_key(key, advanced):
+    if advanced:
+        if len(key) == 1 and getattr(key[0], "ndim", 1) == 0 and key[0].dtype.kind in "iu":
+            return SelectBackward0
+        return IndexBackward0
+    real = [k for k in key if k is not Ellipsis]
+    if not real:
+        return AliasIndexBackward
+    if all(k is None for k in real):
+        return UnsqueezeIndexBackward
+    last = next((k for k in reversed(real) if k is not None), None)
+    return SelectBackward0 if isinstance(last, (int, np.integer)) else SliceBackward0
+
+
+def getitem(x, key):
+    d = x._data
+    xp = backend.namespace(d)
+    key, advanced = normalize_key(key, xp)
+    try:
+        r = d[key]
+    except IndexError as exc:
+        raise IndexError(str(exc).replace("axis", "dimension")) from None
+    out = x._out_cls._make(r)
+    if not advanced:
+        as_view(x, out, lambda b: getitem(b, key))
+    if _grad_enabled() and x._requires_grad:
+        _node_for_key(key, advanced).record((x,), out, d.shape, key)
+    return out
+
+
+IndexIntoZerosBackward = derivative("IndexIntoZerosBackward", keep="key", self=lambda grad, key: getitem(grad, key))
+
+
+def index_into_zeros(g, shape, key):
+    """Zeros of `shape` with `g` added at `key` (duplicates accumulate): the adjoint of getitem."""
+    d = g._data
+    xp = backend.namespace(d)
+    z = xp.zeros(shape, dtype=d.dtype)
+    if any(hasattr(k, "ndim") for k in key):
+        xp.add.at(z, key, d)
+    else:
+        z[key] = d
+    out = g._out_cls._make(z)
+    if _grad_enabled() and g._requires_grad:
+        IndexIntoZerosBackward.record((g,), out, key)
+    return out
+
+
 METHODS = {
     "reshape": reshape, "view": view, "flatten": flatten, "unflatten": unflatten, "permute": permute,
     "transpose": transpose, "swapaxes": transpose, "t": t, "expand": expand, "expand_as": expand_as,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
-    "movedim": movedim, "narrow": narrow, "select": select, "broadcast_to": broadcast_to,
+    "movedim": movedim, "narrow": narrow, "select": select, "broadcast_to": broadcast_to, "__getitem__": getitem,
     "view_as": lambda self, other: view(self, other._data.shape),
     "reshape_as": lambda self, other: reshape(self, other._data.shape),
     "T": property(lambda self: permute(self, tuple(range(self._data.ndim - 1, -1, -1)))),

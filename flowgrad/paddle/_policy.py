@@ -2,7 +2,6 @@
 error messages and exception classes, and the names of its grad nodes (`MatmulGradNode`, ...)."""
 from __future__ import annotations
 
-import re
 import traceback
 
 from ..autograd.policy import TORCH_MESSAGES, Policy
@@ -65,34 +64,9 @@ PADDLE_MESSAGES.update({
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 
-# flowgrad node class -> paddle grad node name, where the rule "FooBackwardN -> FooGradNode" is wrong
-_NODE_NAMES = {
-    "AccumulateGrad": "GradNodeAccumulation",
-    "SubBackward0": "SubtractGradNode", "RsubBackward1": "ScaleGradNode", "NegBackward0": "ScaleGradNode",
-    "MulBackward0": "MultiplyGradNode", "DivBackward0": "DivideGradNode", "ScaleBackward0": "ScaleGradNode",
-    "PowBackward1": "ElementwisePowGradNode", "PowBackward2": "ElementwisePowGradNode",
-    "MmBackward0": "MatmulGradNode", "ViewBackward0": "ReshapeGradNode", "UnsafeViewBackward0": "ReshapeGradNode",
-    "PermuteBackward0": "TransposeGradNode", "TBackward0": "TransposeGradNode", "CatBackward0": "ConcatGradNode",
-    "SplitBackward0": "SplitWithNumGradNode", "SplitWithSizesBackward0": "SplitGradNode",
-    "SelectBackward0": "SliceGradNode", "UnsqueezeIndexBackward": "SliceGradNode",
-    "IndexBackward0": "IndexSelectGradNode", "ToCopyBackward0": "CastGradNode", "ClampBackward1": "ClipGradNode",
-    "CloneBackward0": "AssignGradNode", "Log1PBackward0": "Log1pGradNode",
-    "LinalgVectorNormBackward0": "PNormGradNode", "RepeatBackward0": "TileGradNode",
-    "GatherBackward0": "TakeAlongAxisGradNode", "CopyBackwards": "AssignGradNode",
-}
-_SUFFIX = re.compile(r"Backward\d*$")
-
-
 def node_name(node) -> str:
-    """Paddle's name for a grad node: `MatmulGradNode`, `GradNodeAccumulation`, `GradNodePyLayer_Cls`."""
-    cls_name = type(node).__name__
-    name = _NODE_NAMES.get(cls_name)
-    if name is not None:
-        return name
-    own = node._name
-    if own is not None and own.startswith("GradNode"):
-        return own
-    return _SUFFIX.sub("", cls_name) + "GradNode"
+    """Paddle's name for a grad node (`MatmulGradNode`, `GradNodeAccumulation`): its column of the naming table."""
+    return node.names["paddle"]
 
 
 def size_str(shape) -> str:

@@ -258,6 +258,13 @@ def test_calling_grad_fn_returns_grad_inputs_tuple(torch):
     assert x.grad is None
 
 
+def test_calling_accumulate_grad_directly_accumulates(torch):
+    x = torch.ones(2, requires_grad=True)
+    acc = (x * 2).grad_fn.next_functions[0][0]
+    assert acc(torch.ones(2)) == ()
+    assert x.grad.tolist() == [1.0, 1.0]
+
+
 def test_calling_grad_fn_with_wrong_arity_raises(torch):
     x = torch.ones(2, requires_grad=True)
     node = (x * 2).grad_fn

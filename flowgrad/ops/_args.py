@@ -1,0 +1,125 @@
+"""Argument handling shared by the ops: operands promoted PyTorch's way, scalars as tensors,
+dims normalised, and the facade's errors for mixed facades, devices and shapes."""
+from __future__ import annotations
+
+import builtins as _builtins
+
+import numpy as np
+
+from .. import backend
+from ..tensor import Tensor
+
+_SCALARS = (bool, int, float)
+
+
+def as_tensor_like(x, like: Tensor) -> Tensor:
+    """A Python scalar or array-like as a tensor on `like`'s device and facade."""
+    if isinstance(x, Tensor):
+        return x
+    xp = backend.namespace(like._data)
+    if isinstance(x, _SCALARS):
+        dt = backend.result_type((), (like._data.dtype,), (type(x),), backend.default_float())
+        return like._new(xp.asarray(x, dtype=dt))
+    return like._new(xp.asarray(x))
+
+
+def check_same(cls, a: Tensor, b: Tensor) -> None:
+    """Refuse tensors of two facades or two devices in one op."""
+    if type(b)._out_cls is not cls:
+        raise cls.policy.error("facade_mismatch", a=cls.__module__, b=type(b).__module__)
+    if type(a._data) is not type(b._data) or (type(a._data) is not np.ndarray and a.device != b.device):
+        raise cls.policy.error("device_mismatch", a=_dev_str(b), b=_dev_str(a))
+
+
+def _dev_str(t: Tensor) -> str:
+    d = t.device
+    return "cpu" if d.type == "cpu" else f"{d.type}:{d.index or 0}"
+
+
+def binary_arrays(a, b, float_result: bool = False):
+    """Promote two operands (at least one a Tensor) PyTorch's way.
+    Returns (facade class, array-or-scalar a, array-or-scalar b, tensor-or-None a, tensor-or-None b)."""
+    if isinstance(a, Tensor):
+        if (type(b) is float or type(b) is int) and a._data.dtype.kind == "f":  # float tensor, Python number: no promotion
+            return a._out_cls, a._data, b, a, None
+        ta, cls = a, a._out_cls
+        tb = b if isinstance(b, Tensor) else None
+    else:
+        ta, tb, cls = None, b, b._out_cls
+    if ta is not None and tb is not None:
+        if type(tb)._out_cls is not cls or type(ta._data) is not type(tb._data):
+            check_same(cls, ta, tb)
+        da, db = ta._data, tb._data
+        dta, dtb = da.dtype, db.dtype
+        if dta == dtb and not (float_result and dta.kind != "f"):
+            return cls, da, db, ta, tb
+        dims = tuple(d.dtype for d in (da, db) if d.ndim)
+        zeros = tuple(d.dtype for d in (da, db) if not d.ndim)
+        dt = backend.result_type(dims, zeros, (), backend.default_float())
+        if float_result and dt.kind != "f":
+            dt = backend.default_float()
+        return cls, (da if dta == dt else da.astype(dt)), (db if dtb == dt else db.astype(dt)), ta, tb
+    t = ta if ta is not None else tb
+    s = a if ta is None else b
+    if not isinstance(s, _SCALARS):
+        if isinstance(s, np.generic):
+            s = s.item()
+        else:
+            s = as_tensor_like(s, t)
+            return binary_arrays(a if ta is not None else s, s if ta is not None else b, float_result)
+    d = t._data
+    k = d.dtype.kind
+    if (k == "f" or (type(s) is int and k in "iu") or type(s) is bool) and not (float_result and k != "f"):
+        dt = d.dtype
+    else:
+        dt = backend.result_type((d.dtype,) if d.ndim else (), () if d.ndim else (d.dtype,), (type(s),),
+                                 backend.default_float())
+        if float_result and dt.kind != "f":
+            dt = backend.default_float()
+        d = d.astype(dt)
+    if ta is not None:
+        return cls, d, s, ta, None
+    return cls, s, d, None, tb
+
+
+def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
+    """The facade's error for two shapes that do not broadcast (PyTorch's by default); None when
+    they do."""
+    xs, ys = tuple(a_shape), tuple(b_shape)
+    n = _builtins.max(len(xs), len(ys))
+    a, b = (1,) * (n - len(xs)) + xs, (1,) * (n - len(ys)) + ys
+    for i in range(n - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return (policy or Tensor.policy).error("broadcast", a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
+    return None
+
+
+def reraise_broadcast(exc: ValueError, cls, x, y):
+    """In `except ValueError` around an array op of facade `cls`: raise the facade's error when x
+    and y (arrays or scalars) do not broadcast, else the original exception."""
+    err = broadcast_error(getattr(x, "shape", ()), getattr(y, "shape", ()), cls.policy)
+    if err is None:
+        raise exc
+    raise err from None
+
+
+def float_array(t: Tensor):
+    """The tensor's array, cast to the default float dtype when it is not floating (exp of an int tensor)."""
+    d = t._data
+    return d if d.dtype.kind == "f" else d.astype(backend.default_float())
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    n = _builtins.max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def normalize_dims(dim, ndim: int) -> tuple:
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (int, np.integer)):
+        dim = (int(dim),)
+    dims = tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
+    return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and has nothing to reduce

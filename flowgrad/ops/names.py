@@ -1,0 +1,72 @@
+"""The naming table: what each facade calls a graph node (`MulBackward0` in torch, `MultiplyGradNode`
+in paddle, `broadcast_mulBackward` in OneFlow).
+
+Every node class has a row, `NodeClass.names`, mapping a column ("torch", "paddle", "oneflow") to a
+name; a facade's policy picks its column (`policy.node_name(node)`). A declared op's row is made
+from its declaration (`derivative(torch_name, paddle=..., oneflow=...)`): the torch name, and the
+other two where the default rules below get them wrong. Node classes the op table does not declare
+(AccumulateGrad, custom Function nodes) get their row from their own name, with the overrides in
+`STATEFUL`.
+
+Default rules, from the torch name's stem (`LogSoftmaxBackward0` -> `LogSoftmax`):
+- paddle: stem + "GradNode" (`LogSoftmaxGradNode`);
+- oneflow: the stem in snake case + "Backward" (`log_softmaxBackward`), OneFlow's
+  `op_type_name + "Backward"`. Binary arithmetic follows OneFlow's two kinds of kernels, as its
+  reference does for multiplication: `scalar_<op>Backward` with a Python number operand,
+  `broadcast_<op>Backward` with two tensors (`add_nBackward` for an add of two same-shape tensors).
+Custom Function nodes keep their class name (`MyFnBackward`) in torch and OneFlow; paddle's rule
+applies unless the class names itself `GradNode...` (a PyLayer's `GradNodePyLayer_<Cls>`).
+"""
+from __future__ import annotations
+
+import re
+import weakref
+
+from ..autograd.graph import Node
+
+COLUMNS = ("torch", "paddle", "oneflow")
+
+_SUFFIX = re.compile(r"Backward\d*$")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+# rows of the node classes that are not declared ops, by class name
+STATEFUL = {
+    "AccumulateGrad": {"paddle": "GradNodeAccumulation", "oneflow": "accumulategrad"},
+}
+
+
+def stem(torch_name: str) -> str:
+    """`MulBackward0` -> `Mul`; `torch::autograd::CopySlices` -> `CopySlices`."""
+    return _SUFFIX.sub("", torch_name.rsplit("::", 1)[-1])
+
+
+def row(torch: str, paddle: str | None = None, oneflow: str | None = None) -> dict[str, str]:
+    """A declared op's row: its torch name, and paddle's and OneFlow's where the rules are wrong."""
+    s = stem(torch)
+    return {"torch": torch, "paddle": paddle or s + "GradNode",
+            "oneflow": oneflow or _CAMEL.sub("_", s).lower() + "Backward"}
+
+
+def _undeclared_row(cls) -> dict[str, str]:
+    own = cls._name or cls.__name__
+    names = {"torch": own, "paddle": own if own.startswith("GradNode") else stem(cls.__name__) + "GradNode",
+             "oneflow": own.rsplit("::", 1)[-1]}
+    names.update(STATEFUL.get(cls.__name__, {}))
+    return names
+
+
+class _Row:
+    """`Node.names`: the row of a class the op table does not declare, made on first use from the
+    class's own name (a declared class has its row as a plain class attribute)."""
+
+    def __init__(self):
+        self.rows: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def __get__(self, node, cls) -> dict[str, str]:
+        names = self.rows.get(cls)
+        if names is None:
+            names = self.rows[cls] = _undeclared_row(cls)
+        return names
+
+
+Node.names = _Row()
