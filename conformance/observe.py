@@ -41,8 +41,8 @@ def normalize_message(message: str) -> str:
             text = text[:pos]
     text = re.sub(r"\s*\(Triggered internally at [^)]*\)", "", text)
     text = _PADDLE_AT.sub("", text)
+    text = _TMP.sub("<tmpdir>", text)        # before addresses: a temp name may hold "0x1f"
     text = _HEX.sub("0x?", text)
-    text = _TMP.sub("<tmpdir>", text)
     text = _PADDLE_NAMES.sub(lambda m: f"{m.group(1)}_?", text)
     if text.startswith("Error: "):          # OneFlow's RuntimeError-typed messages
         text = text[len("Error: "):]

@@ -184,3 +184,12 @@ def test_expect_validates_its_data():
         Expect("paddle", "bad range", DOC, {"a": 1}, versions="~3")
     with pytest.raises(ValueError):
         Raises("NoSuchError", "")
+
+
+@pytest.mark.parametrize("name", ["tmpk0x1fab", "tmpabcdefg", "tmp_1234567"])
+def test_temporary_paths_compare_equal_whatever_their_random_name(name):
+    import tempfile
+
+    from conformance.observe import normalize_message
+    base = tempfile.gettempdir()
+    assert normalize_message(f" path:'{base}/{name}/f' must be directory ") == "path:'<tmpdir>/f' must be directory"
