@@ -81,20 +81,8 @@ class PaddleAdapter(Adapter):
     def _F(self):
         return self.module.nn.functional
 
-    def exp(self, x: Any) -> Any: return self.module.exp(x)
-    def log(self, x: Any) -> Any: return self.module.log(x)
-    def sin(self, x: Any) -> Any: return self.module.sin(x)
-    def cos(self, x: Any) -> Any: return self.module.cos(x)
-    def tanh(self, x: Any) -> Any: return self.module.tanh(x)
     def sigmoid(self, x: Any) -> Any: return self._F.sigmoid(x)
     def relu(self, x: Any) -> Any: return self._F.relu(x)
-    def sqrt(self, x: Any) -> Any: return self.module.sqrt(x)
-    def abs(self, x: Any) -> Any: return self.module.abs(x)
-    def pow(self, x: Any, e: Any) -> Any: return self.module.pow(x, e)
-    def maximum(self, a: Any, b: Any) -> Any: return self.module.maximum(a, b)
-    def minimum(self, a: Any, b: Any) -> Any: return self.module.minimum(a, b)
-    def matmul(self, a: Any, b: Any) -> Any: return self.module.matmul(a, b)
-    def where(self, cond: Any, a: Any, b: Any) -> Any: return self.module.where(cond, a, b)
     def clamp(self, x: Any, lo: float | None = None, hi: float | None = None) -> Any:
         return self.module.clip(x, lo, hi)
 
@@ -250,22 +238,6 @@ class PaddleAdapter(Adapter):
         raise Unsupported("function_mark_dirty")
 
     # ---------------------------------------------------------------------------- grad modes
-    def no_grad(self) -> Any:
-        return self.module.no_grad()
-
-    def no_grad_bare(self, fn: Callable) -> Any:
-        """`no_grad` applied to a function without instantiating it (`@no_grad` with no parentheses)."""
-        return self.module.no_grad(fn)
-
-    def enable_grad(self) -> Any:
-        return self.module.enable_grad()
-
-    def set_grad_enabled(self, flag: bool) -> Any:
-        return self.module.set_grad_enabled(flag)
-
-    def is_grad_enabled(self) -> bool:
-        return bool(self.module.is_grad_enabled())
-
     def inference_mode(self) -> Any:
         raise Unsupported("inference_mode")
 

@@ -11,6 +11,8 @@ from typing import NamedTuple, Sequence
 
 import numpy as _np
 
+from .. import backend
+from ..ops import cast, edge, stack, zeros_for
 from .engine import run_backward
 from .record import BackwardRecord
 from .graph import Node
@@ -76,7 +78,6 @@ def _out_meta(out):
 
 def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batched: bool = False) -> list:
     """The seed gradient for each output: validated tensors, implicit ones, or None."""
-    from ..ops import cast
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         shape, dtype = _out_meta(out)
@@ -121,7 +122,6 @@ def _check_seed_place(policy: Policy, out, g, i: int) -> None:
 
 
 def _ones(like, out, shape, dtype):
-    from .. import backend
     if like is not None:
         return like._new(backend.namespace(like._data).ones(shape, dtype=dtype))
     return out.node.out_cls._out_cls._make(backend.xp_for(None).ones(shape, dtype=dtype))
@@ -178,13 +178,22 @@ def _check_unique(policy: Policy, tensors: tuple, kind: str, what: str) -> None:
         seen.add(id(t))
 
 
-def _live(policy: Policy, tensors: tuple, seeds: list) -> tuple[tuple, list]:
-    """The roots that take part: all of them, or (paddle) those that require grad, with seeds
-    detached unless the pass records a graph."""
+def _live(policy: Policy, tensors: tuple, seeds: list, create_graph: bool) -> tuple[tuple, list]:
+    """The roots that take part and their seeds: all of them, or (paddle) those that require grad,
+    with seeds detached unless the pass records a graph."""
     if policy.skip_nonrequiring_roots:
         keep = [i for i, t in enumerate(tensors) if t._requires_grad]
         tensors, seeds = tuple(tensors[i] for i in keep), [seeds[i] for i in keep]
+    if policy.detach_seeds and not create_graph:
+        seeds = [_detached(g) for g in seeds]
     return tensors, seeds
+
+
+def _retains(policy: Policy, retain_graph, create_graph) -> bool:
+    """retain_graph defaults to create_graph; OneFlow's create_graph retains over an explicit False."""
+    if retain_graph is None or (create_graph and policy.create_graph_retains):
+        return bool(retain_graph or create_graph)
+    return bool(retain_graph)
 
 
 def _detached(g):
@@ -217,14 +226,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if len(grads) < len(tensors):
         raise policy.error("seed_count", n_tensors=len(tensors), n_grads=len(grads))
     seeds = make_grads(policy, tensors, grads)
-    tensors, seeds = _live(policy, tensors, seeds)
+    tensors, seeds = _live(policy, tensors, seeds, create_graph)
     if not tensors:
         return
-    if policy.detach_seeds and not create_graph:
-        seeds = [_detached(g) for g in seeds]
     roots = [_root_edge(policy, t, i) for i, t in enumerate(tensors)]
-    if retain_graph is None or (create_graph and policy.create_graph_retains):
-        retain_graph = retain_graph or create_graph
+    retain_graph = _retains(policy, retain_graph, create_graph)
     if create_graph and not _warned_create_graph[0] and "backward_create_graph" in policy.messages:
         _warned_create_graph[0] = True
         warning = policy.error("backward_create_graph")
@@ -260,10 +266,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         _check_unique(policy, inputs, "duplicate_tensors", "inputs")
         _check_unique(policy, outputs, "duplicate_tensors", "outputs")
     if policy.grad_unreached_inputs_unused:
-        targets = [_edge_or_none(x) for x in inputs]
+        targets = [edge(x) for x in inputs]
     else:
         targets = _target_edges(policy, inputs, "input_no_grad")
-    cuts = {e for e in map(_edge_or_none, no_grad_vars) if e is not None}
+    cuts = {e for e in map(edge, no_grad_vars) if e is not None}
     for i, e in enumerate(targets):
         if e is not None and e in cuts:
             raise policy.error("input_in_cuts", index=i)
@@ -273,12 +279,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if len(grads) < len(outputs):
         raise policy.error("seed_count", n_tensors=len(outputs), n_grads=len(grads))
     seeds = make_grads(policy, outputs, grads, is_grads_batched)
-    outputs, seeds = _live(policy, outputs, seeds)
-    if policy.detach_seeds and not create_graph:
-        seeds = [_detached(g) for g in seeds]
+    outputs, seeds = _live(policy, outputs, seeds, create_graph)
     roots = [_root_edge(policy, t, i) for i, t in enumerate(outputs)]
-    if retain_graph is None or (create_graph and policy.create_graph_retains):
-        retain_graph = retain_graph or create_graph
+    retain_graph = _retains(policy, retain_graph, create_graph)
     wanted = [i for i, e in enumerate(targets) if e is not None]
     result = [None] * len(inputs)
     if roots and wanted:
@@ -296,7 +299,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             if materialize_grads:
                 if isinstance(x, GradientEdge):
                     raise policy.error("materialize_edge")
-                from ..ops import zeros_for
                 r = zeros_for(x, x._data.shape, x._data.dtype)
                 if create_graph:
                     r._requires_grad = True
@@ -314,16 +316,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return list(out) if policy.grad_returns_list else tuple(out)
 
 
-def _edge_or_none(t):
-    """A tensor's gradient edge, or None when it needs no gradient."""
-    if not t._requires_grad:
-        return None
-    return (t.grad_fn, t.output_nr) if t.grad_fn is not None else (t._grad_accumulator(), 0)
-
-
 def _batched(policy, roots, seeds, targets, create_graph):
     """is_grads_batched: one backward per row of the batched seeds, results stacked."""
-    from ..ops import stack
     n = next(s._data.shape[0] for s in seeds if s is not None)
     rows = []
     for b in range(n):

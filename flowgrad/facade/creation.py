@@ -184,5 +184,5 @@ def build(Tensor: type, dtypes: dict) -> dict:
 
     namespace = {name: value for name, value in locals().items()
                  if not name.startswith("_") and name not in ("Tensor", "dtypes", "policy", "default_device")}
-    namespace.update(asarray=as_tensor, Generator=creation.Generator, _default_device=default_device, _dev=_dev)
+    namespace.update(asarray=as_tensor, Generator=creation.Generator, _default_device=default_device)
     return namespace

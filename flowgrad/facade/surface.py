@@ -225,7 +225,7 @@ def moveaxis(input, source, destination):
 def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
-    policy = tensors[0].policy if tensors else None
+    policy = (tensors[0] if tensors else Tensor).policy
     if indexing is None:
         warning = policy.error("meshgrid_indexing_default")
         warnings.warn(str(warning), type(warning), stacklevel=2)

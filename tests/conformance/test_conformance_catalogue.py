@@ -33,7 +33,8 @@ def test_every_scenario_says_what_it_checks_and_has_code():
 
 
 def test_documentation_pointers_are_public_urls_and_nothing_points_outside():
-    forbidden = ("../shared", "/work/shared", "issue #", "issues/")
+    shared = "/" + "shared"  # spelled in two parts so that this file does not contain what it forbids
+    forbidden = (".." + shared, "/work" + shared, "issue #", "issues/")
     for path in list((ROOT / "conformance").rglob("*.py")) + [ROOT / "docs" / "CONFORMANCE.md"]:
         text = path.read_text()
         for needle in forbidden:
