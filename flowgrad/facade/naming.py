@@ -2,6 +2,9 @@
 (with the aliases `float`, `double`, `long`, ...), the Size type and the device type."""
 from __future__ import annotations
 
+import operator
+import re
+
 from .. import backend
 
 # the torch family's dtype aliases (PyTorch and OneFlow spell them alike)
@@ -74,3 +77,43 @@ def make_device(module: str, home: str, default_index: int | None = None) -> typ
     if default_index is not None:
         attrs["__init__"] = __init__
     return type("device", (backend.Device,), attrs)
+
+
+_VERSION = re.compile(r"(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.post(\d+))?(?:\.dev\d+)?(?:\+([0-9A-Za-z.]+))?")
+_PRE_RANK = {"a": 0, "b": 1, "rc": 2, None: 3}
+
+
+def _version_key(value) -> tuple:
+    if isinstance(value, (tuple, list)):
+        value = ".".join(str(v) for v in value)
+    match = _VERSION.fullmatch(str(value).strip())
+    if match is None:
+        raise ValueError(f"Invalid version: '{value}'")
+    release, pre, pre_n, post, local = match.groups()
+    nums = tuple(int(p) for p in release.split("."))
+    while len(nums) > 1 and nums[-1] == 0:   # 2.13 == 2.13.0
+        nums = nums[:-1]
+    return nums, _PRE_RANK[pre], int(pre_n or 0), int(post or -1), () if local is None else (1, local)
+
+
+class Version(str):
+    """A facade's `__version__`: a string that compares as a version, with strings or tuples
+    (`torch.__version__ >= (2, 0)`, `>= "2.1"`), a local part (`+flowgrad`) ranking above the release."""
+
+    def _cmp(name, op):
+        def compare(self, other):
+            try:
+                key = _version_key(other) if isinstance(other, (str, tuple, list)) else None
+            except ValueError:   # not a version: compared as text, as PyTorch's TorchVersion does
+                key = None
+            return getattr(str, name)(self, other) if key is None else op(_version_key(self), key)
+        return compare
+
+    __eq__ = _cmp("__eq__", operator.eq)
+    __ne__ = _cmp("__ne__", operator.ne)
+    __lt__ = _cmp("__lt__", operator.lt)
+    __le__ = _cmp("__le__", operator.le)
+    __gt__ = _cmp("__gt__", operator.gt)
+    __ge__ = _cmp("__ge__", operator.ge)
+    __hash__ = str.__hash__
+    del _cmp

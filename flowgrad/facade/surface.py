@@ -8,7 +8,9 @@ skipping names that already exist (a core implementation always wins).
 """
 from __future__ import annotations
 
+import functools
 import math
+import sys
 import types
 import warnings
 from collections import namedtuple
@@ -34,7 +36,18 @@ def _return_type(module: str, name: str, fields=("values", "indices")):
 
 
 def _return_types(module: str) -> dict:
-    return {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin")}
+    return {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin", "max", "min",
+                                                  "median")}
+
+
+def _named_result(name: str, fn):
+    """`max` / `min` / `median` over a dim: the op's (values, indices) pair as the facade's named tuple."""
+
+    @functools.wraps(fn)
+    def wrapper(input, *args, **kwargs):
+        out = fn(input, *args, **kwargs)
+        return type(input)._return_types[name](*out) if isinstance(out, tuple) else out
+    return wrapper
 
 
 def sort(input, dim=-1, descending=False, stable=False):
@@ -409,6 +422,8 @@ METHODS.update({
 
 # torch.sort / argsort / topk return torch.return_types named tuples: these replace simpler versions
 OVERRIDE = ("sort", "argsort", "topk")
+# ops whose (values, indices) result becomes a named tuple
+NAMED_RESULTS = ("max", "min", "median")
 
 
 def bind(namespace: dict, Tensor: type, module: str) -> None:
@@ -420,5 +435,12 @@ def bind(namespace: dict, Tensor: type, module: str) -> None:
     for name, fn in METHODS.items():
         if not hasattr(Tensor, name) or name in OVERRIDE:
             setattr(Tensor, name, fn)
+    for name in NAMED_RESULTS:
+        namespace[name] = _named_result(name, namespace[name])
+        setattr(Tensor, name, _named_result(name, getattr(Tensor, name)))
     Tensor._return_types = _return_types(module)
-    namespace.setdefault("return_types", types.SimpleNamespace(**Tensor._return_types))
+    if "return_types" not in namespace:   # a real submodule, so `import torch.return_types` works
+        mod = types.ModuleType(f"{namespace['__name__']}.return_types",
+                               "The named tuples that functions returning (values, indices) give.")
+        mod.__dict__.update(Tensor._return_types)
+        namespace["return_types"] = sys.modules[mod.__name__] = mod

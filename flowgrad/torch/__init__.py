@@ -9,8 +9,8 @@ from ..facade import populate_torch_family as _populate
 from ._tensor import DTYPES as _DTYPES
 from ._tensor import PRINTER as _PRINTER
 from ._tensor import Size, Tensor, device, dtype
+from .version import __version__
 
-__version__ = "2.13.0+flowgrad"
 
 _populate(globals(), __name__, Tensor, _DTYPES)
 set_printoptions = _PRINTER.set_printoptions
@@ -20,6 +20,7 @@ from . import autograd  # noqa: E402
 from . import cuda  # noqa: E402
 from . import accelerator  # noqa: E402
 from . import utils  # noqa: E402
+from . import version  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .serialization import load, save  # noqa: E402,F401
