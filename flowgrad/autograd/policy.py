@@ -7,6 +7,7 @@ PyTorch's, which is flowgrad's own semantics; the oneflow and paddle facades ove
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Callable
 
 from ..messages import TORCH_MESSAGES
@@ -69,12 +70,30 @@ class Policy:
     hint: str = _HINT
     hint_anomaly: str = _HINT_ANOMALY
 
+    @property
+    def errors(self) -> "_Errors":
+        """The policy's exceptions by kind as attributes: `raise policy.errors.seed_shape(index=0, ...)`
+        is `raise policy.error("seed_shape", index=0, ...)`."""
+        return _Errors(self)
+
     def error(self, kind: str, **facts) -> Exception:
         """Build the exception for `kind`, rendering shapes (facts named `*_shape`) the facade's way."""
         cls, template = self.messages[kind]
         if not facts:
             return cls(template)
         return cls(template.format(**{k: _render_fact(k, v, self.size_str) for k, v in facts.items()}))
+
+
+class _Errors:
+    __slots__ = ("_policy",)
+
+    def __init__(self, policy: Policy):
+        self._policy = policy
+
+    def __getattr__(self, kind: str) -> Callable[..., Exception]:
+        if kind not in self._policy.messages:
+            raise AttributeError(f"the {self._policy.name} policy has no message of kind {kind!r}")
+        return functools.partial(self._policy.error, kind)
 
 
 TORCH = Policy()
