@@ -456,9 +456,9 @@ class RNNCellBase(Module):
         if input._data.shape[1] != self.input_size:
             raise policy.error("rnn_cell_input_size", got=input._data.shape[1], want=self.input_size)
         for index, h in enumerate(hx):
-            normalize_dim(1, h._data.ndim)
             if h._data.shape[0] != input._data.shape[0]:
                 raise policy.error("rnn_cell_batch", batch=input._data.shape[0], index=index, got=h._data.shape[0])
+            normalize_dim(1, h._data.ndim)
             if h._data.shape[1] != self.hidden_size:
                 raise policy.error("rnn_cell_hidden_size", index=index, got=h._data.shape[1], want=self.hidden_size)
         return input, hx, batched

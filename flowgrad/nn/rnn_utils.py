@@ -107,10 +107,10 @@ def invert_permutation(permutation):
 
 # ------------------------------------------------------------------------------------- sorting
 
-def sort_descending(keys: list) -> list:
+def sort_descending(keys: list, depth_limit: int | None = None) -> list:
     """The indices that order `keys` from largest to smallest exactly as PyTorch's CPU
     `sort(descending=True)` does, ties included: libstdc++'s std::sort (introsort: median-of-three
-    quicksort, heapsort past 2*log2(n) levels, a final insertion sort over runs of 16)."""
+    quicksort, heapsort past `depth_limit` levels, by default 2*log2(n), then an insertion sort)."""
     a = [(k, i) for i, k in enumerate(keys)]
     n = len(a)
 
@@ -187,7 +187,7 @@ def sort_descending(keys: list) -> list:
             last = cut
 
     if n:
-        introsort(0, n, 2 * (n.bit_length() - 1))
+        introsort(0, n, 2 * (n.bit_length() - 1) if depth_limit is None else depth_limit)
         insertion_sort(0, min(n, 16))
         for i in range(16, n):
             linear_insert(i)
