@@ -462,7 +462,7 @@ def test_pack_and_pad_packed_match_torch(enforce_sorted, lengths, batch_first, r
         rng = np.random.default_rng(4)
         shape = (4, 6, 2) if batch_first else (6, 4, 2)
         x = T.tensor(rng.standard_normal(shape), requires_grad=True)
-        packed = T.nn.utils.rnn.pack_padded_sequence(x, T.tensor(lengths), batch_first=batch_first,
+        packed = T.nn.utils.rnn.pack_padded_sequence(x, T.tensor(lengths, device="cpu"), batch_first=batch_first,
                                                      enforce_sorted=enforce_sorted)
         padded, out_lengths = T.nn.utils.rnn.pad_packed_sequence(packed, batch_first=batch_first,
                                                                  padding_value=7.0, total_length=7)
@@ -505,7 +505,7 @@ def test_pack_sequence_and_packed_sequence_fields(torch):
     assert packed.sorted_indices is None and packed.unsorted_indices is None
     packed = rnn_utils.pack_sequence([c, a, b], enforce_sorted=False)
     assert packed.sorted_indices.tolist() == [1, 2, 0] and packed.unsorted_indices.tolist() == [2, 0, 1]
-    assert repr(rnn_utils.PackedSequence(torch.tensor([1.0]), torch.tensor([1]))) == (
+    assert repr(rnn_utils.PackedSequence(torch.tensor([1.0], device="cpu"), torch.tensor([1], device="cpu"))) == (
         "PackedSequence(data=tensor([1.]), batch_sizes=tensor([1]), sorted_indices=None, unsorted_indices=None)")
     built = rnn_utils.PackedSequence((packed.data, packed.batch_sizes), sorted_indices=packed.sorted_indices)
     assert built.unsorted_indices.tolist() == [2, 0, 1]
@@ -530,7 +530,7 @@ def test_packing_errors(torch):
     _raises(torch, RuntimeError, "Expected `len(lengths)` to be equal to batch_size, but got 3 (batch_size=2)",
             lambda: pack(x, [3, 2, 1]))
     _raises(torch, RuntimeError, "'lengths' argument should be a 1D CPU int64 tensor, but got 2D cpu Long tensor",
-            lambda: pack(x, torch.tensor([[3, 2]])))
+            lambda: pack(x, torch.tensor([[3, 2]], device="cpu")))
     _raises(torch, RuntimeError, "Cannot pack empty tensors.", lambda: pack(torch.randn(3, 2, 0), [3, 2]))
     packed = rnn_utils.pack_sequence([torch.randn(3, 2), torch.randn(2, 2)])
     _raises(torch, ValueError, "Expected total_length to be at least the length of the longest sequence in input, "
@@ -541,5 +541,5 @@ def test_packing_errors(torch):
 
 
 def test_float_lengths_are_truncated_like_torch(torch):
-    packed = torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2), torch.tensor([3.0, 2.9]))
+    packed = torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2), torch.tensor([3.0, 2.9], device="cpu"))
     assert packed.batch_sizes.tolist() == [2, 2, 1]
