@@ -3,6 +3,7 @@ NumPy, interleaved timing, medians and ratios.
 
 A workload (one class per benchmark, grouped by family in the sibling modules) declares:
   - `name`, `title`, `unit`, `ops` (the per-call time is divided by it: per-op units), `unit_scale`;
+  - `section`: empty for the main table, or the heading it is reported under, with no target;
   - `sizes`: keyword arguments for `data()` at the "full", "quick" and "tiny" (CI smoke) scales;
   - `data(**size)`: the inputs as NumPy arrays, deterministic;
   - `build(contender, data)`: a zero-argument `step` for that contender that runs the whole
@@ -107,6 +108,7 @@ class Workload:
     rtol = 1e-7
     atol = 1e-9               # relative to the largest |reference gradient|
     stateful = False          # True when a step changes its own inputs (an SGD update): checked once
+    section = ""              # a heading of its own in the report, outside the targets ("": the main table)
     sizes: dict = {"full": {}, "quick": {}, "tiny": {}}
 
     def data(self, **size) -> dict:

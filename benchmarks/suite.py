@@ -5,12 +5,13 @@ from __future__ import annotations
 import sys
 import traceback
 
-from . import chain, conv, mlp, second_order
+from . import chain, conv, mlp, rnn, second_order
 from .harness import (CONTENDERS, CheckFailed, NotAvailable, Unsupported, check, interleaved, load_contenders,
                       ratio, reference_grads)
 
-_BY_NAME = {w.name: w for w in mlp.WORKLOADS + chain.WORKLOADS + conv.WORKLOADS + second_order.WORKLOADS}
-ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in")
+_BY_NAME = {w.name: w for w in mlp.WORKLOADS + chain.WORKLOADS + conv.WORKLOADS + second_order.WORKLOADS
+            + rnn.WORKLOADS}
+ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in", "lstm")
 WORKLOADS = [_BY_NAME[n] for n in ORDER]
 
 
@@ -69,7 +70,7 @@ def measure(workloads, contenders: dict, cells: dict, scale: str, repeats: int, 
         row = cells[w.name]
         ok = [n for n in contenders if row[n]["status"] == "ok"]
         rec = {"name": w.name, "title": w.title, "unit": w.unit, "kind": w.kind, "size": w.sizes[scale],
-               "results": {n: dict(row[n]) for n in contenders}}
+               "section": w.section, "results": {n: dict(row[n]) for n in contenders}}
         if w.kind == "memory":
             for n in ok:
                 try:

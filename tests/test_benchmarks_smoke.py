@@ -46,6 +46,20 @@ def test_table_renders_from_a_tiny_run():
     assert report.as_json(info, records, cells)["workloads"][0]["results"]["flowgrad"]["status"] == "ok"
 
 
+def test_a_sectioned_workload_gets_its_own_heading_and_no_target():
+    from benchmarks import report
+    names = ["numpy", "flowgrad"]
+    contenders, cells, records = suite.run(only="chain,lstm", names=names, scale="tiny", repeats=1,
+                                           log=lambda m: None)
+    info = report.machine(contenders, None, "tiny", 1)
+    md = report.render_markdown(info, records, cells, names, "python -m benchmarks")
+    results, rest = md.split("## Recurrent networks")
+    assert "| chain | us/op |" in results and "| lstm |" not in results
+    assert "| lstm | ms |" in rest.split("## Performance targets")[0]
+    assert report.targets(report.sections(records)[0]) == report.targets([r for r in records if r["name"] == "chain"])
+    assert "recurrent networks (no target):" in report.render_text(info, records, cells, names)
+
+
 def test_a_wrong_gradient_fails_loudly():
     w = next(w for w in suite.WORKLOADS if w.name == "chain")
     d = w.data(**w.sizes["tiny"])

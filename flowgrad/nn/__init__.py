@@ -3,7 +3,7 @@ functional forms, weight initialisation and gradient utilities. Facades (flowgra
 paddle facade) wrap these with their own class names and tensor classes."""
 from __future__ import annotations
 
-from . import functional, init, utils  # noqa: F401
+from . import functional, init, rnn_utils, utils  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .layers import (ELU, GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, BatchNorm2d, Bilinear, Conv2d,
                      DataParallel, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
@@ -12,6 +12,7 @@ from .layers import (ELU, GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, Batch
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .module import Module
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .parameter import Parameter
 
 # Every Module subclass defined here, by name: a facade derives its own class for each.

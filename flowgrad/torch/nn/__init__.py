@@ -19,12 +19,14 @@ class Module(_nn.Module):
 
 
 def _facade(neutral: type) -> type:
-    """torch.nn.<Name>: the neutral layer class with the torch Module mixed in."""
-    return type(neutral.__name__, (neutral, Module), {"__module__": __name__, "__qualname__": neutral.__name__,
-                                                      "__doc__": neutral.__doc__})
+    """torch.nn.<Name>: the neutral layer class with the torch Module mixed in, through the facade
+    class of a public neutral base (so that an nn.LSTM is an nn.RNNBase, as in PyTorch)."""
+    bases = [globals()[b.__name__] for b in neutral.__bases__ if _nn.MODULE_CLASSES.get(b.__name__) is b]
+    return type(neutral.__name__, (neutral, *(bases or [Module])),
+                {"__module__": __name__, "__qualname__": neutral.__name__, "__doc__": neutral.__doc__})
 
 
-for _name, _cls in _nn.MODULE_CLASSES.items():
+for _name, _cls in sorted(_nn.MODULE_CLASSES.items(), key=lambda item: len(item[1].__mro__)):
     globals()[_name] = _facade(_cls)
 del _name, _cls
 

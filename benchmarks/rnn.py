@@ -1,0 +1,144 @@
+"""A recurrent workload: one LSTM layer over a short sequence, forward + backward, float32:
+
+    gates_t = x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh      (i, f, g, o)
+    c_t = sigmoid(f) c_{t-1} + sigmoid(i) tanh(g),  h_t = sigmoid(o) tanh(c_t)
+    loss = sum_t |h_t - y_t|^2
+
+torch and flowgrad run `nn.LSTM`, MyGrad and HIPS autograd the same recurrence written with their
+primitives, hand-written NumPy the forward and the backward through time. Reported apart from the
+targeted workloads (its own heading, no target)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .harness import Workload, frozen
+
+
+def _sigmoid(a):
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+class LSTMStep(Workload):
+    name = "lstm"
+    title = "LSTM step: 1 layer, input 16, hidden 32, 20 steps, batch 8, fwd+bwd, float32"
+    section = "Recurrent networks"
+    unit = "ms"
+    rtol, atol = 1e-3, 1e-5
+    sizes = {"full": dict(steps=20, batch=8, features=16, hidden=32),
+             "quick": dict(steps=20, batch=8, features=16, hidden=32),
+             "tiny": dict(steps=3, batch=2, features=3, hidden=4)}
+
+    def data(self, steps, batch, features, hidden):
+        rng = np.random.default_rng(5)
+        f32 = np.float32
+        bound = 1 / np.sqrt(hidden)
+        params = [rng.uniform(-bound, bound, shape).astype(f32)
+                  for shape in ((4 * hidden, features), (4 * hidden, hidden), (4 * hidden,), (4 * hidden,))]
+        return frozen({"x": rng.standard_normal((steps, batch, features)).astype(f32),
+                       "y": (rng.standard_normal((steps, batch, hidden)) * 0.5).astype(f32), "params": params})
+
+    def impl_numpy(self, d):
+        x, y = d["x"], d["y"]
+        w_ih, w_hh, b_ih, b_hh = d["params"]
+        steps, batch, _ = x.shape
+        hidden = w_hh.shape[1]
+
+        def step():
+            xw = x @ w_ih.T + b_ih
+            h = np.zeros((batch, hidden), x.dtype)
+            c = np.zeros_like(h)
+            tape = []
+            for t in range(steps):
+                a = xw[t] + h @ w_hh.T + b_hh
+                i, f, g, o = (_sigmoid(a[:, :hidden]), _sigmoid(a[:, hidden:2 * hidden]),
+                              np.tanh(a[:, 2 * hidden:3 * hidden]), _sigmoid(a[:, 3 * hidden:]))
+                c_prev, h_prev = c, h
+                c = f * c_prev + i * g
+                tc = np.tanh(c)
+                h = o * tc
+                tape.append((i, f, g, o, c_prev, h_prev, tc))
+            dh_next = np.zeros_like(h)
+            dc_next = np.zeros_like(c)
+            das = np.empty_like(xw)
+            gw_hh = np.zeros_like(w_hh)
+            for t in range(steps - 1, -1, -1):
+                i, f, g, o, c_prev, h_prev, tc = tape[t]
+                dh = 2 * (o * tc - y[t]) + dh_next
+                dc = dc_next + dh * o * (1 - tc * tc)
+                da = np.concatenate([dc * g * i * (1 - i), dc * c_prev * f * (1 - f), dc * i * (1 - g * g),
+                                     dh * tc * o * (1 - o)], axis=1)
+                das[t] = da
+                gw_hh += da.T @ h_prev
+                dh_next = da @ w_hh
+                dc_next = dc * f
+            flat = das.reshape(-1, 4 * hidden)
+            gb = flat.sum(0)
+            return [flat.T @ x.reshape(-1, x.shape[2]), gw_hh, gb, gb.copy()]
+        return step
+
+    def torchlike(self, torch, d):
+        w_ih, w_hh, b_ih, b_hh = d["params"]
+        lstm = torch.nn.LSTM(w_ih.shape[1], w_hh.shape[1])
+        lstm.load_state_dict({name: torch.from_numpy(a.copy()) for name, a in
+                              zip(("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"), d["params"])})
+        params = list(lstm.parameters())
+        x, y = torch.from_numpy(d["x"].copy()), torch.from_numpy(d["y"].copy())
+
+        def step():
+            for p in params:
+                p.grad = None
+            out, _ = lstm(x)
+            ((out - y) ** 2).sum().backward()
+            return [p.grad for p in params]
+        return step
+
+    def impl_mygrad(self, d):
+        import mygrad as mg
+        from mygrad.nnet.activations import sigmoid
+        x, y = d["x"], d["y"]
+        params = [mg.tensor(p.copy()) for p in d["params"]]
+        w_ih, w_hh, b_ih, b_hh = params
+        hidden = d["params"][1].shape[1]
+
+        def step():
+            xw = mg.matmul(x, w_ih.T) + b_ih
+            h = c = np.zeros((x.shape[1], hidden), x.dtype)
+            loss = 0
+            for t in range(x.shape[0]):
+                a = xw[t] + mg.matmul(h, w_hh.T) + b_hh
+                c = sigmoid(a[:, hidden:2 * hidden]) * c + sigmoid(a[:, :hidden]) * mg.tanh(a[:, 2 * hidden:3 * hidden])
+                h = sigmoid(a[:, 3 * hidden:]) * mg.tanh(c)
+                loss = loss + ((h - y[t]) ** 2).sum()
+            loss.backward()
+            return [p.grad for p in params]
+        return step
+
+    def impl_autograd(self, d):
+        import autograd
+        import autograd.numpy as anp
+        x, y = d["x"], d["y"]
+        hidden = d["params"][1].shape[1]
+
+        def sig(a):
+            return 1.0 / (1.0 + anp.exp(-a))
+
+        def loss(ps):
+            w_ih, w_hh, b_ih, b_hh = ps
+            xw = anp.dot(x, w_ih.T) + b_ih
+            h = c = np.zeros((x.shape[1], hidden), x.dtype)
+            total = 0.0
+            for t in range(x.shape[0]):
+                a = xw[t] + anp.dot(h, w_hh.T) + b_hh
+                c = sig(a[:, hidden:2 * hidden]) * c + sig(a[:, :hidden]) * anp.tanh(a[:, 2 * hidden:3 * hidden])
+                h = sig(a[:, 3 * hidden:]) * anp.tanh(c)
+                total = total + anp.sum((h - y[t]) ** 2)
+            return total
+        grad = autograd.grad(loss)
+        params = [p.copy() for p in d["params"]]
+
+        def step():
+            return list(grad(params))
+        return step
+
+
+WORKLOADS = [LSTMStep()]
