@@ -77,7 +77,7 @@ class BackwardCFunction(Node, FunctionCtx):
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
-            raise self.policy.error("second_backward")
+            raise self.policy.error("second_backward", node=self.name())
         saved = self._fn_saved
         if saved is None:
             return ()
@@ -336,7 +336,7 @@ def _attach_dirty(ctx, t: Tensor, nr: int, attach: bool, policy) -> None:
     view = t._view
     if view is not None and view[0]._requires_grad:
         if view[0].grad_fn is None:
-            raise policy.error("leaf_view_inplace")
+            raise policy.error("leaf_view_inplace", tensor=view[0])
         from ..ops.indexing import _rebase_view
         res = t._new(t._data)
         res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True

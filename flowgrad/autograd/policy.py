@@ -72,8 +72,6 @@ class Policy:
     def error(self, kind: str, **facts) -> Exception:
         """Build the exception for `kind`, rendering shapes (facts named `*_shape`) the facade's way."""
         cls, template = self.messages[kind]
-        if not facts:
-            return cls(template)
         return cls(template.format(**{k: _render_fact(k, v, self.size_str) for k, v in facts.items()}))
 
 
