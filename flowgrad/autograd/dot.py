@@ -13,7 +13,7 @@ import subprocess
 from typing import Iterable, Mapping
 
 from .graph import AccumulateGrad, SavedTensor
-from .policy import TORCH
+from .policy import policy_of
 from ..tensor import Tensor
 
 __all__ = ["to_dot", "render"]
@@ -72,7 +72,7 @@ def render(tensor_or_tensors, params: Mapping[str, Tensor] | None = None, *, for
     """Render the backward graph with Graphviz: the SVG/PNG bytes, or, with `filename`, write
     them there and return the filename."""
     tensors = [tensor_or_tensors] if isinstance(tensor_or_tensors, Tensor) else list(tensor_or_tensors)
-    policy = tensors[0].policy if tensors else TORCH
+    policy = policy_of(tensors)
     if format not in ("svg", "png"):
         raise policy.error("dot_format", format=format)
     exe = shutil.which("dot")

@@ -20,16 +20,10 @@ import warnings
 from .. import backend
 from . import mode
 from .graph import FREED, Node, _next_seq
-from .policy import TORCH, Policy
+from .policy import TORCH, policy_of
 from ..tensor import Tensor
 
 _function_ids = itertools.count()
-
-
-def _policy_of(args) -> Policy:
-    """The facade policy of the first ctx (a node) or tensor among `args`; PyTorch's without one
-    (a Function class belongs to no facade)."""
-    return next((a.policy for a in args if isinstance(a, (Node, Tensor))), TORCH)
 
 
 class FunctionCtx:
@@ -42,7 +36,7 @@ class FunctionCtx:
     def save_for_forward(self, *tensors) -> None:
         for t in tensors:
             if not (isinstance(t, Tensor) or t is None):
-                raise _policy_of((self,) + tensors).error("fn_save_for_forward_type")
+                raise policy_of(self, tensors).error("fn_save_for_forward_type")
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -58,7 +52,7 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
-        warnings.warn(_policy_of((self,)).error("fn_mark_shared_storage"), stacklevel=2)
+        warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -180,29 +174,29 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         warnings.warn(TORCH.error("fn_instantiated", cls=self.__class__), stacklevel=2)
 
     def __call__(self, *args, **kwargs):
-        raise _policy_of(args + tuple(kwargs.values())).error("fn_legacy_call")
+        raise policy_of(args, tuple(kwargs.values())).error("fn_legacy_call")
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise _policy_of(args + tuple(kwargs.values())).error("fn_forward_missing")
+        raise policy_of(args, tuple(kwargs.values())).error("fn_forward_missing")
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):
-        raise _policy_of((ctx,)).error("fn_setup_context_missing")
+        raise policy_of(ctx).error("fn_setup_context_missing")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise _policy_of((ctx,)).error("fn_backward_missing")
+        raise policy_of(ctx).error("fn_backward_missing")
 
     vjp = backward  # the two names are aliases; a Function defines one of them
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise _policy_of((ctx,)).error("fn_jvp_missing")
+        raise policy_of(ctx).error("fn_jvp_missing")
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        raise _policy_of(args).error("fn_vmap_missing")
+        raise policy_of(args).error("fn_vmap_missing")
 
     @classmethod
     def apply(cls, *args, **kwargs):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import api, mode
-from .policy import Policy
+from .policy import Policy, policy_of
 from ..tensor import Tensor
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -19,19 +19,12 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 # ------------------------------------------------------------------------------- plumbing
 
-def _policy(x) -> Policy:
-    """The facade policy of `x`, a tensor, or of the first tensor in the tuple `x`; the core's
-    (PyTorch's) without one."""
-    items = x if isinstance(x, tuple) else (x,)
-    return next((t.policy for t in items if isinstance(t, Tensor)), Tensor.policy)
-
-
 def _as_tuple(inp, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
     is_tuple = isinstance(inp, tuple)
     items = inp if is_tuple else (inp,)
     for i, el in enumerate(items):
         if not isinstance(el, Tensor):
-            policy = _policy(items)
+            policy = policy_of(items)
             if is_tuple:
                 raise policy.error("functional_arg_type_at", arg_name=arg_name, fn_name=fn_name, index=i, type=type(el))
             raise policy.error("functional_arg_type", arg_name=arg_name, fn_name=fn_name, type=type(el))
@@ -70,7 +63,7 @@ def _grad_postprocess(inputs, create_graph: bool):
 
 
 def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
-    policy = _policy(other)
+    policy = policy_of(other)
     if len(other) != len(v):
         if is_other_tuple:
             raise policy.error("functional_v_length", expected=len(other), got=len(v))
@@ -84,7 +77,7 @@ def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
 def _check_requires_grad(inputs: tuple, input_type: str, strict: bool) -> None:
     if not strict:
         return
-    policy = _policy(inputs)
+    policy = policy_of(inputs)
     for i, inp in enumerate(inputs):
         if inp is None:
             raise policy.error("functional_strict_output_independent", index=i)
@@ -126,10 +119,10 @@ def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool, 
     for i, g in enumerate(grads):
         if g is None:
             if strict:
-                raise _strict_none_error(_policy(refs), stage, i)
+                raise _strict_none_error(policy_of(refs), stage, i)
             g = _zeros_like(refs[i])
         elif strict and create_graph and not g._requires_grad:
-            raise _policy(refs).error("functional_strict_hessian_no_graph" if "double" in stage else
+            raise policy_of(refs).error("functional_strict_hessian_no_graph" if "double" in stage else
                                       "functional_strict_jacobian_no_graph", index=i)
         res.append(g)
     return tuple(res)
@@ -151,7 +144,7 @@ def _enabled(create_graph: bool):
 
 def _single_scalar_output(outputs: tuple, is_outputs_tuple: bool, fn_name: str) -> None:
     if is_outputs_tuple or not isinstance(outputs[0], Tensor):
-        raise _policy(outputs).error("functional_not_single_tensor", fn_name=fn_name)
+        raise policy_of(outputs).error("functional_not_single_tensor", fn_name=fn_name)
     if outputs[0]._data.size != 1:
         raise outputs[0].policy.error("functional_not_single_element", fn_name=fn_name)
 
@@ -164,7 +157,7 @@ def _prepare_v(v, ref: tuple, is_ref_tuple: bool, create_graph: bool, fn_name: s
         _validate_v(v, ref, is_ref_tuple)
         return v
     if len(ref) != 1 or ref[0]._data.size != 1:
-        raise _policy(ref).error("functional_v_none_input")
+        raise policy_of(ref).error("functional_v_none_input")
     return None
 
 
@@ -181,7 +174,7 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         if v is not None:
             v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp")
         elif len(outputs) != 1 or outputs[0]._data.size != 1:
-            raise _policy(outputs).error("functional_v_none_output")
+            raise policy_of(outputs).error("functional_v_none_output")
     with _enabled(create_graph):
         grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
         result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
@@ -262,10 +255,10 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
     outputs and inputs). Reverse mode takes one vjp per output element; "forward-mode" (which
     needs `vectorize=True`, as in PyTorch) takes one jvp per input element."""
     if strategy not in ("forward-mode", "reverse-mode"):
-        raise _policy(inputs).error("functional_jacobian_strategy")
+        raise policy_of(inputs).error("functional_jacobian_strategy")
     if strategy == "forward-mode":
         if create_graph:
-            raise _policy(inputs).error("functional_forward_create_graph")
+            raise policy_of(inputs).error("functional_forward_create_graph")
         return _jacobian_forward(func, inputs, strict, vectorize)
     with mode._GradModeGuard(True):
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
@@ -274,7 +267,7 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
         _check_requires_grad(outputs, "outputs", strict)
         if vectorize and strict:
-            raise _policy(inputs).error("functional_strict_vectorize")
+            raise policy_of(inputs).error("functional_strict_vectorize")
         jac = tuple(_jacobian_rows(out, i, inputs, strict, create_graph) for i, out in enumerate(outputs))
         jac = _grad_postprocess(jac, create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
@@ -311,10 +304,10 @@ def _zeros_like_shape(like: Tensor, shape: tuple) -> Tensor:
 def _jacobian_forward(func: Callable, inputs, strict: bool, vectorize: bool):
     """Column by column: the jvp of each input basis vector (double-vjp trick)."""
     if strict:
-        raise _policy(inputs).error("functional_forward_strict")
+        raise policy_of(inputs).error("functional_forward_strict")
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     if not vectorize:
-        raise _policy(inputs).error("functional_forward_not_vectorized")
+        raise policy_of(inputs).error("functional_forward_not_vectorized")
     from ..ops import reshape, stack
     with mode._GradModeGuard(True):
         prims = _grad_preprocess(inputs, create_graph=False, need_graph=True)
@@ -347,14 +340,14 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
     """The Hessian of a scalar function: the Jacobian of its gradient."""
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
-        raise _policy(inputs).error("functional_hessian_strategy")
+        raise policy_of(inputs).error("functional_hessian_strategy")
 
     def ensure_single_output_function(*inp):
         out = func(*inp)
         is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
         _check_requires_grad(t_out, "outputs", strict)
         if is_out_tuple or not isinstance(out, Tensor):
-            raise _policy(t_out).error("functional_not_single_tensor", fn_name="hessian")
+            raise policy_of(t_out).error("functional_not_single_tensor", fn_name="hessian")
         if out._data.size != 1:
             raise out.policy.error("functional_not_single_element", fn_name="hessian")
         from ..ops import reshape

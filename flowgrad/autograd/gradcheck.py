@@ -17,7 +17,7 @@ from typing import Callable
 
 from .. import backend, creation
 from . import api, mode
-from .policy import Policy
+from .policy import Policy, policy_of
 from ..messages.tools import GradcheckError
 from ..ops import derivative
 from ..tensor import Tensor
@@ -42,12 +42,6 @@ def _iter_tensors(x, only_requiring_grad: bool = False):
     elif isinstance(x, collections.abc.Iterable) and not isinstance(x, str):
         for elem in x:
             yield from _iter_tensors(elem, only_requiring_grad)
-
-
-def _policy(x) -> Policy:
-    """The facade policy of the first tensor in `x` (nested sequences allowed); the core's
-    (PyTorch's) without one."""
-    return next((t.policy for t in _iter_tensors(x)), Tensor.policy)
 
 
 def _differentiable_outputs(x) -> tuple:
@@ -277,14 +271,14 @@ def _check_inputs(tupled_inputs: tuple) -> None:
                 raise inp.policy.error("gradcheck_stride_zero", index=idx)
             any_requiring_grad = True
     if not any_requiring_grad:
-        raise _policy(tupled_inputs).error("gradcheck_no_input_requires_grad")
+        raise policy_of(tupled_inputs).error("gradcheck_no_input_requires_grad")
 
 
 def _check_no_differentiable_outputs(func, inputs, func_out, eps) -> None:
     for per_input in _numerical_jacobian(func, inputs, func_out, eps):
         for jac in per_input:
             if bool((jac != 0).any()):
-                raise _policy(inputs).error("gradcheck_numerical_nonzero")
+                raise policy_of(inputs).error("gradcheck_numerical_nonzero")
 
 
 def _slow_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol,
@@ -344,7 +338,7 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
             for row in numerical:
                 for jvp in row:
                     if jvp.size and _max_abs(jvp) > nondet_tol:
-                        raise _policy(inputs).error("gradcheck_numerical_nonzero")
+                        raise policy_of(inputs).error("gradcheck_numerical_nonzero")
         analytical = []    # [output][input] scalars (v^T J) u
         for o, v in zip(outputs, all_v):
             vj = _analytical_jacobian(inputs, o, nondet_tol, check_grad_dtypes, v=v)
@@ -426,7 +420,7 @@ def _test_batched_forward_grad(func, inputs: tuple) -> None:
 def _test_backward_mul_by_grad_output(outputs: tuple, inputs: tuple) -> None:
     diff = [t for _, t in _diff_inputs(inputs)]
     if not diff:
-        raise _policy(inputs).error("gradcheck_no_tensor_requires_grad")
+        raise policy_of(inputs).error("gradcheck_no_tensor_requires_grad")
     zeros = [o._new(backend.namespace(o._data).zeros_like(o._data)) for o in outputs]
     for gi, di in zip(_grad(outputs, diff, zeros), diff):
         if gi is None:
@@ -459,7 +453,7 @@ def _bc_warning(policy: Policy) -> None:
 def _test_undefined_backward_mode(func, outputs: tuple, inputs: tuple) -> None:
     """Every backward must accept undefined (None) gradients for its outputs."""
     diff = [t for _, t in _diff_inputs(inputs)]
-    policy = _policy(inputs)
+    policy = policy_of(inputs)
     if not diff:
         raise policy.error("gradcheck_no_tensor_requires_grad")
 
@@ -497,11 +491,11 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-06, atol: float = 1e-05
     non-tensors) against finite differences; inputs requiring grad should be float64. Returns
     True, or raises GradcheckError (returns False with `raise_exception=False`)."""
     if not (check_forward_ad or check_backward_ad):
-        raise _policy(inputs).error("gradcheck_no_mode")
+        raise policy_of(inputs).error("gradcheck_no_mode")
     if check_batched_grad and not check_backward_ad:
-        raise _policy(inputs).error("gradcheck_batched_needs_backward")
+        raise policy_of(inputs).error("gradcheck_batched_needs_backward")
     if check_batched_forward_grad and not check_forward_ad:
-        raise _policy(inputs).error("gradcheck_batched_forward_needs_forward")
+        raise policy_of(inputs).error("gradcheck_batched_forward_needs_forward")
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
                           check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad,
@@ -547,11 +541,11 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
     grad_outputs, create_graph=True): checks second derivatives. Random grad_outputs in [-1, 1)
     (requiring grad) unless given."""
     if not (check_fwd_over_rev or check_rev_over_rev):
-        raise _policy(inputs).error("gradgradcheck_no_mode")
+        raise policy_of(inputs).error("gradgradcheck_no_mode")
     if check_undefined_grad and not check_rev_over_rev:
-        raise _policy(inputs).error("gradgradcheck_undefined_needs_rev")
+        raise policy_of(inputs).error("gradgradcheck_undefined_needs_rev")
     if check_batched_grad and not check_rev_over_rev:
-        raise _policy(inputs).error("gradgradcheck_batched_needs_rev")
+        raise policy_of(inputs).error("gradgradcheck_batched_needs_rev")
     tupled_inputs = _as_tuple(inputs)
     if grad_outputs is None:
         outputs = _differentiable_outputs(func(*tupled_inputs))
@@ -596,7 +590,7 @@ def _random_grad_output(o: Tensor, noncontiguous: bool) -> Tensor:
 # ----------------------------------------------------------------------------- deprecated API
 
 def _deprecated_private(name: str, grad_out, inputs) -> None:
-    policy = _policy(inputs)
+    policy = policy_of(inputs)
     warnings.warn(policy.error("gradcheck_private_api", name=name), stacklevel=3)
     if grad_out != 1.0:
         raise policy.error("gradcheck_grad_out", name=name)

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from . import mode
 from .engine import current_graph_task_id, will_engine_execute_node
 from .graph import RemovableHandle
-from .policy import TORCH
+from .policy import policy_of
 
 
 class saved_tensors_hooks:
@@ -107,8 +107,7 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
     first gradient to arrive."""
     supported = ("all", "any")
     if mode not in supported:
-        policy = tensors[0].policy if tensors and hasattr(tensors[0], "policy") else TORCH
-        raise policy.error("multi_hook_mode", supported=supported, mode=mode)
+        raise policy_of(tensors).error("multi_hook_mode", supported=supported, mode=mode)
     lock = threading.Lock()
     if mode == "all":
         nodes = [_grad_fn_or_accumulator(t) for t in tensors]

@@ -76,3 +76,20 @@ class Policy:
 
 
 TORCH = Policy()
+
+
+def policy_of(*objs) -> Policy:
+    """The facade policy of the first tensor or graph node among `objs`, looking inside lists and
+    tuples in order; PyTorch's (the core's own) when there is none."""
+    stack = [iter(objs)]
+    while stack:
+        for x in stack[-1]:
+            if isinstance(x, (list, tuple)):
+                stack.append(iter(x))
+                break
+            policy = getattr(x, "policy", None)
+            if isinstance(policy, Policy):
+                return policy
+        else:
+            stack.pop()
+    return TORCH
