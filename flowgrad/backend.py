@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .autograd.policy import TORCH  # devices and dtypes belong to no facade: PyTorch's words
+
 ndarray = np.ndarray
 
 # --------------------------------------------------------------------------------------- devices
@@ -21,13 +23,12 @@ class Device:
         if isinstance(type, Device):
             type, index = type.type, type.index if index is None else index
         elif not isinstance(type, str):
-            raise TypeError(f"Device() received an invalid combination of arguments - got ({type!r})")
+            raise TORCH.error("device_arg_type", arg=type)
         if ":" in type:
             type, _, idx = type.partition(":")
             index = int(idx)
         if type not in _BACKENDS:
-            raise RuntimeError(
-                f"Expected one of {', '.join(sorted(_BACKENDS))} device type at start of device string: {type}")
+            raise TORCH.error("device_type_unknown", types=", ".join(sorted(_BACKENDS)), type=type)
         self.type = type
         self.index = index
 
@@ -73,9 +74,7 @@ def _load_cupy():
     try:
         import cupy
     except ImportError as exc:  # pragma: no cover - depends on the machine
-        raise RuntimeError(
-            "device 'cuda' needs CuPy: install it with `pip install \"flowgrad[cuda]\"` "
-            "(the cupy-cuda12x wheel) on a machine with an NVIDIA GPU") from exc
+        raise TORCH.error("cuda_needs_cupy") from exc
     return cupy
 
 
@@ -207,7 +206,7 @@ def to_np_dtype(dtype) -> np.dtype | None:
     if isinstance(dtype, str):
         name = _ALIASES.get(dtype, dtype)
         if name not in _BY_NAME:
-            raise TypeError(f"invalid dtype {dtype!r}")
+            raise TORCH.error("dtype_invalid", dtype=dtype)
         return _BY_NAME[name].np
     if dtype is float:
         return np.dtype(np.float64)
@@ -217,7 +216,7 @@ def to_np_dtype(dtype) -> np.dtype | None:
         return np.dtype(np.bool_)
     d = np.dtype(dtype)
     if d not in DTYPES:
-        raise TypeError(f"unsupported dtype {d}")
+        raise TORCH.error("dtype_unsupported", dtype=d)
     return d
 
 
@@ -232,7 +231,7 @@ def default_float() -> np.dtype:
 def set_default_float(dtype) -> None:
     d = to_np_dtype(dtype)
     if d.kind != "f":
-        raise TypeError("only floating-point types are supported as the default type")
+        raise TORCH.error("default_dtype_not_float")
     _default_float[0] = d
 
 

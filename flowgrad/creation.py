@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from . import backend
+from .autograd.policy import TORCH, Policy
 from .tensor import Tensor
 
 
@@ -24,9 +25,10 @@ def _has_float64_array(data) -> bool:
     return False
 
 
-def array_from(data, dtype=None, device=None):
+def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
     """An array for `data` (nested sequences, scalars, arrays, tensors) with PyTorch's inference:
-    Python floats give the default float dtype, ints int64, bools bool; arrays keep their dtype."""
+    Python floats give the default float dtype, ints int64, bools bool; arrays keep their dtype.
+    `policy` words the errors (the facade's)."""
     dt = backend.to_np_dtype(dtype)
     if isinstance(data, Tensor):
         arr = data._data
@@ -45,8 +47,7 @@ def array_from(data, dtype=None, device=None):
                 elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
                     arr = arr.astype(np.int64)
                 elif arr.dtype not in backend.DTYPES:
-                    raise TypeError(f"can't convert np.ndarray of type {arr.dtype}. The only supported types are: "
-                                    "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+                    raise policy.error("array_dtype_unsupported", dtype=arr.dtype)
                 else:
                     arr = np.array(arr, copy=True)
             else:
@@ -72,12 +73,12 @@ def full(shape, value, dtype=None, device=None):
     return backend.xp_for(device).full(tuple(shape), value, dtype=dt)
 
 
-def arange(start, end=None, step=1, dtype=None, device=None):
+def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy = TORCH):
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
-        raise RuntimeError("step must be nonzero")
+        raise policy.error("arange_zero_step")
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import backend
+from .autograd.policy import TORCH, Policy
 
 _KDL_CPU, _KDL_CUDA = 1, 2
 
@@ -21,21 +22,21 @@ class _Capsule:
         return self.device
 
 
-def array_from_dlpack(obj):
-    """The array (on its own device, sharing memory) behind a DLPack producer or capsule."""
+def array_from_dlpack(obj, policy: Policy = TORCH):
+    """The array (on its own device, sharing memory) behind a DLPack producer or capsule; `policy`
+    words the errors (the facade's)."""
     if type(obj).__name__ == "PyCapsule":
         obj = _Capsule(obj, (_KDL_CPU, 0))
     if hasattr(obj, "_data") and hasattr(obj, "grad_fn"):   # a flowgrad tensor
         return obj._data
     if not hasattr(obj, "__dlpack_device__"):
-        raise TypeError(f"from_dlpack expects an object supporting the DLPack protocol (__dlpack__ and "
-                        f"__dlpack_device__), got {type(obj).__name__}")
+        raise policy.error("dlpack_not_producer", type=type(obj).__name__)
     kind, index = obj.__dlpack_device__()
     if int(kind) == _KDL_CUDA:
         xp = backend.xp_for(backend.Device("cuda", int(index)))
         return xp.from_dlpack(obj)
     if int(kind) != _KDL_CPU:
-        raise RuntimeError(f"from_dlpack: unsupported DLPack device type {int(kind)}")
+        raise policy.error("dlpack_device_unsupported", device_type=int(kind))
     return np.from_dlpack(obj)
 
 

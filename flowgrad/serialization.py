@@ -36,14 +36,6 @@ from .tensor import Tensor
 MANIFEST = "flowgrad.json"
 FORMAT_VERSION = 1
 
-_WEIGHTS_ONLY_ERROR = (
-    "Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if "
-    "you trust the source of the checkpoint. \n\t(1) In PyTorch 2.6, we changed the default value of the "
-    "`weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
-    "to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file "
-    "from a trusted source.\n\t(2) The file holds pickled objects of types flowgrad's format cannot express: {types}."
-)
-
 
 class _Writer:
     def __init__(self, zf: zipfile.ZipFile):
@@ -193,7 +185,7 @@ class _Reader:
             return backend.Device(v["name"])
         if tag == "pickle":
             return pickle.loads(self.zf.read(v["entry"]))
-        raise ValueError(f"unknown entry type {tag!r} in a flowgrad save file")
+        raise self.tensor_cls.policy.error("load_unknown_entry", tag=tag)
 
     def tensor(self, v):
         key = v["id"] + ("/p" if v["parameter"] else "") + ("/g" if v["requires_grad"] else "")
@@ -247,20 +239,17 @@ def _load(fh, map_location, weights_only, tensor_cls, param_cls):
     try:
         zf = zipfile.ZipFile(fh, "r")
     except zipfile.BadZipFile:
-        raise pickle.UnpicklingError("not a flowgrad save file (flowgrad never unpickles legacy or foreign "
-                                     "checkpoints)") from None
+        raise tensor_cls.policy.error("load_not_zip") from None
     with zf:
         if MANIFEST not in zf.namelist():
-            raise pickle.UnpicklingError("not a flowgrad save file: the archive has no flowgrad.json manifest "
-                                         "(checkpoints written by PyTorch itself are pickle-based; load them with "
-                                         "PyTorch and save the tensors again with flowgrad)")
+            raise tensor_cls.policy.error("load_no_manifest")
         manifest = json.loads(zf.read(MANIFEST))
         if manifest.get("format") != "flowgrad" or manifest.get("version", 0) > FORMAT_VERSION:
-            raise pickle.UnpicklingError(f"unsupported flowgrad save format {manifest.get('format')!r} version "
-                                         f"{manifest.get('version')!r}")
+            raise tensor_cls.policy.error("load_format_unsupported", format=manifest.get("format"),
+                                          version=manifest.get("version"))
         if weights_only is not False:
             types: list = []
             _pickled_types(manifest["root"], types)
             if types:
-                raise pickle.UnpicklingError(_WEIGHTS_ONLY_ERROR.format(types=", ".join(sorted(set(types)))))
+                raise tensor_cls.policy.error("load_weights_only", types=", ".join(sorted(set(types))))
         return _Reader(zf, map_location, weights_only is not False, tensor_cls, param_cls).decode(manifest["root"])

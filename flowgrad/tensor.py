@@ -115,7 +115,7 @@ class Tensor:
     @property
     def _version(self) -> int:
         if self._extra is not None and self._extra.inference and not mode.state.inference:
-            raise RuntimeError("Inference tensors do not track version counter.")
+            raise self.policy.error("inference_version")
         vc = self._vc
         return 0 if vc is None else vc[0]
 
@@ -249,7 +249,7 @@ class Tensor:
     def data(self, value) -> None:
         arr = value._data if isinstance(value, Tensor) else value
         if self._requires_grad and arr.dtype.kind != "f" and not self.policy.allow_int_grads:
-            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+            raise self.policy.error("data_int_requires_grad")
         self._data = arr
 
     def detach(self) -> "Tensor":
@@ -259,11 +259,7 @@ class Tensor:
 
     def detach_(self) -> "Tensor":
         if self._view is not None:
-            raise RuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
-                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
-                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
-                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+            raise self.policy.error("detach_view_inplace")
         self.grad_fn = None
         self._requires_grad = False
         self.output_nr = 0
@@ -284,7 +280,7 @@ class Tensor:
 
     def item(self):
         if self._data.size != 1:
-            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+            raise self.policy.error("item_numel", numel=self._data.size)
         return self._data.reshape(()).item()
 
     def tolist(self):
@@ -292,22 +288,22 @@ class Tensor:
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise self.policy.error("len_0d")
         return self._data.shape[0]
 
     def __iter__(self):
         if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
+            raise self.policy.error("iter_0d")
         return (self[i] for i in range(self._data.shape[0]))
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise self.policy.error("bool_ambiguous")
         return bool(self._data.reshape(()))
 
     def _scalar(self):
         if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
+            raise self.policy.error("scalar_numel")
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
@@ -318,7 +314,7 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
+            raise self.policy.error("index_not_integer")
         return int(self._scalar())
 
     def __complex__(self) -> complex:
@@ -328,7 +324,7 @@ class Tensor:
 
     def __dlpack__(self, stream=None, **kwargs):
         if self._requires_grad:
-            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+            raise self.policy.error("dlpack_requires_grad")
         return self._data.__dlpack__(**({"stream": stream} if stream is not None else {}), **kwargs)
 
     def __dlpack_device__(self):

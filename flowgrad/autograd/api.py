@@ -35,7 +35,7 @@ class GradientEdge(NamedTuple):
 
 def get_gradient_edge(tensor) -> GradientEdge:
     if not tensor._requires_grad:
-        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+        raise tensor.policy.error("gradient_edge_no_grad")
     if tensor.grad_fn is not None:
         return GradientEdge(tensor.grad_fn, tensor.output_nr)
     return GradientEdge(tensor._grad_accumulator(), 0)
@@ -59,14 +59,13 @@ def _grads_tuple(grads, n: int) -> tuple:
     return tuple(grads)
 
 
-def _inputs_tuple(inputs, api: str) -> tuple:
+def _inputs_tuple(policy: Policy, inputs, api: str) -> tuple:
     if _is_tensor(inputs) or isinstance(inputs, GradientEdge):
         return (inputs,)
     if type(inputs) is dict:
         return tuple(inputs.values())
     if isinstance(inputs, Mapping):
-        raise TypeError(f"`inputs` argument to `{api}()` must be a dict, not {type(inputs).__name__}. Other Mapping "
-                        "types are not supported.")
+        raise policy.error("inputs_mapping_type", api=api, type=type(inputs).__name__)
     return tuple(inputs)
 
 
@@ -85,14 +84,8 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
             _check_seed_place(policy, out, g, i)
             gshape = g._data.shape[1:] if is_grads_batched else g._data.shape
             if gshape != shape:
-                if is_grads_batched:
-                    raise RuntimeError(
-                        "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
-                        "dimension. The sizes of the remaining dimensions are expected to match the shape of "
-                        f"corresponding output, but a mismatch was detected: grad_output[{i}] has a shape of "
-                        f"{policy.size_str(gshape)} and output[{i}] has a shape of {policy.size_str(shape)}. If you "
-                        "only want some tensors in `grad_output` to be considered batched, consider using vmap.")
-                raise policy.error("seed_shape", index=i, grad_shape=g._data.shape, out_shape=shape)
+                raise policy.error("seed_batched_shape" if is_grads_batched else "seed_shape", index=i,
+                                   grad_shape=gshape, out_shape=shape)
             result.append(cast(g, dtype) if g._data.dtype != dtype and dtype.kind == "f" else g)
         elif g is None:
             requires = True if isinstance(out, GradientEdge) else out._requires_grad
@@ -118,7 +111,7 @@ def _check_seed_place(policy: Policy, out, g, i: int) -> None:
         raise policy.error("facade_mismatch", a=out_cls.__module__, b=type(g).__module__)
     if not isinstance(out, GradientEdge) and (type(g._data) is not type(out._data) or
                                               (type(out._data) is not _np_ndarray and g.device != out.device)):
-        raise RuntimeError(f"invalid gradient at index {i} - expected device {out.device} but got {g.device}")
+        raise policy.error("seed_device", index=i, expected=out.device, got=g.device)
 
 
 def _ones(like, out, shape, dtype):
@@ -137,15 +130,16 @@ def _root_edge(policy: Policy, t, i: int):
     return (t._grad_accumulator(), 0)
 
 
-def _target_edges(policy: Policy, inputs: tuple, no_grad_error: str) -> list:
-    """The edges of `inputs=` (tensors or GradientEdges); a tensor that needs no grad is an error."""
+def _target_edges(policy: Policy, inputs: tuple, api: str) -> list:
+    """The edges of `inputs=` (tensors or GradientEdges) of `api` ("backward" or "grad"); a tensor
+    that needs no grad is an error."""
     targets = []
     for x in inputs:
         if isinstance(x, GradientEdge):
             targets.append((x.node, x.output_nr))
         elif _is_tensor(x):
             if not x._requires_grad:
-                raise policy.error(no_grad_error)
+                raise policy.error("input_no_grad" if api == "grad" else "retain_grad_no_grad")
             targets.append(_root_edge(policy, x, 0))
         else:
             raise policy.error("inputs_type", type=type(x).__name__)
@@ -169,12 +163,13 @@ def _run(policy: Policy, roots: list, seeds: list, dump, **kw):
             writer.write(path, list(dict.fromkeys(node for node, _ in roots)), record)
 
 
-def _check_unique(policy: Policy, tensors: tuple, kind: str, what: str) -> None:
-    """Frameworks that refuse the same tensor twice (paddle) say so before anything runs."""
+def _check_unique(policy: Policy, tensors: tuple, api: str, what: str) -> None:
+    """Frameworks that refuse the same tensor twice (paddle) say so before anything runs: among the
+    roots of backward, or the inputs or outputs (`what`) of grad."""
     seen = set()
     for t in tensors:
         if id(t) in seen:
-            raise policy.error(kind, what=what, tensor=t)
+            raise policy.error("duplicate_roots" if api == "backward" else "duplicate_tensors", what=what, tensor=t)
         seen.add(id(t))
 
 
@@ -206,7 +201,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     every facade's backward through its policy). `dump=(writer, path)` records the pass for a graph
     dump (paddle's `dump_backward_graph_path`)."""
     if grad_variables is not None:
-        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=3)
+        warnings.warn(policy.error("grad_variables_deprecated"), stacklevel=3)
         if grad_tensors is None:
             grad_tensors = grad_variables
         else:
@@ -217,11 +212,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if not tensors:
         return
     if not policy.allow_duplicate_roots:
-        _check_unique(policy, tensors, "duplicate_roots", "tensors")
+        _check_unique(policy, tensors, "backward", "tensors")
     targets = None
     if inputs is not None:
-        inputs = _inputs_tuple(inputs, "backward")
-        targets = _target_edges(policy, inputs, "retain_grad_no_grad")
+        inputs = _inputs_tuple(policy, inputs, "backward")
+        targets = _target_edges(policy, inputs, "backward")
     grads = _grads_tuple(grad_tensors, len(tensors))
     if len(grads) < len(tensors):
         raise policy.error("seed_count", n_tensors=len(tensors), n_grads=len(grads))
@@ -254,21 +249,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     if not only_inputs:
-        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
-                      "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
-                      stacklevel=3)
+        warnings.warn(policy.error("only_inputs_deprecated"), stacklevel=3)
     keys = list(inputs.keys()) if type(inputs) is dict else None
     outputs = _as_tuple(outputs)
-    inputs = _inputs_tuple(inputs, "grad")
+    inputs = _inputs_tuple(policy, inputs, "grad")
     if not inputs:
         raise policy.error("inputs_empty", api="grad")
     if not policy.allow_duplicate_roots:
-        _check_unique(policy, inputs, "duplicate_tensors", "inputs")
-        _check_unique(policy, outputs, "duplicate_tensors", "outputs")
+        _check_unique(policy, inputs, "grad", "inputs")
+        _check_unique(policy, outputs, "grad", "outputs")
     if policy.grad_unreached_inputs_unused:
         targets = [edge(x) for x in inputs]
     else:
-        targets = _target_edges(policy, inputs, "input_no_grad")
+        targets = _target_edges(policy, inputs, "grad")
     cuts = {e for e in map(edge, no_grad_vars) if e is not None}
     for i, e in enumerate(targets):
         if e is not None and e in cuts:

@@ -13,6 +13,7 @@ import subprocess
 from typing import Iterable, Mapping
 
 from .graph import AccumulateGrad, SavedTensor
+from .policy import policy_of
 from ..tensor import Tensor
 
 __all__ = ["to_dot", "render"]
@@ -70,18 +71,17 @@ def render(tensor_or_tensors, params: Mapping[str, Tensor] | None = None, *, for
            filename: str | None = None):
     """Render the backward graph with Graphviz: the SVG/PNG bytes, or, with `filename`, write
     them there and return the filename."""
+    tensors = [tensor_or_tensors] if isinstance(tensor_or_tensors, Tensor) else list(tensor_or_tensors)
+    policy = policy_of(tensors)
     if format not in ("svg", "png"):
-        raise ValueError(f"format must be 'svg' or 'png', not {format!r}")
+        raise policy.error("dot_format", format=format)
     exe = shutil.which("dot")
     if exe is None:
-        raise RuntimeError("Graphviz's `dot` program was not found on PATH, so the graph cannot be rendered. Install "
-                           "Graphviz (e.g. `apt-get install graphviz` or `brew install graphviz`), or use "
-                           "flowgrad.autograd.dot.to_dot() for the DOT text.")
-    text = to_dot(tensor_or_tensors, params)
+        raise policy.error("dot_not_found")
+    text = to_dot(tensors, params)
     proc = subprocess.run([exe, f"-T{format}"], input=text.encode(), capture_output=True, check=False)
     if proc.returncode != 0:
-        raise RuntimeError(f"Graphviz `dot` failed (exit code {proc.returncode}): "
-                           f"{proc.stderr.decode(errors='replace').strip()}")
+        raise policy.error("dot_failed", code=proc.returncode, stderr=proc.stderr.decode(errors="replace").strip())
     if filename is None:
         return proc.stdout
     with open(filename, "wb") as f:

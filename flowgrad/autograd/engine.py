@@ -419,9 +419,8 @@ def _check_hook_result(policy: Policy, hook, out, before) -> list:
 
 
 def _warn_anomaly(node: Node) -> None:
-    kind = "anomaly_trace" if node._trace else "anomaly_no_trace"
-    category, template = node.policy.messages[kind]
-    warnings.warn(template.format(node=node.name(), trace="".join(node._trace or ())), category, stacklevel=3)
+    warnings.warn(node.policy.error("anomaly_trace" if node._trace else "anomaly_no_trace", node=node.name(),
+                                    trace="".join(node._trace or ())), stacklevel=3)
 
 
 # ------------------------------------------------------------------------------- the pass in progress
@@ -455,5 +454,5 @@ def will_engine_execute_node(node: Node) -> bool:
     """Whether the backward pass running on this thread will execute `node`."""
     tasks = _graph_tasks.get()
     if not tasks:
-        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+        raise node.policy.error("engine_not_running")
     return tasks[-1].will_execute(node)

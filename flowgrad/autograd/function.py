@@ -20,6 +20,7 @@ import warnings
 from .. import backend
 from . import mode
 from .graph import FREED, Node, _next_seq
+from .policy import TORCH, policy_of
 from ..tensor import Tensor
 
 _function_ids = itertools.count()
@@ -35,8 +36,7 @@ class FunctionCtx:
     def save_for_forward(self, *tensors) -> None:
         for t in tensors:
             if not (isinstance(t, Tensor) or t is None):
-                raise AssertionError("save_for_forward expects all arguments to be tensors; you should save "
-                                     "non-tensors as attributes on ctx.")
+                raise policy_of(self, tensors).error("fn_save_for_forward_type")
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -52,8 +52,7 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
-        warnings.warn("`mark_shared_storage` is deprecated. Tensors with shared storages are automatically tracked. "
-                      "Note that calls to `set_()` are not tracked", FutureWarning, stacklevel=2)
+        warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -72,7 +71,7 @@ class BackwardCFunction(Node, FunctionCtx):
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
-            raise self.policy.error("second_backward")
+            raise self.policy.error("second_backward", node=self.name())
         saved = self._fn_saved
         if saved is None:
             return ()
@@ -80,7 +79,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_variables(self) -> tuple:
-        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        warnings.warn(self.policy.error("fn_saved_variables"), stacklevel=2)
         return self.saved_tensors
 
     def release(self, every_node: bool = False) -> None:
@@ -94,8 +93,7 @@ class BackwardCFunction(Node, FunctionCtx):
         fwd = self._forward_cls
         backward, vjp = fwd.backward, fwd.vjp
         if backward is not Function.backward and vjp is not Function.vjp:
-            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You "
-                               "should only implement one of them.")
+            raise self.policy.error("fn_backward_and_vjp")
         return vjp if vjp is not Function.vjp else backward
 
     def apply(self, grads: list) -> tuple:
@@ -173,39 +171,32 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
-                      "so you should invoke them on the class itself. Instantiating an autograd function will raise "
-                      "an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+        warnings.warn(TORCH.error("fn_instantiated", cls=self.__class__), stacklevel=2)
 
     def __call__(self, *args, **kwargs):
-        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
-                           "new-style autograd function with static forward method. (Example: "
-                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+        raise policy_of(args, tuple(kwargs.values())).error("fn_legacy_call")
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+        raise policy_of(args, tuple(kwargs.values())).error("fn_forward_missing")
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):
-        raise NotImplementedError("setup_context is not implemented.")
+        raise policy_of(ctx).error("fn_setup_context_missing")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
-                                  "autograd.Function to use it with backward mode AD.")
+        raise policy_of(ctx).error("fn_backward_missing")
 
     vjp = backward  # the two names are aliases; a Function defines one of them
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
-                                  "forward mode AD.")
+        raise policy_of(ctx).error("fn_jvp_missing")
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap "
-                                  "staticmethod or set generate_vmap_rule=True.")
+        raise policy_of(args).error("fn_vmap_missing")
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -339,7 +330,7 @@ def _attach_dirty(ctx, t: Tensor, nr: int, attach: bool, policy) -> None:
     view = t._view
     if view is not None and view[0]._requires_grad:
         if view[0].grad_fn is None:
-            raise policy.error("leaf_view_inplace")
+            raise policy.error("leaf_view_inplace", tensor=view[0])
         from ..ops.indexing import _rebase_view
         res = t._new(t._data)
         res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True

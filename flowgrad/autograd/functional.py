@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import api, mode
+from .policy import Policy, policy_of
 from ..tensor import Tensor
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -23,9 +24,10 @@ def _as_tuple(inp, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
     items = inp if is_tuple else (inp,)
     for i, el in enumerate(items):
         if not isinstance(el, Tensor):
-            where = f"the value at index {i}" if is_tuple else f"the given {arg_name}"
-            raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                            f"{where} has type {type(el)}.")
+            policy = policy_of(items)
+            if is_tuple:
+                raise policy.error("functional_arg_type_at", arg_name=arg_name, fn_name=fn_name, index=i, type=type(el))
+            raise policy.error("functional_arg_type", arg_name=arg_name, fn_name=fn_name, type=type(el))
     return is_tuple, items
 
 
@@ -61,43 +63,32 @@ def _grad_postprocess(inputs, create_graph: bool):
 
 
 def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
+    policy = policy_of(other)
     if len(other) != len(v):
         if is_other_tuple:
-            raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got {len(v)}.")
-        raise RuntimeError("The given v should contain a single Tensor.")
+            raise policy.error("functional_v_length", expected=len(other), got=len(v))
+        raise policy.error("functional_v_single")
     for idx, (el_v, el_other) in enumerate(zip(v, other)):
         if el_v._data.shape != el_other._data.shape:
-            prepend = f"Entry {idx} in " if is_other_tuple else ""
-            size = el_other.policy.size_str
-            raise RuntimeError(f"{prepend}v has invalid size: should be {size(el_other._data.shape)} but got "
-                               f"{size(el_v._data.shape)}.")
+            raise policy.error("functional_v_entry_size" if is_other_tuple else "functional_v_size", index=idx,
+                               want_shape=el_other._data.shape, got_shape=el_v._data.shape)
 
 
 def _check_requires_grad(inputs: tuple, input_type: str, strict: bool) -> None:
     if not strict:
         return
+    policy = policy_of(inputs)
     for i, inp in enumerate(inputs):
         if inp is None:
-            raise RuntimeError(f"The output of the user-provided function is independent of input {i}. This is not "
-                               "allowed in strict mode.")
+            raise policy.error("functional_strict_output_independent", index=i)
         if not inp._requires_grad:
             if input_type == "hessian":
-                raise RuntimeError(f"The hessian of the user-provided function with respect to input {i} is "
-                                   "independent of the input. This is not allowed in strict mode. You should ensure "
-                                   "that your function is thrice differentiable and that the hessian depends on the "
-                                   "inputs.")
+                raise policy.error("functional_strict_hessian_constant", index=i)
             if input_type == "jacobian":
-                raise RuntimeError(f"While computing the hessian, found that the jacobian of the user-provided "
-                                   f"function with respect to input {i} is independent of the input. This is not "
-                                   "allowed in strict mode. You should ensure that your function is twice "
-                                   "differentiable and that the jacobian depends on the inputs (this would be "
-                                   "violated by a linear function for example).")
+                raise policy.error("functional_strict_jacobian_constant", index=i)
             if input_type == "grad_inputs":
-                raise RuntimeError(f"The gradient with respect to input {i} is independent of the inputs of the "
-                                   "user-provided function. This is not allowed in strict mode.")
-            raise RuntimeError(f"Output {i} of the user-provided function does not require gradients. The outputs "
-                               "must be computed in a differentiable manner from the input when running in strict "
-                               "mode.")
+                raise policy.error("functional_strict_grad_inputs_constant", index=i)
+            raise policy.error("functional_strict_output_no_grad", index=i)
 
 
 def _autograd_grad(outputs: tuple, inputs: tuple, grad_outputs=None, create_graph: bool = False,
@@ -120,32 +111,31 @@ def _zeros_like(t: Tensor, requires_grad: bool = False) -> Tensor:
     return z
 
 
-_STRICT_NONE = {
-    "back": "The output of the user-provided function is independent of input {i}. This is not allowed in strict "
-            "mode.",
-    "back_trick": "The gradient with respect to the input is independent of entry {i} in the grad_outputs when using "
-                  "the double backward trick to compute forward mode gradients. This is not allowed in strict mode.",
-    "double_back": "The jacobian of the user-provided function is independent of input {i}. This is not allowed in "
-                   "strict mode.",
-    "double_back_trick": "The hessian of the user-provided function is independent of entry {i} in the grad_jacobian. "
-                         "This is not allowed in strict mode as it prevents from using the double backward trick to "
-                         "replace forward mode AD.",
-}
-
-
 def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool, stage: str) -> tuple:
+    """None gradients as zeros shaped like `refs`; in strict mode a None (or, under create_graph, a
+    constant) gradient is an error, worded by `stage`: "back", "back_trick", "double_back" or
+    "double_back_trick" (a first or second derivative, taken directly or by the double-vjp trick)."""
     res = []
     for i, g in enumerate(grads):
         if g is None:
             if strict:
-                raise RuntimeError(_STRICT_NONE[stage].format(i=i))
+                raise _strict_none_error(policy_of(refs), stage, i)
             g = _zeros_like(refs[i])
         elif strict and create_graph and not g._requires_grad:
-            what = "hessian" if "double" in stage else "jacobian"
-            raise RuntimeError(f"The {what} of the user-provided function is independent of input {i}. This is not "
-                               "allowed in strict mode when create_graph=True.")
+            raise policy_of(refs).error("functional_strict_hessian_no_graph" if "double" in stage else
+                                      "functional_strict_jacobian_no_graph", index=i)
         res.append(g)
     return tuple(res)
+
+
+def _strict_none_error(policy: Policy, stage: str, i: int) -> Exception:
+    if stage == "back":
+        return policy.error("functional_strict_output_independent", index=i)
+    if stage == "back_trick":
+        return policy.error("functional_strict_tangent_unused", index=i)
+    if stage == "double_back":
+        return policy.error("functional_strict_jacobian_independent", index=i)
+    return policy.error("functional_strict_hessian_tangent_unused", index=i)
 
 
 def _enabled(create_graph: bool):
@@ -154,19 +144,20 @@ def _enabled(create_graph: bool):
 
 def _single_scalar_output(outputs: tuple, is_outputs_tuple: bool, fn_name: str) -> None:
     if is_outputs_tuple or not isinstance(outputs[0], Tensor):
-        raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
+        raise policy_of(outputs).error("functional_not_single_tensor", fn_name=fn_name)
     if outputs[0]._data.size != 1:
-        raise RuntimeError(f"The Tensor returned by the function given to {fn_name} should contain a single element")
+        raise outputs[0].policy.error("functional_not_single_element", fn_name=fn_name)
 
 
-def _prepare_v(v, ref: tuple, is_ref_tuple: bool, create_graph: bool, fn_name: str, what: str):
+def _prepare_v(v, ref: tuple, is_ref_tuple: bool, create_graph: bool, fn_name: str):
+    """`v` checked against `ref` (the inputs); None only when the input is a single element."""
     if v is not None:
         _, v = _as_tuple(v, "v", fn_name)
         v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
         _validate_v(v, ref, is_ref_tuple)
         return v
     if len(ref) != 1 or ref[0]._data.size != 1:
-        raise RuntimeError(f"The vector v can only be None if {what} a single Tensor with a single element.")
+        raise policy_of(ref).error("functional_v_none_input")
     return None
 
 
@@ -181,10 +172,9 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vjp")
         _check_requires_grad(outputs, "outputs", strict)
         if v is not None:
-            v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp", "")
+            v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp")
         elif len(outputs) != 1 or outputs[0]._data.size != 1:
-            raise RuntimeError("The vector v can only be None if the user-provided function returns a single Tensor "
-                               "with a single element.")
+            raise policy_of(outputs).error("functional_v_none_output")
     with _enabled(create_graph):
         grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
         result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
@@ -198,7 +188,7 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     with mode._GradModeGuard(True):
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "jvp", "the input to the user-provided function is")
+        v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, "jvp")
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
         _check_requires_grad(outputs, "outputs", strict)
@@ -218,7 +208,7 @@ def _scalar_gradient(func, inputs, v, create_graph: bool, strict: bool, api: str
     checked, and its gradient w.r.t. the inputs with a graph."""
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", api)
     inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-    v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, api, "the input to the user-provided function is")
+    v = _prepare_v(v, inputs, is_inputs_tuple, create_graph, api)
     outputs = func(*inputs)
     is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", api)
     _check_requires_grad(outputs, "outputs", strict)
@@ -265,14 +255,10 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
     outputs and inputs). Reverse mode takes one vjp per output element; "forward-mode" (which
     needs `vectorize=True`, as in PyTorch) takes one jvp per input element."""
     if strategy not in ("forward-mode", "reverse-mode"):
-        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function '
-                             'has more outputs than inputs, "forward-mode" tends to be more performant. Otherwise, '
-                             'prefer to use "reverse-mode".')
+        raise policy_of(inputs).error("functional_jacobian_strategy")
     if strategy == "forward-mode":
         if create_graph:
-            raise NotImplementedError('torch.autograd.functional.jacobian: `create_graph=True` and '
-                                      '`strategy="forward-mode"` are not supported together (yet). Please either set '
-                                      '`create_graph=False` or `strategy="reverse-mode"`.')
+            raise policy_of(inputs).error("functional_forward_create_graph")
         return _jacobian_forward(func, inputs, strict, vectorize)
     with mode._GradModeGuard(True):
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
@@ -281,8 +267,7 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
         _check_requires_grad(outputs, "outputs", strict)
         if vectorize and strict:
-            raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
-                               "supported together. Please either set `strict=False` or `vectorize=False`.")
+            raise policy_of(inputs).error("functional_strict_vectorize")
         jac = tuple(_jacobian_rows(out, i, inputs, strict, create_graph) for i, out in enumerate(outputs))
         jac = _grad_postprocess(jac, create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
@@ -298,13 +283,11 @@ def _jacobian_rows(out: Tensor, i: int, inputs: tuple, strict: bool, create_grap
         for k, (row, g, inp) in enumerate(zip(rows, vj, inputs)):
             if g is not None:
                 if strict and create_graph and not g._requires_grad:
-                    raise RuntimeError(f"The jacobian of the user-provided function is independent of input {i}. "
-                                       "This is not allowed in strict mode when create_graph=True.")
+                    raise out.policy.error("functional_strict_jacobian_no_graph", index=i)
                 row.append(g)
             else:
                 if strict:
-                    raise RuntimeError(f"Output {i} of the user-provided function is independent of input {k}. This "
-                                       "is not allowed in strict mode.")
+                    raise out.policy.error("functional_strict_output_unused_input", index=i, input_index=k)
                 row.append(_zeros_like(inp))
     result = []
     for row, inp in zip(rows, inputs):
@@ -321,13 +304,10 @@ def _zeros_like_shape(like: Tensor, shape: tuple) -> Tensor:
 def _jacobian_forward(func: Callable, inputs, strict: bool, vectorize: bool):
     """Column by column: the jvp of each input basis vector (double-vjp trick)."""
     if strict:
-        raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are not '
-                           'supported together (yet). Please either set `strict=False` or '
-                           '`strategy="reverse-mode"`.')
+        raise policy_of(inputs).error("functional_forward_strict")
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     if not vectorize:
-        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
-                                  "implemented for `vectorize=True`.")
+        raise policy_of(inputs).error("functional_forward_not_vectorized")
     from ..ops import reshape, stack
     with mode._GradModeGuard(True):
         prims = _grad_preprocess(inputs, create_graph=False, need_graph=True)
@@ -360,16 +340,16 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
     """The Hessian of a scalar function: the Jacobian of its gradient."""
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
-        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+        raise policy_of(inputs).error("functional_hessian_strategy")
 
     def ensure_single_output_function(*inp):
         out = func(*inp)
         is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
         _check_requires_grad(t_out, "outputs", strict)
         if is_out_tuple or not isinstance(out, Tensor):
-            raise RuntimeError("The function given to hessian should return a single Tensor")
+            raise policy_of(t_out).error("functional_not_single_tensor", fn_name="hessian")
         if out._data.size != 1:
-            raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
+            raise out.policy.error("functional_not_single_element", fn_name="hessian")
         from ..ops import reshape
         return reshape(out, ())
 

@@ -217,10 +217,7 @@ class SavedTensor:
         before = tensor._box()[0]
         packed = pack_hook(tensor)
         if tensor._box()[0] != before:
-            raise RuntimeError(
-                "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
-                "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
-                "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+            raise tensor.policy.error("pack_hook_inplace")
         origin = None
         if self.tensor is not None and tensor._requires_grad:   # an input: remember where its gradient goes
             origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
@@ -231,10 +228,9 @@ class SavedTensor:
     def register_hooks(self, node: Node, pack_hook, unpack_hook) -> None:
         """Pack this saved value now with `pack_hook` (PyTorch's `SavedTensor.register_hooks`)."""
         if not callable(pack_hook) or not callable(unpack_hook):
-            raise TypeError("register_hooks() expects two callables: pack_hook and unpack_hook")
+            raise node.policy.error("saved_hooks_not_callable")
         if self.hooked is not None:
-            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
-                               "only one pair of hooks is allowed at a time.")
+            raise node.policy.error("saved_hooks_already_set")
         self._pack(self.unpack(node), pack_hook, unpack_hook)
 
     def unpack(self, node: Node):
@@ -257,8 +253,7 @@ class SavedTensor:
         packed, unpack_hook, origin = self.hooked
         out = unpack_hook(packed)
         if not hasattr(out, "_version"):
-            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
-                            f"{type(out).__name__}")
+            raise node.policy.error("unpack_hook_type", type=type(out).__name__)
         if self.output_nr < 0 and origin is None:
             return out
         t = out._new(out._data)

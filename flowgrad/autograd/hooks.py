@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from . import mode
 from .engine import current_graph_task_id, will_engine_execute_node
 from .graph import RemovableHandle
+from .policy import policy_of
 
 
 class saved_tensors_hooks:
@@ -96,7 +97,7 @@ def _grad_fn_or_accumulator(t):
     if t._requires_grad and t.grad_fn is None:
         return t._grad_accumulator()
     if t.grad_fn is None:
-        raise AssertionError("Expected gradient function to be set")
+        raise t.policy.error("multi_hook_no_grad_fn")
     return t.grad_fn
 
 
@@ -106,7 +107,7 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
     first gradient to arrive."""
     supported = ("all", "any")
     if mode not in supported:
-        raise ValueError(f"Expects mode to be one of {supported} but got {mode}")
+        raise policy_of(tensors).error("multi_hook_mode", supported=supported, mode=mode)
     lock = threading.Lock()
     if mode == "all":
         nodes = [_grad_fn_or_accumulator(t) for t in tensors]

@@ -8,6 +8,8 @@ import inspect
 import threading
 import warnings
 
+from .policy import TORCH  # grad modes belong to no facade (paddle has its own): PyTorch's words
+
 # The three switches every op reads live in context variables: a read costs a quarter of a
 # threading.local attribute, and a new thread starts from the defaults, so they are per thread.
 _grad = contextvars.ContextVar("flowgrad.grad_enabled", default=True)
@@ -63,10 +65,7 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            warnings.warn(
-                "Decorating classes is deprecated and will be disabled in future versions. You should only "
-                "decorate functions or methods. To preserve the current behavior of class decoration, you can "
-                "directly decorate the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            warnings.warn(TORCH.error("decorate_class"), stacklevel=2)
             func.__init__ = self(func.__init__)
             return func
         if inspect.isgeneratorfunction(func):
@@ -145,8 +144,7 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
-            raise TypeError(
-                f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}")
+            raise TORCH.error("grad_enabled_type", type=type(mode).__name__)
         self.prev = state.grad_enabled
         self.mode = mode
         state.grad_enabled = mode
@@ -227,8 +225,7 @@ class detect_anomaly:
 
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = check_nan
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should "
-                      "only be enabled for debugging.", UserWarning, stacklevel=2)
+        warnings.warn(TORCH.error("anomaly_enabled"), stacklevel=2)
 
     def __enter__(self) -> None:
         self.prev = (state.anomaly, state.anomaly_check_nan)

@@ -79,8 +79,6 @@ class Policy:
     def error(self, kind: str, **facts) -> Exception:
         """Build the exception for `kind`, rendering shapes (facts named `*_shape`) the facade's way."""
         cls, template = self.messages[kind]
-        if not facts:
-            return cls(template)
         return cls(template.format(**{k: _render_fact(k, v, self.size_str) for k, v in facts.items()}))
 
 
@@ -97,3 +95,20 @@ class _Errors:
 
 
 TORCH = Policy()
+
+
+def policy_of(*objs) -> Policy:
+    """The facade policy of the first tensor or graph node among `objs`, looking inside lists and
+    tuples in order; PyTorch's (the core's own) when there is none."""
+    stack = [iter(objs)]
+    while stack:
+        for x in stack[-1]:
+            if isinstance(x, (list, tuple)):
+                stack.append(iter(x))
+                break
+            policy = getattr(x, "policy", None)
+            if isinstance(policy, Policy):
+                return policy
+        else:
+            stack.pop()
+    return TORCH

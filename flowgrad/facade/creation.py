@@ -51,14 +51,14 @@ def build(Tensor: type, dtypes: dict) -> dict:
         if isinstance(data, _CoreTensor):
             warning = policy.error("tensor_from_tensor")
             warnings.warn(str(warning), type(warning), stacklevel=2)
-        return _finish(creation.array_from(data, dtype, _dev(device)), requires_grad)
+        return _finish(creation.array_from(data, dtype, _dev(device), policy=policy), requires_grad)
 
     def as_tensor(data, dtype=None, device=None):
         if isinstance(data, _CoreTensor) and (dtype is None or data.dtype == dtype) and device is None:
             return data
         if isinstance(data, np.ndarray) and dtype is None and device is None and data.dtype in backend.DTYPES:
             return Tensor._make(data)
-        return _finish(creation.array_from(data, dtype, _dev(device)), False)
+        return _finish(creation.array_from(data, dtype, _dev(device), policy=policy), False)
 
     def from_numpy(arr: np.ndarray):
         if not isinstance(arr, np.ndarray):
@@ -70,7 +70,7 @@ def build(Tensor: type, dtypes: dict) -> dict:
     def from_dlpack(ext):
         """A tensor sharing memory with a DLPack producer (NumPy, CuPy, real torch, ...) or capsule."""
         from .. import dlpack
-        return Tensor._make(dlpack.array_from_dlpack(ext))
+        return Tensor._make(dlpack.array_from_dlpack(ext, policy))
 
     def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
         return _finish(creation.full(_size(size), 0, dtype or backend.default_float(), _dev(device)), requires_grad)
@@ -111,7 +111,7 @@ def build(Tensor: type, dtypes: dict) -> dict:
         return _finish(creation.randn(t._data.shape, dt, dv, generator), requires_grad)
 
     def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
-        return _finish(creation.arange(start, end, step, dtype, _dev(device)), requires_grad)
+        return _finish(creation.arange(start, end, step, dtype, _dev(device), policy=policy), requires_grad)
 
     def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
         return _finish(creation.linspace(start, end, steps, dtype, _dev(device)), requires_grad)

@@ -6,6 +6,7 @@ import operator
 import re
 
 from .. import backend
+from ..autograd.policy import Policy
 
 # the torch family's dtype aliases (PyTorch and OneFlow spell them alike)
 DTYPE_ALIASES = {"float16": ("half",), "float32": ("float",), "float64": ("double",), "int16": ("short",),
@@ -22,9 +23,9 @@ def dtype_names(dtypes: dict, aliases: dict = DTYPE_ALIASES) -> dict:
     return names
 
 
-def make_size(module: str, home: str) -> type:
+def make_size(module: str, home: str, policy: Policy) -> type:
     """The torch family's Size: a tuple printing as `<module>.Size([2, 3])`, slices and sums stay
-    Sizes; `home` is the module that defines it (for pickling)."""
+    Sizes; `home` is the module that defines it (for pickling); `policy` words its errors."""
 
     class Size(tuple):
         __slots__ = ()
@@ -46,7 +47,7 @@ def make_size(module: str, home: str) -> type:
 
         def __add__(self, other):
             if not isinstance(other, tuple):
-                raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to {module}.Size")
+                raise policy.error("size_concat_type", type=type(other).__name__, module=module)
             return Size(tuple(self) + tuple(other))
 
         def __radd__(self, other):

@@ -283,7 +283,7 @@ def diag(x, diagonal=0):
     d = x._data
     if d.ndim == 1:
         if diagonal:
-            raise NotImplementedError("diag of a vector with a non-zero offset is not supported by flowgrad yet")
+            raise x.policy.error("diag_vector_offset")
         return x._new(backend.namespace(d).eye(d.shape[0], dtype=d.dtype)) * x
     k = np.arange(max(0, min(d.shape[0], d.shape[1] - diagonal) if diagonal >= 0 else
                       min(d.shape[0] + diagonal, d.shape[1])))
@@ -358,8 +358,7 @@ def _returns_self(self, *args, **kwargs):
 
 def _H(self):
     if self._data.ndim > 2:
-        raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
-                           f"{self._data.ndim}-D tensor.")
+        raise self.policy.error("tensor_H_ndim", ndim=self._data.ndim)
     return ops.t(self) if self._data.ndim == 2 else self
 
 

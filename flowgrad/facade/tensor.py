@@ -25,7 +25,8 @@ class Tensor(_CoreTensor):
 
     def __init__(self, *args, device=None):
         if len(args) == 1 and not isinstance(args[0], int):
-            arr = creation.array_from(args[0], np.float32 if not isinstance(args[0], _CoreTensor) else None, device)
+            arr = creation.array_from(args[0], np.float32 if not isinstance(args[0], _CoreTensor) else None, device,
+                                      policy=self.policy)
             if isinstance(args[0], _CoreTensor):
                 arr = args[0]._data
         else:
@@ -108,7 +109,7 @@ class Tensor(_CoreTensor):
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         if spec:
-            raise TypeError("unsupported format string passed to Tensor.__format__")
+            raise self.policy.error("format_spec_unsupported")
         return repr(self)
 
     def to(self, *args, **kwargs):

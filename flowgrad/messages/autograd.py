@@ -1,5 +1,5 @@
-"""Messages of the autograd core, tensors and the facade kit: the engine, hooks, custom Functions, the
-backward / grad front end, `.grad` and conversions."""
+"""Messages of the autograd core: the engine, graph, hooks, custom Functions, grad modes, the
+backward / grad front end and DOT rendering (flowgrad/autograd), and the autograd flags of tensors."""
 _SECOND_TIME = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
     "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
@@ -103,40 +103,69 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                            "you have to use this function, make sure to reset the .grad fields of "
                                            "your parameters to None after use to break the cycle and avoid the "
                                            "leak. (Triggered internally at flowgrad/autograd/api.py.)"),
-    # Tensor.grad and Tensor.numpy (flowgrad/facade/tensor.py)
-    "nonleaf_grad_access": (UserWarning, "The .grad attribute of a Tensor that is not a leaf Tensor is being "
-                                         "accessed. Its .grad attribute won't be populated during "
-                                         "autograd.backward(). If you indeed want the .grad field to be populated "
-                                         "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-                                         "access the non-leaf Tensor by mistake, make sure you access the leaf "
-                                         "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
-                                         "information. (Triggered internally at flowgrad/facade/tensor.py.)"),
-    "grad_assign_type": (TypeError, "assigned grad expected to be a Tensor or None but got grad of type {type}"),
-    "grad_assign_self": (RuntimeError, "can't assign Variable as its own grad"),
-    "grad_assign_device": (RuntimeError, "assigned grad has data located on a different device"),
-    "grad_assign_dtype": (RuntimeError, "attempting to assign a gradient with dtype '{got_ctype}' to a tensor with "
-                                        "grad_dtype '{want_scalar}'. The gradient must match the tensor's grad_dtype "
-                                        "(defaults to the tensor's dtype). You can set the tensor's grad_dtype "
-                                        "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
-                                        "with caution. Diverging the dtypes of a tensor and its gradient may break "
-                                        "downstream systems that assume they match."),
-    "grad_assign_shape": (RuntimeError, "attempting to assign a gradient of size '{got}' to a tensor of size "
-                                        "'{want}'. Please ensure that the gradient and the tensor are the same size"),
-    "tensor_from_tensor": (UserWarning, "To copy construct from a tensor, it is recommended to use "
-                                        "sourceTensor.detach().clone() or "
-                                        "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                                        "torch.tensor(sourceTensor)."),
-    "from_numpy_type": (TypeError, "expected np.ndarray (got {type})"),
-    "from_numpy_dtype": (TypeError, "can't convert np.ndarray of type numpy.{dtype}. The only supported types are: "
-                                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
-                                    "uint64, uint32, uint16, uint8, and bool."),
-    "not_implemented_for": (RuntimeError, "\"{op}\" not implemented for '{dtype_scalar}'"),
-    "meshgrid_indexing_default": (UserWarning, "torch.meshgrid: in an upcoming release, it will be required to pass "
-                                               "the indexing argument."),
-    "meshgrid_indexing": (RuntimeError, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: "
-                                        "{indexing}"),
-    "out_requires_grad": (RuntimeError, "{name}(): functions with out=... arguments don't support automatic "
-                                        "differentiation, but one of the arguments requires grad."),
-    "numpy_requires_grad": (RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
-                                          "tensor.detach().numpy() instead."),
+    "gradient_edge_no_grad": (RuntimeError, "It is not possible to get the gradient edge for a Tensor that does not "
+                                            "require gradients"),
+    "inputs_mapping_type": (TypeError, "`inputs` argument to `{api}()` must be a dict, not {type}. Other Mapping types "
+                                       "are not supported."),
+    "seed_batched_shape": (RuntimeError, "If `is_grads_batched=True`, we interpret the first dimension of each "
+                                         "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                                         "are expected to match the shape of corresponding output, but a mismatch was "
+                                         "detected: grad_output[{index}] has a shape of {grad_shape} and "
+                                         "output[{index}] has a shape of {out_shape}. If you only want some tensors in "
+                                         "`grad_output` to be considered batched, consider using vmap."),
+    "seed_device": (RuntimeError, "invalid gradient at index {index} - expected device {expected} but got {got}"),
+    "grad_variables_deprecated": (FutureWarning, "`grad_variables` is deprecated. Use `grad_tensors` instead."),
+    "only_inputs_deprecated": (FutureWarning, "only_inputs argument is deprecated and is ignored now (defaults to "
+                                              "True). To accumulate gradient for other parts of the graph, please use "
+                                              "torch.autograd.backward."),
+    # the engine, saved-tensor hooks and multi-grad hooks (engine.py, graph.py, hooks.py)
+    "engine_not_running": (RuntimeError, "_will_engine_execute_node should only be called during the backward pass"),
+    "pack_hook_inplace": (RuntimeError, "A saved tensor pack hook is modifying its input in place. Tensors provided "
+                                        "as input to pack hook cannot be modified by in-place operations as this can "
+                                        "lead to unexpected side-effects. Please open an issue if you need to perform "
+                                        "in-place operations on the input to a pack hook."),
+    "saved_hooks_not_callable": (TypeError, "register_hooks() expects two callables: pack_hook and unpack_hook"),
+    "saved_hooks_already_set": (RuntimeError, "Calling register_hooks on a saved tensor whose hooks have already been "
+                                              "set. Hint: only one pair of hooks is allowed at a time."),
+    "unpack_hook_type": (TypeError, "Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                                    "{type}"),
+    "multi_hook_no_grad_fn": (AssertionError, "Expected gradient function to be set"),
+    "multi_hook_mode": (ValueError, "Expects mode to be one of {supported} but got {mode}"),
+    # custom Functions: ctx, deprecated and unimplemented parts (function.py)
+    "fn_save_for_forward_type": (AssertionError, "save_for_forward expects all arguments to be tensors; you should "
+                                                 "save non-tensors as attributes on ctx."),
+    "fn_mark_shared_storage": (FutureWarning, "`mark_shared_storage` is deprecated. Tensors with shared storages are "
+                                              "automatically tracked. Note that calls to `set_()` are not tracked"),
+    "fn_saved_variables": (DeprecationWarning, "'saved_variables' is deprecated; use 'saved_tensors'"),
+    "fn_backward_and_vjp": (RuntimeError, "Implementing both 'backward' and 'vjp' for a custom Function is not "
+                                          "allowed. You should only implement one of them."),
+    "fn_instantiated": (DeprecationWarning, "{cls} should not be instantiated. Methods on autograd functions are all "
+                                            "static, so you should invoke them on the class itself. Instantiating an "
+                                            "autograd function will raise an error in a future version of PyTorch."),
+    "fn_legacy_call": (RuntimeError, "Legacy autograd function with non-static forward method is deprecated. Please "
+                                     "use new-style autograd function with static forward method. (Example: "
+                                     "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"),
+    "fn_forward_missing": (NotImplementedError, "You must implement the forward function for custom "
+                                                "autograd.Function."),
+    "fn_setup_context_missing": (NotImplementedError, "setup_context is not implemented."),
+    "fn_backward_missing": (NotImplementedError, "You must implement either the backward or vjp method for your "
+                                                 "custom autograd.Function to use it with backward mode AD."),
+    "fn_jvp_missing": (NotImplementedError, "You must implement the jvp function for custom autograd.Function to use "
+                                            "it with forward mode AD."),
+    "fn_vmap_missing": (NotImplementedError, "To use autograd.Function with vmap, you must either override the vmap "
+                                             "staticmethod or set generate_vmap_rule=True."),
+    # grad modes and anomaly detection (mode.py)
+    "grad_enabled_type": (TypeError, "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type}"),
+    "decorate_class": (FutureWarning, "Decorating classes is deprecated and will be disabled in future versions. You "
+                                      "should only decorate functions or methods. To preserve the current behavior of "
+                                      "class decoration, you can directly decorate the `__init__` method and nothing "
+                                      "else."),
+    "anomaly_enabled": (UserWarning, "Anomaly Detection has been enabled. This mode will increase the runtime and "
+                                     "should only be enabled for debugging."),
+    # Graphviz rendering of the graph (dot.py)
+    "dot_format": (ValueError, "format must be 'svg' or 'png', not {format!r}"),
+    "dot_not_found": (RuntimeError, "Graphviz's `dot` program was not found on PATH, so the graph cannot be rendered. "
+                                    "Install Graphviz (e.g. `apt-get install graphviz` or `brew install graphviz`), "
+                                    "or use flowgrad.autograd.dot.to_dot() for the DOT text."),
+    "dot_failed": (RuntimeError, "Graphviz `dot` failed (exit code {code}): {stderr}"),
 }

@@ -1,4 +1,100 @@
-"""Messages of tensors, the backend, creation, serialization and DLPack (flowgrad/tensor.py, backend.py, creation.py, serialization.py, dlpack.py, facade/)."""
+"""Messages of tensors and the facade kit: conversions, `.grad`, creation, devices and dtypes, saving
+and loading, DLPack (flowgrad/tensor.py, backend.py, creation.py, serialization.py, dlpack.py,
+facade/)."""
+import pickle
+
+_WEIGHTS_ONLY = (
+    "Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if "
+    "you trust the source of the checkpoint. \n\t(1) In PyTorch 2.6, we changed the default value of the "
+    "`weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
+    "to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file "
+    "from a trusted source.\n\t(2) The file holds pickled objects of types flowgrad's format cannot express: {types}."
+)
 
 MESSAGES: dict[str, tuple[type, str]] = {
+    # conversions and in-place detach (flowgrad/tensor.py)
+    "inference_version": (RuntimeError, "Inference tensors do not track version counter."),
+    "data_int_requires_grad": (RuntimeError, "data set to a tensor that requires gradients must be floating point or "
+                                             "complex dtype"),
+    "detach_view_inplace": (RuntimeError, "Can't detach views in-place. Use detach() instead. If you are using "
+                                          "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+                                          "set as True, gradients are views of DDP buckets, and hence detach_() "
+                                          "cannot be called on these gradients. To fix this error, please refer to "
+                                          "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                                          "solution."),
+    "item_numel": (RuntimeError, "a Tensor with {numel} elements cannot be converted to Scalar"),
+    "len_0d": (TypeError, "len() of a 0-d tensor"),
+    "iter_0d": (TypeError, "iteration over a 0-d tensor"),
+    "bool_ambiguous": (RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
+    "scalar_numel": (ValueError, "only one element tensors can be converted to Python scalars"),
+    "index_not_integer": (TypeError, "only integer tensors of a single element can be converted to an index"),
+    "dlpack_requires_grad": (BufferError, "Can't export tensors that require gradient, use tensor.detach()"),
+    # Tensor.grad, Tensor.numpy, creation and functions of the facade kit (flowgrad/facade)
+    "nonleaf_grad_access": (UserWarning, "The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                                         "accessed. Its .grad attribute won't be populated during "
+                                         "autograd.backward(). If you indeed want the .grad field to be populated "
+                                         "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+                                         "access the non-leaf Tensor by mistake, make sure you access the leaf "
+                                         "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                                         "information. (Triggered internally at flowgrad/facade/tensor.py.)"),
+    "grad_assign_type": (TypeError, "assigned grad expected to be a Tensor or None but got grad of type {type}"),
+    "grad_assign_self": (RuntimeError, "can't assign Variable as its own grad"),
+    "grad_assign_device": (RuntimeError, "assigned grad has data located on a different device"),
+    "grad_assign_dtype": (RuntimeError, "attempting to assign a gradient with dtype '{got_ctype}' to a tensor with "
+                                        "grad_dtype '{want_scalar}'. The gradient must match the tensor's grad_dtype "
+                                        "(defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                                        "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
+                                        "with caution. Diverging the dtypes of a tensor and its gradient may break "
+                                        "downstream systems that assume they match."),
+    "grad_assign_shape": (RuntimeError, "attempting to assign a gradient of size '{got}' to a tensor of size "
+                                        "'{want}'. Please ensure that the gradient and the tensor are the same size"),
+    "tensor_from_tensor": (UserWarning, "To copy construct from a tensor, it is recommended to use "
+                                        "sourceTensor.detach().clone() or "
+                                        "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                                        "torch.tensor(sourceTensor)."),
+    "from_numpy_type": (TypeError, "expected np.ndarray (got {type})"),
+    "from_numpy_dtype": (TypeError, "can't convert np.ndarray of type numpy.{dtype}. The only supported types are: "
+                                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                                    "uint64, uint32, uint16, uint8, and bool."),
+    "not_implemented_for": (RuntimeError, "\"{op}\" not implemented for '{dtype_scalar}'"),
+    "meshgrid_indexing_default": (UserWarning, "torch.meshgrid: in an upcoming release, it will be required to pass "
+                                               "the indexing argument."),
+    "meshgrid_indexing": (RuntimeError, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: "
+                                        "{indexing}"),
+    "out_requires_grad": (RuntimeError, "{name}(): functions with out=... arguments don't support automatic "
+                                        "differentiation, but one of the arguments requires grad."),
+    "numpy_requires_grad": (RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
+                                          "tensor.detach().numpy() instead."),
+    "format_spec_unsupported": (TypeError, "unsupported format string passed to Tensor.__format__"),
+    "tensor_H_ndim": (RuntimeError, "tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor. For "
+                                    "batches of matrices, consider using tensor.mH"),
+    "diag_vector_offset": (NotImplementedError, "diag of a vector with a non-zero offset is not supported by flowgrad "
+                                                "yet"),
+    "size_concat_type": (TypeError, "can only concatenate tuple (not {type}) to {module}.Size"),
+    # devices and dtypes (flowgrad/backend.py)
+    "device_arg_type": (TypeError, "Device() received an invalid combination of arguments - got ({arg!r})"),
+    "device_type_unknown": (RuntimeError, "Expected one of {types} device type at start of device string: {type}"),
+    "cuda_needs_cupy": (RuntimeError, "device 'cuda' needs CuPy: install it with `pip install \"flowgrad[cuda]\"` (the "
+                                      "cupy-cuda12x wheel) on a machine with an NVIDIA GPU"),
+    "dtype_invalid": (TypeError, "invalid dtype {dtype!r}"),
+    "dtype_unsupported": (TypeError, "unsupported dtype {dtype}"),
+    "default_dtype_not_float": (TypeError, "only floating-point types are supported as the default type"),
+    # building tensors (flowgrad/creation.py)
+    "array_dtype_unsupported": (TypeError, "can't convert np.ndarray of type {dtype}. The only supported types are: "
+                                           "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."),
+    "arange_zero_step": (RuntimeError, "step must be nonzero"),
+    # DLPack (flowgrad/dlpack.py)
+    "dlpack_not_producer": (TypeError, "from_dlpack expects an object supporting the DLPack protocol (__dlpack__ and "
+                                       "__dlpack_device__), got {type}"),
+    "dlpack_device_unsupported": (RuntimeError, "from_dlpack: unsupported DLPack device type {device_type}"),
+    # loading (flowgrad/serialization.py)
+    "load_not_zip": (pickle.UnpicklingError, "not a flowgrad save file (flowgrad never unpickles legacy or foreign "
+                                             "checkpoints)"),
+    "load_no_manifest": (pickle.UnpicklingError, "not a flowgrad save file: the archive has no flowgrad.json manifest "
+                                                 "(checkpoints written by PyTorch itself are pickle-based; load them "
+                                                 "with PyTorch and save the tensors again with flowgrad)"),
+    "load_format_unsupported": (pickle.UnpicklingError, "unsupported flowgrad save format {format!r} version "
+                                                        "{version!r}"),
+    "load_weights_only": (pickle.UnpicklingError, _WEIGHTS_ONLY),
+    "load_unknown_entry": (ValueError, "unknown entry type {tag!r} in a flowgrad save file"),
 }

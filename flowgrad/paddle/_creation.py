@@ -22,7 +22,7 @@ def _float(dtype):
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tensor:
     """A new leaf tensor from Python data, a NumPy array or a tensor (copied)."""
-    return _finish(creation.array_from(data, dtype, to_device(place)), stop_gradient)
+    return _finish(creation.array_from(data, dtype, to_device(place), policy=Tensor.policy), stop_gradient)
 
 
 def get_default_dtype() -> str:
@@ -72,7 +72,7 @@ def full_like(x, fill_value, dtype=None, name=None) -> Tensor:
 
 
 def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
-    return _finish(creation.arange(start, end, step, dtype))
+    return _finish(creation.arange(start, end, step, dtype, policy=Tensor.policy))
 
 
 def linspace(start, stop, num, dtype=None, name=None) -> Tensor:

@@ -63,6 +63,9 @@ PADDLE_MESSAGES.update({
                                   "reach it. (paddle 3.3.1 crashes here; flowgrad refuses it.)"),
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
+# kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
+OWN_KINDS = frozenset({"hook_raised", "duplicate_roots", "duplicate_tensors", "input_in_cuts"})
+
 
 def node_name(node) -> str:
     """Paddle's name for a grad node (`MatmulGradNode`, `GradNodeAccumulation`): its column of the naming table."""

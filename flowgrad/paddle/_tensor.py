@@ -130,7 +130,7 @@ class Tensor(_CoreTensor):
 
     def __init__(self, value=None, dtype=None, place=None, persistable=False, zero_copy=None, name=None,
                  stop_gradient=True):
-        arr = creation.array_from([] if value is None else value, dtype, to_device(place))
+        arr = creation.array_from([] if value is None else value, dtype, to_device(place), policy=self.policy)
         _init(self, arr)
         self._requires_grad = not stop_gradient
         if name is not None:

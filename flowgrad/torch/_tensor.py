@@ -10,7 +10,7 @@ from ..facade.tensor import Tensor as TorchFamilyTensor
 
 DTYPES = backend.dtype_table("torch")
 dtype = backend.DType
-Size = naming.make_size("torch", __name__)
+Size = naming.make_size("torch", __name__, TORCH)
 device = naming.make_device("torch", __name__)
 PRINTER = Printer()
 

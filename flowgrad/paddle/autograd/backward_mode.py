@@ -50,7 +50,7 @@ def _dump_to(path):
 def backward(tensors, grad_tensors=None, retain_graph: bool = False, *, dump_backward_graph_path=None) -> None:
     """paddle.autograd.backward: accumulate the gradients of `tensors` into the leaves' `.grad`."""
     tensors = _check_tensors(tensors, "tensors", "Elements of {name} must be paddle.Tensor")
-    api._check_unique(PADDLE, tensors, "duplicate_roots", "tensors")
+    api._check_unique(PADDLE, tensors, "backward", "tensors")
     grads = _seed_list(grad_tensors, len(tensors),
                        "The argument 'grad_tensors' of paddle.autograd.backward is invalid, it can be 'None', "
                        "'paddle.Tensor' or 'list[None/paddle.Tensor]'.",
