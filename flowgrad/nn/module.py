@@ -44,6 +44,10 @@ def _addindent(s: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(rest)
 
 
+def _quoted(keys) -> str:
+    return ", ".join(f'"{k}"' for k in keys)
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -588,9 +592,10 @@ class Module:
         finally:
             _pending.stack.pop()
         if strict:
-            for kind, keys in (("nn_load_state_unexpected", unexpected), ("nn_load_state_missing", missing)):
-                if keys:
-                    errors.insert(0, str(policy.error(kind, keys=", ".join(f'"{k}"' for k in keys))))
+            if unexpected:
+                errors.insert(0, str(policy.error("nn_load_state_unexpected", keys=_quoted(unexpected))))
+            if missing:
+                errors.insert(0, str(policy.error("nn_load_state_missing", keys=_quoted(missing))))
         if errors:
             raise policy.error("nn_load_state", cls=type(self).__name__, errors="\n\t".join(errors))
         with _no_grad():
