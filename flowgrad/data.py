@@ -25,7 +25,7 @@ import threading
 import time
 import traceback
 import warnings
-from typing import Generic, Iterable, Iterator, Sequence, TypeVar
+from typing import Generic, Iterable, NoReturn, Sequence, TypeVar
 
 import numpy as np
 
@@ -404,10 +404,11 @@ class _Worker:
                     loader.worker_init_fn(worker_id)
                 self.fetcher = _Fetcher(loader, self.info.dataset)
             except Exception as exc:  # reported with each batch asked of this worker
-                self.init_error = exc
+                self.init_error, self.init_traceback = exc, exc.__traceback__
 
     @contextlib.contextmanager
     def running(self):
+        """Run the enclosed code as this worker: its random streams and WorkerInfo in, then back out."""
         default = creation.default_generator
         saved = (random.getstate(), np.random.get_state(), (default.rng, default._seed), get_worker_info())
         random.setstate(self.python_state)
@@ -431,7 +432,7 @@ class _Worker:
             self.fetcher = _Fetcher(loader, self.info.dataset)
 
 
-def _reraise(policy, exc: Exception, worker_id: int):
+def _reraise(policy, exc: Exception, worker_id: int) -> NoReturn:
     """The worker's exception as PyTorch re-raises it in the main process: same class, the text
     naming the worker and carrying the original traceback."""
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -488,7 +489,7 @@ class _LoaderIter:
             start = time.monotonic()
             try:
                 if worker.init_error is not None:
-                    raise worker.init_error
+                    raise worker.init_error.with_traceback(worker.init_traceback)
                 with worker.running():
                     batch = worker.fetcher.fetch(index)
             except StopIteration:
