@@ -457,7 +457,7 @@ class _LoaderIter:
         self.loader = loader
         base_seed = _draw_seed(loader.generator)
         if loader.num_workers == 0 and loader.timeout != 0:
-            raise loader._policy.error("data_single_process_timeout")
+            raise loader._tensor_cls.policy.error("data_single_process_timeout")
         self.main = _Fetcher(loader, loader.dataset) if loader.num_workers == 0 else None
         self.workers = [_Worker(loader, i, base_seed) for i in range(loader.num_workers)]
         self.reset(first=True)
@@ -498,9 +498,9 @@ class _LoaderIter:
                 worker.active = False
                 continue
             except Exception as exc:
-                _reraise(loader._policy, exc, worker.info.id)
+                _reraise(loader._tensor_cls.policy, exc, worker.info.id)
             if loader.timeout > 0 and time.monotonic() - start > loader.timeout:
-                raise loader._policy.error("data_timed_out", timeout=loader.timeout)
+                raise loader._tensor_cls.policy.error("data_timed_out", timeout=loader.timeout)
             return batch
 
 
@@ -520,7 +520,7 @@ class DataLoader(Generic[T_co]):
                  collate_fn=None, pin_memory: bool = False, drop_last: bool = False, timeout: float = 0,
                  worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None,
                  persistent_workers: bool = False, pin_memory_device: str = "", in_order: bool = True) -> None:
-        policy = self._policy
+        policy = self._tensor_cls.policy
         if num_workers < 0:
             raise policy.error("data_num_workers")
         if timeout < 0:
@@ -578,10 +578,6 @@ class DataLoader(Generic[T_co]):
         self._initialized = True
 
     @property
-    def _policy(self):
-        return self._tensor_cls.policy
-
-    @property
     def multiprocessing_context(self):
         return self._multiprocessing_context
 
@@ -591,19 +587,19 @@ class DataLoader(Generic[T_co]):
         this process, so no process is ever started with it."""
         if context is not None:
             if self.num_workers == 0:
-                raise self._policy.error("data_context_without_workers", num_workers=self.num_workers)
+                raise self._tensor_cls.policy.error("data_context_without_workers", num_workers=self.num_workers)
             if isinstance(context, str):
                 methods = multiprocessing.get_all_start_methods()
                 if context not in methods:
-                    raise self._policy.error("data_context_method", methods=methods, context=context)
+                    raise self._tensor_cls.policy.error("data_context_method", methods=methods, context=context)
                 context = multiprocessing.get_context(context)
             if not isinstance(context, multiprocessing.context.BaseContext):
-                raise self._policy.error("data_context_type", context=context)
+                raise self._tensor_cls.policy.error("data_context_type", context=context)
         self._multiprocessing_context = context
 
     def __setattr__(self, attr: str, value) -> None:
         if self._initialized and attr in _FROZEN:
-            raise self._policy.error("data_attribute_frozen", attr=attr, cls=type(self).__name__)
+            raise self._tensor_cls.policy.error("data_attribute_frozen", attr=attr, cls=type(self).__name__)
         super().__setattr__(attr, value)
 
     def __iter__(self) -> _LoaderIter:

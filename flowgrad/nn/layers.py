@@ -280,7 +280,7 @@ class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if p < 0 or p > 1:
-            raise self._policy.error("nn_dropout_p", p=p)
+            raise self._tensor_cls.policy.error("nn_dropout_p", p=p)
         self.p = p
         self.inplace = inplace
 
@@ -305,10 +305,10 @@ class Embedding(Module):
         if padding_idx is not None:
             if padding_idx > 0:
                 if padding_idx >= num_embeddings:
-                    raise self._policy.error("nn_padding_idx")
+                    raise self._tensor_cls.policy.error("nn_padding_idx")
             elif padding_idx < 0:
                 if padding_idx < -num_embeddings:
-                    raise self._policy.error("nn_padding_idx")
+                    raise self._tensor_cls.policy.error("nn_padding_idx")
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm
@@ -322,7 +322,7 @@ class Embedding(Module):
             self.reset_parameters()
         else:
             if list(_weight._data.shape) != [num_embeddings, embedding_dim]:
-                raise self._policy.error("nn_embedding_weight_shape")
+                raise self._tensor_cls.policy.error("nn_embedding_weight_shape")
             self.weight = self._param_cls(_weight, requires_grad=not _freeze)
 
     def reset_parameters(self) -> None:
@@ -475,13 +475,13 @@ class _BatchNorm(Module):
 class BatchNorm1d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim not in (2, 3):
-            raise self._policy.error("nn_batchnorm_input_dim", expected="2D or 3D", ndim=input._data.ndim)
+            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="2D or 3D", ndim=input._data.ndim)
 
 
 class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim != 4:
-            raise self._policy.error("nn_batchnorm_input_dim", expected="4D", ndim=input._data.ndim)
+            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="4D", ndim=input._data.ndim)
 
 
 # ------------------------------------------------------------------------ convolution, pooling
@@ -490,7 +490,7 @@ class Conv2d(Module):
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
         super().__init__()
-        policy = self._policy
+        policy = self._tensor_cls.policy
         if groups <= 0:
             raise policy.error("nn_conv_groups")
         if in_channels % groups != 0:

@@ -85,9 +85,9 @@ class Module:
 
     def __init__(self, *args, **kwargs) -> None:
         if kwargs:
-            raise self._policy.error("nn_init_keyword", cls=type(self).__name__, name=next(iter(kwargs)))
+            raise self._tensor_cls.policy.error("nn_init_keyword", cls=type(self).__name__, name=next(iter(kwargs)))
         if args:
-            raise self._policy.error("nn_init_positional", cls=type(self).__name__, given=len(args) + 1)
+            raise self._tensor_cls.policy.error("nn_init_positional", cls=type(self).__name__, given=len(args) + 1)
         d = self.__dict__
         d["training"] = True
         d["_parameters"] = {}
@@ -99,14 +99,9 @@ class Module:
         d["_state_dict_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
-    @property
-    def _policy(self):
-        """The facade's policy, which words this module's errors."""
-        return self._tensor_cls.policy
-
     # ------------------------------------------------------------------------- calling
     def forward(self, *args, **kwargs):
-        raise self._policy.error("nn_forward_missing", cls=type(self).__name__)
+        raise self._tensor_cls.policy.error("nn_forward_missing", cls=type(self).__name__)
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks):
@@ -121,7 +116,7 @@ class Module:
                     if isinstance(res, tuple) and len(res) == 2:
                         args, kwargs = res
                     else:
-                        raise self._policy.error("nn_forward_pre_hook_result", result=res)
+                        raise self._tensor_cls.policy.error("nn_forward_pre_hook_result", result=res)
             else:
                 res = fn(self, args)
                 if res is not None:
@@ -144,7 +139,8 @@ class Module:
                         if res is not None:
                             result = res
                     except Exception as exc:  # PyTorch silences these with a warning
-                        warnings.warn(self._policy.error("nn_always_call_hook_silenced", exc=exc), stacklevel=2)
+                        warning = self._tensor_cls.policy.error("nn_always_call_hook_silenced", exc=exc)
+                        warnings.warn(warning, stacklevel=2)
             raise
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
@@ -165,7 +161,7 @@ class Module:
 
     # ------------------------------------------------------------------- registration
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
-        policy = self._policy
+        policy = self._tensor_cls.policy
         if "_buffers" not in self.__dict__:
             raise policy.error("nn_buffer_before_init")
         if not isinstance(name, str):
@@ -185,7 +181,7 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def register_parameter(self, name: str, param) -> None:
-        policy = self._policy
+        policy = self._tensor_cls.policy
         if "_parameters" not in self.__dict__:
             raise policy.error("nn_parameter_before_init")
         if not isinstance(name, str):
@@ -206,7 +202,7 @@ class Module:
             self._parameters[name] = param
 
     def add_module(self, name: str, module) -> None:
-        policy = self._policy
+        policy = self._tensor_cls.policy
         if not isinstance(module, Module) and module is not None:
             raise policy.error("nn_not_a_module_subclass", type=_typename(module))
         if not isinstance(name, str):
@@ -235,40 +231,40 @@ class Module:
             m = d["_modules"]
             if name in m:
                 return m[name]
-        raise self._policy.error("nn_no_attribute", cls=type(self).__name__, name=name)
+        raise self._tensor_cls.policy.error("nn_no_attribute", cls=type(self).__name__, name=name)
 
     def __setattr__(self, name: str, value) -> None:
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
-                raise self._policy.error("nn_parameters_before_init")
+                raise self._tensor_cls.policy.error("nn_parameters_before_init")
             for store in (d, self._buffers, self._modules):
                 store.pop(name, None)
             self._non_persistent_buffers_set.discard(name)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise self._policy.error("nn_assign_parameter", type=_typename(value), name=name)
+                raise self._tensor_cls.policy.error("nn_assign_parameter", type=_typename(value), name=name)
             self.register_parameter(name, value)
         else:
             modules = d.get("_modules")
             if isinstance(value, Module):
                 if modules is None:
-                    raise self._policy.error("nn_module_before_init")
+                    raise self._tensor_cls.policy.error("nn_module_before_init")
                 for store in (d, self._parameters, self._buffers):
                     store.pop(name, None)
                 self._non_persistent_buffers_set.discard(name)
                 modules[name] = value
             elif modules is not None and name in modules:
                 if value is not None:
-                    raise self._policy.error("nn_assign_child", type=_typename(value), name=name)
+                    raise self._tensor_cls.policy.error("nn_assign_child", type=_typename(value), name=name)
                 modules[name] = value
             else:
                 buffers = d.get("_buffers")
                 if buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
-                        raise self._policy.error("nn_assign_buffer", type=_typename(value), name=name)
+                        raise self._tensor_cls.policy.error("nn_assign_buffer", type=_typename(value), name=name)
                     buffers[name] = value
                 else:
                     object.__setattr__(self, name, value)
@@ -294,29 +290,29 @@ class Module:
         mod = self
         for item in target.split("."):
             if not hasattr(mod, item):
-                raise self._policy.error("nn_get_missing", owner=mod._get_name(), name=item)
+                raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=item)
             mod = getattr(mod, item)
             if not isinstance(mod, Module):
-                raise self._policy.error("nn_get_not_module", name=item)
+                raise self._tensor_cls.policy.error("nn_get_not_module", name=item)
         return mod
 
     def get_parameter(self, target: str):
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
-            raise self._policy.error("nn_get_missing", owner=mod._get_name(), name=name)
+            raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=name)
         param = getattr(mod, name)
         if not isinstance(param, Parameter):
-            raise self._policy.error("nn_get_not_parameter", name=name)
+            raise self._tensor_cls.policy.error("nn_get_not_parameter", name=name)
         return param
 
     def get_buffer(self, target: str):
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
-            raise self._policy.error("nn_get_missing", owner=mod._get_name(), name=name)
+            raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=name)
         if name not in mod._buffers:
-            raise self._policy.error("nn_get_not_buffer", name=name)
+            raise self._tensor_cls.policy.error("nn_get_not_buffer", name=name)
         return getattr(mod, name)
 
     # ------------------------------------------------------------------------ walking
@@ -378,7 +374,7 @@ class Module:
     # --------------------------------------------------------------------------- modes
     def train(self, mode: bool = True) -> "Module":
         if not isinstance(mode, bool):
-            raise self._policy.error("nn_train_mode")
+            raise self._tensor_cls.policy.error("nn_train_mode")
         for m in self.modules():
             m.__dict__["training"] = mode
         return self
@@ -441,10 +437,10 @@ class Module:
             elif isinstance(a, bool):
                 continue
             else:
-                raise self._policy.error("nn_to_arguments", type=type(a).__name__)
+                raise self._tensor_cls.policy.error("nn_to_arguments", type=type(a).__name__)
         np_dt = backend.to_np_dtype(dtype) if dtype is not None else None
         if np_dt is not None and np_dt.kind != "f":
-            raise self._policy.error("nn_to_dtype", dtype=repr(self._tensor_cls._dtypes[np_dt]))
+            raise self._tensor_cls.policy.error("nn_to_dtype", dtype=repr(self._tensor_cls._dtypes[np_dt]))
         dev = backend.Device(device) if device is not None else None
 
         def convert(a):
@@ -484,10 +480,10 @@ class Module:
 
     # ------------------------------------------------------------------- state dicts
     def get_extra_state(self) -> Any:
-        raise self._policy.error("nn_get_extra_state")
+        raise self._tensor_cls.policy.error("nn_get_extra_state")
 
     def set_extra_state(self, state: Any) -> None:
-        raise self._policy.error("nn_set_extra_state")
+        raise self._tensor_cls.policy.error("nn_set_extra_state")
 
     def _has_extra_state(self) -> bool:
         return getattr(type(self), "get_extra_state", Module.get_extra_state) is not Module.get_extra_state
@@ -570,7 +566,7 @@ class Module:
     def load_state_dict(self, state_dict: Mapping, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copy parameters and buffers from `state_dict`. Everything is checked first: on any error
         nothing has been copied."""
-        policy = self._policy
+        policy = self._tensor_cls.policy
         if not isinstance(state_dict, Mapping):
             raise policy.error("nn_state_dict_type", type=type(state_dict))
         missing, unexpected, errors = [], [], []

@@ -11,7 +11,7 @@ from functools import wraps
 from weakref import ref
 
 from ..autograd.policy import TORCH, Policy
-from .optimizer import Optimizer
+from .optimizer import Optimizer, policy_of
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
            "ExponentialLR", "CosineAnnealingLR", "SequentialLR", "ReduceLROnPlateau"]
@@ -23,7 +23,7 @@ def _lrs(optimizer, key: str = "lr") -> list:
 
 def _policy(optimizer) -> Policy:
     """The policy of the facade whose parameters the optimizer updates (PyTorch's for a non-optimizer)."""
-    return optimizer.policy if isinstance(optimizer, Optimizer) else TORCH
+    return policy_of(optimizer.param_groups) if isinstance(optimizer, Optimizer) else TORCH
 
 
 def _check_optimizer(optimizer) -> None:
@@ -52,7 +52,7 @@ class LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise optimizer.policy.error("sched_initial_lr", index=i)
+                    raise _policy(optimizer).error("sched_initial_lr", index=i)
         self.base_lrs = _lrs(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         self._patch_optimizer_step()
@@ -97,12 +97,12 @@ class LRScheduler:
     def step(self, epoch=None) -> None:
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(self.optimizer.policy.error("sched_step_overridden"), stacklevel=2)
+                warnings.warn(_policy(self.optimizer).error("sched_step_overridden"), stacklevel=2)
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(self.optimizer.policy.error("sched_step_order"), stacklevel=2)
+                warnings.warn(_policy(self.optimizer).error("sched_step_order"), stacklevel=2)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(self.optimizer.policy.error("sched_epoch_deprecated"), stacklevel=2)
+            warnings.warn(_policy(self.optimizer).error("sched_epoch_deprecated"), stacklevel=2)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None) -> None:
@@ -373,8 +373,8 @@ class ReduceLROnPlateau(LRScheduler):
         self.optimizer = optimizer
         if isinstance(min_lr, (list, tuple)):
             if len(min_lr) != len(optimizer.param_groups):
-                raise optimizer.policy.error("sched_plateau_min_lrs", expected=len(optimizer.param_groups),
-                                             got=len(min_lr))
+                raise _policy(optimizer).error("sched_plateau_min_lrs", expected=len(optimizer.param_groups),
+                                               got=len(min_lr))
             self.default_min_lr = None
             self.min_lrs = list(min_lr)
         else:
@@ -398,7 +398,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(self.optimizer.policy.error("sched_epoch_deprecated"), stacklevel=2)
+            warnings.warn(_policy(self.optimizer).error("sched_epoch_deprecated"), stacklevel=2)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current
@@ -417,8 +417,8 @@ class ReduceLROnPlateau(LRScheduler):
     def _reduce_lr(self, epoch) -> None:
         if len(self.optimizer.param_groups) != len(self.min_lrs):
             if self.default_min_lr is None:
-                raise self.optimizer.policy.error("sched_plateau_groups", groups=len(self.optimizer.param_groups),
-                                                  min_lrs=len(self.min_lrs))
+                raise _policy(self.optimizer).error("sched_plateau_groups", groups=len(self.optimizer.param_groups),
+                                                    min_lrs=len(self.min_lrs))
             self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
         for i, group in enumerate(self.optimizer.param_groups):
             old = float(group["lr"])
@@ -441,9 +441,9 @@ class ReduceLROnPlateau(LRScheduler):
 
     def _init_is_better(self, mode, threshold, threshold_mode) -> None:
         if mode not in {"min", "max"}:
-            raise self.optimizer.policy.error("sched_plateau_mode", mode=mode)
+            raise _policy(self.optimizer).error("sched_plateau_mode", mode=mode)
         if threshold_mode not in {"rel", "abs"}:
-            raise self.optimizer.policy.error("sched_plateau_threshold_mode", mode=threshold_mode)
+            raise _policy(self.optimizer).error("sched_plateau_threshold_mode", mode=threshold_mode)
         self.mode_worse = math.inf if mode == "min" else -math.inf
         self.mode = mode
         self.threshold = threshold

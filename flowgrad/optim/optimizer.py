@@ -118,11 +118,6 @@ class Optimizer:
                     s += f"    {key}: {group[key]}\n"
         return s + ")"
 
-    @property
-    def policy(self) -> Policy:
-        """The policy of the facade whose parameters this optimizer updates."""
-        return policy_of(self.param_groups)
-
     # ---------------------------------------------------------------------------- groups
     def add_param_group(self, param_group: dict) -> None:
         policy = policy_of(param_group, self.param_groups)
@@ -182,7 +177,8 @@ class Optimizer:
         for hook in list(self._optimizer_step_pre_hooks.values()):
             res = hook(self, (), {})
             if res is not None:
-                raise self.policy.error("optim_step_pre_hook_result", func=type(self).step, hook=hook, result=res)
+                raise policy_of(self.param_groups).error("optim_step_pre_hook_result", func=type(self).step,
+                                                         hook=hook, result=res)
         with mode.no_grad():
             for group in self.param_groups:
                 self._update_group(group)
@@ -258,9 +254,9 @@ class Optimizer:
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
-            raise self.policy.error("optim_load_group_count")
+            raise policy_of(self.param_groups).error("optim_load_group_count")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
-            raise self.policy.error("optim_load_group_size")
+            raise policy_of(self.param_groups).error("optim_load_group_size")
         id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
                           chain.from_iterable(g["params"] for g in groups)))
 
