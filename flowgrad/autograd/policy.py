@@ -98,13 +98,14 @@ TORCH = Policy()
 
 
 def policy_of(*objs) -> Policy:
-    """The facade policy of the first tensor or graph node among `objs`, looking inside lists and
-    tuples in order; PyTorch's (the core's own) when there is none."""
+    """The facade policy of the first tensor or graph node among `objs`, looking inside lists, tuples
+    and dict values in order (never into an iterator, which must not be consumed); PyTorch's (the
+    core's own) when there is none."""
     stack = [iter(objs)]
     while stack:
         for x in stack[-1]:
-            if isinstance(x, (list, tuple)):
-                stack.append(iter(x))
+            if isinstance(x, (list, tuple, dict)):
+                stack.append(iter(x.values() if isinstance(x, dict) else x))
                 break
             policy = getattr(x, "policy", None)
             if isinstance(policy, Policy):

@@ -1,6 +1,157 @@
 """Messages of modules, layers, functional and init (flowgrad/nn)."""
 
+_EXTRA_STATE = ("Reached a code path in Module.{method}() that should never be called. Please file an issue at "
+                "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report this bug.")
+_NOT_SEQUENTIAL = "add operator supports only objects of Sequential class, but {type} is given."
+
 MESSAGES: dict[str, tuple[type, str]] = {
+    # Module construction, calling and hooks (flowgrad/nn/module.py)
+    "nn_init_keyword": (TypeError, "{cls}.__init__() got an unexpected keyword argument '{name}'"),
+    "nn_init_positional": (TypeError, "{cls}.__init__() takes 1 positional argument but {given} were given"),
+    "nn_forward_missing": (NotImplementedError, 'Module [{cls}] is missing the required "forward" function'),
+    "nn_forward_pre_hook_result": (RuntimeError, "forward pre-hook must return None or a tuple of (new_args, "
+                                                 "new_kwargs), but got {result}."),
+    "nn_always_call_hook_silenced": (UserWarning, "module forward hook with ``always_call=True`` raised an exception "
+                                                  "that was silenced as another error was raised in forward: {exc}"),
+    # registration: register_buffer / register_parameter / add_module and attribute assignment
+    "nn_buffer_before_init": (AttributeError, "cannot assign buffer before Module.__init__() call"),
+    "nn_buffer_name_type": (TypeError, "buffer name should be a string. Got {type}"),
+    "nn_buffer_name_dot": (KeyError, 'buffer name can\'t contain "."'),
+    "nn_buffer_name_empty": (KeyError, 'buffer name can\'t be empty string ""'),
+    "nn_buffer_type": (TypeError, "cannot assign '{type}' object to buffer '{name}' (torch Tensor or None required)"),
+    "nn_parameter_before_init": (AttributeError, "cannot assign parameter before Module.__init__() call"),
+    "nn_parameter_name_type": (TypeError, "parameter name should be a string. Got {type}"),
+    "nn_parameter_name_dot": (KeyError, 'parameter name can\'t contain "."'),
+    "nn_parameter_name_empty": (KeyError, 'parameter name can\'t be empty string ""'),
+    "nn_parameter_type": (TypeError, "cannot assign '{type}' object to parameter '{name}' (torch.nn.Parameter or "
+                                     "None required)"),
+    "nn_parameter_nonleaf": (ValueError, "Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
+                                         "be created explicitly. To express '{name}' as a function of another Tensor, "
+                                         "compute the value in the forward() method."),
+    "nn_not_a_module_subclass": (TypeError, "{type} is not a Module subclass"),
+    "nn_module_name_type": (TypeError, "module name should be a string. Got {type}"),
+    "nn_module_name_dot": (KeyError, 'module name can\'t contain ".", got: {name}'),
+    "nn_module_name_empty": (KeyError, 'module name can\'t be empty string ""'),
+    "nn_attribute_exists": (KeyError, "attribute '{name}' already exists"),
+    "nn_no_attribute": (AttributeError, "'{cls}' object has no attribute '{name}'"),
+    "nn_parameters_before_init": (AttributeError, "cannot assign parameters before Module.__init__() call"),
+    "nn_module_before_init": (AttributeError, "cannot assign module before Module.__init__() call"),
+    "nn_assign_parameter": (TypeError, "cannot assign '{type}' as parameter '{name}' (torch.nn.Parameter or None "
+                                       "expected)"),
+    "nn_assign_child": (TypeError, "cannot assign '{type}' as child module '{name}' (torch.nn.Module or None "
+                                   "expected)"),
+    "nn_assign_buffer": (TypeError, "cannot assign '{type}' as buffer '{name}' (torch.nn.Buffer, torch.Tensor or "
+                                    "None expected)"),
+    "nn_get_missing": (AttributeError, "{owner} has no attribute `{name}`"),
+    "nn_get_not_module": (AttributeError, "`{name}` is not an nn.Module"),
+    "nn_get_not_parameter": (AttributeError, "`{name}` is not an nn.Parameter"),
+    "nn_get_not_buffer": (AttributeError, "`{name}` is not a buffer"),
+    # modes, conversions, extra state
+    "nn_train_mode": (ValueError, "training mode is expected to be boolean"),
+    "nn_to_arguments": (TypeError, "to() received an invalid combination of arguments - got ({type})"),
+    "nn_to_dtype": (TypeError, "nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                               "dtype={dtype}"),
+    "nn_get_extra_state": (RuntimeError, _EXTRA_STATE.format(method="get_extra_state")),
+    "nn_set_extra_state": (RuntimeError, _EXTRA_STATE.format(method="set_extra_state")),
+    # load_state_dict: the per-entry lines are collected, then raised together as nn_load_state
+    "nn_state_dict_type": (TypeError, "Expected state_dict to be dict-like, got {type}."),
+    "nn_load_state_not_tensor": (RuntimeError, 'While copying the parameter named "{key}", expected torch.Tensor or '
+                                               "Tensor-like object from checkpoint but received {type}"),
+    "nn_load_state_size": (RuntimeError, "size mismatch for {key}: copying a param with shape {got_shape} from "
+                                         "checkpoint, the shape in current model is {want_shape}."),
+    "nn_load_state_missing": (RuntimeError, "Missing key(s) in state_dict: {keys}. "),
+    "nn_load_state_unexpected": (RuntimeError, "Unexpected key(s) in state_dict: {keys}. "),
+    "nn_load_state": (RuntimeError, "Error(s) in loading state_dict for {cls}:\n\t{errors}"),
+    # Parameter and nn.utils
+    "nn_parameter_data": (AttributeError, "'{type}' object has no attribute 'detach'"),
+    "nn_clip_nonfinite": (RuntimeError, "The total norm of order {norm_type} for gradients from `parameters` is "
+                                        "non-finite, so it cannot be clipped. To disable this error and scale the "
+                                        "gradients by the non-finite norm anyway, set `error_if_nonfinite=False`"),
+    "nn_vector_type": (TypeError, "expected torch.Tensor, but got: {type}"),
+    # containers (flowgrad/nn/containers.py)
+    "nn_index_range": (IndexError, "index {index} is out of range"),
+    "nn_sequential_add": (ValueError, _NOT_SEQUENTIAL),
+    "nn_sequential_mul_type": (TypeError, "unsupported operand type(s) for *: {cls} and {type}"),
+    "nn_sequential_mul_factor": (ValueError, "Non-positive multiplication factor {factor} for {cls}"),
+    "nn_sequential_insert_type": (AssertionError, "module should be of type: {module_cls}"),
+    "nn_sequential_insert_index": (IndexError, "Index out of range: {index}"),
+    "nn_modulelist_extend": (TypeError, "ModuleList.extend should be called with an iterable, but got {type}"),
+    "nn_moduledict_update": (TypeError, "ModuleDict.update should be called with an iterable of key/value pairs, but "
+                                        "got {type}"),
+    "nn_moduledict_element": (TypeError, "ModuleDict update sequence element #{index} should be Iterable; is{type}"),
+    "nn_moduledict_element_length": (ValueError, "ModuleDict update sequence element #{index} has length {length}; 2 "
+                                                 "is required"),
+    "nn_parameterlist_extend": (TypeError, "ParameterList.extend should be called with an iterable, but got {type}"),
+    "nn_parameterlist_call": (RuntimeError, "ParameterList should not be called."),
+    "nn_parameterdict_call": (RuntimeError, "ParameterDict should not be called."),
+    # layers (flowgrad/nn/layers.py) and their functional forms
+    "nn_dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_padding_idx": (AssertionError, "Padding_idx must be within num_embeddings"),
+    "nn_embedding_weight_shape": (AssertionError, "Shape of weight does not match num_embeddings and embedding_dim"),
+    "nn_embedding_pretrained_dim": (AssertionError, "Embeddings parameter is expected to be 2-dimensional"),
+    "nn_batchnorm_input_dim": (ValueError, "expected {expected} input (got {ndim}D input)"),
+    "nn_conv_groups": (ValueError, "groups must be a positive integer"),
+    "nn_conv_in_groups": (ValueError, "in_channels must be divisible by groups"),
+    "nn_conv_out_groups": (ValueError, "out_channels must be divisible by groups"),
+    "nn_conv_padding_mode": (ValueError, "padding_mode must be one of {modes}, but got padding_mode='{mode}'"),
+    "nn_conv_padding_string": (ValueError, "Invalid padding string {padding!r}, should be one of {valid}"),
+    "nn_conv_same_strided": (ValueError, "padding='same' is not supported for strided convolutions"),
+    # functional (flowgrad/nn/functional.py)
+    "nn_reduction_legacy": (UserWarning, "size_average and reduce args will be deprecated, please use "
+                                         "reduction='{reduction}' instead."),
+    "nn_reduction_invalid": (ValueError, "{reduction} is not a valid value for reduction"),
+    "nn_gelu_approximate": (RuntimeError, "approximate argument must be either none or tanh."),
+    "nn_softmax_implicit_dim": (UserWarning, "Implicit dimension choice for {name} has been deprecated. Change the "
+                                             "call to include dim=X as an argument."),
+    "nn_one_hot_dtype": (RuntimeError, "one_hot is only applicable to index tensor of type LongTensor."),
+    "nn_one_hot_negative": (RuntimeError, "Class values must be non-negative."),
+    "nn_one_hot_too_large": (RuntimeError, "Class values must be smaller than num_classes."),
+    "nn_pad_mode": (NotImplementedError, "Unrecognised padding mode {mode}"),
+    "nn_pad_reflect_size": (RuntimeError, "Argument #4: Padding size should be less than the corresponding input "
+                                          "dimension, but got: padding ({lo}, {hi}) at dimension {dim} of input "
+                                          "{size}"),
+    "nn_conv2d_same_strided": (RuntimeError, "padding='same' is not supported for strided convolutions"),
+    "nn_conv2d_padding_string": (RuntimeError, "Invalid padding string: '{padding}'"),
+    "nn_conv2d_input_dim": (RuntimeError, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
+                                          "size: {size}"),
+    "nn_conv2d_weight_dim": (RuntimeError, "weight should have at least three dimensions"),
+    "nn_conv2d_channels": (RuntimeError, "Given groups={groups}, weight of size {weight}, expected input{input} to "
+                                         "have {expected} channels, but got {got} channels instead"),
+    "nn_conv2d_weight_groups": (RuntimeError, "Given groups={groups}, expected weight to be divisible by {groups} at "
+                                              "dimension 0, but got weight of size [{weight}] instead"),
+    "nn_conv2d_bias": (RuntimeError, "Given weight of size {weight}, expected bias to be 1-dimensional with "
+                                     "{expected} elements, but got bias of size {bias} instead"),
+    "nn_conv2d_dtype": (RuntimeError, "expected scalar type {want_scalar} but found {got_scalar}"),
+    "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({ph} x {pw}). Kernel size: "
+                                            "({kh} x {kw}). Kernel size can't be greater than actual input size"),
+    "nn_pool_input_dim": (RuntimeError, "non-empty 3D or 4D (batch mode) tensor expected for input"),
+    "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
+                                  "kernel_size={kernel} and dilation={dilation}"),
+    "nn_adaptive_pool_input_dim": (RuntimeError, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {size}"),
+    "nn_adaptive_pool_empty": (RuntimeError, "adaptive_avg_pool2d(): Expected input to have non-zero size for "
+                                             "non-batch dimensions, but input has sizes {size} with dimension {dim} "
+                                             "being empty"),
+    "nn_batch_norm_size": (RuntimeError, "{name} should contain {expected} elements not {got}"),
+    "nn_batch_norm_one_value": (ValueError, "Expected more than 1 value per channel when training, got input size "
+                                            "{input_shape}"),
+    "nn_layer_norm_shape": (RuntimeError, "Given normalized_shape={normalized}, expected input with shape [*, "
+                                          "{inner}], but got input of size{size}"),
+    "nn_smooth_l1_beta": (RuntimeError, "smooth_l1_loss does not support negative values for beta."),
+    "nn_label_smoothing": (RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: {value:g}"),
+    "nn_target_probabilities_dtype": (RuntimeError, "Expected floating point type for target with class "
+                                                    "probabilities, got {dtype_scalar}"),
+    "nn_kl_div_mean": (UserWarning, "reduction: 'mean' divides the total loss by both the batch size and the support "
+                                    "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+                                    "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+                                    "major release."),
+    # init (flowgrad/nn/init.py)
+    "nn_init_zero_element": (UserWarning, "Initializing zero-element tensors is a no-op"),
+    "nn_init_negative_slope": (ValueError, "negative_slope {param} not a valid number"),
+    "nn_init_nonlinearity": (ValueError, "Unsupported nonlinearity {nonlinearity}"),
+    "nn_init_fan_dims": (ValueError, "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"),
+    "nn_init_fan_mode": (ValueError, "Mode {mode} not supported, please use one of {valid}"),
+    "nn_init_dims": (ValueError, "Only tensors with {dims} dimensions are supported"),
+    "nn_init_dirac_groups": (ValueError, "dim 0 must be divisible by groups"),
     # recurrent layers (nn/rnn.py) and sequence packing (nn/rnn_utils.py)
     "rnn_dropout_range": (ValueError, "dropout should be a number in range [0, 1] representing the probability of "
                                       "an element being zeroed"),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from itertools import chain, islice
 
 from ..tensor import Tensor
@@ -10,10 +11,10 @@ from .module import Module, _addindent
 from .parameter import Parameter
 
 
-def _index(idx, size: int, what: str = "index") -> int:
+def _index(module: Module, idx, size: int) -> int:
     idx = operator.index(idx)
     if not -size <= idx < size:
-        raise IndexError(f"index {idx} is out of range")
+        raise module._tensor_cls.policy.error("nn_index_range", index=idx)
     return idx % size if size else idx
 
 
@@ -30,12 +31,7 @@ class Sequential(Module):
                 self.add_module(str(idx), module)
 
     def _get_item_by_idx(self, iterator, idx):
-        size = len(self)
-        idx = operator.index(idx)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        idx %= size
-        return next(islice(iterator, idx, None))
+        return next(islice(iterator, _index(self, idx, len(self)), None))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -66,8 +62,7 @@ class Sequential(Module):
 
     def __add__(self, other):
         if not isinstance(other, Sequential):
-            raise ValueError("add operator supports only objects of Sequential class, but "
-                             f"{str(type(other))} is given.")
+            raise self._tensor_cls.policy.error("nn_sequential_add", type=type(other))
         ret = self.__class__()
         for i, m in enumerate(chain(self, other)):
             ret.add_module(str(i), m)
@@ -75,8 +70,7 @@ class Sequential(Module):
 
     def __iadd__(self, other):
         if not isinstance(other, Sequential):
-            raise ValueError("add operator supports only objects of Sequential class, but "
-                             f"{str(type(other))} is given.")
+            raise self._tensor_cls.policy.error("nn_sequential_add", type=type(other))
         offset = len(self)
         for i, m in enumerate(other):
             self.add_module(str(i + offset), m)
@@ -84,9 +78,9 @@ class Sequential(Module):
 
     def __mul__(self, other: int):
         if not isinstance(other, int):
-            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+            raise self._tensor_cls.policy.error("nn_sequential_mul_type", cls=type(self), type=type(other))
         if other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+            raise self._tensor_cls.policy.error("nn_sequential_mul_factor", factor=other, cls=type(self))
         ret = self.__class__()
         n = 0
         for _ in range(other):
@@ -103,10 +97,10 @@ class Sequential(Module):
 
     def insert(self, index: int, module: Module) -> "Sequential":
         if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
+            raise self._tensor_cls.policy.error("nn_sequential_insert_type", module_cls=Module)
         n = len(self._modules)
         if not -n <= index <= n:
-            raise IndexError(f"Index out of range: {index}")
+            raise self._tensor_cls.policy.error("nn_sequential_insert_index", index=index)
         if index < 0:
             index += n
         mods = list(self._modules.values())
@@ -139,7 +133,7 @@ class ModuleList(Module):
             self += modules
 
     def _get_abs_string_index(self, idx) -> str:
-        return str(_index(idx, len(self)))
+        return str(_index(self, idx, len(self)))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -188,7 +182,7 @@ class ModuleList(Module):
 
     def extend(self, modules) -> "ModuleList":
         if isinstance(modules, (Tensor, str)) or not hasattr(modules, "__iter__"):
-            raise TypeError("ModuleList.extend should be called with an iterable, but got " + type(modules).__name__)
+            raise self._tensor_cls.policy.error("nn_modulelist_extend", type=type(modules).__name__)
         offset = len(self)
         for i, m in enumerate(modules):
             self.add_module(str(offset + i), m)
@@ -260,14 +254,17 @@ class ModuleDict(Module):
         return self._modules.values()
 
     def update(self, modules) -> None:
-        if isinstance(modules, (OrderedDict, ModuleDict, dict)):
+        if not isinstance(modules, Iterable):
+            raise self._tensor_cls.policy.error("nn_moduledict_update", type=type(modules).__name__)
+        if isinstance(modules, (Mapping, ModuleDict)):
             for key, module in modules.items():
                 self[key] = module
         else:
             for j, m in enumerate(modules):
-                if not hasattr(m, "__len__") or len(m) != 2:
-                    raise ValueError("ModuleDict update sequence element #" + str(j) + " has length " +
-                                     str(len(m) if hasattr(m, "__len__") else "unknown") + "; 2 is required")
+                if not isinstance(m, Iterable):
+                    raise self._tensor_cls.policy.error("nn_moduledict_element", index=j, type=type(m).__name__)
+                if len(m) != 2:
+                    raise self._tensor_cls.policy.error("nn_moduledict_element_length", index=j, length=len(m))
                 self[m[0]] = m[1]
 
 
@@ -290,7 +287,7 @@ class ParameterList(Module):
             self += values
 
     def _get_abs_string_index(self, idx) -> str:
-        return str(_index(idx, len(self)))
+        return str(_index(self, idx, len(self)))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -323,8 +320,7 @@ class ParameterList(Module):
 
     def extend(self, values) -> "ParameterList":
         if isinstance(values, Tensor) or not hasattr(values, "__iter__"):
-            raise TypeError("ParameterList.extend should be called with an iterable, but got " +
-                            type(values).__name__)
+            raise self._tensor_cls.policy.error("nn_parameterlist_extend", type=type(values).__name__)
         for v in values:
             self.append(v)
         return self
@@ -333,7 +329,7 @@ class ParameterList(Module):
         return "\n".join(_param_line(k, p) for k, p in enumerate(self))
 
     def __call__(self, *args, **kwargs):
-        raise RuntimeError("ParameterList should not be called.")
+        raise self._tensor_cls.policy.error("nn_parameterlist_call")
 
 
 class ParameterDict(Module):
@@ -395,4 +391,4 @@ class ParameterDict(Module):
                          if isinstance(p, Tensor) else _param_line(k, p) for k, p in self.items())
 
     def __call__(self, input):
-        raise RuntimeError("ParameterDict should not be called.")
+        raise self._tensor_cls.policy.error("nn_parameterdict_call")

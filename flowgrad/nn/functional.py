@@ -34,12 +34,12 @@ def _pair(v, name="kernel_size"):
     return (int(v), int(v))
 
 
-def _legacy_reduction(size_average, reduce, reduction):
+def _legacy_reduction(size_average, reduce, reduction, policy):
     if size_average is None and reduce is None:
         return reduction
-    warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' instead.".format(
-        _legacy_string(size_average, reduce)), stacklevel=3)
-    return _legacy_string(size_average, reduce)
+    reduction = _legacy_string(size_average, reduce)
+    warnings.warn(policy.error("nn_reduction_legacy", reduction=reduction), stacklevel=3)
+    return reduction
 
 
 def _legacy_string(size_average, reduce):
@@ -93,7 +93,7 @@ def gelu(input, approximate: str = "none"):
         return _layers.gelu(input)
     if approximate == "tanh":
         return _layers.gelu_tanh(input)
-    raise RuntimeError("approximate argument must be either none or tanh.")
+    raise input.policy.error("nn_gelu_approximate")
 
 
 def silu(input, inplace: bool = False):
@@ -141,27 +141,26 @@ def tanhshrink(input):
     return input - ops.tanh(input)
 
 
-def _softmax_dim(name: str, ndim: int) -> int:
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
-                  "an argument.", stacklevel=3)
-    return 0 if ndim in (0, 1, 3) else 1
+def _softmax_dim(name: str, input) -> int:
+    warnings.warn(input.policy.error("nn_softmax_implicit_dim", name=name), stacklevel=3)
+    return 0 if input._data.ndim in (0, 1, 3) else 1
 
 
 def softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
     if dim is None:
-        dim = _softmax_dim("softmax", input._data.ndim)
+        dim = _softmax_dim("softmax", input)
     return ops.softmax(input, dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
     if dim is None:
-        dim = _softmax_dim("log_softmax", input._data.ndim)
+        dim = _softmax_dim("log_softmax", input)
     return ops.log_softmax(input, dim, dtype)
 
 
 def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):
     if dim is None:
-        dim = _softmax_dim("softmin", input._data.ndim)
+        dim = _softmax_dim("softmin", input)
     return ops.softmax(-input, dim, dtype)
 
 
@@ -178,7 +177,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        raise input.policy.error("nn_dropout_p", p=p)
     if not training or p == 0.0:
         return input
     d = input._data
@@ -199,10 +198,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float =
         n = weight._data.shape[0]
         if padding_idx > 0:
             if padding_idx >= n:
-                raise AssertionError("Padding_idx must be within num_embeddings")
+                raise weight.policy.error("nn_padding_idx")
         elif padding_idx < 0:
             if padding_idx < -n:
-                raise AssertionError("Padding_idx must be within num_embeddings")
+                raise weight.policy.error("nn_padding_idx")
             padding_idx += n
     if max_norm is not None:
         _embedding_renorm(weight, input, max_norm, norm_type)
@@ -223,14 +222,14 @@ def _embedding_renorm(weight, input, max_norm, norm_type):
 def one_hot(tensor, num_classes: int = -1):
     d = tensor._data
     if d.dtype != np.int64:
-        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+        raise tensor.policy.error("nn_one_hot_dtype")
     xp = backend.namespace(d)
     if num_classes == -1:
         num_classes = int(d.max()) + 1 if d.size else 0
     if d.size and (int(d.min()) < 0):
-        raise RuntimeError("Class values must be non-negative.")
+        raise tensor.policy.error("nn_one_hot_negative")
     if d.size and int(d.max()) >= num_classes:
-        raise RuntimeError("Class values must be smaller than num_classes.")
+        raise tensor.policy.error("nn_one_hot_too_large")
     return tensor._new((d[..., None] == xp.arange(num_classes)).astype(np.int64))
 
 
@@ -258,7 +257,7 @@ def pad(input, pad, mode: str = "constant", value=None):
     if mode == "constant":
         return _conv.constant_pad(input, pad, 0 if value is None else value)
     if mode not in ("reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+        raise input.policy.error("nn_pad_mode", mode=mode)
     d = input._data
     nd = d.ndim
     out = input
@@ -267,8 +266,7 @@ def pad(input, pad, mode: str = "constant", value=None):
         lo, hi = pad[2 * i], pad[2 * i + 1]
         n = d.shape[dim]
         if mode == "reflect" and (lo >= n or hi >= n):
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
-                               f"but got: padding ({lo}, {hi}) at dimension {dim} of input {list(d.shape)}")
+            raise input.policy.error("nn_pad_reflect_size", lo=lo, hi=hi, dim=dim, size=list(d.shape))
         idx = _pad_index(n, lo, hi, mode)
         out = ops.index_select(out, dim, out._new(idx.astype(np.int64)))
     return out
@@ -276,79 +274,75 @@ def pad(input, pad, mode: str = "constant", value=None):
 
 # ------------------------------------------------------------------------------ convolution
 
-def _conv_padding(padding, kernel, dilation, stride, x_hw):
+def _conv_padding(padding, kernel, dilation, stride, policy):
     if isinstance(padding, str):
         if padding == "valid":
             return (0, 0, 0, 0)
         if padding == "same":
             if stride != (1, 1):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
+                raise policy.error("nn_conv2d_same_strided")
             out = []
             for k, dl in zip(kernel, dilation):
                 total = dl * (k - 1)
                 out += [total // 2, total - total // 2]
             return tuple(out)
-        raise RuntimeError(f"Invalid padding string '{padding}', should be one of ['valid', 'same']")
+        raise policy.error("nn_conv2d_padding_string", padding=padding)
     ph, pw = _pair(padding)
     return (ph, ph, pw, pw)
 
 
+def _dims(shape) -> str:
+    """A shape as C++ prints a size in PyTorch's messages: [2, 3]."""
+    return f"[{', '.join(map(str, shape))}]"
+
+
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
     d, wd = input._data, weight._data
+    policy = input.policy
     if d.ndim not in (3, 4):
-        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
-                           f"[{', '.join(map(str, d.shape))}]")
+        raise policy.error("nn_conv2d_input_dim", size=_dims(d.shape))
     unbatched = d.ndim == 3
     shape4 = (1,) + d.shape if unbatched else d.shape
     stride, dilation = _pair(stride), _pair(dilation)
     kernel = wd.shape[2:]
     if wd.ndim != 4:
-        raise RuntimeError("weight should have at least three dimensions")
+        raise policy.error("nn_conv2d_weight_dim")
     if shape4[1] != wd.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size [{', '.join(map(str, wd.shape))}], expected "
-                           f"input[{', '.join(map(str, shape4))}] to have {wd.shape[1] * groups} channels, but got "
-                           f"{shape4[1]} channels instead")
+        raise policy.error("nn_conv2d_channels", groups=groups, weight=_dims(wd.shape), input=_dims(shape4),
+                           expected=wd.shape[1] * groups, got=shape4[1])
     if wd.shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
-                           f"got weight of size [{', '.join(map(str, wd.shape))}] instead")
+        raise policy.error("nn_conv2d_weight_groups", groups=groups, weight=_dims(wd.shape))
     if bias is not None and bias._data.shape != (wd.shape[0],):
-        raise RuntimeError(f"Given weight of size [{', '.join(map(str, wd.shape))}], expected bias to be 1-dimensional "
-                           f"with {wd.shape[0]} elements, but got bias of size "
-                           f"[{', '.join(map(str, bias._data.shape))}] instead")
+        raise policy.error("nn_conv2d_bias", weight=_dims(wd.shape), expected=wd.shape[0],
+                           bias=_dims(bias._data.shape))
     if d.dtype != wd.dtype:
-        names = _layers._DTYPE_NAMES
-        raise RuntimeError(f"Input type ({names[str(d.dtype)]}) and weight type ({names[str(wd.dtype)]}) should "
-                           "be the same or input should be a MKLDNN tensor and weight is a dense tensor")
-    pads = _conv_padding(padding, kernel, dilation, stride, shape4[2:])
+        raise policy.error("nn_conv2d_dtype", want_scalar=d.dtype, got_scalar=wd.dtype)
+    pads = _conv_padding(padding, kernel, dilation, stride, policy)
     ph, pw = shape4[2] + pads[0] + pads[1], shape4[3] + pads[2] + pads[3]
     eh, ew = dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1
     if ph < eh or pw < ew:
-        raise RuntimeError(f"Calculated padded input size per channel: ({ph} x {pw}). Kernel size: ({eh} x {ew}). "
-                           "Kernel size can't be greater than actual input size")
+        raise policy.error("nn_conv2d_kernel_size", ph=ph, pw=pw, kh=eh, kw=ew)
     x = ops.unsqueeze(input, 0) if unbatched else input
     out = _conv.conv2d(x, weight, bias, stride, pads, dilation, groups)
     return ops.squeeze(out, 0) if unbatched else out
 
 
-def _pool_args(input, kernel_size, stride, padding, dilation, name):
+def _pool_args(input, kernel_size, stride, padding, dilation):
     d = input._data
     if d.ndim not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+        raise input.policy.error("nn_pool_input_dim")
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride)
     padding, dilation = _pair(padding), _pair(dilation)
     for p, k in zip(padding, kernel):
         if p > k // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation={dilation[0]}" if name == "max" else
-                               f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation=1")
+            raise input.policy.error("nn_pool_pad", pad=p, kernel=k, dilation=dilation[0])
     return kernel, stride, padding, dilation
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
-    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, "max")
+    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
     unbatched = input._data.ndim == 3
     x = ops.unsqueeze(input, 0) if unbatched else input
     out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
@@ -364,11 +358,18 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None):
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, "avg")
+    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1)
     unbatched = input._data.ndim == 3
     x = ops.unsqueeze(input, 0) if unbatched else input
     out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return ops.squeeze(out, 0) if unbatched else out
+
+
+def _pair_or_none(v) -> tuple:
+    """An output size as (h, w); None keeps the input's size."""
+    if isinstance(v, (tuple, list)):
+        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
+    return (v, v)
 
 
 def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
@@ -382,11 +383,15 @@ def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
 
 
 def adaptive_avg_pool2d(input, output_size):
+    oh, ow = _pair_or_none(output_size)
+    if (oh, ow) == (1, 1):  # PyTorch's shortcut, taken before the input is checked
+        return ops.mean(input, (-2, -1), keepdim=True)
     d = input._data
     if d.ndim not in (3, 4):
-        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(d.shape)}")
-    oh, ow = _pair(output_size)
+        raise input.policy.error("nn_adaptive_pool_input_dim", size=list(d.shape))
+    for dim in range(1, d.ndim):
+        if d.shape[dim] == 0:
+            raise input.policy.error("nn_adaptive_pool_empty", size=list(d.shape), dim=dim)
     h, w = d.shape[-2:]
     oh = h if oh is None else oh
     ow = w if ow is None else ow
@@ -422,12 +427,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
         if t is not None and t._data.size != c:
-            raise RuntimeError(f"{name} should contain {c} elements not {t._data.size}")
+            raise input.policy.error("nn_batch_norm_size", name=name, expected=c, got=t._data.size)
     if training:
         n = d.size // c
         if n <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"{input.policy.size_str(d.shape)}")
+            raise input.policy.error("nn_batch_norm_one_value", input_shape=d.shape)
         mean = ops.mean(input, dims, keepdim=True)
         centered = input - mean
         var = ops.mean(centered * centered, dims, keepdim=True)
@@ -463,9 +467,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     d = input._data
     k = len(normalized_shape)
     if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
-        raise RuntimeError(f"Given normalized_shape=[{', '.join(map(str, normalized_shape))}], expected input with "
-                           f"shape [*, {', '.join(map(str, normalized_shape))}], but got input of size"
-                           f"[{', '.join(map(str, d.shape))}]")
+        inner = ", ".join(map(str, normalized_shape))
+        raise input.policy.error("nn_layer_norm_shape", normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
     dims = tuple(range(d.ndim - k, d.ndim))
     mean = ops.mean(input, dims, keepdim=True)
     centered = input - mean
@@ -496,13 +499,13 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
 
 # ----------------------------------------------------------------------------------- losses
 
-def _check_reduction(reduction):
+def _check_reduction(reduction, policy):
     if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise policy.error("nn_reduction_invalid", reduction=reduction)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if weight is not None:
         return _layers.reduce_loss(weight * (input - target) ** 2, reduction)
     return _layers.mse_loss(input, target, reduction)
@@ -517,8 +520,8 @@ def _pair_for_pointwise(input, target):
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
+    _check_reduction(reduction, input.policy)
     _pair_for_pointwise(input, target)
     loss = ops.abs(input - target)
     if weight is not None:
@@ -527,10 +530,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
+    _check_reduction(reduction, input.policy)
     if beta < 0:
-        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+        raise input.policy.error("nn_smooth_l1_beta")
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)
@@ -541,7 +544,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
 
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
-    _check_reduction(reduction)
+    _check_reduction(reduction, input.policy)
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)
@@ -553,24 +556,23 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean"):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     return _layers.nll_loss(input, target, weight, ignore_index, reduction)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
+    _check_reduction(reduction, input.policy)
+    if label_smoothing > 1.0:  # PyTorch checks only this side: a negative value means no smoothing
+        raise input.policy.error("nn_label_smoothing", value=label_smoothing)
     d, td = input._data, target._data
     class_dim = 0 if d.ndim == 1 else 1
     c = d.shape[class_dim]
     logp = ops.log_softmax(input, class_dim)
     if d.shape == td.shape:  # class probabilities
         if td.dtype.kind != "f":
-            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
-                               f"{_layers._dtype_name(td.dtype)}")
+            raise input.policy.error("nn_target_probabilities_dtype", dtype_scalar=td.dtype)
         t = target
         if label_smoothing > 0:
             t = t * (1 - label_smoothing) + label_smoothing / c
@@ -607,23 +609,20 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     return _layers.binary_cross_entropy(input, target, weight, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     return _layers.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if reduction == "mean":
-        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
-                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                      stacklevel=2)
+        warnings.warn(input.policy.error("nn_kl_div_mean"), stacklevel=2)
     if log_target:
         loss = ops.exp(target) * (target - input)
     else:

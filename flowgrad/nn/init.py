@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from .. import backend, creation
+from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
@@ -35,12 +36,17 @@ def _rng(generator):
 
 def _no_op(tensor) -> bool:
     if tensor._data.size == 0:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        warnings.warn(tensor.policy.error("nn_init_zero_element"), stacklevel=3)
         return True
     return False
 
 
 def calculate_gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain for `nonlinearity` (PyTorch's table)."""
+    return _gain(nonlinearity, param, TORCH)
+
+
+def _gain(nonlinearity: str, param, policy) -> float:
     linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                   "conv_transpose3d"]
     if nonlinearity in linear_fns or nonlinearity == "sigmoid":
@@ -55,17 +61,17 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
         elif (not isinstance(param, bool) and isinstance(param, int)) or isinstance(param, float):
             negative_slope = param
         else:
-            raise ValueError(f"negative_slope {param} not a valid number")
+            raise policy.error("nn_init_negative_slope", param=param)
         return math.sqrt(2.0 / (1 + negative_slope ** 2))
     if nonlinearity == "selu":
         return 3.0 / 4
-    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+    raise policy.error("nn_init_nonlinearity", nonlinearity=nonlinearity)
 
 
 def _calculate_fan_in_and_fan_out(tensor) -> tuple[int, int]:
     shape = tensor._data.shape
     if len(shape) < 2:
-        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+        raise tensor.policy.error("nn_init_fan_dims")
     receptive = 1
     for s in shape[2:]:
         receptive *= s
@@ -74,8 +80,9 @@ def _calculate_fan_in_and_fan_out(tensor) -> tuple[int, int]:
 
 def _calculate_correct_fan(tensor, mode: str) -> int:
     mode = mode.lower()
-    if mode not in ("fan_in", "fan_out"):
-        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise tensor.policy.error("nn_init_fan_mode", mode=mode, valid=valid_modes)
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
 
@@ -114,16 +121,16 @@ def zeros_(tensor):
 
 def eye_(tensor):
     if tensor._data.ndim != 2:
-        raise ValueError("Only tensors with 2 dimensions are supported")
+        raise tensor.policy.error("nn_init_dims", dims="2")
     return _fill(tensor, np.eye(*tensor._data.shape))
 
 
 def dirac_(tensor, groups: int = 1):
     shape = tensor._data.shape
     if len(shape) not in (3, 4, 5):
-        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+        raise tensor.policy.error("nn_init_dims", dims="3, 4, or 5")
     if shape[0] % groups != 0:
-        raise ValueError("dim 0 must be divisible by groups")
+        raise tensor.policy.error("nn_init_dirac_groups")
     out_per_group = shape[0] // groups
     min_dim = min(out_per_group, shape[1])
     host = np.zeros(shape)
@@ -152,7 +159,7 @@ def kaiming_uniform_(tensor, a: float = 0, mode: str = "fan_in", nonlinearity: s
     if _no_op(tensor):
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
-    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    std = _gain(nonlinearity, a, tensor.policy) / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound, generator)
 
@@ -162,14 +169,14 @@ def kaiming_normal_(tensor, a: float = 0, mode: str = "fan_in", nonlinearity: st
     if _no_op(tensor):
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
-    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    std = _gain(nonlinearity, a, tensor.policy) / math.sqrt(fan)
     return normal_(tensor, 0.0, std, generator)
 
 
 def orthogonal_(tensor, gain: float = 1, generator=None):
     shape = tensor._data.shape
     if len(shape) < 2:
-        raise ValueError("Only tensors with 2 or more dimensions are supported")
+        raise tensor.policy.error("nn_init_dims", dims="2 or more")
     if tensor._data.size == 0:
         return tensor
     rows = shape[0]
@@ -186,7 +193,7 @@ def orthogonal_(tensor, gain: float = 1, generator=None):
 
 def sparse_(tensor, sparsity: float, std: float = 0.01, generator=None):
     if tensor._data.ndim != 2:
-        raise ValueError("Only tensors with 2 dimensions are supported")
+        raise tensor.policy.error("nn_init_dims", dims="2")
     rows, cols = tensor._data.shape
     rng = _rng(generator)
     host = rng.standard_normal((rows, cols)) * std

@@ -280,7 +280,7 @@ class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+            raise self._tensor_cls.policy.error("nn_dropout_p", p=p)
         self.p = p
         self.inplace = inplace
 
@@ -305,10 +305,10 @@ class Embedding(Module):
         if padding_idx is not None:
             if padding_idx > 0:
                 if padding_idx >= num_embeddings:
-                    raise AssertionError("Padding_idx must be within num_embeddings")
+                    raise self._tensor_cls.policy.error("nn_padding_idx")
             elif padding_idx < 0:
                 if padding_idx < -num_embeddings:
-                    raise AssertionError("Padding_idx must be within num_embeddings")
+                    raise self._tensor_cls.policy.error("nn_padding_idx")
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm
@@ -322,7 +322,7 @@ class Embedding(Module):
             self.reset_parameters()
         else:
             if list(_weight._data.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+                raise self._tensor_cls.policy.error("nn_embedding_weight_shape")
             self.weight = self._param_cls(_weight, requires_grad=not _freeze)
 
     def reset_parameters(self) -> None:
@@ -352,7 +352,7 @@ class Embedding(Module):
     def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx=None, max_norm=None,
                         norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
         if embeddings._data.ndim != 2:
-            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+            raise embeddings.policy.error("nn_embedding_pretrained_dim")
         rows, cols = embeddings._data.shape
         return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
                    _freeze=freeze)
@@ -475,13 +475,13 @@ class _BatchNorm(Module):
 class BatchNorm1d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input._data.ndim}D input)")
+            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="2D or 3D", ndim=input._data.ndim)
 
 
 class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim != 4:
-            raise ValueError(f"expected 4D input (got {input._data.ndim}D input)")
+            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="4D", ndim=input._data.ndim)
 
 
 # ------------------------------------------------------------------------ convolution, pooling
@@ -490,21 +490,23 @@ class Conv2d(Module):
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
         super().__init__()
+        policy = self._tensor_cls.policy
         if groups <= 0:
-            raise ValueError("groups must be a positive integer")
+            raise policy.error("nn_conv_groups")
         if in_channels % groups != 0:
-            raise ValueError("in_channels must be divisible by groups")
+            raise policy.error("nn_conv_in_groups")
         if out_channels % groups != 0:
-            raise ValueError("out_channels must be divisible by groups")
+            raise policy.error("nn_conv_out_groups")
         valid_modes = {"zeros", "reflect", "replicate", "circular"}
         if padding_mode not in valid_modes:
-            raise ValueError(f"padding_mode must be one of {valid_modes}, but got padding_mode='{padding_mode}'")
+            raise policy.error("nn_conv_padding_mode", modes=valid_modes, mode=padding_mode)
         kernel_size, stride, dilation = _pair(kernel_size), _pair(stride), _pair(dilation)
         if isinstance(padding, str):
-            if padding not in ("same", "valid"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            valid_padding = {"valid", "same"}
+            if padding not in valid_padding:
+                raise policy.error("nn_conv_padding_string", padding=padding, valid=valid_padding)
             if padding == "same" and any(s != 1 for s in stride):
-                raise ValueError("padding='same' is not supported for strided convolutions")
+                raise policy.error("nn_conv_same_strided")
         else:
             padding = _pair(padding)
         self.in_channels = in_channels

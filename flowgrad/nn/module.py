@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 from typing import Any, Callable, Iterator
@@ -41,6 +42,10 @@ def _addindent(s: str, num_spaces: int) -> str:
     first = lines.pop(0)
     rest = [(num_spaces * " ") + line if line.strip() else "" for line in lines]
     return first + "\n" + "\n".join(rest)
+
+
+def _quoted(keys) -> str:
+    return ", ".join(f'"{k}"' for k in keys)
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -80,11 +85,9 @@ class Module:
 
     def __init__(self, *args, **kwargs) -> None:
         if kwargs:
-            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument "
-                            f"'{next(iter(kwargs))}'")
+            raise self._tensor_cls.policy.error("nn_init_keyword", cls=type(self).__name__, name=next(iter(kwargs)))
         if args:
-            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} "
-                            "were given")
+            raise self._tensor_cls.policy.error("nn_init_positional", cls=type(self).__name__, given=len(args) + 1)
         d = self.__dict__
         d["training"] = True
         d["_parameters"] = {}
@@ -98,7 +101,7 @@ class Module:
 
     # ------------------------------------------------------------------------- calling
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+        raise self._tensor_cls.policy.error("nn_forward_missing", cls=type(self).__name__)
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks):
@@ -113,8 +116,7 @@ class Module:
                     if isinstance(res, tuple) and len(res) == 2:
                         args, kwargs = res
                     else:
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                           f"but got {res}.")
+                        raise self._tensor_cls.policy.error("nn_forward_pre_hook_result", result=res)
             else:
                 res = fn(self, args)
                 if res is not None:
@@ -137,9 +139,8 @@ class Module:
                         if res is not None:
                             result = res
                     except Exception as exc:  # PyTorch silences these with a warning
-                        import warnings
-                        warnings.warn("module forward hook with ``always_call=True`` raised an exception that was "
-                                      f"silenced as another error was raised in forward: {exc}", stacklevel=2)
+                        warning = self._tensor_cls.policy.error("nn_always_call_hook_silenced", exc=exc)
+                        warnings.warn(warning, stacklevel=2)
             raise
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
@@ -160,19 +161,19 @@ class Module:
 
     # ------------------------------------------------------------------- registration
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+        policy = self._tensor_cls.policy
         if "_buffers" not in self.__dict__:
-            raise AttributeError("cannot assign buffer before Module.__init__() call")
+            raise policy.error("nn_buffer_before_init")
         if not isinstance(name, str):
-            raise TypeError(f"buffer name should be a string. Got {_typename(name)}")
+            raise policy.error("nn_buffer_name_type", type=_typename(name))
         if "." in name:
-            raise KeyError('buffer name can\'t contain "."')
+            raise policy.error("nn_buffer_name_dot")
         if name == "":
-            raise KeyError('buffer name can\'t be empty string ""')
+            raise policy.error("nn_buffer_name_empty")
         if hasattr(self, name) and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+            raise policy.error("nn_attribute_exists", name=name)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' (torch Tensor or None "
-                            "required)")
+            raise policy.error("nn_buffer_type", type=_typename(tensor), name=name)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -180,39 +181,38 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def register_parameter(self, name: str, param) -> None:
+        policy = self._tensor_cls.policy
         if "_parameters" not in self.__dict__:
-            raise AttributeError("cannot assign parameter before Module.__init__() call")
+            raise policy.error("nn_parameter_before_init")
         if not isinstance(name, str):
-            raise TypeError(f"parameter name should be a string. Got {_typename(name)}")
+            raise policy.error("nn_parameter_name_type", type=_typename(name))
         if "." in name:
-            raise KeyError('parameter name can\'t contain "."')
+            raise policy.error("nn_parameter_name_dot")
         if name == "":
-            raise KeyError('parameter name can\'t be empty string ""')
+            raise policy.error("nn_parameter_name_empty")
         if hasattr(self, name) and name not in self._parameters:
-            raise KeyError(f"attribute '{name}' already exists")
+            raise policy.error("nn_attribute_exists", name=name)
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' (torch.nn.Parameter "
-                            "or None required)")
+            raise policy.error("nn_parameter_type", type=_typename(param), name=name)
         elif param.grad_fn is not None:
-            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created "
-                             f"explicitly. To express '{name}' as a function of another Tensor, compute the value in "
-                             "the forward() method.")
+            raise policy.error("nn_parameter_nonleaf", name=name)
         else:
             self._parameters[name] = param
 
     def add_module(self, name: str, module) -> None:
+        policy = self._tensor_cls.policy
         if not isinstance(module, Module) and module is not None:
-            raise TypeError(f"{_typename(module)} is not a Module subclass")
+            raise policy.error("nn_not_a_module_subclass", type=_typename(module))
         if not isinstance(name, str):
-            raise TypeError(f"module name should be a string. Got {_typename(name)}")
+            raise policy.error("nn_module_name_type", type=_typename(name))
         if hasattr(self, name) and name not in self._modules:
-            raise KeyError(f"attribute '{name}' already exists")
+            raise policy.error("nn_attribute_exists", name=name)
         if "." in name:
-            raise KeyError(f'module name can\'t contain ".", got: {name}')
+            raise policy.error("nn_module_name_dot", name=name)
         if name == "":
-            raise KeyError('module name can\'t be empty string ""')
+            raise policy.error("nn_module_name_empty")
         self._modules[name] = module
 
     register_module = add_module
@@ -231,43 +231,40 @@ class Module:
             m = d["_modules"]
             if name in m:
                 return m[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raise self._tensor_cls.policy.error("nn_no_attribute", cls=type(self).__name__, name=name)
 
     def __setattr__(self, name: str, value) -> None:
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
+                raise self._tensor_cls.policy.error("nn_parameters_before_init")
             for store in (d, self._buffers, self._modules):
                 store.pop(name, None)
             self._non_persistent_buffers_set.discard(name)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' (torch.nn.Parameter or "
-                                "None expected)")
+                raise self._tensor_cls.policy.error("nn_assign_parameter", type=_typename(value), name=name)
             self.register_parameter(name, value)
         else:
             modules = d.get("_modules")
             if isinstance(value, Module):
                 if modules is None:
-                    raise AttributeError("cannot assign module before Module.__init__() call")
+                    raise self._tensor_cls.policy.error("nn_module_before_init")
                 for store in (d, self._parameters, self._buffers):
                     store.pop(name, None)
                 self._non_persistent_buffers_set.discard(name)
                 modules[name] = value
             elif modules is not None and name in modules:
                 if value is not None:
-                    raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' (torch.nn.Module or "
-                                    "None expected)")
+                    raise self._tensor_cls.policy.error("nn_assign_child", type=_typename(value), name=name)
                 modules[name] = value
             else:
                 buffers = d.get("_buffers")
                 if buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
-                        raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' (torch.nn.Buffer, "
-                                        "torch.Tensor or None expected)")
+                        raise self._tensor_cls.policy.error("nn_assign_buffer", type=_typename(value), name=name)
                     buffers[name] = value
                 else:
                     object.__setattr__(self, name, value)
@@ -293,29 +290,29 @@ class Module:
         mod = self
         for item in target.split("."):
             if not hasattr(mod, item):
-                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+                raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=item)
             mod = getattr(mod, item)
             if not isinstance(mod, Module):
-                raise AttributeError("`" + item + "` is not an nn.Module")
+                raise self._tensor_cls.policy.error("nn_get_not_module", name=item)
         return mod
 
     def get_parameter(self, target: str):
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
-            raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
+            raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=name)
         param = getattr(mod, name)
         if not isinstance(param, Parameter):
-            raise AttributeError("`" + name + "` is not an nn.Parameter")
+            raise self._tensor_cls.policy.error("nn_get_not_parameter", name=name)
         return param
 
     def get_buffer(self, target: str):
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
-            raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
+            raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=name)
         if name not in mod._buffers:
-            raise AttributeError("`" + name + "` is not a buffer")
+            raise self._tensor_cls.policy.error("nn_get_not_buffer", name=name)
         return getattr(mod, name)
 
     # ------------------------------------------------------------------------ walking
@@ -377,7 +374,7 @@ class Module:
     # --------------------------------------------------------------------------- modes
     def train(self, mode: bool = True) -> "Module":
         if not isinstance(mode, bool):
-            raise ValueError("training mode is expected to be boolean")
+            raise self._tensor_cls.policy.error("nn_train_mode")
         for m in self.modules():
             m.__dict__["training"] = mode
         return self
@@ -440,11 +437,10 @@ class Module:
             elif isinstance(a, bool):
                 continue
             else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+                raise self._tensor_cls.policy.error("nn_to_arguments", type=type(a).__name__)
         np_dt = backend.to_np_dtype(dtype) if dtype is not None else None
         if np_dt is not None and np_dt.kind != "f":
-            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
-                            f"dtype={self._tensor_cls._dtypes[np_dt]!r}")
+            raise self._tensor_cls.policy.error("nn_to_dtype", dtype=repr(self._tensor_cls._dtypes[np_dt]))
         dev = backend.Device(device) if device is not None else None
 
         def convert(a):
@@ -484,14 +480,10 @@ class Module:
 
     # ------------------------------------------------------------------- state dicts
     def get_extra_state(self) -> Any:
-        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please "
-                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
-                           "to report this bug.")
+        raise self._tensor_cls.policy.error("nn_get_extra_state")
 
     def set_extra_state(self, state: Any) -> None:
-        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please "
-                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
-                           "to report this bug.")
+        raise self._tensor_cls.policy.error("nn_set_extra_state")
 
     def _has_extra_state(self) -> bool:
         return getattr(type(self), "get_extra_state", Module.get_extra_state) is not Module.get_extra_state
@@ -544,15 +536,13 @@ class Module:
                 continue
             inp = state_dict[key]
             if not isinstance(inp, Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
-                                  f"object from checkpoint but received {type(inp)}")
+                error_msgs.append(str(param.policy.error("nn_load_state_not_tensor", key=key, type=type(inp))))
                 continue
             if param._data.ndim == 0 and inp._data.ndim == 1 and inp._data.shape[0] == 1:
                 inp = inp[0]
             if inp._data.shape != param._data.shape:
-                size = param.policy.size_str
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape {size(inp._data.shape)} from "
-                                  f"checkpoint, the shape in current model is {size(param._data.shape)}.")
+                error_msgs.append(str(param.policy.error("nn_load_state_size", key=key, got_shape=inp._data.shape,
+                                                         want_shape=param._data.shape)))
                 continue
             _queue_copy(self, name, param, inp, assign)
         extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
@@ -576,8 +566,9 @@ class Module:
     def load_state_dict(self, state_dict: Mapping, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copy parameters and buffers from `state_dict`. Everything is checked first: on any error
         nothing has been copied."""
+        policy = self._tensor_cls.policy
         if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+            raise policy.error("nn_state_dict_type", type=type(state_dict))
         missing, unexpected, errors = [], [], []
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)
@@ -598,13 +589,11 @@ class Module:
             _pending.stack.pop()
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected)))
+                errors.insert(0, str(policy.error("nn_load_state_unexpected", keys=_quoted(unexpected))))
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+                errors.insert(0, str(policy.error("nn_load_state_missing", keys=_quoted(missing))))
         if errors:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
-                                                                                       "\n\t".join(errors)))
+            raise policy.error("nn_load_state", cls=type(self).__name__, errors="\n\t".join(errors))
         with _no_grad():
             for apply in pending:
                 apply()

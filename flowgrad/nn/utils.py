@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import backend
 from .. import ops
+from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 
@@ -37,9 +38,7 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
     norms = xp.stack([_norm_array(xp, t._data, norm_type) for t in tensors])
     total = _norm_array(xp, norms, norm_type)
     if error_if_nonfinite and not bool(xp.isfinite(total)):
-        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
-                           "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
-                           "norm anyway, set `error_if_nonfinite=False`")
+        raise tensors[0].policy.error("nn_clip_nonfinite", norm_type=norm_type)
     return tensors[0]._new(xp.asarray(total))
 
 
@@ -86,7 +85,7 @@ def parameters_to_vector(parameters):
 
 def vector_to_parameters(vec, parameters) -> None:
     if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+        raise TORCH.error("nn_vector_type", type=type(vec).__name__)
     pointer = 0
     for p in parameters:
         n = p._data.size

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import backend
+from ..autograd.policy import policy_of
 from .optimizer import Optimizer, as_float, state_tensor, step_state
 
 
@@ -9,16 +10,17 @@ class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *, maximize: bool = False,
                  differentiable: bool = False, fused=None) -> None:
+        policy = policy_of(params)
         if not 0.0 <= as_float(lr):
-            raise ValueError(f"Invalid learning rate: {lr}")
+            raise policy.error("optim_invalid_lr", lr=lr)
         if not 0.0 <= lr_decay:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+            raise policy.error("optim_invalid_lr_decay", lr_decay=lr_decay)
         if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
         if not 0.0 <= initial_accumulator_value:
-            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+            raise policy.error("optim_invalid_initial_accumulator", value=initial_accumulator_value)
         if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+            raise policy.error("optim_invalid_eps", eps=eps)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "fused": fused}

@@ -10,26 +10,31 @@ from collections import Counter
 from functools import wraps
 from weakref import ref
 
+from ..autograd.policy import TORCH, Policy
+from ..autograd.policy import policy_of
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
            "ExponentialLR", "CosineAnnealingLR", "SequentialLR", "ReduceLROnPlateau"]
-
-EPOCH_DEPRECATION_WARNING = (
-    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. Please use "
-    "`scheduler.step()` to step the scheduler. During the deprecation, if epoch is different from None, the closed "
-    "form is used instead of the new chainable form, where available. Please open an issue if you are unable to "
-    "replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
 
 
 def _lrs(optimizer, key: str = "lr") -> list:
     return [group[key] for group in optimizer.param_groups]
 
 
+def _policy(optimizer) -> Policy:
+    """The policy of the facade whose parameters the optimizer updates (PyTorch's for a non-optimizer)."""
+    return policy_of(optimizer.param_groups) if isinstance(optimizer, Optimizer) else TORCH
+
+
+def _check_optimizer(optimizer) -> None:
+    if not isinstance(optimizer, Optimizer):
+        raise TORCH.error("sched_not_optimizer", type=type(optimizer).__name__)
+
+
 def _warn_get_lr_called_within_step(sched) -> None:
     if not sched._get_lr_called_within_step:
-        warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
-                      UserWarning, stacklevel=3)
+        warnings.warn(_policy(sched.optimizer).error("sched_get_lr"), stacklevel=3)
 
 
 class LRScheduler:
@@ -40,8 +45,7 @@ class LRScheduler:
     _is_initial: bool = False
 
     def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _check_optimizer(optimizer)
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
@@ -49,11 +53,7 @@ class LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise KeyError(
-                        f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with "
-                        "last_epoch >= 0.\nThis typically happens when:\n1. You're trying to resume training from a "
-                        "checkpoint but haven't properly loaded the optimizer state\n2. You're using last_epoch >= 0 "
-                        "for a fresh training run (not recommended)")
+                    raise _policy(optimizer).error("sched_initial_lr", index=i)
         self.base_lrs = _lrs(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         self._patch_optimizer_step()
@@ -98,21 +98,12 @@ class LRScheduler:
     def step(self, epoch=None) -> None:
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
-                              "initialization. Please, make sure to call `optimizer.step()` before "
-                              "`lr_scheduler.step()`. See more details at "
-                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate", UserWarning,
-                              stacklevel=2)
+                warnings.warn(_policy(self.optimizer).error("sched_step_overridden"), stacklevel=2)
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
-                              "later, you should call them in the opposite order: `optimizer.step()` before "
-                              "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
-                              "value of the learning rate schedule. See more details at "
-                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate", UserWarning,
-                              stacklevel=2)
+                warnings.warn(_policy(self.optimizer).error("sched_step_order"), stacklevel=2)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(_policy(self.optimizer).error("sched_epoch_deprecated"), stacklevel=2)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None) -> None:
@@ -141,7 +132,8 @@ class _LambdaBase(LRScheduler):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
         else:
             if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+                raise _policy(optimizer).error("sched_lambda_count", expected=len(optimizer.param_groups),
+                                               got=len(lr_lambda))
             self.lr_lambdas = list(lr_lambda)
         super().__init__(optimizer, last_epoch)
 
@@ -177,7 +169,7 @@ class MultiplicativeLR(_LambdaBase):
         fns = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
         for fn in fns:
             if not callable(fn):
-                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+                raise _policy(optimizer).error("sched_lambda_callable", type=type(fn).__name__)
         super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list:
@@ -227,7 +219,7 @@ class MultiStepLR(LRScheduler):
 class ConstantLR(LRScheduler):
     def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5, last_epoch: int = -1) -> None:
         if factor > 1.0 or factor < 0:
-            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+            raise _policy(optimizer).error("sched_constant_factor")
         self.factor = factor
         self.total_iters = total_iters
         super().__init__(optimizer, last_epoch)
@@ -249,9 +241,9 @@ class LinearLR(LRScheduler):
     def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
         if start_factor > 1.0 or start_factor <= 0:
-            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+            raise _policy(optimizer).error("sched_linear_start")
         if end_factor > 1.0 or end_factor < 0:
-            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+            raise _policy(optimizer).error("sched_linear_end")
         self.start_factor = start_factor
         self.end_factor = end_factor
         self.total_iters = total_iters
@@ -321,23 +313,19 @@ class SequentialLR(LRScheduler):
     """Hand over from one scheduler to the next at each milestone."""
 
     def __init__(self, optimizer, schedulers: list, milestones: list, last_epoch: int = -1) -> None:
+        policy, cls = _policy(optimizer), type(self).__name__
         if len(schedulers) < 1:
-            raise ValueError(f"{self.__class__.__name__} expects at least one scheduler, but got no scheduler.")
+            raise policy.error("sched_sequential_empty", cls=cls)
         for i, s in enumerate(schedulers):
             if not hasattr(s, "optimizer"):
-                raise TypeError(f"{self.__class__.__name__} at index {i} should have `optimizer` as its attribute.")
+                raise policy.error("sched_sequential_no_optimizer", cls=cls, index=i)
             if isinstance(s, ReduceLROnPlateau):
-                raise ValueError(f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler as it "
-                                 "requires additional kwargs to be specified when calling `step`, but got one at "
-                                 f"index {i} in the given schedulers sequence.")
+                raise policy.error("sched_sequential_plateau", cls=cls, index=i)
             if optimizer != s.optimizer:
-                raise ValueError(f"{self.__class__.__name__} expects all schedulers to belong to the same optimizer, "
-                                 f"but got scheduler {s.__class__.__name__} at index {i} has {s.optimizer}, which is "
-                                 f"different from {optimizer.__class__.__name__}.")
+                raise policy.error("sched_sequential_optimizer", cls=cls, sched=type(s).__name__, index=i,
+                                   sched_optimizer=s.optimizer, optimizer=type(optimizer).__name__)
         if len(milestones) != len(schedulers) - 1:
-            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
-                             f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
-                             f"number of milestones to be equal to {len(milestones)}")
+            raise policy.error("sched_sequential_milestones", schedulers=len(schedulers), milestones=len(milestones))
         self._schedulers = schedulers
         self._milestones = milestones
         self.last_epoch = last_epoch + 1
@@ -380,14 +368,14 @@ class ReduceLROnPlateau(LRScheduler):
                  threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr=0,
                  eps: float = 1e-8) -> None:
         if factor >= 1.0:
-            raise ValueError("Factor should be < 1.0.")
+            raise _policy(optimizer).error("sched_plateau_factor")
         self.factor = factor
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _check_optimizer(optimizer)
         self.optimizer = optimizer
         if isinstance(min_lr, (list, tuple)):
             if len(min_lr) != len(optimizer.param_groups):
-                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
+                raise _policy(optimizer).error("sched_plateau_min_lrs", expected=len(optimizer.param_groups),
+                                               got=len(min_lr))
             self.default_min_lr = None
             self.min_lrs = list(min_lr)
         else:
@@ -411,7 +399,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(_policy(self.optimizer).error("sched_epoch_deprecated"), stacklevel=2)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current
@@ -430,11 +418,8 @@ class ReduceLROnPlateau(LRScheduler):
     def _reduce_lr(self, epoch) -> None:
         if len(self.optimizer.param_groups) != len(self.min_lrs):
             if self.default_min_lr is None:
-                raise RuntimeError(
-                    f"The number of param groups in the `optimizer` ({len(self.optimizer.param_groups)}) differs "
-                    f"from when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to a new "
-                    "param group being added to the optimizer. Please modify the `min_lrs` field to match the "
-                    "length of the `optimizer` param groups.")
+                raise _policy(self.optimizer).error("sched_plateau_groups", groups=len(self.optimizer.param_groups),
+                                                    min_lrs=len(self.min_lrs))
             self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
         for i, group in enumerate(self.optimizer.param_groups):
             old = float(group["lr"])
@@ -457,9 +442,9 @@ class ReduceLROnPlateau(LRScheduler):
 
     def _init_is_better(self, mode, threshold, threshold_mode) -> None:
         if mode not in {"min", "max"}:
-            raise ValueError("mode " + mode + " is unknown!")
+            raise _policy(self.optimizer).error("sched_plateau_mode", mode=mode)
         if threshold_mode not in {"rel", "abs"}:
-            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+            raise _policy(self.optimizer).error("sched_plateau_threshold_mode", mode=threshold_mode)
         self.mode_worse = math.inf if mode == "min" else -math.inf
         self.mode = mode
         self.threshold = threshold

@@ -13,6 +13,7 @@ from typing import Callable
 from .. import backend
 from ..autograd import mode
 from ..autograd.graph import RemovableHandle
+from ..autograd.policy import policy_of
 from ..nn.module import _typename
 from ..tensor import Tensor, zero_grads
 
@@ -66,13 +67,12 @@ class Optimizer:
         self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
         self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
         if isinstance(params, Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but "
-                            "got " + _typename(params))
+            raise params.policy.error("optim_params_tensor", type=_typename(params))
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
         param_groups = list(params)
         if len(param_groups) == 0:
-            raise ValueError("optimizer got an empty parameter list")
+            raise policy_of(param_groups).error("optim_empty")
         if not isinstance(param_groups[0], dict):
             param_groups = [{"params": param_groups}]
         for group in param_groups:
@@ -102,14 +102,14 @@ class Optimizer:
 
     # ---------------------------------------------------------------------------- groups
     def add_param_group(self, param_group: dict) -> None:
+        policy = policy_of(param_group, self.param_groups)
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+            raise policy.error("optim_group_type", type=type(param_group))
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
-            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
-                            "tensors in sets will change between runs. Please use a list instead.")
+            raise policy.error("optim_params_set")
         else:
             param_group["params"] = list(params)
         tensors, names = [], []
@@ -124,29 +124,26 @@ class Optimizer:
             if len(names) == len(tensors):
                 param_group["param_names"] = names
             else:
-                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+                raise policy.error("optim_names_partial")
         for p in tensors:
             if not isinstance(p, Tensor):
-                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(p))
+                raise policy.error("optim_not_tensor", type=_typename(p))
             if not self.defaults.get("differentiable", None) and not (p.grad_fn is None or p.retains_grad):
-                raise ValueError("can't optimize a non-leaf Tensor")
+                raise policy.error("optim_nonleaf")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+                raise policy.error("optim_required", name=name)
             param_group.setdefault(name, default)
         if len(tensors) != len({id(p) for p in tensors}):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
-                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+            warnings.warn(policy.error("optim_duplicate_params"), stacklevel=3)
         seen = set()
         for group in self.param_groups:
             seen.update(id(p) for p in group["params"])
             if ("param_names" in param_group) != ("param_names" in group):
-                txt = "with names" if "param_names" in param_group else "without names"
-                raise ValueError("all optimizer param groups should be with/without names. "
-                                 f"cannot add param group {txt} to the optimizer")
+                which = "with" if "param_names" in param_group else "without"
+                raise policy.error("optim_group_names", which=which)
         if any(id(p) in seen for p in tensors):
-            raise ValueError("some parameters appear in more than one parameter group")
+            raise policy.error("optim_param_in_two_groups")
         self.param_groups.append(param_group)
 
     # ------------------------------------------------------------------------------ step
@@ -162,7 +159,8 @@ class Optimizer:
         for hook in list(self._optimizer_step_pre_hooks.values()):
             res = hook(self, (), {})
             if res is not None:
-                raise RuntimeError(f"{hook} must return None or a tuple of (new_args, new_kwargs), but got {res}.")
+                raise policy_of(self.param_groups).error("optim_step_pre_hook_result", func=type(self).step,
+                                                         hook=hook, result=res)
         with mode.no_grad():
             for group in self.param_groups:
                 self._update_group(group)
@@ -238,10 +236,9 @@ class Optimizer:
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
-            raise ValueError("loaded state dict has a different number of parameter groups")
+            raise policy_of(self.param_groups).error("optim_load_group_count")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
-            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's "
-                             "group")
+            raise policy_of(self.param_groups).error("optim_load_group_size")
         id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
                           chain.from_iterable(g["params"] for g in groups)))
 

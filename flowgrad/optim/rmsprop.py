@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import backend
+from ..autograd.policy import policy_of
 from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
 
 
@@ -9,16 +10,17 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
                  momentum: float = 0, centered: bool = False, capturable: bool = False, foreach=None,
                  maximize: bool = False, differentiable: bool = False) -> None:
+        policy = policy_of(params)
         if not 0.0 <= as_float(lr):
-            raise ValueError(f"Invalid learning rate: {lr}")
+            raise policy.error("optim_invalid_lr", lr=lr)
         if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+            raise policy.error("optim_invalid_eps", eps=eps)
         if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
+            raise policy.error("optim_invalid_momentum", momentum=momentum)
         if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
         if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+            raise policy.error("optim_invalid_alpha", alpha=alpha)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
                     "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable}

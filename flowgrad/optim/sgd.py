@@ -1,6 +1,7 @@
 """Stochastic gradient descent with momentum, dampening, Nesterov, weight decay and maximize."""
 from __future__ import annotations
 
+from ..autograd.policy import policy_of
 from .optimizer import Optimizer, as_float, state_tensor
 
 
@@ -8,17 +9,18 @@ class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
                  nesterov: bool = False, *, maximize: bool = False, foreach=None, differentiable: bool = False,
                  fused=None) -> None:
+        policy = policy_of(params)
         if as_float(lr) < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
+            raise policy.error("optim_invalid_lr", lr=lr)
         if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
+            raise policy.error("optim_invalid_momentum", momentum=momentum)
         if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
                     "nesterov": nesterov, "maximize": maximize, "foreach": foreach, "differentiable": differentiable,
                     "fused": fused}
         if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+            raise policy.error("optim_nesterov")
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:

@@ -61,6 +61,20 @@ PADDLE_MESSAGES.update({
     # paddle 3.3.1 crashes here; flowgrad refuses it
     "input_in_cuts": (ValueError, "(InvalidArgument) The {index}-th input is also in no_grad_vars, so no gradient can "
                                   "reach it. (paddle 3.3.1 crashes here; flowgrad refuses it.)"),
+    # the wording the paddle facade has always given for these (paddle 3.3.1's own differs), kept where the torch
+    # facade took PyTorch 2.13's
+    "nn_conv2d_dtype": (RuntimeError, "Input type ({want_scalar}) and weight type ({got_scalar}) should be the same "
+                                      "or input should be a MKLDNN tensor and weight is a dense tensor"),
+    "nn_conv2d_padding_string": (RuntimeError, "Invalid padding string '{padding}', should be one of ['valid', "
+                                               "'same']"),
+    "nn_conv2d_weight_groups": (RuntimeError, "Given groups={groups}, expected weight to be divisible by {groups} at "
+                                              "dimension 0, but got weight of size {weight} instead"),
+    "nn_label_smoothing": (RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: {value}"),
+    "nn_moduledict_update": (TypeError, "'{type}' object is not iterable"),
+    "nn_moduledict_element": (ValueError, "ModuleDict update sequence element #{index} has length unknown; 2 is "
+                                          "required"),
+    "optim_step_pre_hook_result": (RuntimeError, "{hook} must return None or a tuple of (new_args, new_kwargs), but "
+                                                 "got {result}."),
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there

@@ -209,3 +209,48 @@ def test_minimize_applies_computed_gradients(paddle):
     loss.backward()
     opt.minimize(loss)
     assert layer.weight.tolist() == [[0.5]]
+
+
+def test_errors_keep_the_facades_wording_where_torch_took_pytorch_2_13s(fpaddle):
+    """paddle 3.3.1 words these its own way; the facade keeps the texts it has always given."""
+    paddle = fpaddle
+    F = paddle.nn.functional
+    cases = [
+        (lambda: F.conv2d(paddle.ones([1, 1, 3, 3], dtype="float64"), paddle.ones([1, 1, 1, 1])), RuntimeError,
+         "Input type (Double) and weight type (Float) should be the same or input should be a MKLDNN tensor and "
+         "weight is a dense tensor"),
+        (lambda: F.conv2d(paddle.ones([1, 1, 3, 3]), paddle.ones([1, 1, 1, 1]), padding="foo"), RuntimeError,
+         "Invalid padding string 'foo', should be one of ['valid', 'same']"),
+        (lambda: F.conv2d(paddle.ones([1, 2, 3, 3]), paddle.ones([3, 1, 1, 1]), groups=2), RuntimeError,
+         "Given groups=2, expected weight to be divisible by 2 at dimension 0, but got weight of size [3, 1, 1, 1] "
+         "instead"),
+        (lambda: F.adaptive_avg_pool2d(paddle.ones([2]), 1), RuntimeError,
+         "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [2]"),
+        (lambda: F.cross_entropy(paddle.ones([2, 3]), paddle.to_tensor([0, 1]), label_smoothing=2.0), RuntimeError,
+         "label_smoothing must be between 0.0 and 1.0. Got: 2.0"),
+        (lambda: F.cross_entropy(paddle.ones([2, 3]), paddle.to_tensor([0, 1]), label_smoothing=-0.5), RuntimeError,
+         "label_smoothing must be between 0.0 and 1.0. Got: -0.5"),
+        (lambda: paddle.nn.LayerDict().update(3), TypeError, "'int' object is not iterable"),
+        (lambda: paddle.nn.LayerDict().update([3]), ValueError,
+         "ModuleDict update sequence element #0 has length unknown; 2 is required"),
+    ]
+    for call, cls, msg in cases:
+        with pytest.raises(cls, match="^" + re.escape(msg) + "$"):
+            call()
+
+
+def test_optimizer_argument_errors_are_pytorchs(fpaddle):
+    params = fpaddle.nn.Linear(2, 2).parameters()
+    with pytest.raises(ValueError, match=re.escape("Invalid learning rate: -1")):
+        fpaddle.optimizer.SGD(learning_rate=-1, parameters=params)
+    with pytest.raises(ValueError, match=re.escape("optimizer got an empty parameter list")):
+        fpaddle.optimizer.Adam(parameters=[])
+    opt = fpaddle.optimizer.SGD(parameters=params)
+
+    def hook(*args):
+        return 5
+
+    opt.register_step_pre_hook(hook)
+    with pytest.raises(RuntimeError, match="^" + re.escape(f"{hook} must return None or a tuple of (new_args, "
+                                                           "new_kwargs), but got 5.") + "$"):
+        opt.step()

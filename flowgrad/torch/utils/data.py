@@ -15,6 +15,7 @@ class DataLoader(_DataLoader):
     __doc__ = _DataLoader.__doc__
     _collate = staticmethod(default_collate)
     _convert = staticmethod(default_convert)
+    _tensor_cls = Tensor
 
 
 __all__ = list(_neutral) + ["default_collate", "default_convert"]
