@@ -27,6 +27,7 @@ from .. import backend
 from ..autograd.mode import no_grad
 from ..tensor import Tensor as _CoreTensor
 from . import cuda_memory
+from .argcheck import place
 
 # what each device autocasts to when no dtype is given, and which dtypes the CPU accepts
 _DEFAULT_DTYPE = {"cpu": "bfloat16", "cuda": "float16"}
@@ -39,9 +40,10 @@ def _fresh_state() -> dict[str, Any]:
     return {"stage": READY, "found_inf_per_device": {}}
 
 
-def build(Tensor: type, module: str) -> dict:
-    """`autocast`, `GradScaler` and the deprecated CPU spellings for the facade `module`."""
+def build(Tensor: type, home: str) -> dict:
+    """`autocast`, `GradScaler` and the deprecated CPU spellings for the facade module `home`."""
     policy = Tensor.policy
+    module = home.rpartition(".")[2]   # the name messages use: torch.bfloat16
 
     class autocast:
         """A context / decorator for autocast regions; see the module's docstring for what flowgrad
@@ -312,10 +314,9 @@ def build(Tensor: type, module: str) -> dict:
             warnings.warn(policy.error("scaler_cpu_deprecated"), stacklevel=2)
             super().__init__("cpu", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
 
-    for cls, name in ((autocast, "autocast"), (GradScaler, "GradScaler"), (cpu_autocast, "autocast"),
-                      (cpu_GradScaler, "GradScaler")):
-        cls.__qualname__ = cls.__name__ = name
-    autocast.__module__ = GradScaler.__module__ = f"{module}.amp"
-    cpu_autocast.__module__ = cpu_GradScaler.__module__ = f"{module}.cpu.amp"
+    place(autocast, f"{home}.amp")
+    place(GradScaler, f"{home}.amp")
+    place(cpu_autocast, f"{home}.cpu.amp", "autocast")
+    place(cpu_GradScaler, f"{home}.cpu.amp", "GradScaler")
     return {"autocast": autocast, "GradScaler": GradScaler, "cpu_autocast": cpu_autocast,
             "cpu_GradScaler": cpu_GradScaler}

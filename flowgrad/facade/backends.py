@@ -137,18 +137,10 @@ def mps(package: str) -> types.ModuleType:
                    {"is_available": is_available, "is_built": is_built})
 
 
-def opt_einsum(package: str, policy) -> types.ModuleType:
+def opt_einsum(package: str) -> types.ModuleType:
     """`<package>.opt_einsum`: flowgrad's einsum contracts without opt_einsum, as PyTorch does where
-    opt_einsum is not installed: unavailable, `enabled` False (True is refused), `strategy` None."""
-    state = {"enabled": False}
-
-    def get(self) -> bool:
-        return state["enabled"]
-
-    def set(self, value) -> None:
-        if value:
-            raise policy.error("opt_einsum_enable", value=value)
-        state["enabled"] = value
+    opt_einsum is not installed: unavailable, `enabled` False and `strategy` None (plain attributes
+    there too, so setting them changes nothing)."""
 
     def is_available() -> bool:
         """Whether einsum uses opt_einsum to order its contractions: never in flowgrad."""
@@ -158,6 +150,7 @@ def opt_einsum(package: str, policy) -> types.ModuleType:
         """The opt_einsum package flowgrad uses: none."""
         return None
 
-    return _module(f"{package}.opt_einsum", "OptEinsumModule", "flowgrad's einsum does not use opt_einsum.",
-                   {"enabled": property(get, set), "strategy": None},
-                   {"is_available": is_available, "get_opt_einsum": get_opt_einsum})
+    mod = _module(f"{package}.opt_einsum", "OptEinsumModule", "flowgrad's einsum does not use opt_einsum.", {},
+                  {"is_available": is_available, "get_opt_einsum": get_opt_einsum})
+    mod.enabled, mod.strategy = False, None
+    return mod

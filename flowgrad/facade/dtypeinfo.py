@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor as _CoreTensor
-from .argcheck import typename
+from .argcheck import place, typename
 
 _PYTHON_TYPES = {builtins.float: np.dtype(np.float64), builtins.int: np.dtype(np.int64),
                  builtins.bool: np.dtype(np.bool_), builtins.complex: np.dtype(np.complex128)}
@@ -74,7 +74,7 @@ def build(home: str, dtypes: dict, policy) -> dict:
             info = np.finfo(dt)
             values = {"bits": int(info.bits), "eps": float(info.eps), "max": float(info.max), "min": float(info.min),
                       "tiny": float(info.tiny), "smallest_normal": float(info.smallest_normal),
-                      "resolution": float(info.resolution), "dtype": dtypes[dt].name}
+                      "resolution": 10.0 ** -int(info.precision), "dtype": dtypes[dt].name}
             for name, value in values.items():
                 object.__setattr__(self, name, value)
 
@@ -105,8 +105,8 @@ def build(home: str, dtypes: dict, policy) -> dict:
             value = getattr(self, field)
             return value if field == "dtype" else _g(value)
 
-    for cls in (finfo, iinfo):
-        cls.__module__, cls.__qualname__ = home, cls.__name__
+    place(finfo, home)
+    place(iinfo, home)
 
     def _tensor_arg(fn: str, input):
         if not isinstance(input, _CoreTensor):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import creation
 from ..tensor import Tensor as _CoreTensor
-from .argcheck import typename
+from .argcheck import place, typename
 
 _U64 = 2 ** 64
 
@@ -82,5 +82,5 @@ def build(Tensor: type, module: str) -> tuple[type, object]:
             """A new generator on the same device in the same state."""
             return type(self)(self.device).set_state(self.get_state())
 
-    Generator.__module__, Generator.__qualname__ = module, "Generator"
+    place(Generator, module)
     return Generator, Generator._over(creation.default_generator)

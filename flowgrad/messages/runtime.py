@@ -28,10 +28,6 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "backends_reduction_item": (TypeError, "{attr} expects a bool for {which}, but got {type_repr}"),
     "backends_reduction_empty": (TypeError, "{attr} expects at least one boolean argument"),
     "backends_reduction_long": (TypeError, "{attr} expects at most two boolean arguments"),
-    "opt_einsum_enable": (ValueError, "opt_einsum is not available, so setting `enabled` to {value} will not reap "
-                                      "the benefits of calculating an optimal path for einsum. torch.einsum will fall "
-                                      "back to contracting from left to right. To enable this optimal path "
-                                      "calculation, please install opt-einsum."),
     # finfo / iinfo and dtype predicates (flowgrad/facade/dtypeinfo.py)
     "finfo_not_float": (TypeError, "{module}.finfo() requires a floating point input type. Use {module}.iinfo to "
                                    "handle '{module}.finfo'"),

@@ -8,4 +8,4 @@ from .._tensor import Tensor as _Tensor
 cudnn = _kit.cudnn(__name__, _Tensor.policy)
 cuda = _kit.cuda(__name__, _Tensor.policy)
 mps = _kit.mps(__name__)
-opt_einsum = _kit.opt_einsum(__name__, _Tensor.policy)
+opt_einsum = _kit.opt_einsum(__name__)
