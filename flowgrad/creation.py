@@ -119,11 +119,27 @@ class Generator:
     def initial_seed(self) -> int:
         return self._seed
 
-    def get_state(self):
-        return self.rng.bit_generator.state
+    def get_state(self) -> np.ndarray:
+        """The seed and the whole PCG64 state as bytes (uint8, STATE_BYTES long): what set_state takes."""
+        st = self.rng.bit_generator.state
+        words = (self._seed, st["state"]["state"], st["state"]["inc"], st["has_uint32"], st["uinteger"])
+        raw = b"".join(int(w).to_bytes(n, "little") for w, n in zip(words, _STATE_LAYOUT))
+        return np.frombuffer(raw, np.uint8).copy()
 
-    def set_state(self, state) -> None:
-        self.rng.bit_generator.state = state
+    def set_state(self, state: np.ndarray) -> None:
+        """Restore a state get_state returned (the seed included)."""
+        raw, words = np.ascontiguousarray(state, np.uint8).tobytes(), []
+        for n in _STATE_LAYOUT:
+            words.append(int.from_bytes(raw[:n], "little"))
+            raw = raw[n:]
+        self._seed = words[0]
+        self.rng.bit_generator.state = {"bit_generator": "PCG64", "state": {"state": words[1], "inc": words[2]},
+                                        "has_uint32": words[3], "uinteger": words[4]}
+
+
+# byte widths of get_state's fields: seed, PCG64 state, PCG64 increment, has_uint32, uinteger
+_STATE_LAYOUT = (8, 16, 16, 4, 4)
+STATE_BYTES = sum(_STATE_LAYOUT)
 
 
 default_generator = Generator()

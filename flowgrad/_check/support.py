@@ -16,6 +16,10 @@ _RANDOM = "random numbers come from NumPy's generator: the same distributions as
 _SAVE = ("flowgrad writes and reads its own zip format (JSON + .npy): real {fw} cannot read flowgrad's files, nor "
          "flowgrad {fw}'s")
 
+_RNG_STATE = "the state is flowgrad's own (48 bytes: the seed and NumPy's PCG64 state), not PyTorch's"
+_AUTOCAST = ("flowgrad does not autocast: where PyTorch would run ops in bfloat16 / float16 it raises "
+             "NotImplementedError; disabled or unsupported-dtype contexts change nothing, as in PyTorch")
+
 #: API -> how flowgrad's facade is known to differ from the framework. The data behind
 #: `known_differences`; a key is an API as `flowgrad check` names it (`torch.diag`, or a keyword:
 #: `torch.diag(diagonal=)`).
@@ -27,6 +31,19 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
         "torch.save": _SAVE.format(fw="PyTorch"),
         "torch.load": _SAVE.format(fw="PyTorch"),
         "torch.diag(diagonal=)": "a non-zero offset with a vector input (building a matrix) raises NotImplementedError",
+        **{f"torch.{name}": _RNG_STATE for name in ("get_rng_state", "set_rng_state", "Generator.get_state",
+                                                     "Generator.set_state")},
+        "torch.Generator": _RANDOM.format(fw="PyTorch"),
+        "torch.compile": "checks its arguments, then returns the function or module itself: flowgrad runs eagerly "
+                         "(no graph capture; the backend is never called)",
+        "torch.jit.script": "returns the function, class or module unchanged: flowgrad has no TorchScript",
+        "torch.jit.trace": "runs the function once on the example inputs and returns it unchanged: later calls run "
+                           "the Python code again, data-dependent branches included",
+        **{f"torch.{name}": _AUTOCAST for name in ("autocast", "amp.autocast", "cpu.amp.autocast")},
+        "torch.set_num_threads": "sizes NumPy's BLAS thread pool through threadpoolctl; without threadpoolctl the "
+                                 "count is only recorded, with a warning",
+        **{f"torch.cuda.{name}": "with CUDA, raises NotImplementedError: CuPy's memory pool keeps no peak"
+           for name in ("max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats")},
     },
     "paddle": {
         **{f"paddle.{name}": _RANDOM.format(fw="Paddle") for name in (

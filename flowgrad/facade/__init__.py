@@ -30,7 +30,7 @@ def populate_torch_family(namespace: dict, module: str, Tensor: type, dtypes: di
     """dtype names, creation functions, ops and the composed surface for a torch-family facade."""
     built = {}
     built.update(naming.dtype_names(dtypes))
-    created = creation.build(Tensor, dtypes)
+    created = creation.build(Tensor, dtypes, module)
     Tensor._factories = types.SimpleNamespace(**created)
     built.update(created)
     built.update(functions.build(Tensor, dtypes))

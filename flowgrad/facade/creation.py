@@ -10,9 +10,10 @@ import numpy as np
 from .. import backend, creation
 from .. import ops
 from ..tensor import Tensor as _CoreTensor
+from .generator import build as build_generator
 
 
-def build(Tensor: type, dtypes: dict) -> dict:
+def build(Tensor: type, dtypes: dict, module: str) -> dict:
     """The creation namespace of a torch-family facade whose tensors are `Tensor`."""
     policy = Tensor.policy
     default_device = [None]
@@ -128,10 +129,10 @@ def build(Tensor: type, dtypes: dict) -> dict:
         return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
 
     # ------------------------------------------------------------------------------ random
-    default_generator = creation.default_generator
+    Generator, default_generator = build_generator(Tensor, module)
 
     def manual_seed(seed):
-        return default_generator.manual_seed(seed)
+        return default_generator.manual_seed(builtins.int(seed))
 
     def seed() -> builtins.int:
         return default_generator.seed()
@@ -142,8 +143,8 @@ def build(Tensor: type, dtypes: dict) -> dict:
     def get_rng_state():
         return default_generator.get_state()
 
-    def set_rng_state(state) -> None:
-        default_generator.set_state(state)
+    def set_rng_state(new_state) -> None:
+        default_generator.set_state(new_state)
 
     def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
         return _finish(creation.rand(_size(size), dtype, _dev(device), generator), requires_grad)
@@ -183,6 +184,6 @@ def build(Tensor: type, dtypes: dict) -> dict:
         return Tensor._make(out if probs._data.ndim == 2 else out[0])
 
     namespace = {name: value for name, value in locals().items()
-                 if not name.startswith("_") and name not in ("Tensor", "dtypes", "policy", "default_device")}
-    namespace.update(asarray=as_tensor, Generator=creation.Generator, _default_device=default_device)
+                 if not name.startswith("_") and name not in ("Tensor", "dtypes", "module", "policy", "default_device")}
+    namespace.update(asarray=as_tensor, _default_device=default_device)
     return namespace

@@ -15,6 +15,16 @@ from .version import __version__
 _populate(globals(), __name__, Tensor, _DTYPES)
 set_printoptions = _PRINTER.set_printoptions
 
+# the settings and queries every script's preamble touches (threads, dtype limits, determinism, compile)
+from ..facade import adopt as _adopt  # noqa: E402
+from ..facade import compiling as _compiling, dtypeinfo as _dtypeinfo, settings as _settings  # noqa: E402
+from ..facade import threads as _threads  # noqa: E402
+
+_runtime = {**_threads.build(Tensor.policy), **_dtypeinfo.build(__name__, _DTYPES, Tensor.policy),
+            **_settings.build(Tensor.policy), "compile": _compiling.build_compile(Tensor.policy)}
+_adopt(_runtime, __name__)
+globals().update(_runtime)
+
 # ---------------------------------------------------------------------------- submodules
 from . import autograd  # noqa: E402
 from . import cuda  # noqa: E402
@@ -23,5 +33,7 @@ from . import utils  # noqa: E402
 from . import version  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
+from . import amp, backends, cpu, jit  # noqa: E402
+from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from .autograd import set_detect_anomaly, detect_anomaly  # noqa: E402,F401

@@ -61,7 +61,7 @@ def test_the_planted_file_table_and_figure():
         f"unsupported      1  torch.Tensor.refine_names                {p}:10",
         f"unsupported      1  torch.distributed                        {p}:4",
         f"unsupported      1  torch.distributed.init_process_group     {p}:8",
-        f"unsupported      1  torch.jit.script                         {p}:11",
+        f"unsupported      1  torch.jit.freeze                         {p}:11",
         f"unsupported      1  torch.nn.Linear.planted_method           {p}:14",
         f"unsupported      1  torch.zeros(names=)                      {p}:9",
         f"differs          1  torch.manual_seed                        {p}:7",
@@ -88,7 +88,7 @@ def test_the_planted_file_parsable():
         f"{p}:8:1: unsupported: torch.distributed.init_process_group",
         f"{p}:9:41: unsupported: torch.zeros(names=)",
         f"{p}:10:7: unsupported: torch.Tensor.refine_names",
-        f"{p}:11:12: unsupported: torch.jit.script",
+        f"{p}:11:12: unsupported: torch.jit.freeze",
         f"{p}:14:7: unsupported: torch.nn.Linear.planted_method",
     ]
 

@@ -78,17 +78,17 @@ def test_a_missing_attribute_is_an_attribute_error_that_names_flowgrad_and_hasat
         from flowgrad import shim
         shim.install("torch")
         import torch
-        for get in (lambda: torch.compile, lambda: torch.nn.functional.no_such, lambda: torch.utils.no_such):
+        for get in (lambda: torch.export, lambda: torch.nn.functional.no_such, lambda: torch.utils.no_such):
             try:
                 get()
             except AttributeError as e:
                 assert type(e) is shim.FlowgradAttributeError
                 print(e)
-        assert not hasattr(torch, "compile") and getattr(torch, "compile", None) is None
+        assert not hasattr(torch, "export") and getattr(torch, "export", None) is None
         assert hasattr(torch, "zeros") and hasattr(torch.nn, "Linear")
     """)
     assert out.splitlines() == [
-        "module 'torch' has no attribute 'compile': flowgrad's torch facade (flowgrad.torch) does not provide it",
+        "module 'torch' has no attribute 'export': flowgrad's torch facade (flowgrad.torch) does not provide it",
         "module 'torch.nn.functional' has no attribute 'no_such': flowgrad's torch facade "
         "(flowgrad.torch.nn.functional) does not provide it",
         "module 'torch.utils' has no attribute 'no_such': flowgrad's torch facade (flowgrad.torch.utils) does not "
@@ -116,9 +116,9 @@ def test_what_is_missing_is_recorded_with_its_first_place():
         from flowgrad import shim
         shim.install("torch")
         import torch
-        hasattr(torch, "compile")
+        hasattr(torch, "export")
         try:
-            torch.compile
+            torch.export
         except AttributeError:
             pass
         try:
@@ -129,7 +129,7 @@ def test_what_is_missing_is_recorded_with_its_first_place():
         for m in shim.missing():
             print(m.api, m.kind, m.count, m.first)
     """)
-    assert out.splitlines() == ["torch.compile attribute 2 <string>:5", "torch._dynamo module 1 <string>:11"]
+    assert out.splitlines() == ["torch.export attribute 2 <string>:5", "torch._dynamo module 1 <string>:11"]
 
 
 def test_watch_tensors_records_missing_tensor_attributes_until_uninstall():
@@ -172,7 +172,7 @@ def test_uninstall_restores_sys_modules_sys_meta_path_and_the_facades():
         assert not {m for m in modules - set(sys.modules)}, "nothing that was there went away"
         assert type(flowgrad.torch) is types.ModuleType
         try:
-            flowgrad.torch.compile
+            flowgrad.torch.export
         except AttributeError as e:
             assert type(e) is AttributeError
         spec = importlib.util.find_spec("torch")

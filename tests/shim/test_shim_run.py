@@ -103,8 +103,8 @@ def test_report_lists_what_the_run_asked_for_and_flowgrad_lacks(tmp_path):
     script.write_text(
         "import torch\n"
         "x = torch.ones(2)\n"
-        "if hasattr(torch, 'compile'):\n"
-        "    model = torch.compile(x)\n"
+        "if hasattr(torch, 'export'):\n"
+        "    model = torch.export.export(x)\n"
         "for _ in range(3):\n"
         "    try:\n"
         "        import torch._dynamo\n"
@@ -122,7 +122,7 @@ def test_report_lists_what_the_run_asked_for_and_flowgrad_lacks(tmp_path):
         "   uses  API                        kind              first place",
         "      3  torch._dynamo              module            gaps.py:7",
         "      1  torch.Tensor.refine_names  tensor attribute  gaps.py:11",
-        "      1  torch.compile              attribute         gaps.py:3",
+        "      1  torch.export               attribute         gaps.py:3",
     ]
     clean = tmp_path / "clean.py"
     clean.write_text("import torch\nprint(torch.ones(1).item())\n")
