@@ -1,7 +1,7 @@
 """The message tables against the code that raises from them, read with `ast` (nothing runs but the
-tables): every kind has an exception or warning class and a template; every `policy.error(kind,
-...)` names its kind literally (or as a choice between literals) and its facts by keyword; each
-kind it names exists, and its template formats with exactly the facts that site passes, under
+tables): every kind has an exception or warning class and a template; every raise site,
+`policy.errors.kind(...)` or `policy.error(kind, ...)`, names its kind literally (or as a choice
+between literals) and its facts by keyword; each kind it names exists, and its template formats with exactly the facts that site passes, under
 every facade's policy that defines it; no kind is defined that nothing raises; a facade's table
 overrides only kinds that exist, besides the few it declares its own (`OWN_KINDS`)."""
 from __future__ import annotations
@@ -124,13 +124,22 @@ def _sites() -> tuple[list[Site], list[str]]:
     sites, bad = [], []
     for rel, tree in pkg.trees.items():
         for call in ast.walk(tree):
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "error"
-                    and _RECEIVER.search(ast.unparse(call.func.value))):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+                continue
+            where = f"{rel}:{call.lineno}"
+            named = call.func.value   # `<policy>.errors.<kind>(**facts)`
+            if isinstance(named, ast.Attribute) and named.attr == "errors" and _RECEIVER.search(
+                    ast.unparse(named.value)):
+                if call.args or any(k.arg is None for k in call.keywords):
+                    bad.append(f"{where}: {ast.unparse(call)}")
+                else:
+                    sites.append(Site(where, {call.func.attr}, frozenset(k.arg for k in call.keywords)))
+                continue
+            if not (call.func.attr == "error" and _RECEIVER.search(ast.unparse(call.func.value))):
                 continue
             fn = pkg.owner.get(id(call))
             if fn is not None and fn.name == "error":   # a policy's own error() passing a kind on
                 continue
-            where = f"{rel}:{call.lineno}"
             arg = call.args[0] if call.args else None
             kinds = pkg.kinds(arg, fn) if arg is not None else None
             if kinds is None and isinstance(arg, ast.Name) and (rel, arg.id) in DYNAMIC:
