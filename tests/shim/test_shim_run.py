@@ -118,7 +118,7 @@ def test_report_lists_what_the_run_asked_for_and_flowgrad_lacks(tmp_path):
     res = flowgrad("run", "--report", "gaps.py", cwd=tmp_path)
     assert res.returncode == 0 and res.stdout == "2.0\n"
     assert res.stderr.splitlines() == [
-        "flowgrad run --report (aliased: torch, paddle): 3 framework APIs the run asked for are missing from flowgrad",
+        "flowgrad run --report (aliased: torch, oneflow, paddle): 3 framework APIs the run asked for are missing from flowgrad",
         "   uses  API                        kind              first place",
         "      3  torch._dynamo              module            gaps.py:7",
         "      1  torch.Tensor.refine_names  tensor attribute  gaps.py:11",
