@@ -102,7 +102,8 @@ def test_training_loop_agrees_with_pytorch():
         net = fw.nn.Sequential(fw.nn.Linear(3, 4), fw.nn.Tanh(), fw.nn.Linear(4, 1))
         with fw.no_grad():
             for i, p in enumerate(net.parameters()):
-                p.copy_(fw.tensor(np.linspace(-0.5, 0.5, p.numel()).reshape(tuple(p.shape)).astype(np.float32) * (i + 1)))
+                values = np.linspace(-0.5, 0.5, p.numel()).reshape(tuple(p.shape)) * (i + 1)
+                p.copy_(fw.tensor(values.astype(np.float32)))
         opt = fw.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
         sched = fw.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
         data = fw.utils.data.TensorDataset(x.detach(), x.detach().sum(1, keepdim=True))
