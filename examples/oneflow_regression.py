@@ -1,6 +1,7 @@
-"""Fit sin(x) with a small tanh network, written as ordinary OneFlow code (`import oneflow as flow`),
-trained with flow.optim.Adam on mini-batches from flow.utils.data. The data and the initial weights
-come from NumPy, so the numbers are the same as the same program's under PyTorch.
+"""Regression in OneFlow's style (`import oneflow as flow`): a two-layer network fits a noisy
+quadratic surface of two inputs, fed in mini-batches by flow.utils.data and trained with
+flow.optim.SGD (momentum) under a step learning-rate schedule. Inputs, targets and initial weights
+are NumPy's, so the numbers equal those of the same program under PyTorch.
 
     python examples/oneflow_regression.py       # flowgrad's OneFlow facade
 """
@@ -13,42 +14,33 @@ if "--real" not in sys.argv:  # flowgrad unless --real; `flowgrad run` and compa
     shim.install("oneflow")
 import oneflow as flow
 
+gen = np.random.default_rng(7)
+features = gen.uniform(-1.0, 1.0, size=(96, 2)).astype(np.float32)
+target = (features[:, :1] ** 2 - 0.5 * features[:, 1:] + 0.02 * gen.standard_normal((96, 1))).astype(np.float32)
 
-class Net(flow.nn.Module):
-    def __init__(self, hidden):
-        super().__init__()
-        self.fc1 = flow.nn.Linear(1, hidden)
-        self.fc2 = flow.nn.Linear(hidden, 1)
+model = flow.nn.Sequential(flow.nn.Linear(2, 24), flow.nn.ReLU(), flow.nn.Linear(24, 1))
+with flow.no_grad():   # reproducible starting weights
+    for param in model.parameters():
+        param.copy_(flow.tensor(gen.normal(0.0, 0.4, size=tuple(param.shape)).astype(np.float32)))
 
-    def forward(self, x):
-        return self.fc2(flow.tanh(self.fc1(x)))
+batches = flow.utils.data.DataLoader(flow.utils.data.TensorDataset(flow.tensor(features), flow.tensor(target)),
+                                     batch_size=32)
+sgd = flow.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+schedule = flow.optim.lr_scheduler.StepLR(sgd, step_size=40, gamma=0.5)
 
+for epoch in range(1, 121):
+    running = 0.0
+    for inputs, wanted in batches:
+        sgd.zero_grad()
+        mse = flow.nn.functional.mse_loss(model(inputs), wanted)
+        mse.backward()
+        sgd.step()
+        running += mse.item() * inputs.shape[0]
+    schedule.step()
+    if epoch % 20 == 0:
+        print(f"epoch {epoch:3d}  lr {schedule.get_last_lr()[0]:.4f}  mse {running / len(features):.5f}")
 
-rng = np.random.default_rng(0)
-xs = np.linspace(-3.0, 3.0, 64, dtype=np.float32).reshape(64, 1)
-ys = np.sin(xs) + 0.05 * rng.standard_normal((64, 1)).astype(np.float32)
-
-net = Net(hidden=16)
+model.eval()
 with flow.no_grad():
-    for p in net.parameters():  # deterministic initial weights
-        p.copy_(flow.tensor((0.5 * rng.standard_normal(tuple(p.shape))).astype(np.float32)))
-
-data = flow.utils.data.TensorDataset(flow.tensor(xs), flow.tensor(ys))
-loader = flow.utils.data.DataLoader(data, batch_size=16, shuffle=False)
-opt = flow.optim.Adam(net.parameters(), lr=0.02)
-loss_fn = flow.nn.MSELoss()
-
-for epoch in range(61):
-    total = 0.0
-    for xb, yb in loader:
-        loss = loss_fn(net(xb), yb)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        total += loss.item()
-    if epoch % 10 == 0:
-        print(f"epoch {epoch:2d}  loss {total / len(loader):.5f}")
-
-with flow.no_grad():
-    pred = net(flow.tensor([[0.0], [1.5]]))
-print("sin(0) ~", f"{pred[0, 0].item():.3f}", " sin(1.5) ~", f"{pred[1, 0].item():.3f}")
+    probe = model(flow.tensor([[0.5, 0.0], [-1.0, 1.0]])).flatten().tolist()
+print("f(0.5, 0) ~", f"{probe[0]:.3f}", "(0.250)   f(-1, 1) ~", f"{probe[1]:.3f}", "(0.500)")

@@ -50,18 +50,9 @@ del ONEFLOW_MESSAGES["nonleaf_grad_access"], ONEFLOW_MESSAGES["backward_create_g
 OWN_KINDS = frozenset({"fn_grad_none", "fn_apply_arg_type", "fn_output_type"})
 
 
-def node_name(node) -> str:
-    """OneFlow's name for a grad node (`broadcast_mulBackward`, `accumulategrad`): its column of the naming table."""
-    return node.names["oneflow"]
-
-
 def size_str(shape) -> str:
     """A shape as OneFlow's C++ messages print it: `(2,3)`, `(5,)`, `()`."""
     return f"({','.join(map(str, shape))}{',' if len(shape) == 1 else ''})"
-
-
-def _type_name(np_dtype) -> str:
-    return f"oneflow.{np_dtype}"
 
 
 class OneFlowPolicy(Policy):
@@ -89,8 +80,8 @@ ONEFLOW = OneFlowPolicy(
     function_nondiff_grad_none=True,
     messages=ONEFLOW_MESSAGES,
     size_str=size_str,
-    type_name=_type_name,
-    node_name=node_name,
+    type_name=lambda np_dtype: f"oneflow.{np_dtype}",
+    node_name=lambda node: node.names["oneflow"],   # its column of the naming table
     hint="",
     hint_anomaly="",
 )

@@ -49,3 +49,8 @@ def alike(program: Callable, *inputs: Sequence, requires_grad: bool = True, atol
                 assert a.dtype == b.dtype, (first, name)
                 np.testing.assert_allclose(a, b, atol=atol, err_msg=f"grad: {first} vs {name}")
     return results
+
+
+def make_function(fw, name: str, forward: Callable, backward: Callable) -> type:
+    """A custom autograd Function class of framework `fw` named `name` from two plain functions."""
+    return type(name, (fw.autograd.Function,), {"forward": staticmethod(forward), "backward": staticmethod(backward)})

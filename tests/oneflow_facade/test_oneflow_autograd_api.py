@@ -138,12 +138,13 @@ def test_grads_batched(flow):
     assert str(e.value).endswith("grad_output[0] has a shape of (3,) and output[0] has a shape of (2,).")
 
 
-def test_backward_works_under_no_grad(flow):
+def test_backward_and_grad_work_under_no_grad(flow):
     x = flow.tensor([1., 2.], requires_grad=True)
-    y = (x * x).sum()
+    loss, other = (x * x).sum(), (x * 3).sum()
     with flow.no_grad():
-        y.backward()
-    assert x.grad.tolist() == [2., 4.]
+        loss.backward()
+        got = flow.autograd.grad(other, x)[0]
+    assert (x.grad.tolist(), got.tolist()) == ([2., 4.], [3., 3.])
 
 
 def test_values_and_gradients_agree_with_pytorch():

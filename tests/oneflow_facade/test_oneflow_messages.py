@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from same_program import make_function
+
 
 def _fn(flow, backward, forward=lambda ctx, a: a * 1):
-    return type("Fn", (flow.autograd.Function,), {"forward": staticmethod(forward), "backward": staticmethod(backward)})
+    return make_function(flow, "Fn", forward, backward)
 
 
 CASES = {
