@@ -28,5 +28,6 @@ _adopt(_runtime, __name__)
 globals().update(_runtime)
 
 # ---------------------------------------------------------------------------- submodules
-from . import autograd, nn, optim, utils  # noqa: E402
+from . import autograd, cuda, nn, optim, utils  # noqa: E402
+from .serialization import load, save  # noqa: E402,F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401

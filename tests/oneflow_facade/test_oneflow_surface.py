@@ -128,3 +128,19 @@ def test_module_classes_are_oneflows(flow):
     assert isinstance(flow.nn.LSTM(2, 3), flow.nn.RNNBase)
     batch = next(iter(flow.utils.data.DataLoader([np.ones(2, dtype=np.float32)] * 2, batch_size=2)))
     assert type(batch) is flow.Tensor and batch.shape == (2, 2)
+
+
+def test_save_load_cuda_and_clipping(flow, tmp_path):
+    net = flow.nn.Linear(2, 1)
+    flow.save(net.state_dict(), str(tmp_path / "net.of"))
+    state = flow.load(str(tmp_path / "net.of"))
+    assert type(state["weight"]) is flow.Tensor and state["weight"].tolist() == net.weight.tolist()
+    other = flow.nn.Linear(2, 1)
+    other.load_state_dict(state)
+    assert other.bias.tolist() == net.bias.tolist()
+    assert flow.cuda.is_available() is (flow.cuda.device_count() > 0)
+    net(flow.ones(3, 2)).sum().backward()
+    total = flow.nn.utils.clip_grad_norm_(net.parameters(), 0.1)
+    assert abs(total.item() - float(np.sqrt(3 * 3 * 2 + 9))) < 1e-5
+    norm = np.sqrt(sum(float((p.grad ** 2).sum().item()) for p in net.parameters()))
+    assert abs(norm - 0.1) < 1e-4

@@ -7,7 +7,7 @@ from ...facade import nn as _kit
 from ...nn import parameter as _p
 from ...tensor import zero_grads as _zero_grads
 from .._tensor import Tensor as _Tensor
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 
 
 class Parameter(_p.Parameter, _Tensor):
@@ -24,4 +24,4 @@ def _zero_grad(self, set_to_none: bool = False) -> None:
 
 globals().update(_kit.build(__name__, _Tensor, Parameter, zero_grad=_zero_grad))
 
-__all__ = ["Module", "Parameter", "functional", "init"] + sorted(_nn.MODULE_CLASSES)
+__all__ = ["Module", "Parameter", "functional", "init", "utils"] + sorted(_nn.MODULE_CLASSES)
