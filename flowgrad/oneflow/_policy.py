@@ -43,11 +43,14 @@ ONEFLOW_MESSAGES.update({
     "fn_output_type": (_R, "autograd.Function's output only support tensor or list of tensors"),
     "fn_save_type": (TypeError, "save_for_backward() only support Tensor or Tensors"),
     "unpack_hook_type": (_R, "unpack_hook should return a Tensor, but got `{type}` instead"),
+    "node_hook_count": (_R, "The number of input grads returned by hook is not correct, expected {expected}, but "
+                            "got {got}."),
+    "set_data_nonleaf": (_R, "Can only set leaf tensor's data."),
 })
 # OneFlow warns about neither; the engine and the kit leave out a warning whose kind the table lacks
 del ONEFLOW_MESSAGES["nonleaf_grad_access"], ONEFLOW_MESSAGES["backward_create_graph"]
-# kinds only OneFlow raises: its Function knobs lead there
-OWN_KINDS = frozenset({"fn_grad_none", "fn_apply_arg_type", "fn_output_type"})
+# kinds only OneFlow raises: its Function knobs lead there, and its Tensor's `data` setter
+OWN_KINDS = frozenset({"fn_grad_none", "fn_apply_arg_type", "fn_output_type", "set_data_nonleaf"})
 
 
 def size_str(shape) -> str:

@@ -9,6 +9,7 @@ from ..autograd import api
 from ..facade import naming
 from ..facade.printing import Printer, PrintStyle
 from ..facade.tensor import Tensor as TorchFamilyTensor
+from ..tensor import Tensor as _CoreTensor
 from ._policy import ONEFLOW
 
 DTYPES = backend.dtype_table("oneflow")
@@ -56,6 +57,14 @@ class Tensor(TorchFamilyTensor):
             self._grad_accumulator()
 
     grad = property(_kit_grad.fget, _set_grad, _kit_grad.fdel)
+
+    def _set_data(self, value) -> None:
+        if self._grad_fn is not None:
+            raise self.policy.error("set_data_nonleaf")
+        _CoreTensor.data.fset(self, value)
+        self._acc = None    # OneFlow resets a leaf's grad_fn with its data
+
+    data = property(_CoreTensor.data.fget, _set_data, doc=_CoreTensor.data.__doc__)
 
     def register_hook(self, hook) -> None:
         """Register `hook(grad) -> Tensor | None`; OneFlow gives no handle to remove it."""

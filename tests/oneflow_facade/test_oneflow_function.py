@@ -125,3 +125,10 @@ def test_same_values_and_grads_as_pytorch():
         cube = make_function(fw, "Cube", forward, lambda ctx, g: 3 * ctx.saved_tensors[0] ** 2 * g)
         return cube.apply(x) + x
     alike(program, [1., -2., 0.5])
+
+
+def test_none_inputs_and_what_backward_returns_for_them(flow):
+    fn = make_function(flow, "WithNone", lambda ctx, a, b: a * 3, lambda ctx, g: (g * 3, flow.ones(2)))
+    a = flow.ones(2, requires_grad=True)
+    fn.apply(a, None).sum().backward()                       # the gradient for the None input is ignored
+    assert a.grad.tolist() == [3., 3.]

@@ -136,3 +136,37 @@ def test_inplace_ops(flow):
     assert not t.is_leaf and t.requires_grad
     t.sum().backward()
     assert x.grad.tolist() == [1., 1.]
+
+
+def test_data_is_settable_on_leaves_only(flow):
+    x = flow.tensor([1., 2.], requires_grad=True)
+    y = x * 2
+    with pytest.raises(RuntimeError) as e:
+        y.data = flow.zeros(2)
+    assert str(e.value) == "Can only set leaf tensor's data." and y.tolist() == [2., 4.]
+    x.data = flow.zeros(3)
+    assert x.tolist() == [0., 0., 0.] and x.requires_grad and x.grad_fn is None
+
+
+def test_node_hooks_must_return_one_gradient_per_input(flow):
+    x = flow.tensor([1., 2.], requires_grad=True)
+    w = flow.tensor([3., 4.], requires_grad=True)
+    y = x * w
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0],))
+    with pytest.raises(RuntimeError) as e:
+        y.sum().backward()
+    assert str(e.value) == "The number of input grads returned by hook is not correct, expected 2, but got 1."
+
+
+def test_grad_leaves_inputs_alone_but_fills_retained_grads_and_runs_hooks(flow):
+    from same_program import FRAMEWORKS
+    import importlib
+    for name in FRAMEWORKS:                                  # OneFlow and PyTorch agree here
+        fw = importlib.import_module(name)
+        x = fw.tensor([1., 2.], requires_grad=True)
+        seen = []
+        x.register_hook(lambda g: seen.append(g.tolist()))
+        y = x * 2
+        y.retain_grad()
+        (g,) = fw.autograd.grad((y * y).sum(), [x])
+        assert (g.tolist(), x.grad, y.grad.tolist(), seen) == ([8., 16.], None, [4., 8.], [[8., 16.]]), name
