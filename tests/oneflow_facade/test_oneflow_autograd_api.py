@@ -158,3 +158,12 @@ def test_higher_order_agrees_with_pytorch():
         (g,) = fw.autograd.grad((a ** 3).sum(), [a], create_graph=True)
         return g * a
     alike(program, [1., 2., 3.])
+
+
+def test_an_empty_gradient_list_means_implicit_seeds(flow):
+    x = flow.tensor([1., 2.], requires_grad=True)
+    flow.autograd.backward([(x * x).sum()], [])
+    assert flow.autograd.grad([(x * 3).sum()], [x], [])[0].tolist() == [3., 3.]
+    assert x.grad.tolist() == [2., 4.]
+    with pytest.raises(RuntimeError, match="^Grad can be implicitly created only for scalar outputs$"):
+        flow.autograd.backward(x * 2, [])

@@ -84,3 +84,15 @@ def test_every_message_comes_from_the_policy_table(flow):
     assert flow.Tensor.policy is _policy.ONEFLOW and _policy.ONEFLOW.messages is _policy.ONEFLOW_MESSAGES
     for kind in _policy.OWN_KINDS:
         assert kind in _policy.ONEFLOW_MESSAGES
+
+
+def test_where_the_texts_agree_real_torch_says_the_same():
+    from same_program import FRAMEWORKS
+    import importlib
+    texts = set()
+    for name in FRAMEWORKS:
+        fw = importlib.import_module(name)
+        with pytest.raises(RuntimeError) as e:
+            fw.ones(1).register_hook(print)
+        texts.add(str(e.value))
+    assert texts == {"cannot register a hook on a tensor that doesn't require gradient"}

@@ -13,10 +13,15 @@ __all__ = ["backward", "grad", "Function", "set_grad_enabled", "enable_grad", "i
            "no_grad", "vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 
+def _seeds(grads):
+    """OneFlow reads no gradients (None, or an empty list) as a None for every output."""
+    return None if isinstance(grads, (list, tuple)) and not grads else grads
+
+
 def backward(tensors, grad_tensors, retain_graph: bool = False, create_graph: bool = False) -> None:
     """Accumulate the gradients of `tensors` into the leaves' `.grad`; `grad_tensors` is required
     (None seeds one-element outputs with ones); create_graph=True retains the graph."""
-    _api.backward(tensors, grad_tensors, retain_graph, create_graph, policy=_ONEFLOW)
+    _api.backward(tensors, _seeds(grad_tensors), retain_graph, create_graph, policy=_ONEFLOW)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: bool = False, create_graph: bool = False,
@@ -24,7 +29,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool = False, create_
     """The gradients of `outputs` with respect to `inputs`, as a tuple; with no inputs, OneFlow runs
     a plain backward (accumulating into the leaves) and returns ()."""
     if inputs is None or (isinstance(inputs, (list, tuple)) and not inputs):
-        _api.backward(outputs, grad_outputs, retain_graph, create_graph, policy=_ONEFLOW)
+        _api.backward(outputs, _seeds(grad_outputs), retain_graph, create_graph, policy=_ONEFLOW)
         return ()
-    return _api.grad(outputs, inputs, grad_outputs, bool(retain_graph), create_graph, True, allow_unused,
+    return _api.grad(outputs, inputs, _seeds(grad_outputs), bool(retain_graph), create_graph, True, allow_unused,
                      is_grads_batched, policy=_ONEFLOW)
