@@ -63,6 +63,15 @@ class Policy:
     grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
     grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
     grad_returns_list: bool = False            # paddle: grad() returns a list
+    seed_count_exact: bool = False             # oneflow: more gradients than outputs is an error too
+    release_needs_saved_tensor: bool = False   # oneflow: only a node that saved a tensor is released after a pass
+    saving_nodes: frozenset = frozenset()      # oneflow: torch names of nodes its kernels save a tensor for
+    check_versions: bool = True                # oneflow: no version counter check on saved tensors
+    leaf_grad_fn_is_accumulator: bool = False  # oneflow: a used leaf's grad_fn is its (kept) accumulator
+    compact_next_functions: bool = False       # oneflow: next_functions lists (node, 0) per requiring input
+    function_strict_types: bool = False        # oneflow: Function.apply takes tensors or None, returns a tuple
+    function_none_grad_error: bool = False     # oneflow: a None gradient for an input requiring grad is an error
+    function_nondiff_grad_none: bool = False   # oneflow: a non-differentiable output's gradient is None
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name

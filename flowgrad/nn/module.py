@@ -196,7 +196,7 @@ class Module:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
             raise policy.error("nn_parameter_type", type=_typename(param), name=name)
-        elif param.grad_fn is not None:
+        elif param._grad_fn is not None:
             raise policy.error("nn_parameter_nonleaf", name=name)
         else:
             self._parameters[name] = param

@@ -66,7 +66,7 @@ def edge(t: Tensor):
     """The gradient edge of a tensor: its grad_fn slot, or its leaf accumulator; None if it needs no grad."""
     if t is None or not t._requires_grad:
         return None
-    fn = t.grad_fn
+    fn = t._grad_fn
     if fn is not None:
         return (fn, t.output_nr)
     return (t._grad_accumulator(), 0)
@@ -195,7 +195,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
 _EDGES = {
     1: """\
     t = inputs[0]
-    fn = t.grad_fn
+    fn = t._grad_fn
     node.next_edges = edges = ((fn, t.output_nr) if fn is not None and t._requires_grad else _edge(t),)
 """,
     2: """\
@@ -214,7 +214,7 @@ _MAKE_NODE = """\
     node._hooks = node._metadata = None
     node._trace = _trace() if _TRACING[0] and (_FORWARD_TRACES[0] or _anomaly()) else None
     out._requires_grad = True
-    out.grad_fn = node
+    out._grad_fn = node
 """
 _SAVE = "(_SavedTensor({t}) if {t}._extra is None else _save({t}))"   # save(t), inlined for the common case
 _ONE_OUTPUT = """\
@@ -227,7 +227,7 @@ _MANY_OUTPUTS = """\
 _OUTPUT_NRS = """\
     for i, o in enumerate(outs):
         o._requires_grad = True
-        o.grad_fn = node
+        o._grad_fn = node
         o.output_nr = i
 """
 

@@ -128,7 +128,7 @@ class Optimizer:
         for p in tensors:
             if not isinstance(p, Tensor):
                 raise policy.error("optim_not_tensor", type=_typename(p))
-            if not self.defaults.get("differentiable", None) and not (p.grad_fn is None or p.retains_grad):
+            if not self.defaults.get("differentiable", None) and not (p._grad_fn is None or p.retains_grad):
                 raise policy.error("optim_nonleaf")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:

@@ -235,6 +235,22 @@ def test_paddle_uses_and_frameworks_chosen_with_as(tmp_path):
     assert not [api for api in only if api.startswith("torch")]
 
 
+def test_oneflow_uses_are_asked_of_the_oneflow_facade(tmp_path):
+    code = """
+        import oneflow as flow
+        x = flow.tensor([1.0], requires_grad=True)
+        flow.autograd.backward(x * 2, None)
+        flow.manual_seed(0)
+        x.no_such_method()
+        flow.no_such_fn()
+    """
+    rows = _counts(_check_code(tmp_path, code, ["oneflow"]))
+    assert rows["oneflow.autograd.backward"] == ("supported", 1)
+    assert rows["oneflow.tensor(requires_grad=)"] == ("supported", 1)
+    assert rows["oneflow.manual_seed"][0] == "differs"
+    assert rows["oneflow.no_such_fn"][0] == rows["oneflow.Tensor.no_such_method"][0] == "unsupported"
+
+
 def test_known_differences_hook_feeds_the_differs_bucket(tmp_path):
     assert "torch.save" in check.known_differences("torch")
     assert check.known_differences("jax") == {}
