@@ -24,4 +24,37 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "sdpa_gqa_heads": (RuntimeError, "Number of heads in key and value must divide the number of heads in "),
     "sdpa_mask_grows": (RuntimeError, "output with shape {out} doesn't match the broadcast shape {wide}"),
     "sdpa_dropout_p": (RuntimeError, "dropout probability has to be between 0 and 1, but got {p}"),
+    # multi_head_attention_forward and MultiheadAttention (nn/attention.py)
+    "mha_sizes_positive": (ValueError, "embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "
+                                       "and num_heads={num_heads} instead"),
+    "mha_embed_dim_divisible": (AssertionError, "embed_dim must be divisible by num_heads"),
+    "mha_query_dims": (AssertionError, "query should be unbatched 2D or batched 3D tensor but received {ndim}-D "
+                                       "query tensor"),
+    "mha_kv_dims": (AssertionError, "For {rank} `query`, expected `key` and `value` to be {want}-D but found "
+                                    "{key}-D and {value}-D tensors respectively"),
+    "mha_key_padding_mask_dims": (AssertionError, "For {rank} `query`, expected `key_padding_mask` to be `None` or "
+                                                  "{want}-D but found {ndim}-D tensor instead"),
+    "mha_attn_mask_dims": (AssertionError, "For {rank} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+                                           "found {ndim}-D tensor instead"),
+    "mha_unbatched_attn_mask_shape": (AssertionError, "Expected `attn_mask` shape to be {want} but got {got_shape}"),
+    "mha_mask_type": (AssertionError, "only bool and floating types of {name} are supported"),
+    "mha_mask_mismatch": (UserWarning, "Support for mismatched {name} and {other} is deprecated. Use same type for "
+                                       "both instead."),
+    "mha_causal_needs_mask": (RuntimeError, "Need attn_mask if specifying the is_causal hint. You may use the "
+                                            "Transformer module method `generate_square_subsequent_mask` to create "
+                                            "this mask."),
+    "mha_embed_dim": (AssertionError, "was expecting embedding dimension of {want}, but got {got}"),
+    "mha_embed_dim_heads": (AssertionError, "embed_dim {embed_dim} not divisible by num_heads {num_heads}"),
+    "mha_key_value_dims": (AssertionError, "key's sequence and batch dims {key_shape} do not match value's "
+                                           "{value_shape}"),
+    "mha_key_value_shape": (AssertionError, "key shape {key_shape} does not match value shape {value_shape}"),
+    "mha_no_in_proj_weight": (AssertionError, "use_separate_proj_weight is False but in_proj_weight is None"),
+    "mha_no_proj_weight": (AssertionError, "use_separate_proj_weight is True but {name}_proj_weight is None"),
+    "mha_proj_weight_shape": (AssertionError, "expecting {which} weights shape of {want}, but got {got_shape}"),
+    "mha_proj_bias_shape": (AssertionError, "expecting {which} bias shape of {want}, but got {got_shape}"),
+    "mha_attn_mask_shape": (RuntimeError, "The shape of the {ndim}D attn_mask is {got_shape}, but should be {want}."),
+    "mha_bias_static": (AssertionError, "bias cannot be added to static {which}."),
+    "mha_bias_pair": (AssertionError, "{given} is set but {missing} is None"),
+    "mha_static_size": (AssertionError, "expecting {name}.size({dim}) of {want}, but got {got}"),
+    "mha_key_padding_mask_shape": (AssertionError, "Expected key_padded_mask.shape[{dim}] to be {want}, but got {got}"),
 }

@@ -78,6 +78,7 @@ class Module:
 
     _param_cls = Parameter      # the facade's Parameter class
     _tensor_cls = Tensor        # the facade's tensor class (buffers, created tensors)
+    _facade_classes: dict = {}  # neutral layer class -> the facade's class for it (filled by the facade)
     _version: int = 1
     training: bool
     call_super_init: bool = False
@@ -663,6 +664,11 @@ class Module:
 
     def _new_tensor(self, arr):
         return self._tensor_cls._make(arr)
+
+    def _layer(self, neutral_cls: type) -> type:
+        """The class of this module's facade for a neutral layer class, so that a layer building
+        sub-layers (MultiheadAttention's out_proj, a Transformer's blocks) builds them in its facade."""
+        return self._facade_classes.get(neutral_cls, neutral_cls)
 
 
 def _queue_copy(module, name, param, inp, assign) -> None:

@@ -225,5 +225,306 @@ def test_sdpa_errors(case, torch):
     _raises(torch, exc, message, fn)
 
 
+
+
+# ---------------------------------------------------------------------------- MultiheadAttention
+
+E, HEADS, L, S, N = 8, 2, 4, 5, 3
+
+# name: (constructor keyword arguments, inputs, forward: masks and flags)
+# inputs: "self" (query is key is value), "kv" (key is value), "qkv" (three tensors); "-unbatched"
+MHA_CASES = {
+    "self": ({}, "self", {}),
+    "self-no-weights": ({}, "self", {"need_weights": False}),
+    "self-heads-weights": ({}, "self", {"average_attn_weights": False}),
+    "kv": ({}, "kv", {}),
+    "qkv": ({}, "qkv", {"need_weights": False}),
+    "batch-first": ({"batch_first": True}, "self", {}),
+    "batch-first-kv-no-weights": ({"batch_first": True}, "kv", {"need_weights": False}),
+    "batch-first-qkv": ({"batch_first": True}, "qkv", {"average_attn_weights": False}),
+    "no-bias": ({"bias": False}, "qkv", {}),
+    "bias-kv": ({"add_bias_kv": True}, "qkv", {"attn_mask": ("bool", (L, S))}),
+    "zero-attn": ({"add_zero_attn": True}, "qkv", {"key_padding_mask": "bool", "need_weights": False}),
+    "bias-kv-zero-attn": ({"add_bias_kv": True, "add_zero_attn": True}, "kv",
+                          {"attn_mask": ("float", (N * HEADS, L, S)), "key_padding_mask": "float"}),
+    "kdim-vdim": ({"kdim": 3, "vdim": 6}, "qkv", {}),
+    "kdim-vdim-no-weights-bf": ({"kdim": 3, "vdim": 6, "batch_first": True}, "qkv",
+                                {"need_weights": False, "attn_mask": ("bool", (L, S))}),
+    "kdim-vdim-no-bias": ({"kdim": 3, "vdim": 6, "bias": False}, "qkv", {"key_padding_mask": "bool"}),
+    "bool-masks": ({}, "qkv", {"attn_mask": ("bool", (L, S)), "key_padding_mask": "bool"}),
+    "bool-masks-no-weights": ({}, "qkv", {"attn_mask": ("bool", (L, S)), "key_padding_mask": "bool",
+                                          "need_weights": False}),
+    "float-masks": ({}, "qkv", {"attn_mask": ("float", (L, S)), "key_padding_mask": "float"}),
+    "float-3d-mask-no-weights": ({}, "qkv", {"attn_mask": ("float", (N * HEADS, L, S)), "need_weights": False}),
+    "padding-only": ({}, "kv", {"key_padding_mask": "float", "need_weights": False}),
+    "causal": ({}, "self", {"attn_mask": ("causal", (L, L)), "is_causal": True}),
+    "causal-no-weights": ({}, "self", {"attn_mask": ("causal", (L, L)), "is_causal": True, "need_weights": False}),
+    "causal-padding-no-weights": ({}, "self", {"attn_mask": ("causal", (L, L)), "is_causal": True,
+                                               "key_padding_mask": "bool", "need_weights": False}),
+    "unbatched": ({}, "qkv-unbatched", {"attn_mask": ("float", (L, S)), "key_padding_mask": "bool"}),
+    "unbatched-3d-mask": ({"batch_first": True}, "kv-unbatched", {"attn_mask": ("bool", (HEADS, L, S))}),
+    "unbatched-self-no-weights": ({}, "self-unbatched", {"need_weights": False,
+                                                         "attn_mask": ("float", (HEADS, L, L))}),
+}
+
+
+def _mha_masks(fwd, rng, batched, src_len):
+    """The masks of a case as arrays: every query keeps its first key, so no row is empty."""
+    out = {}
+    if "attn_mask" in fwd:
+        kind, shape = fwd["attn_mask"]
+        shape = tuple(src_len if s == S else s for s in shape)
+        if kind == "causal":
+            out["attn_mask"] = np.triu(np.ones(shape, dtype=bool), 1)
+        elif kind == "bool":
+            out["attn_mask"] = rng.random(shape) < 0.3
+            out["attn_mask"][..., 0] = False
+        else:
+            out["attn_mask"] = rng.standard_normal(shape)
+            out["attn_mask"][rng.random(shape) < 0.2] = -np.inf
+            out["attn_mask"][..., 0] = 0.0
+    if "key_padding_mask" in fwd:
+        shape = (N, src_len) if batched else (src_len,)
+        if fwd["key_padding_mask"] == "bool":
+            kpm = rng.random(shape) < 0.4
+            kpm[..., 0] = False
+        else:
+            kpm = rng.standard_normal(shape)
+            kpm[rng.random(shape) < 0.3] = -np.inf
+            kpm[..., 0] = 0.0
+        out["key_padding_mask"] = kpm
+    return out
+
+
+def _run_mha(T, ctor, state_dict, dtype, arrays, inputs, masks, flags, train):
+    m = T.nn.MultiheadAttention(E, HEADS, **ctor).to(getattr(T, dtype))
+    m.load_state_dict({k: T.tensor(v.astype(dtype)) for k, v in state_dict.items()})
+    m.train(train)
+    leaves = [T.tensor(a.astype(dtype), requires_grad=True) for a in arrays]
+    if inputs.startswith("self"):
+        q = k = v = leaves[0]
+    elif inputs.startswith("kv"):
+        q, (k, v) = leaves[0], (leaves[1], leaves[1])
+    else:
+        q, k, v = leaves
+    kwargs = dict(flags)
+    for name, mask in masks.items():
+        if mask.dtype == np.bool_:
+            kwargs[name] = T.tensor(mask)
+        else:
+            kwargs[name] = T.tensor(mask.astype(dtype), requires_grad=True)
+            leaves.append(kwargs[name])
+    out, weights = m(q, k, v, **kwargs)
+    results = [out.detach().numpy(), None if weights is None else weights.detach().numpy()]
+    grads = T.autograd.grad(_loss(T, [out] + ([] if weights is None else [weights])), leaves, allow_unused=True)
+    results += [g.numpy() for g in grads]
+    params = dict(m.named_parameters())
+    pgrads = T.autograd.grad(_loss(T, [m(q, k, v, **kwargs)[0]]), list(params.values()))
+    return results + [(name, g.numpy()) for name, g in zip(params, pgrads)]
+
+
+@pytest.mark.filterwarnings("ignore:Support for mismatched key_padding_mask and attn_mask is deprecated")
+@pytest.mark.parametrize("train", [True, False], ids=["train", "eval"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(MHA_CASES))
+def test_multihead_attention_matches_torch(name, dtype, train, real_torch):
+    ctor, inputs, fwd = MHA_CASES[name]
+    real_torch.manual_seed(0)
+    state_dict = {k: v.detach().numpy() for k, v in real_torch.nn.MultiheadAttention(E, HEADS, **ctor)
+                  .state_dict().items()}
+    rng = np.random.default_rng(3)
+    batched = not inputs.endswith("unbatched")
+    src_len = L if inputs.startswith("self") else S
+    lead_q = ((N, L) if ctor.get("batch_first") else (L, N)) if batched else (L,)
+    lead_k = ((N, src_len) if ctor.get("batch_first") else (src_len, N)) if batched else (src_len,)
+    arrays = [rng.standard_normal(lead_q + (E,))]
+    if inputs.startswith("kv"):
+        arrays.append(rng.standard_normal(lead_k + (ctor.get("kdim", E),)))
+    elif inputs.startswith("qkv"):
+        arrays += [rng.standard_normal(lead_k + (ctor.get("kdim", E),)),
+                   rng.standard_normal(lead_k + (ctor.get("vdim", E),))]
+    masks = _mha_masks(fwd, rng, batched, src_len)
+    flags = {k: v for k, v in fwd.items() if k not in masks}
+    a = _run_mha(ft, ctor, state_dict, dtype, arrays, inputs, masks, flags, train)
+    b = _run_mha(real_torch, ctor, state_dict, dtype, arrays, inputs, masks, flags, train)
+    _compare(a, b, TOL[dtype])
+
+
+@pytest.mark.parametrize("masks", ["none", "padding", "attn", "both"])
+def test_multihead_attention_inference_matches_torch_fast_path(masks, real_torch):
+    """Evaluation without gradients, batch_first self-attention: PyTorch's fused fast path."""
+    real_torch.manual_seed(0)
+    ref = real_torch.nn.MultiheadAttention(E, HEADS, batch_first=True).eval()
+    state_dict = {k: v.numpy() for k, v in ref.state_dict().items()}
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((N, L, E)).astype("float32")
+    kpm = rng.random((N, L)) < 0.4
+    kpm[:, 0] = False
+    am = np.triu(np.ones((L, L), dtype=bool), 1)
+    res = []
+    for T in (ft, real_torch):
+        m = T.nn.MultiheadAttention(E, HEADS, batch_first=True).eval()
+        m.load_state_dict({k: T.tensor(v) for k, v in state_dict.items()})
+        kwargs = {}
+        if masks in ("padding", "both"):
+            kwargs["key_padding_mask"] = T.tensor(kpm)
+        if masks in ("attn", "both"):
+            kwargs["attn_mask"] = T.tensor(am)
+        with T.no_grad():
+            t = T.tensor(x)
+            out, weights = m(t, t, t, **kwargs)
+        res.append([out.numpy(), weights.numpy()])
+    _compare(res[0], res[1], TOL["float32"])
+
+
+def test_multihead_attention_mismatched_mask_types_warn(torch):
+    m = torch.nn.MultiheadAttention(4, 2)
+    x = torch.randn(3, 2, 4)
+    with pytest.warns(UserWarning) as caught:
+        m(x, x, x, attn_mask=torch.zeros(3, 3), key_padding_mask=torch.zeros(2, 3, dtype=torch.bool))
+    assert [str(w.message) for w in caught] == [
+        "Support for mismatched key_padding_mask and attn_mask is deprecated. Use same type for both instead."]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"kdim": 3, "vdim": 5, "bias": False}, {"add_bias_kv": True},
+                                    {"batch_first": True, "dropout": 0.1, "add_zero_attn": True}])
+def test_multihead_attention_structure_and_init_match_torch(kwargs, torch):
+    torch.manual_seed(0)
+    m = torch.nn.MultiheadAttention(8, 2, **kwargs)
+    assert repr(m) == ("MultiheadAttention(\n  (out_proj): NonDynamicallyQuantizableLinear(in_features=8, "
+                       f"out_features=8, bias={kwargs.get('bias', True)})\n)")
+    assert isinstance(m.out_proj, torch.nn.Linear) and isinstance(m.out_proj.weight, torch.nn.Parameter)
+    same = "kdim" not in kwargs
+    names = (["in_proj_weight"] if same else ["q_proj_weight", "k_proj_weight", "v_proj_weight"])
+    names += ["in_proj_bias"] if kwargs.get("bias", True) else []
+    names += ["bias_k", "bias_v"] if kwargs.get("add_bias_kv") else []
+    names += ["out_proj.weight"] + (["out_proj.bias"] if kwargs.get("bias", True) else [])
+    assert list(m.state_dict()) == names
+    assert (m.in_proj_weight is None) != same and (m.bias_k is None) != bool(kwargs.get("add_bias_kv"))
+    assert (m.embed_dim, m.kdim, m.vdim, m.num_heads, m.head_dim) == (8, kwargs.get("kdim", 8), kwargs.get("vdim", 8),
+                                                                     2, 4)
+    assert (m.dropout, m.batch_first, m.add_zero_attn, m._qkv_same_embed_dim) == (
+        kwargs.get("dropout", 0.0), kwargs.get("batch_first", False), kwargs.get("add_zero_attn", False), same)
+    if kwargs.get("bias", True):   # xavier-uniform projections, zero biases
+        w = m.in_proj_weight if same else m.q_proj_weight
+        bound = (6 / (w.shape[0] + w.shape[1])) ** 0.5
+        assert float(w.detach().abs().max()) <= bound and float(m.in_proj_bias.detach().abs().sum()) == 0.0
+        assert float(m.out_proj.bias.detach().abs().sum()) == 0.0
+    lead = (2, 3) if kwargs.get("batch_first") else (3, 2)
+    q, k, v = (torch.randn(*lead, kwargs.get(dim, 8)) for dim in ("embed_dim", "kdim", "vdim"))
+    assert tuple(m(q, k, v)[0].shape) == lead + (8,)
+
+
+def test_multihead_attention_factory_kwargs(torch):
+    m = torch.nn.MultiheadAttention(4, 2, kdim=3, dtype=torch.float64)
+    assert {p.dtype for p in m.parameters()} == {torch.float64}
+    x = torch.randn(3, 2, 4, dtype=torch.float64)
+    out, weights = m(x, torch.randn(5, 2, 3, dtype=torch.float64), torch.randn(5, 2, 4, dtype=torch.float64))
+    assert out.dtype == weights.dtype == torch.float64 and tuple(weights.shape) == (2, 3, 5)
+
+
+def _mha_errors(torch):
+    r = torch.randn
+    F = torch.nn.functional
+    m = torch.nn.MultiheadAttention(4, 2)
+    m2 = torch.nn.MultiheadAttention(4, 2, kdim=3, vdim=5)
+    x = r(3, 2, 4)
+    zb = lambda *s: torch.zeros(*s, dtype=torch.bool)  # noqa: E731
+    kw = dict(embed_dim_to_check=4, num_heads=2, in_proj_weight=m.in_proj_weight, in_proj_bias=m.in_proj_bias,
+              bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.0, out_proj_weight=m.out_proj.weight,
+              out_proj_bias=m.out_proj.bias)
+    fn = lambda **over: F.multi_head_attention_forward(x, x, x, **{**kw, **over})  # noqa: E731
+    bkv = dict(bias_k=r(1, 1, 4), bias_v=r(1, 1, 4))
+    sep = dict(use_separate_proj_weight=True, q_proj_weight=r(4, 4))
+    A = AssertionError
+    return [
+        (lambda: torch.nn.MultiheadAttention(0, 2), ValueError,
+         "embed_dim and num_heads must be greater than 0, got embed_dim=0 and num_heads=2 instead"),
+        (lambda: torch.nn.MultiheadAttention(4, -1), ValueError,
+         "embed_dim and num_heads must be greater than 0, got embed_dim=4 and num_heads=-1 instead"),
+        (lambda: torch.nn.MultiheadAttention(5, 2), A, "embed_dim must be divisible by num_heads"),
+        (lambda: m(r(3, 2, 2, 4), x, x), A, "query should be unbatched 2D or batched 3D tensor but received 4-D query "
+                                            "tensor"),
+        (lambda: m(r(4), r(4), r(4)), A, "query should be unbatched 2D or batched 3D tensor but received 1-D query "
+                                         "tensor"),
+        (lambda: m(x, r(3, 4), x), A, "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found 2-D "
+                                      "and 3-D tensors respectively"),
+        (lambda: m(r(3, 4), r(3, 2, 4), r(3, 4)), A, "For unbatched (2-D) `query`, expected `key` and `value` to be "
+                                                     "2-D but found 3-D and 2-D tensors respectively"),
+        (lambda: m(x, x, x, key_padding_mask=zb(3)), A, "For batched (3-D) `query`, expected `key_padding_mask` to be "
+                                                        "`None` or 2-D but found 1-D tensor instead"),
+        (lambda: m(r(3, 4), r(3, 4), r(3, 4), key_padding_mask=zb(1, 3)), A,
+         "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but found 2-D tensor instead"),
+        (lambda: m(x, x, x, attn_mask=zb(3)), A, "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D "
+                                                 "or 3-D but found 1-D tensor instead"),
+        (lambda: m(r(3, 4), r(3, 4), r(3, 4), attn_mask=zb(1, 3, 3, 3)), A,
+         "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found 4-D tensor instead"),
+        (lambda: m(r(3, 4), r(5, 4), r(5, 4), attn_mask=zb(2, 3, 4)), A,
+         "Expected `attn_mask` shape to be (2, 3, 5) but got torch.Size([2, 3, 4])"),
+        (lambda: m(x, x, x, attn_mask=torch.zeros(3, 3, dtype=torch.long)), A,
+         "only bool and floating types of attn_mask are supported"),
+        (lambda: m(x, x, x, key_padding_mask=torch.zeros(2, 3, dtype=torch.int32)), A,
+         "only bool and floating types of key_padding_mask are supported"),
+        (lambda: m(x, x, x, is_causal=True), RuntimeError,
+         "Need attn_mask if specifying the is_causal hint. You may use the Transformer module method "
+         "`generate_square_subsequent_mask` to create this mask."),
+        (lambda: m(r(3, 2, 5), r(3, 2, 5), r(3, 2, 5)), A, "was expecting embedding dimension of 4, but got 5"),
+        (lambda: m(x, r(3, 2, 4), r(4, 2, 4)), A,
+         "key shape torch.Size([3, 2, 4]) does not match value shape torch.Size([4, 2, 4])"),
+        (lambda: m2(x, r(3, 2, 3), r(4, 2, 5)), A,
+         "key's sequence and batch dims torch.Size([3, 2]) do not match value's torch.Size([4, 2])"),
+        (lambda: m(x, x, x, attn_mask=torch.zeros(3, 4)), RuntimeError,
+         "The shape of the 2D attn_mask is torch.Size([3, 4]), but should be (3, 3)."),
+        (lambda: m(x, x, x, attn_mask=torch.zeros(3, 3, 3)), RuntimeError,
+         "The shape of the 3D attn_mask is torch.Size([3, 3, 3]), but should be (4, 3, 3)."),
+        (lambda: m(x, x, x, key_padding_mask=zb(3, 3)), A, "Expected key_padded_mask.shape[0] to be 2, but got 3"),
+        (lambda: m(x, x, x, key_padding_mask=zb(2, 4)), A, "Expected key_padded_mask.shape[1] to be 3, but got 4"),
+        (lambda: m2(x, r(3, 2, 4), r(3, 2, 5)), A, "expecting key weights shape of (4, 4), but got torch.Size([4, 3])"),
+        (lambda: m2(x, r(3, 2, 3), r(3, 2, 4)), A,
+         "expecting value weights shape of (4, 4), but got torch.Size([4, 5])"),
+        (lambda: fn(in_proj_weight=None), A, "use_separate_proj_weight is False but in_proj_weight is None"),
+        (lambda: fn(bias_k=r(1, 1, 4)), A, "bias_k is set but bias_v is None"),
+        (lambda: fn(bias_v=r(1, 1, 4)), A, "bias_v is set but bias_k is None"),
+        (lambda: fn(**bkv, static_k=r(4, 3, 2)), A, "bias cannot be added to static key."),
+        (lambda: fn(**bkv, static_v=r(4, 3, 2)), A, "bias cannot be added to static value."),
+        (lambda: fn(static_k=r(3, 3, 2)), A, "expecting static_k.size(0) of 4, but got 3"),
+        (lambda: fn(static_k=r(4, 3, 3)), A, "expecting static_k.size(2) of 2, but got 3"),
+        (lambda: fn(static_v=r(5, 3, 2)), A, "expecting static_v.size(0) of 4, but got 5"),
+        (lambda: fn(use_separate_proj_weight=True), A, "use_separate_proj_weight is True but q_proj_weight is None"),
+        (lambda: fn(**sep), A, "use_separate_proj_weight is True but k_proj_weight is None"),
+        (lambda: fn(**sep, k_proj_weight=r(4, 4), v_proj_weight=r(4, 4), in_proj_bias=r(6)), A,
+         "expecting query bias shape of (4,), but got torch.Size([2])"),
+        (lambda: fn(embed_dim_to_check=5), A, "was expecting embedding dimension of 5, but got 4"),
+        (lambda: fn(num_heads=3), A, "embed_dim 4 not divisible by num_heads 3"),
+    ]
+
+
+N_MHA_ERRORS = 37
+
+
+@pytest.mark.parametrize("case", range(N_MHA_ERRORS))
+def test_multihead_attention_errors(case, torch):
+    fn, exc, message = _mha_errors(torch)[case]
+    _raises(torch, exc, message, fn)
+
+
+def test_multihead_attention_static_key_value_match_torch(real_torch):
+    real_torch.manual_seed(0)
+    state_dict = {k: v.detach().numpy() for k, v in real_torch.nn.MultiheadAttention(4, 2).state_dict().items()}
+    rng = np.random.default_rng(5)
+    arrays = [rng.standard_normal(s) for s in ((3, 2, 4), (4, 6, 2), (4, 6, 2))]
+
+    def run(T):
+        m = T.nn.MultiheadAttention(4, 2).double()
+        m.load_state_dict({k: T.tensor(v) for k, v in state_dict.items()})
+        x, sk, sv = (T.tensor(a, requires_grad=True) for a in arrays)
+        out, weights = T.nn.functional.multi_head_attention_forward(
+            x, x, x, 4, 2, m.in_proj_weight, m.in_proj_bias, None, None, True, 0.0, m.out_proj.weight,
+            m.out_proj.bias, static_k=sk, static_v=sv)
+        grads = T.autograd.grad(_loss(T, [out, weights]), [x, sk, sv])
+        return [out.detach().numpy(), weights.detach().numpy()] + [g.numpy() for g in grads]
+    _compare(run(ft), run(real_torch), TOL["float64"])
+
+
 def test_error_tables_are_fully_parametrized():
-    assert len(_sdpa_errors(ft)) == N_SDPA_ERRORS
+    assert len(_sdpa_errors(ft)) == N_SDPA_ERRORS and len(_mha_errors(ft)) == N_MHA_ERRORS

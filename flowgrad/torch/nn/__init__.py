@@ -12,6 +12,7 @@ class Module(_nn.Module):
     __doc__ = _nn.Module.__doc__
     _param_cls = Parameter
     _tensor_cls = _Tensor
+    _facade_classes: dict = {}
 
     @staticmethod
     def _default_device():
@@ -27,7 +28,9 @@ def _facade(neutral: type) -> type:
 
 
 for _name, _cls in sorted(_nn.MODULE_CLASSES.items(), key=lambda item: len(item[1].__mro__)):
-    globals()[_name] = _facade(_cls)
+    globals()[_name] = Module._facade_classes[_cls] = _facade(_cls)
+for _cls in _nn.INNER_MODULE_CLASSES.values():   # built by layers, not named in torch.nn
+    Module._facade_classes[_cls] = _facade(_cls)
 del _name, _cls
 
 __all__ = ["Module", "Parameter", "functional", "init", "utils"] + sorted(_nn.MODULE_CLASSES)
