@@ -2,6 +2,7 @@
 flowgrad/nn/attention.py, flowgrad/nn/transformer.py)."""
 
 _SDPA = "scaled_dot_product_attention(): argument '{arg}'"
+_NESTED = "enable_nested_tensor is True, but self.use_nested_tensor is False because "
 
 MESSAGES: dict[str, tuple[type, str]] = {
     # scaled_dot_product_attention: argument types, then PyTorch's input validation in its order
@@ -57,4 +58,19 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "mha_bias_pair": (AssertionError, "{given} is set but {missing} is None"),
     "mha_static_size": (AssertionError, "expecting {name}.size({dim}) of {want}, but got {got}"),
     "mha_key_padding_mask_shape": (AssertionError, "Expected key_padded_mask.shape[{dim}] to be {want}, but got {got}"),
+    # the Transformer layers (nn/transformer.py)
+    "transformer_activation": (RuntimeError, "activation should be relu/gelu, not {activation}"),
+    "transformer_batch": (RuntimeError, "the batch number of src and tgt must be equal"),
+    "transformer_features": (RuntimeError, "the feature number of src and tgt must be equal to d_model"),
+    "transformer_mask_overflow": (RuntimeError, "value cannot be converted to type {ctype} without overflow"),
+    "transformer_nested_layer_type": (UserWarning, _NESTED + "encoder_layer was not TransformerEncoderLayer"),
+    "transformer_nested_norm_first": (UserWarning, _NESTED + "encoder_layer.norm_first was True"),
+    "transformer_nested_batch_first": (UserWarning, _NESTED + "encoder_layer.self_attn.batch_first was not True(use "
+                                                              "batch_first for better inference performance)"),
+    "transformer_nested_qkv_dim": (UserWarning, _NESTED + "encoder_layer.self_attn._qkv_same_embed_dim was not True"),
+    "transformer_nested_no_bias": (UserWarning, _NESTED + "encoder_layer.self_attn was passed bias=False"),
+    "transformer_nested_activation": (UserWarning, _NESTED + "encoder_layer.activation_relu_or_gelu was not True"),
+    "transformer_nested_eps": (UserWarning, _NESTED + "encoder_layer.norm1.eps was not equal to "
+                                                      "encoder_layer.norm2.eps"),
+    "transformer_nested_odd_heads": (UserWarning, _NESTED + "encoder_layer.self_attn.num_heads is odd"),
 }

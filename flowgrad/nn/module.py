@@ -651,8 +651,9 @@ class Module:
         default device override this)."""
         return None
 
-    def _factory_xp(self, device):
-        d = device if device is not None else self._default_device()
+    @classmethod
+    def _factory_xp(cls, device):
+        d = device if device is not None else cls._default_device()
         return backend.xp_for(None if d is None else backend.Device(d))
 
     def _new_parameter(self, shape, dtype=None, device=None):

@@ -5,6 +5,7 @@ construction, state dicts and the error messages (each written once, checked on 
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -12,6 +13,8 @@ import pytest
 import flowgrad.torch as ft
 
 TOL = {"float32": 2e-5, "float64": 1e-10}
+pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True",
+                                        "ignore:The PyTorch API of nested tensors is in prototype stage")
 
 
 def _raises(torch, exc, message, fn):
@@ -526,5 +529,262 @@ def test_multihead_attention_static_key_value_match_torch(real_torch):
     _compare(run(ft), run(real_torch), TOL["float64"])
 
 
+# --------------------------------------------------------------------------------- Transformer
+
+D_MODEL, NHEAD, FF = 8, 2, 12
+
+
+def _build(T, cls, kwargs):
+    """One module of `cls` with dropout 0 (an activation named "tanh-module" is T.nn.Tanh())."""
+    kwargs = dict(kwargs)
+    if kwargs.get("activation") == "tanh-module":
+        kwargs["activation"] = T.nn.Tanh()
+    if kwargs.get("activation") == "silu-fn":
+        kwargs["activation"] = T.nn.functional.silu
+    layer_kwargs = {k: v for k, v in kwargs.items() if k not in ("num_layers", "norm")}
+    if cls == "Transformer":
+        return T.nn.Transformer(D_MODEL, NHEAD, 2, 2, FF, 0.0, **layer_kwargs)
+    if cls in ("TransformerEncoder", "TransformerDecoder"):
+        layer = getattr(T.nn, cls + "Layer")(D_MODEL, NHEAD, FF, 0.0, **layer_kwargs)
+        norm = T.nn.LayerNorm(D_MODEL) if kwargs.get("norm") else None
+        return getattr(T.nn, cls)(layer, kwargs.get("num_layers", 2), norm)
+    return getattr(T.nn, cls)(D_MODEL, NHEAD, FF, 0.0, **layer_kwargs)
+
+
+def _causal(n, kind):
+    m = np.triu(np.ones((n, n), dtype=bool), 1)
+    return m if kind == "bool" else np.where(m, -np.inf, 0.0)
+
+
+# name: (class, constructor keyword arguments, forward keyword arguments as mask specs)
+# masks: "causal-bool" / "causal-float" (n, n); "pad" a bool key padding mask of the source/target
+TRANSFORMER_CASES = {
+    "enc-layer": ("TransformerEncoderLayer", {}, {}),
+    "enc-layer-norm-first-gelu": ("TransformerEncoderLayer", {"norm_first": True, "activation": "gelu"},
+                                  {"src_mask": "causal-float"}),
+    "enc-layer-masks-bf": ("TransformerEncoderLayer", {"batch_first": True},
+                           {"src_mask": "causal-bool", "src_key_padding_mask": "pad"}),
+    "enc-layer-causal-flag": ("TransformerEncoderLayer", {"activation": "tanh-module"},
+                              {"src_mask": "causal-float", "is_causal": True}),
+    "enc-layer-no-bias": ("TransformerEncoderLayer", {"bias": False, "layer_norm_eps": 1e-3},
+                          {"src_key_padding_mask": "pad"}),
+    "enc-layer-unbatched": ("TransformerEncoderLayer", {"activation": "silu-fn"}, {"src_mask": "causal-bool"}),
+    "encoder": ("TransformerEncoder", {"norm": True}, {"mask": "causal-float", "src_key_padding_mask": "pad"}),
+    "encoder-detects-causal": ("TransformerEncoder", {"batch_first": True}, {"mask": "causal-float"}),
+    "encoder-norm-first-3": ("TransformerEncoder", {"norm_first": True, "num_layers": 3, "norm": True},
+                             {"mask": "causal-bool", "is_causal": True}),
+    "dec-layer": ("TransformerDecoderLayer", {}, {"tgt_mask": "causal-float"}),
+    "dec-layer-all-masks-bf": ("TransformerDecoderLayer", {"batch_first": True, "norm_first": True},
+                               {"tgt_mask": "causal-bool", "tgt_key_padding_mask": "pad",
+                                "memory_key_padding_mask": "pad", "memory_mask": "float"}),
+    "dec-layer-causal-flags": ("TransformerDecoderLayer", {"activation": "gelu"},
+                               {"tgt_mask": "causal-float", "tgt_is_causal": True}),
+    "decoder": ("TransformerDecoder", {"norm": True}, {"tgt_mask": "causal-bool", "memory_key_padding_mask": "pad"}),
+    "decoder-unbatched": ("TransformerDecoder", {"bias": False}, {"tgt_mask": "causal-float"}),
+    "transformer": ("Transformer", {}, {"tgt_mask": "causal-float", "src_key_padding_mask": "pad",
+                                        "memory_key_padding_mask": "pad"}),
+    "transformer-bf-norm-first": ("Transformer", {"batch_first": True, "norm_first": True, "activation": "gelu"},
+                                  {"src_mask": "causal-bool", "tgt_mask": "causal-bool", "tgt_is_causal": True}),
+    "transformer-unbatched": ("Transformer", {}, {"memory_mask": "float"}),
+}
+SRC_LEN, TGT_LEN, BATCH = 5, 4, 3
+
+
+def _transformer_inputs(cls, ctor, fwd, name, rng):
+    """The input arrays (source / target / memory) and mask arrays of a case."""
+    batched = not name.endswith("unbatched")
+
+    def seq(n):
+        lead = ((BATCH, n) if ctor.get("batch_first") else (n, BATCH)) if batched else (n,)
+        return rng.standard_normal(lead + (D_MODEL,))
+    if cls == "Transformer":
+        arrays = {"src": seq(SRC_LEN), "tgt": seq(TGT_LEN)}
+    elif cls.startswith("TransformerDecoder"):
+        arrays = {"tgt": seq(TGT_LEN), "memory": seq(SRC_LEN)}
+    else:
+        arrays = {"src": seq(SRC_LEN)}
+    masks, flags = {}, {}
+    for key, spec in fwd.items():
+        n = TGT_LEN if key.startswith("tgt") else SRC_LEN
+        if not isinstance(spec, str):
+            flags[key] = spec
+        elif spec.startswith("causal"):
+            masks[key] = _causal(n, spec.split("-")[1])
+        elif spec == "float":   # memory_mask: (target, source)
+            masks[key] = rng.standard_normal((TGT_LEN, SRC_LEN))
+        else:
+            masks[key] = rng.random((BATCH, n) if batched else (n,)) < 0.3
+            masks[key][..., 0] = False
+    return arrays, masks, flags
+
+
+def _run_transformer(T, cls, ctor, state_dict, dtype, arrays, masks, flags, train=True):
+    m = _build(T, cls, ctor).to(getattr(T, dtype))
+    m.load_state_dict({k: T.tensor(v.astype(dtype)) for k, v in state_dict.items()})
+    m.train(train)
+    inputs = {k: T.tensor(v.astype(dtype), requires_grad=True) for k, v in arrays.items()}
+    kw = {k: T.tensor(v if v.dtype == np.bool_ else v.astype(dtype)) for k, v in masks.items()}
+    out = m(*inputs.values(), **kw, **flags)
+    params = dict(m.named_parameters())
+    leaves = list(inputs.values()) + list(params.values())
+    grads = T.autograd.grad(_loss(T, [out]), leaves)
+    return [out.detach().numpy()] + [(name, g.numpy()) for name, g in zip(list(inputs) + list(params), grads)]
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor is True", "ignore:Support for mismatched")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(TRANSFORMER_CASES))
+def test_transformer_layers_match_torch(name, dtype, real_torch):
+    cls, ctor, fwd = TRANSFORMER_CASES[name]
+    real_torch.manual_seed(0)
+    state_dict = {k: v.detach().numpy() for k, v in _build(real_torch, cls, ctor).state_dict().items()}
+    arrays, masks, flags = _transformer_inputs(cls, ctor, fwd, name, np.random.default_rng(6))
+    a = _run_transformer(ft, cls, ctor, state_dict, dtype, arrays, masks, flags)
+    b = _run_transformer(real_torch, cls, ctor, state_dict, dtype, arrays, masks, flags)
+    _compare(a, b, TOL[dtype] * (10 if dtype == "float32" else 1))
+
+
+@pytest.mark.parametrize("case", ["aligned", "not-aligned", "float-pad", "layer", "transformer", "grad"])
+def test_transformer_inference_matches_torch_fused_paths(case, real_torch):
+    """Evaluation without gradients: PyTorch's fused encoder layer and, with a left-aligned padding
+    mask, its nested-tensor encoder, which leaves zeros at the padded positions."""
+    ctor = {"batch_first": True}
+    cls = {"layer": "TransformerEncoderLayer", "transformer": "Transformer"}.get(case, "TransformerEncoder")
+    real_torch.manual_seed(0)
+    state_dict = {k: v.detach().numpy() for k, v in _build(real_torch, cls, dict(ctor, norm=True)).state_dict().items()}
+    rng = np.random.default_rng(7)
+    src = rng.standard_normal((BATCH, SRC_LEN, D_MODEL)).astype("float32")
+    keep = np.array([SRC_LEN, 3, 1])[:, None] > np.arange(SRC_LEN)
+    if case == "not-aligned":
+        keep[1, 1] = False
+    pad = ~keep
+    if case == "float-pad":
+        pad = np.where(pad, -1.0, 0.0).astype("float32")   # any nonzero entry pads on the nested path
+    res = []
+    for T in (ft, real_torch):
+        m = _build(T, cls, dict(ctor, norm=True)).eval()
+        m.load_state_dict({k: T.tensor(v) for k, v in state_dict.items()})
+        args = (T.tensor(src),) + ((T.tensor(src[:, :TGT_LEN]),) if cls == "Transformer" else ())
+        key = "src_key_padding_mask"
+        with T.set_grad_enabled(case == "grad"):
+            res.append(m(*args, **{key: T.tensor(pad)}).detach().numpy())
+    _compare(res[:1], res[1:], 5 * TOL["float32"])
+
+
+def test_generate_square_subsequent_mask_matches_torch(torch):
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(3)
+    assert mask.dtype == torch.float32 and mask.tolist() == [[0.0, -np.inf, -np.inf], [0.0, 0.0, -np.inf],
+                                                             [0.0, 0.0, 0.0]]
+    assert torch.nn.Transformer.generate_square_subsequent_mask(2, dtype=torch.float64).dtype == torch.float64
+    assert torch.nn.Transformer.generate_square_subsequent_mask(2, dtype=torch.bool).tolist() == [[False, True],
+                                                                                                  [False, False]]
+    assert torch.nn.Transformer(8, 2, 1, 1, 8).generate_square_subsequent_mask(1, device="cpu").tolist() == [[0.0]]
+
+
+def _built_with_warnings(T, cls, kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = _build(T, cls, kwargs)
+    return module, [(w.category, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("cls, kwargs", [
+    ("Transformer", {"bias": False, "norm_first": True}), ("Transformer", {"batch_first": True}),
+    ("TransformerEncoder", {"norm": True}), ("TransformerEncoder", {"batch_first": True, "activation": "gelu"}),
+    ("TransformerEncoder", {"batch_first": True, "activation": "tanh-module"}),
+    ("TransformerEncoder", {"batch_first": True, "bias": False}), ("TransformerDecoder", {"num_layers": 3}),
+    ("TransformerDecoderLayer", {"activation": "gelu", "layer_norm_eps": 1e-3}),
+])
+def test_transformer_structure_and_warnings_match_torch(cls, kwargs, real_torch):
+    ours, our_warnings = _built_with_warnings(ft, cls, kwargs)
+    theirs, their_warnings = _built_with_warnings(real_torch, cls, kwargs)
+    assert our_warnings == their_warnings
+    assert repr(ours) == repr(theirs)
+    assert [(k, tuple(v.shape)) for k, v in ours.state_dict().items()] == [
+        (k, tuple(v.shape)) for k, v in theirs.state_dict().items()]
+
+
+def test_transformer_takes_custom_encoder_and_decoder(torch):
+    encoder = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(4, 2, 8), 1)
+    decoder = torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(4, 2, 8), 1)
+    model = torch.nn.Transformer(4, 2, dim_feedforward=8, custom_encoder=encoder, custom_decoder=decoder)
+    assert model.encoder is encoder and model.decoder is decoder and encoder.norm is None
+    assert (model.d_model, model.nhead, model.batch_first) == (4, 2, False)
+    assert tuple(model(torch.randn(3, 2, 4), torch.randn(5, 2, 4)).shape) == (5, 2, 4)
+
+
+def test_transformer_encoder_nested_tensor_warnings(torch):
+    def warned(layer, **kwargs):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            encoder = torch.nn.TransformerEncoder(layer, 1, **kwargs)
+        return encoder.use_nested_tensor, [str(w.message) for w in caught]
+    prefix = "enable_nested_tensor is True, but self.use_nested_tensor is False because encoder_layer."
+    layer = torch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    assert warned(layer) == (True, [])
+    assert warned(layer, enable_nested_tensor=False) == (False, [])
+    odd = torch.nn.TransformerEncoderLayer(3, 3, 8, batch_first=True)
+    assert warned(odd) == (False, [prefix + "self_attn.num_heads is odd"])
+    eps = torch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    eps.norm2.eps = 1e-3
+    assert warned(eps) == (False, [prefix + "norm1.eps was not equal to encoder_layer.norm2.eps"])
+    assert warned(torch.nn.TransformerDecoderLayer(4, 2, 8)) == (
+        False, ["enable_nested_tensor is True, but self.use_nested_tensor is False because encoder_layer was not "
+                "TransformerEncoderLayer"])
+
+
+def test_transformer_activation_kinds(torch):
+    layer = torch.nn.TransformerEncoderLayer
+    assert layer(4, 2).activation_relu_or_gelu == 1 and layer(4, 2).activation is torch.nn.functional.relu
+    assert layer(4, 2, activation="gelu").activation is torch.nn.functional.gelu
+    assert layer(4, 2, activation=torch.nn.GELU()).activation_relu_or_gelu == 2
+    assert layer(4, 2, activation=torch.tanh).activation_relu_or_gelu == 0
+    assert isinstance(layer(4, 2, activation=torch.nn.ReLU()).activation, torch.nn.ReLU)
+    assert torch.nn.TransformerDecoderLayer(4, 2, activation="relu").activation is torch.nn.functional.relu
+
+
+def _transformer_errors(torch):
+    r = torch.randn
+    model = torch.nn.Transformer(4, 2, 1, 1, 8)
+    model_bf = torch.nn.Transformer(4, 2, 1, 1, 8, batch_first=True)
+    return [
+        (lambda: torch.nn.TransformerEncoderLayer(4, 2, activation="tanh"), RuntimeError,
+         "activation should be relu/gelu, not tanh"),
+        (lambda: torch.nn.TransformerDecoderLayer(4, 2, activation="silu"), RuntimeError,
+         "activation should be relu/gelu, not silu"),
+        (lambda: torch.nn.Transformer(4, 2, 1, 1, 8, activation="elu"), RuntimeError,
+         "activation should be relu/gelu, not elu"),
+        (lambda: model(r(3, 2, 4), r(5, 3, 4)), RuntimeError, "the batch number of src and tgt must be equal"),
+        (lambda: model_bf(r(2, 3, 4), r(3, 3, 4)), RuntimeError, "the batch number of src and tgt must be equal"),
+        (lambda: model(r(3, 2, 4), r(5, 2, 6)), RuntimeError,
+         "the feature number of src and tgt must be equal to d_model"),
+        (lambda: model(r(3, 6), r(5, 4)), RuntimeError, "the feature number of src and tgt must be equal to d_model"),
+        (lambda: model.encoder(r(3, 2, 4), src_key_padding_mask=torch.zeros(2, 3, dtype=torch.int64)),
+         AssertionError, "only bool and floating types of src_key_padding_mask are supported"),
+        (lambda: model.encoder.layers[0](r(3, 2, 4), src_mask=torch.zeros(3, 3, dtype=torch.int64)),
+         AssertionError, "only bool and floating types of src_mask are supported"),
+        (lambda: model.decoder(r(3, 2, 4), r(5, 2, 4), tgt_mask=torch.zeros(3, 3, dtype=torch.int64)),
+         RuntimeError, "value cannot be converted to type int64_t without overflow"),
+        (lambda: model.decoder(r(3, 2, 4), r(5, 2, 4), tgt_mask=torch.zeros(3, 3, dtype=torch.int64),
+                               tgt_is_causal=False),
+         AssertionError, "only bool and floating types of attn_mask are supported"),
+        (lambda: torch.nn.Transformer.generate_square_subsequent_mask(2, dtype=torch.int32), RuntimeError,
+         "value cannot be converted to type int without overflow"),
+        (lambda: torch.nn.Transformer.generate_square_subsequent_mask(2, dtype=torch.uint8), RuntimeError,
+         "value cannot be converted to type uint8_t without overflow"),
+    ]
+
+
+N_TRANSFORMER_ERRORS = 13
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")
+@pytest.mark.parametrize("case", range(N_TRANSFORMER_ERRORS))
+def test_transformer_errors(case, torch):
+    fn, exc, message = _transformer_errors(torch)[case]
+    _raises(torch, exc, message, fn)
+
+
 def test_error_tables_are_fully_parametrized():
     assert len(_sdpa_errors(ft)) == N_SDPA_ERRORS and len(_mha_errors(ft)) == N_MHA_ERRORS
+    assert len(_transformer_errors(ft)) == N_TRANSFORMER_ERRORS
