@@ -36,7 +36,7 @@ def _canonical_mask(mask, mask_name: str, other_dtype, other_name: str, target_d
     if d.dtype != np.bool_ and d.dtype.kind != "f":
         raise mask.policy.error("mha_mask_type", name=mask_name)
     if check_other and other_dtype is not None and d.dtype != other_dtype:
-        warnings.warn(mask.policy.error("mha_mask_mismatch", name=mask_name, other=other_name), stacklevel=3)
+        warnings.warn(mask.policy.error("mha_mask_mismatch", name=mask_name, other=other_name), stacklevel=2)
     if d.dtype == np.bool_:
         xp = backend.namespace(d)
         return mask._new(xp.where(d, -xp.inf, 0.0).astype(target_dtype))

@@ -788,3 +788,41 @@ def test_transformer_errors(case, torch):
 def test_error_tables_are_fully_parametrized():
     assert len(_sdpa_errors(ft)) == N_SDPA_ERRORS and len(_mha_errors(ft)) == N_MHA_ERRORS
     assert len(_transformer_errors(ft)) == N_TRANSFORMER_ERRORS
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+def test_multihead_attention_dropout_only_in_training(need_weights, torch):
+    torch.manual_seed(0)
+    m = torch.nn.MultiheadAttention(8, 2, dropout=0.5)
+    x = torch.randn(4, 3, 8)
+    first, second = (m(x, x, x, need_weights=need_weights)[0] for _ in range(2))
+    assert not torch.allclose(first, second)
+    m.eval()
+    assert torch.equal(m(x, x, x, need_weights=need_weights)[0], m(x, x, x, need_weights=need_weights)[0])
+
+
+def test_transformer_dropout_only_in_training(torch):
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.3)
+    tgt, memory = torch.randn(4, 3, 8), torch.randn(5, 3, 8)
+    assert not torch.allclose(layer(tgt, memory), layer(tgt, memory))
+    layer.eval()
+    assert torch.equal(layer(tgt, memory), layer(tgt, memory))
+
+
+def test_multihead_attention_second_derivatives_match_torch(real_torch):
+    real_torch.manual_seed(0)
+    state_dict = {k: v.detach().numpy() for k, v in real_torch.nn.MultiheadAttention(4, 2, kdim=3).state_dict().items()}
+    rng = np.random.default_rng(8)
+    arrays = [rng.standard_normal(s) for s in ((3, 2, 4), (5, 2, 3), (5, 2, 4))]
+
+    def run(T):
+        m = T.nn.MultiheadAttention(4, 2, kdim=3).double()
+        m.load_state_dict({k: T.tensor(v) for k, v in state_dict.items()})
+        q, k, v = (T.tensor(a, requires_grad=True) for a in arrays)
+        out, weights = m(q, k, v)
+        leaves = [q, k, v, m.q_proj_weight, m.in_proj_bias]
+        grads = T.autograd.grad((out ** 2).sum() + (weights ** 2).sum(), leaves, create_graph=True)
+        second = T.autograd.grad(sum((g ** 2).sum() for g in grads), leaves)
+        return [g.detach().numpy() for g in grads] + [g.numpy() for g in second]
+    _compare(run(ft), run(real_torch), 1e-9)
