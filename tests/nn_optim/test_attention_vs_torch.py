@@ -826,3 +826,14 @@ def test_multihead_attention_second_derivatives_match_torch(real_torch):
         second = T.autograd.grad(sum((g ** 2).sum() for g in grads), leaves)
         return [g.detach().numpy() for g in grads] + [g.numpy() for g in second]
     _compare(run(ft), run(real_torch), 1e-9)
+
+
+def test_attention_modules_save_and_load_whole(torch, tmp_path):
+    torch.manual_seed(0)
+    model = torch.nn.Transformer(8, 2, 1, 1, 16, 0.0, batch_first=True, activation="gelu")
+    torch.save(model, tmp_path / "model.pt")
+    loaded = torch.load(tmp_path / "model.pt", weights_only=False)
+    assert type(loaded.encoder.layers[0].self_attn.out_proj).__name__ == "NonDynamicallyQuantizableLinear"
+    assert loaded.encoder.layers[0].activation is torch.nn.functional.gelu
+    src, tgt = torch.randn(2, 5, 8), torch.randn(2, 3, 8)
+    assert torch.equal(loaded(src, tgt), model(src, tgt))

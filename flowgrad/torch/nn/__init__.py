@@ -2,6 +2,8 @@
 building torch tensors and torch.nn.Parameter objects."""
 from __future__ import annotations
 
+import types
+
 from ... import nn as _nn
 from .._tensor import Tensor as _Tensor
 from . import functional, init, utils
@@ -29,8 +31,12 @@ def _facade(neutral: type) -> type:
 
 for _name, _cls in sorted(_nn.MODULE_CLASSES.items(), key=lambda item: len(item[1].__mro__)):
     globals()[_name] = Module._facade_classes[_cls] = _facade(_cls)
-for _cls in _nn.INNER_MODULE_CLASSES.values():   # built by layers, not named in torch.nn
+# Built by layers but not named in torch.nn: reachable as `_inner.<Name>`, so that pickle finds them.
+_inner = types.SimpleNamespace()
+for _name, _cls in _nn.INNER_MODULE_CLASSES.items():
     Module._facade_classes[_cls] = _facade(_cls)
+    Module._facade_classes[_cls].__qualname__ = f"_inner.{_name}"
+    setattr(_inner, _name, Module._facade_classes[_cls])
 del _name, _cls
 
 __all__ = ["Module", "Parameter", "functional", "init", "utils"] + sorted(_nn.MODULE_CLASSES)
