@@ -837,3 +837,27 @@ def test_attention_modules_save_and_load_whole(torch, tmp_path):
     assert loaded.encoder.layers[0].activation is torch.nn.functional.gelu
     src, tgt = torch.randn(2, 5, 8), torch.randn(2, 3, 8)
     assert torch.equal(loaded(src, tgt), model(src, tgt))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")
+@pytest.mark.parametrize("need_weights", [True, False])
+def test_multihead_attention_fully_padded_sequence_matches_torch(need_weights, real_torch):
+    """A sequence with every key padded: NaN through the explicit softmax (need_weights), zeros
+    through scaled_dot_product_attention, as in PyTorch."""
+    rng = np.random.default_rng(9)
+    real_torch.manual_seed(0)
+    state_dict = {k: rng.standard_normal(tuple(v.shape)) for k, v in
+                  real_torch.nn.MultiheadAttention(4, 2).state_dict().items()}
+    x = rng.standard_normal((3, 2, 4))
+    kpm = np.array([[False, False, True], [True, True, True]])
+
+    def run(T):
+        m = T.nn.MultiheadAttention(4, 2).double()
+        m.load_state_dict({k: T.tensor(v) for k, v in state_dict.items()})
+        xt = T.tensor(x, requires_grad=True)
+        out, weights = m(xt, xt, xt, key_padding_mask=T.tensor(kpm), need_weights=need_weights)
+        out.sum().backward()
+        return [out.detach().numpy(), None if weights is None else weights.detach().numpy(), xt.grad.numpy()]
+    ours, theirs = run(ft), run(real_torch)
+    _compare(ours, theirs, TOL["float64"])
+    assert np.isnan(ours[0]).any() == need_weights
