@@ -635,7 +635,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
 
 # -------------------------------------------------------------------------------- attention
 # scaled_dot_product_attention is PyTorch's math backend composed from the op table (matmul,
-# softmax, where), so its gradients, to any order, are those of the ops; multi_head_attention_forward
+# softmax, masked_fill), so its gradients, to any order, are those of the ops; multi_head_attention_forward
 # (nn.MultiheadAttention's functional form) lives in nn/attention.py.
 
 from ..autograd.policy import policy_of  # noqa: E402

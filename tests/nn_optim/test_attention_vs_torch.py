@@ -50,7 +50,8 @@ def _loss(T, tensors):
 
 def _mask(kind, shape, rng):
     """A mask of `shape`: "bool" keeps ~70% and empties row 1 (row 0 of a one-row mask) entirely;
-    "float" adds noise and -inf, the same row all -inf; "float32" is the float mask in float32 (allowed beside float64 queries)."""
+    "float" adds noise and -inf, the same row all -inf; "float32" is the float mask in float32
+    (allowed beside float64 queries)."""
     row = 1 if shape[-2] > 1 else 0
     if kind == "bool":
         m = rng.random(shape) < 0.7
@@ -509,6 +510,19 @@ N_MHA_ERRORS = 37
 def test_multihead_attention_errors(case, torch):
     fn, exc, message = _mha_errors(torch)[case]
     _raises(torch, exc, message, fn)
+
+
+def test_multihead_attention_is_unchanged_by_a_refused_call(torch):
+    m = torch.nn.MultiheadAttention(4, 2, kdim=3, vdim=5)
+    q, k, v = torch.randn(3, 2, 4), torch.randn(6, 2, 3), torch.randn(6, 2, 5)
+    before = {name: t.clone() for name, t in m.state_dict().items()}
+    expected = m(q, k, v)[0]
+    with pytest.raises(RuntimeError):
+        m(q, k, v, attn_mask=torch.zeros(3, 5))
+    with pytest.raises(AssertionError):
+        m(q, k, v, key_padding_mask=torch.zeros(2, 6, dtype=torch.int64))
+    assert all(torch.equal(t, before[name]) for name, t in m.state_dict().items())
+    assert torch.equal(m(q, k, v)[0], expected)
 
 
 def test_multihead_attention_static_key_value_match_torch(real_torch):
