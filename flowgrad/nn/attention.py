@@ -340,3 +340,19 @@ class MultiheadAttention(Module):
         if self.batch_first and batched:
             out = ops.transpose(out, 1, 0)
         return out, weights
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """The masks of a batch_first self-attention as one, with PyTorch's mask type: the key padding
+        mask alone is type 1; with an attn_mask, (N, num_heads, L, L) and type 2; neither: (None, None)."""
+        merged, mask_type = key_padding_mask, (None if key_padding_mask is None else 1)
+        if attn_mask is not None:
+            batch, seq_len, _ = query._data.shape
+            mask_type = 2
+            if attn_mask._data.ndim == 3:
+                merged = ops.reshape(attn_mask, (batch, -1, seq_len, seq_len))
+            else:
+                merged = ops.expand(ops.reshape(attn_mask, (1, 1, seq_len, seq_len)), batch, self.num_heads, -1, -1)
+            if key_padding_mask is not None:
+                padding = ops.reshape(key_padding_mask, (batch, 1, 1, seq_len))
+                merged = merged + ops.expand(padding, -1, self.num_heads, -1, -1)
+        return merged, mask_type

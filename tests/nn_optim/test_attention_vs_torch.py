@@ -381,6 +381,22 @@ def test_multihead_attention_inference_matches_torch_fast_path(masks, real_torch
     _compare(res[0], res[1], TOL["float32"])
 
 
+@pytest.mark.parametrize("which", ["none", "padding", "attn-2d", "attn-3d", "both"])
+def test_multihead_attention_merge_masks_matches_torch(which, real_torch):
+    rng = np.random.default_rng(10)
+    query = rng.standard_normal((N, L, E))
+    padding = np.where(rng.random((N, L)) < 0.3, -np.inf, 0.0)
+    attn = rng.standard_normal((L, L) if which != "attn-3d" else (N * HEADS, L, L))
+    res = []
+    for T in (ft, real_torch):
+        m = T.nn.MultiheadAttention(E, HEADS, batch_first=True)
+        merged, mask_type = m.merge_masks(T.tensor(attn) if which.startswith("attn") or which == "both" else None,
+                                          T.tensor(padding) if which in ("padding", "both") else None,
+                                          T.tensor(query))
+        res.append([None if merged is None else merged.numpy(), np.array(-1 if mask_type is None else mask_type)])
+    _compare(res[0], res[1], 0)
+
+
 def test_multihead_attention_mismatched_mask_types_warn(torch):
     m = torch.nn.MultiheadAttention(4, 2)
     x = torch.randn(3, 2, 4)
