@@ -23,6 +23,11 @@ from .layers import Linear
 from .module import Module
 
 
+# PyTorch's torch.backends.mha switch of its fused inference paths: of what they do differently, only
+# the nested-tensor encoder's zeros at padded positions show (nn/transformer.py follows the switch).
+FASTPATH = {"enabled": True}
+
+
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear under the name PyTorch gives MultiheadAttention's output projection."""
 

@@ -19,6 +19,7 @@ from .. import backend, ops
 from ..autograd import mode
 from . import functional as F
 from . import init
+from . import attention
 from .attention import MultiheadAttention, _canonical_mask, _dtype
 from .containers import ModuleList
 from .layers import GELU, Dropout, LayerNorm, Linear, ReLU
@@ -221,7 +222,9 @@ class TransformerEncoder(Module):
     def _nested(self, src, mask, src_key_padding_mask) -> bool:
         """Whether PyTorch would run this call on nested tensors (so padded positions come out zero)."""
         first = self.layers[0]
-        if not getattr(self, "use_nested_tensor", False) or first.training or src._data.ndim != 3:
+        if not attention.FASTPATH["enabled"] or not getattr(self, "use_nested_tensor", False):
+            return False
+        if first.training or src._data.ndim != 3:
             return False
         if src_key_padding_mask is None or mask is not None:
             return False

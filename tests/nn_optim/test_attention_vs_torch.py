@@ -674,7 +674,8 @@ def test_transformer_layers_match_torch(name, dtype, real_torch):
     _compare(a, b, TOL[dtype] * (10 if dtype == "float32" else 1))
 
 
-@pytest.mark.parametrize("case", ["aligned", "not-aligned", "float-pad", "layer", "transformer", "grad"])
+@pytest.mark.parametrize("case", ["aligned", "not-aligned", "float-pad", "layer", "transformer", "grad",
+                                  "fastpath-off"])
 def test_transformer_inference_matches_torch_fused_paths(case, real_torch):
     """Evaluation without gradients: PyTorch's fused encoder layer and, with a left-aligned padding
     mask, its nested-tensor encoder, which leaves zeros at the padded positions."""
@@ -696,9 +697,23 @@ def test_transformer_inference_matches_torch_fused_paths(case, real_torch):
         m.load_state_dict({k: T.tensor(v) for k, v in state_dict.items()})
         args = (T.tensor(src),) + ((T.tensor(src[:, :TGT_LEN]),) if cls == "Transformer" else ())
         key = "src_key_padding_mask"
-        with T.set_grad_enabled(case == "grad"):
-            res.append(m(*args, **{key: T.tensor(pad)}).detach().numpy())
+        T.backends.mha.set_fastpath_enabled(case != "fastpath-off")
+        try:
+            with T.set_grad_enabled(case == "grad"):
+                res.append(m(*args, **{key: T.tensor(pad)}).detach().numpy())
+        finally:
+            T.backends.mha.set_fastpath_enabled(True)
     _compare(res[:1], res[1:], 5 * TOL["float32"])
+
+
+def test_mha_fastpath_switch(torch):
+    assert torch.backends.mha.get_fastpath_enabled() is True
+    torch.backends.mha.set_fastpath_enabled(False)
+    try:
+        assert torch.backends.mha.get_fastpath_enabled() is False
+    finally:
+        torch.backends.mha.set_fastpath_enabled(True)
+    assert torch.backends.mha.get_fastpath_enabled() is True
 
 
 def test_generate_square_subsequent_mask_matches_torch(torch):
