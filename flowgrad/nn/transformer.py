@@ -4,8 +4,8 @@ Each layer is MultiheadAttention, Linear, Dropout and LayerNorm sub-layers (of t
 with PyTorch's names, so a real torch state dict loads as is; the forward is PyTorch's slow path
 (post-norm or `norm_first`), so gradients come from the op table. PyTorch's fused inference paths
 compute the same values with one visible difference, which is reproduced: a TransformerEncoder that
-runs its nested-tensor path (evaluation, no gradients, batch_first, a left-aligned padding mask)
-returns zeros at the padded positions before its final norm.
+runs its nested-tensor path (evaluation, no gradients, batch_first, a left-aligned padding mask,
+torch.backends.mha's fast path enabled) returns zeros at the padded positions before its final norm.
 """
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ import numpy as np
 
 from .. import backend, ops
 from ..autograd import mode
+from . import attention, init
 from . import functional as F
-from . import init
-from . import attention
 from .attention import MultiheadAttention, _canonical_mask, _dtype
 from .containers import ModuleList
 from .layers import GELU, Dropout, LayerNorm, Linear, ReLU
