@@ -631,3 +631,134 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     if reduction == "batchmean":
         return ops.sum(loss) / (input._data.shape[0] if input._data.ndim else 1)
     return _layers.reduce_loss(loss, reduction)
+
+
+# -------------------------------------------------------------------------------- attention
+# scaled_dot_product_attention is PyTorch's math backend composed from the op table (matmul,
+# softmax, masked_fill), so its gradients, to any order, are those of the ops; multi_head_attention_forward
+# (nn.MultiheadAttention's functional form) lives in nn/attention.py.
+
+from ..autograd.policy import policy_of  # noqa: E402
+from ..tensor import Tensor  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention"]
+
+
+def _sdpa_check_args(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa) -> None:
+    """PyTorch's argument parsing: the types it accepts for each argument."""
+    for position, (arg, t) in enumerate((("query", query), ("key", key), ("value", value)), 1):
+        if not isinstance(t, Tensor):
+            raise policy_of(query, key, value).error("sdpa_input_type", arg=arg, position=position,
+                                                     type=type(t).__name__)
+    policy = query.policy
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):
+        raise policy.error("sdpa_arg_type", arg="attn_mask", expected="Tensor", type=type(attn_mask).__name__)
+    for arg, v, kinds, expected in (("dropout_p", dropout_p, (int, float, np.integer, np.floating), "float"),
+                                    ("is_causal", is_causal, (bool,), "bool"),
+                                    ("scale", 0.0 if scale is None else scale, (int, float, np.integer, np.floating),
+                                     "float"),
+                                    ("enable_gqa", enable_gqa, (bool,), "bool")):
+        if not isinstance(v, kinds):
+            raise policy.error("sdpa_arg_type", arg=arg, expected=expected, type=type(v).__name__)
+
+
+def _sdpa_validate(query, key, value, attn_mask, is_causal) -> None:
+    """PyTorch's checks of the inputs, in its order."""
+    policy = query.policy
+    qd, kd, vd = query._data, key._data, value._data
+    if not qd.dtype == kd.dtype == vd.dtype:
+        raise policy.error("sdpa_dtype", query_ctype=qd.dtype, key_ctype=kd.dtype, value_ctype=vd.dtype)
+    if not query.device == key.device == value.device:
+        raise policy.error("sdpa_device", query=query.device, key=key.device, value=value.device)
+    if min(qd.ndim, kd.ndim, vd.ndim) < 2:
+        raise policy.error("sdpa_dims", query=qd.ndim, key=kd.ndim, value=vd.ndim)
+    if attn_mask is not None:
+        md = attn_mask._data
+        if md.dtype not in (np.bool_, np.float32, qd.dtype):
+            raise policy.error("sdpa_mask_dtype", mask_ctype=md.dtype, query_ctype=qd.dtype)
+        if md.ndim == 0:
+            raise policy.error("sdpa_dim_scalar", dim=-2)
+        if md.ndim == 1:
+            raise policy.error("sdpa_dim_range", low=-1, high=0, dim=-2)
+    if is_causal and attn_mask is not None:
+        raise policy.error("sdpa_causal_with_mask")
+    if qd.dtype.kind != "f":
+        raise policy.error("sdpa_not_float", found_scalar=qd.dtype)
+
+
+def _sdpa_group_heads(query, key, value):
+    """Grouped-query attention: key and value heads repeated (interleaved) up to the query's."""
+    policy = query.policy
+    for t in (query, key, value):
+        n = t._data.ndim
+        if n < 3:
+            raise policy.error("sdpa_dim_range", low=-n, high=n - 1, dim=-3)
+    hq, hk, hv = query._data.shape[-3], key._data.shape[-3], value._data.shape[-3]
+    if hq == hk == hv:
+        return key, value
+    if hq % hk or hq % hv:
+        raise policy.error("sdpa_gqa_heads")
+
+    def repeat(t, times):
+        if times == 1:
+            return t
+        shape = t._data.shape
+        wide = ops.expand(ops.unsqueeze(t, -3), *shape[:-2], times, *shape[-2:])
+        return ops.reshape(wide, shape[:-3] + (shape[-3] * times,) + shape[-2:])
+    return repeat(key, hq // hk), repeat(value, hq // hv)
+
+
+def _safe_softmax(scores):
+    """Softmax over the last dimension where a row that is all -inf gives zeros (and passes no
+    gradient), as PyTorch's attention does."""
+    d = scores._data
+    xp = backend.namespace(d)
+    dead = xp.all(d == -xp.inf, axis=-1, keepdims=True)
+    if not bool(dead.any()):
+        return ops.softmax(scores, -1)
+    dead = scores._new(dead)
+    return ops.masked_fill(ops.softmax(ops.masked_fill(scores, dead, 0.0), -1), dead, 0.0)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: float = 0.0, is_causal: bool = False,
+                                 *, scale=None, enable_gqa: bool = False):
+    """softmax(Q K^T * scale + mask) V over the last two dimensions, PyTorch's math backend: a bool
+    mask keeps the True positions, a float mask is added, `is_causal` keeps the lower triangle;
+    a row with nothing to attend to gives zeros. Half precision runs in float32."""
+    _sdpa_check_args(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+    _sdpa_validate(query, key, value, attn_mask, is_causal)
+    policy = query.policy
+    origin = query._data.dtype
+    if origin == np.float16:
+        query, key, value = (ops.cast(t, np.float32) for t in (query, key, value))
+    if enable_gqa:
+        key, value = _sdpa_group_heads(query, key, value)
+    xp = backend.namespace(query._data)
+    dtype = query._data.dtype
+    factor = (1.0 / float(np.sqrt(query._data.shape[-1])) if scale is None else abs(float(scale))) ** 0.5
+    q = query * (-factor if scale is not None and scale < 0 else factor)
+    scores = ops.matmul(q, ops.transpose(key, -2, -1) * factor)
+    if is_causal:
+        n_q, n_k = query._data.shape[-2], key._data.shape[-2]
+        attn_mask = query._new(xp.tril(xp.ones((n_q, n_k), dtype=bool)))
+    if attn_mask is not None:
+        md = attn_mask._data
+        if md.dtype == np.bool_:   # PyTorch's conversion: 0 where True, -inf where False, in query's dtype
+            attn_mask = attn_mask._new(xp.where(md, 0.0, -xp.inf).astype(origin))
+        shape = scores._data.shape
+        err = ops.broadcast_error(shape, md.shape, policy)
+        if err is not None:
+            raise err
+        wide = tuple(np.broadcast_shapes(shape, md.shape))
+        if wide != shape:   # PyTorch adds the mask in place into the scores
+            raise policy.error("sdpa_mask_grows", out=list(shape), wide=list(wide))
+        if attn_mask._data.dtype != dtype:
+            attn_mask = ops.cast(attn_mask, dtype)
+        scores = scores + attn_mask
+    attn = _safe_softmax(scores)
+    if dropout_p > 0.0:
+        if dropout_p > 1.0:
+            raise policy.error("sdpa_dropout_p", p=float(dropout_p))
+        attn = dropout(attn, float(dropout_p), True)
+    out = ops.matmul(attn, value)
+    return ops.cast(out, origin) if out._data.dtype != origin else out
