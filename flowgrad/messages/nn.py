@@ -112,8 +112,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                           "{size}"),
     "nn_conv2d_same_strided": (RuntimeError, "padding='same' is not supported for strided convolutions"),
     "nn_conv2d_padding_string": (RuntimeError, "Invalid padding string: '{padding}'"),
-    "nn_conv2d_input_dim": (RuntimeError, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
-                                          "size: {size}"),
+    "nn_conv2d_input_dim": (RuntimeError, "Expected {unbatched}D (unbatched) or {batched}D (batched) input to {fn}, "
+                                          "but got input of size: {size}"),
     "nn_conv2d_weight_dim": (RuntimeError, "weight should have at least three dimensions"),
     "nn_conv2d_channels": (RuntimeError, "Given groups={groups}, weight of size {weight}, expected input{input} to "
                                          "have {expected} channels, but got {got} channels instead"),
@@ -122,8 +122,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_conv2d_bias": (RuntimeError, "Given weight of size {weight}, expected bias to be 1-dimensional with "
                                      "{expected} elements, but got bias of size {bias} instead"),
     "nn_conv2d_dtype": (RuntimeError, "expected scalar type {want_scalar} but found {got_scalar}"),
-    "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({ph} x {pw}). Kernel size: "
-                                            "({kh} x {kw}). Kernel size can't be greater than actual input size"),
+    "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({padded}). Kernel size: "
+                                            "({kernel}). Kernel size can't be greater than actual input size"),
     "nn_pool_input_dim": (RuntimeError, "non-empty 3D or 4D (batch mode) tensor expected for input"),
     "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
                                   "kernel_size={kernel} and dilation={dilation}"),

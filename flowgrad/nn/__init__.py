@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from . import functional, init, rnn_utils, utils  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .layers import (ELU, GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, BatchNorm2d, Bilinear, Conv2d,
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .layers import (ELU, GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, BatchNorm2d, Bilinear,
                      DataParallel, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
                      Linear, LogSigmoid, LogSoftmax, MaxPool2d, Mish, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin,
                      Softplus, Softsign, Tanh, Unflatten)

@@ -13,7 +13,11 @@ import numpy as np
 from .. import backend, creation
 from .. import ops
 from ..ops import conv as _conv
+from ..ops import conv_nd as _conv_nd
 from ..ops import layers as _layers
+from .functional_conv import *  # noqa: F401,F403
+from .functional_conv import _dims
+from .functional_conv import __all__ as _conv_all
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "gelu", "silu", "mish", "sigmoid", "tanh",
@@ -24,6 +28,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
+__all__ += [name for name in _conv_all if name not in __all__]
 
 
 def _pair(v, name="kernel_size"):
@@ -272,60 +277,7 @@ def pad(input, pad, mode: str = "constant", value=None):
     return out
 
 
-# ------------------------------------------------------------------------------ convolution
-
-def _conv_padding(padding, kernel, dilation, stride, policy):
-    if isinstance(padding, str):
-        if padding == "valid":
-            return (0, 0, 0, 0)
-        if padding == "same":
-            if stride != (1, 1):
-                raise policy.error("nn_conv2d_same_strided")
-            out = []
-            for k, dl in zip(kernel, dilation):
-                total = dl * (k - 1)
-                out += [total // 2, total - total // 2]
-            return tuple(out)
-        raise policy.error("nn_conv2d_padding_string", padding=padding)
-    ph, pw = _pair(padding)
-    return (ph, ph, pw, pw)
-
-
-def _dims(shape) -> str:
-    """A shape as C++ prints a size in PyTorch's messages: [2, 3]."""
-    return f"[{', '.join(map(str, shape))}]"
-
-
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
-    d, wd = input._data, weight._data
-    policy = input.policy
-    if d.ndim not in (3, 4):
-        raise policy.error("nn_conv2d_input_dim", size=_dims(d.shape))
-    unbatched = d.ndim == 3
-    shape4 = (1,) + d.shape if unbatched else d.shape
-    stride, dilation = _pair(stride), _pair(dilation)
-    kernel = wd.shape[2:]
-    if wd.ndim != 4:
-        raise policy.error("nn_conv2d_weight_dim")
-    if shape4[1] != wd.shape[1] * groups:
-        raise policy.error("nn_conv2d_channels", groups=groups, weight=_dims(wd.shape), input=_dims(shape4),
-                           expected=wd.shape[1] * groups, got=shape4[1])
-    if wd.shape[0] % groups:
-        raise policy.error("nn_conv2d_weight_groups", groups=groups, weight=_dims(wd.shape))
-    if bias is not None and bias._data.shape != (wd.shape[0],):
-        raise policy.error("nn_conv2d_bias", weight=_dims(wd.shape), expected=wd.shape[0],
-                           bias=_dims(bias._data.shape))
-    if d.dtype != wd.dtype:
-        raise policy.error("nn_conv2d_dtype", want_scalar=d.dtype, got_scalar=wd.dtype)
-    pads = _conv_padding(padding, kernel, dilation, stride, policy)
-    ph, pw = shape4[2] + pads[0] + pads[1], shape4[3] + pads[2] + pads[3]
-    eh, ew = dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1
-    if ph < eh or pw < ew:
-        raise policy.error("nn_conv2d_kernel_size", ph=ph, pw=pw, kh=eh, kw=ew)
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out = _conv.conv2d(x, weight, bias, stride, pads, dilation, groups)
-    return ops.squeeze(out, 0) if unbatched else out
-
+# ------------------------------------------------------------------------------------ pooling
 
 def _pool_args(input, kernel_size, stride, padding, dilation):
     d = input._data
@@ -412,7 +364,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     xp = backend.namespace(d)
     eye = xp.eye(k, dtype=d.dtype).reshape(k, 1, kernel[0], kernel[1])
     w = input._new(xp.tile(eye, (c, 1, 1, 1)))
-    out = _conv.conv2d(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
+    out = _conv_nd.convolution(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
     return ops.reshape(out, (d.shape[0], c * k, -1))
 
 
