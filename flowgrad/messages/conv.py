@@ -31,4 +31,38 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                    "{dims} or {full} elements (got {got})"),
     "conv_transpose_output_size_range": (ValueError, "requested an output size of {size}, but valid sizes range from "
                                                      "{low} to {high} (for an input of {input_shape})"),
+
+    # pooling
+    "pool_kernel_size_len": (RuntimeError, "{fn}: kernel_size must either be a single int, or a tuple of {count} ints"),
+    "pool_stride_len": (RuntimeError, "{fn}: stride must either be omitted, a single int, or a tuple of {count} ints"),
+    "pool_padding_len": (RuntimeError, "{fn}: padding must either be a single int, or a tuple of {count} ints"),
+    "pool_dilation_len": (RuntimeError, "{fn}: dilation must be either a single int, or a tuple of {count} ints"),
+    "avg_pool3d_kernel_size_len": (RuntimeError, "{fn}: kernel_size must be a single int, or a tuple of {count} "
+                                                 "ints"),
+    "avg_pool3d_stride_len": (RuntimeError, "{fn}: stride must be omitted, a single int, or a tuple of {count} ints"),
+    "avg_pool3d_padding_len": (RuntimeError, "{fn}: padding must be a single int, or a tuple of {count} ints"),
+    "pool_stride_zero": (RuntimeError, "stride should not be zero"),
+    "pool_kernel_positive": (RuntimeError, "kernel size should be greater than zero, but got {values}"),
+    "pool_dilation_positive": (RuntimeError, "dilation should be greater than zero, but got {values}"),
+    "pool_output_small": (RuntimeError, "Given input size: ({input}). Calculated output size: ({output}). Output size "
+                                        "is too small"),
+    "pool_divisor_zero": (RuntimeError, "divisor must be not zero"),
+    "avg_pool3d_small": (RuntimeError, "input image (T: {t} H: {h} W: {w}) smaller than kernel size (kT: {kt} kH: {kh} "
+                                       "kW: {kw})"),
+    "pool1d_input_dim": (RuntimeError, "{fn}: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                                       "input, but got:{size}"),
+    "pool1d_param_len": (RuntimeError, "{fn}() {name} must be an int, list of ints or tuple of ints of size 1 but got "
+                                       "size {size}"),
+    "pool1d_stride_len": (RuntimeError, "{fn}() {name} must be None, an int, list of ints, or tuple of ints of size 1 "
+                                        "but got size {size}"),
+    "pool1d_positive": (RuntimeError, "{fn}() {name} must be greater than zero, but got {value}"),
+    "pool1d_padding_negative": (RuntimeError, "{fn}() padding must be non-negative, but got {value}"),
+    "pool1d_padding_half": (RuntimeError, "{fn}() padding should be at most half of kernel size, but got "
+                                          "padding={pad} and kernel_size={kernel}"),
+    "pool1d_output_size": (RuntimeError, "{fn}() Invalid computed output size: {size}"),
+    "pool_dims_range": (RuntimeError, "Expected {low} to {high} dimensions, but got {ndim}-dimensional tensor for "
+                                      "argument #1 'self' (while checking arguments for {fn})"),
+    "pool_one_int": (RuntimeError, "{fn}() argument '{name}' should contain one int (got {got})"),
+    "adaptive_output_size_len": (RuntimeError, "{fn}: output_size must be {count}"),
+    "adaptive_max_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got: {size}"),
 }

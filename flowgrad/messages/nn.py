@@ -124,11 +124,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_conv2d_dtype": (RuntimeError, "expected scalar type {want_scalar} but found {got_scalar}"),
     "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({padded}). Kernel size: "
                                             "({kernel}). Kernel size can't be greater than actual input size"),
-    "nn_pool_input_dim": (RuntimeError, "non-empty 3D or 4D (batch mode) tensor expected for input"),
+    "nn_pool_input_dim": (RuntimeError, "non-empty {unbatched}D or {batched}D (batch mode) tensor expected for input"),
     "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
                                   "kernel_size={kernel} and dilation={dilation}"),
-    "nn_adaptive_pool_input_dim": (RuntimeError, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {size}"),
-    "nn_adaptive_pool_empty": (RuntimeError, "adaptive_avg_pool2d(): Expected input to have non-zero size for "
+    "nn_adaptive_pool_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got {size}"),
+    "nn_adaptive_pool_empty": (RuntimeError, "{fn}(): Expected input to have non-zero size for "
                                              "non-batch dimensions, but input has sizes {size} with dimension {dim} "
                                              "being empty"),
     "nn_batch_norm_size": (RuntimeError, "{name} should contain {expected} elements not {got}"),

@@ -18,6 +18,9 @@ from ..ops import layers as _layers
 from .functional_conv import *  # noqa: F401,F403
 from .functional_conv import _dims
 from .functional_conv import __all__ as _conv_all
+from .functional_pool import *  # noqa: F401,F403
+from .functional_pool import __all__ as _pool_all
+from .functional_pool import max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices  # noqa: F401
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "gelu", "silu", "mish", "sigmoid", "tanh",
@@ -28,7 +31,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
-__all__ += [name for name in _conv_all if name not in __all__]
+__all__ += [name for name in _conv_all + _pool_all if name not in __all__]
 
 
 def _pair(v, name="kernel_size"):
@@ -275,84 +278,6 @@ def pad(input, pad, mode: str = "constant", value=None):
         idx = _pad_index(n, lo, hi, mode)
         out = ops.index_select(out, dim, out._new(idx.astype(np.int64)))
     return out
-
-
-# ------------------------------------------------------------------------------------ pooling
-
-def _pool_args(input, kernel_size, stride, padding, dilation):
-    d = input._data
-    if d.ndim not in (3, 4):
-        raise input.policy.error("nn_pool_input_dim")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride)
-    padding, dilation = _pair(padding), _pair(dilation)
-    for p, k in zip(padding, kernel):
-        if p > k // 2:
-            raise input.policy.error("nn_pool_pad", pad=p, kernel=k, dilation=dilation[0])
-    return kernel, stride, padding, dilation
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
-    unbatched = input._data.ndim == 3
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
-    if unbatched:
-        out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
-    return (out, idx) if return_indices else out
-
-
-def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=True):
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override=None):
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1)
-    unbatched = input._data.ndim == 3
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
-    return ops.squeeze(out, 0) if unbatched else out
-
-
-def _pair_or_none(v) -> tuple:
-    """An output size as (h, w); None keeps the input's size."""
-    if isinstance(v, (tuple, list)):
-        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
-    return (v, v)
-
-
-def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
-    """Rows average the input cells PyTorch's adaptive pooling assigns to each output cell."""
-    m = np.zeros((n_out, n_in), dtype=dtype)
-    for i in range(n_out):
-        start = (i * n_in) // n_out
-        end = -((-(i + 1) * n_in) // n_out)
-        m[i, start:end] = 1.0 / (end - start)
-    return m
-
-
-def adaptive_avg_pool2d(input, output_size):
-    oh, ow = _pair_or_none(output_size)
-    if (oh, ow) == (1, 1):  # PyTorch's shortcut, taken before the input is checked
-        return ops.mean(input, (-2, -1), keepdim=True)
-    d = input._data
-    if d.ndim not in (3, 4):
-        raise input.policy.error("nn_adaptive_pool_input_dim", size=list(d.shape))
-    for dim in range(1, d.ndim):
-        if d.shape[dim] == 0:
-            raise input.policy.error("nn_adaptive_pool_empty", size=list(d.shape), dim=dim)
-    h, w = d.shape[-2:]
-    oh = h if oh is None else oh
-    ow = w if ow is None else ow
-    if (oh, ow) == (1, 1):
-        return ops.mean(input, (-2, -1), keepdim=True)
-    xp = backend.namespace(d)
-    mh = input._new(xp.asarray(_adaptive_matrix(h, oh, d.dtype)))
-    mw = input._new(xp.asarray(_adaptive_matrix(w, ow, d.dtype).T))
-    return ops.matmul(ops.matmul(mh, input), mw)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):

@@ -12,20 +12,9 @@ from ._declare import _grad_enabled, derivative
 from . import indexing as I
 from . import shape as S
 from .conv_nd import col2im as _col2im, im2col as _im2col
+from .pooling import pool_output_size
 
 __all__ = ["max_pool2d_with_indices", "avg_pool2d", "constant_pad", "pool_output_size"]
-
-
-# ------------------------------------------------------------------------------------ geometry
-
-def pool_output_size(n, k, s, p, d, ceil_mode):
-    """PyTorch's pooling output size (and the extra right padding ceil mode needs)."""
-    span = n + 2 * p - d * (k - 1) - 1
-    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (out - 1) * s >= n + p:
-        out -= 1
-    extra = max(0, (out - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
-    return out, extra
 
 
 # -------------------------------------------------------------------------------------- pooling

@@ -266,6 +266,10 @@ C("conv_transpose2d_groups", lambda T, x, w: F(T).conv_transpose2d(x, w, stride=
 C("max_pool2d", lambda T, x: F(T).max_pool2d(x, 2), [(1, 1, 4, 4)])
 C("max_pool2d_with_indices", lambda T, x: F(T).max_pool2d(x, 2, stride=1, return_indices=True)[0], [(1, 1, 3, 3)])
 C("avg_pool2d", lambda T, x: F(T).avg_pool2d(x, 2, stride=1, padding=1), [(1, 1, 3, 3)])
+C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1, 0, 0), ceil_mode=True),
+  [(1, 2, 3, 3, 3)])
+C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
+  [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
 C("embedding", lambda T, w: F(T).embedding(T.tensor([[0, 2], [2, 1]]), w), [(3, 2)])
 C("mse_loss", lambda T, a, b: F(T).mse_loss(a, b), [(2, 3), (2, 3)])

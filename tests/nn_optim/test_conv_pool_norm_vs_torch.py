@@ -284,3 +284,192 @@ def test_convolution_errors(torch, i):
     fn, exc, msg = CONV_ERRORS[i]
     with pytest.raises(exc, match=exact(msg)):
         fn(torch)
+
+
+# ---------------------------------------------------------------------------------------- pooling
+
+POOL = {
+    "max_pool1d": (lambda T, x: F(T).max_pool1d(x, 3, stride=2, padding=1, dilation=2, ceil_mode=True), [R(2, 3, 11)]),
+    "max_pool1d_unbatched": (lambda T, x: F(T).max_pool1d(x, 2), [R(3, 7)]),
+    "max_pool3d": (lambda T, x: F(T).max_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), dilation=(2, 1, 1)),
+                   [R(2, 2, 5, 6, 5)]),
+    "max_pool3d_ceil_unbatched": (lambda T, x: F(T).max_pool3d(x, 2, ceil_mode=True), [R(2, 5, 3, 4)]),
+    "avg_pool1d": (lambda T, x: F(T).avg_pool1d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+                   [R(2, 3, 10)]),
+    "avg_pool1d_unbatched": (lambda T, x: F(T).avg_pool1d(x, (2,)), [R(3, 7)]),
+    "avg_pool3d": (lambda T, x: F(T).avg_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0)), [R(2, 2, 4, 6, 5)]),
+    "avg_pool3d_ceil_exclude_pad": (lambda T, x: F(T).avg_pool3d(x, 3, stride=2, padding=1, ceil_mode=True,
+                                                                  count_include_pad=False), [R(1, 2, 5, 6, 4)]),
+    "avg_pool3d_divisor": (lambda T, x: F(T).avg_pool3d(x, 2, divisor_override=3), [R(1, 2, 4, 4, 4)]),
+    "adaptive_avg_pool1d": (lambda T, x: F(T).adaptive_avg_pool1d(x, 4), [R(2, 3, 10)]),
+    "adaptive_avg_pool2d_none": (lambda T, x: F(T).adaptive_avg_pool2d(x, (None, 3)), [R(2, 3, 5, 7)]),
+    "adaptive_avg_pool3d": (lambda T, x: F(T).adaptive_avg_pool3d(x, (2, 3, 4)), [R(2, 2, 5, 7, 9)]),
+    "adaptive_avg_pool3d_unbatched": (lambda T, x: F(T).adaptive_avg_pool3d(x, 2), [R(2, 3, 5, 4)]),
+    "adaptive_max_pool1d": (lambda T, x: F(T).adaptive_max_pool1d(x, 4), [R(2, 3, 10)]),
+    "adaptive_max_pool2d": (lambda T, x: F(T).adaptive_max_pool2d(x, (3, 4)), [R(2, 3, 7, 9)]),
+    "adaptive_max_pool2d_grow": (lambda T, x: F(T).adaptive_max_pool2d(x, (5, None)), [R(3, 3, 4)]),
+    "adaptive_max_pool3d": (lambda T, x: F(T).adaptive_max_pool3d(x, (2, 3, 2)), [R(1, 2, 5, 7, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOL))
+def test_pooling_matches_torch(name, real_torch):
+    fn, arrays = POOL[name]
+    compare(real_torch, fn, arrays)
+
+
+@pytest.mark.parametrize("name", ["max_pool3d", "avg_pool3d_ceil_exclude_pad", "adaptive_max_pool2d",
+                                  "adaptive_avg_pool3d"])
+def test_pooling_second_derivatives_match_torch(name, real_torch):
+    fn, arrays = POOL[name]
+    compare(real_torch, lambda T, *args: fn(T, *args) ** 3, arrays, create_graph=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, x1, x2, x3: F.max_pool1d(x1, 3, stride=2, padding=1, ceil_mode=True, return_indices=True),
+    lambda F, x1, x2, x3: F.max_pool3d(x3, 2, stride=1, padding=1, dilation=(1, 2, 1), return_indices=True),
+    lambda F, x1, x2, x3: F.max_pool3d(x3[0], 2, return_indices=True),
+    lambda F, x1, x2, x3: F.adaptive_max_pool1d(x1, 3, return_indices=True),
+    lambda F, x1, x2, x3: F.adaptive_max_pool2d(x2, (2, 3), return_indices=True),
+    lambda F, x1, x2, x3: F.adaptive_max_pool3d(x3, 2, return_indices=True),
+    lambda F, x1, x2, x3: F.max_pool3d_with_indices(x3, 2),
+    lambda F, x1, x2, x3: F.max_pool1d_with_indices(x1, 2),
+])
+def test_pooling_indices(real_torch, call):
+    arrays = [R(2, 3, 9), R(2, 3, 5, 7), R(2, 2, 4, 5, 4)]
+    ours = call(ft.nn.functional, *(ft.tensor(a) for a in arrays))
+    theirs = call(real_torch.nn.functional, *(real_torch.tensor(a) for a in arrays))
+    for a, b in zip(ours, theirs):
+        assert a.dtype.__str__() == b.dtype.__str__() and tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_pooling_ties_pick_the_first_maximum(real_torch):
+    x = np.zeros((1, 1, 4, 4, 4))
+    for T in (ft, real_torch):
+        t = T.tensor(x, requires_grad=True)
+        out, idx = T.nn.functional.max_pool3d(t, 2, return_indices=True)
+        out.sum().backward()
+        assert idx.flatten().tolist() == [0, 2, 8, 10, 32, 34, 40, 42]
+        assert t.grad.sum().item() == 8
+
+
+POOL_MODULES = {
+    "MaxPool1d": (lambda T: T.nn.MaxPool1d(3, 2, 1), (2, 3, 9)),
+    "MaxPool3d": (lambda T: T.nn.MaxPool3d((2, 1, 2), ceil_mode=True), (2, 2, 5, 3, 5)),
+    "AvgPool1d": (lambda T: T.nn.AvgPool1d(2, padding=1), (2, 3, 7)),
+    "AvgPool3d": (lambda T: T.nn.AvgPool3d(2, stride=1, divisor_override=5), (1, 2, 3, 4, 3)),
+    "AdaptiveAvgPool1d": (lambda T: T.nn.AdaptiveAvgPool1d(3), (2, 3, 7)),
+    "AdaptiveAvgPool3d": (lambda T: T.nn.AdaptiveAvgPool3d((1, None, 2)), (2, 2, 3, 4, 5)),
+    "AdaptiveMaxPool1d": (lambda T: T.nn.AdaptiveMaxPool1d(4), (2, 3, 9)),
+    "AdaptiveMaxPool2d": (lambda T: T.nn.AdaptiveMaxPool2d((3, None)), (2, 3, 7, 4)),
+    "AdaptiveMaxPool3d": (lambda T: T.nn.AdaptiveMaxPool3d(2), (1, 2, 5, 3, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOL_MODULES))
+def test_pooling_modules_match_torch(name, real_torch):
+    make, shape = POOL_MODULES[name]
+    compare_module(real_torch, make, R(*shape))
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+def test_pooling_modules_return_indices(torch):
+    out, idx = torch.nn.AdaptiveMaxPool2d(2, return_indices=True)(torch.arange(16.).reshape(1, 4, 4))
+    assert idx.tolist() == [[[5, 7], [13, 15]]]
+    out, idx = torch.nn.MaxPool1d(2, return_indices=True)(torch.tensor([[1., 3., 2., 0.]]))
+    assert idx.tolist() == [[1, 2]] and out.tolist() == [[3., 2.]]
+
+
+@pytest.mark.parametrize("expr, name", [
+    ("F.max_pool3d(x3, 2)", "MaxPool3DWithIndicesBackward0"), ("F.avg_pool3d(x3, 2)", "AvgPool3DBackward0"),
+    ("F.max_pool1d(x1, 2)", "SqueezeBackward1"), ("F.avg_pool1d(x1, 2)", "SqueezeBackward1"),
+    ("F.adaptive_avg_pool3d(x3, 1)", "MeanBackward1"),
+])
+def test_pooling_node_names(torch, expr, name):
+    env = {"F": torch.nn.functional, "x1": torch.ones(1, 2, 4, requires_grad=True),
+           "x3": torch.ones(1, 2, 4, 4, 4, requires_grad=True)}
+    assert eval(expr, env).grad_fn.name() == name
+
+
+POOL_ERRORS = [
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 2, 2, 2), 3), "Given input size: (3x2x2x2). Calculated output size: "
+                                                          "(3x0x0x0). Output size is too small"),
+    (lambda F, T: F.avg_pool3d(T.ones(2, 3, 2, 2, 2), 3), "input image (T: 2 H: 2 W: 2) smaller than kernel size "
+                                                          "(kT: 3 kH: 3 kW: 3)"),
+    (lambda F, T: F.max_pool3d(T.ones(3, 4, 4, 4, 4, 4), 2), "non-empty 4D or 5D (batch mode) tensor expected for "
+                                                             "input"),
+    (lambda F, T: F.max_pool2d(T.ones(4, 4), 2), "non-empty 3D or 4D (batch mode) tensor expected for input"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), 2, padding=2), "pad should be at most half of effective "
+                                                                     "kernel size, but got pad=2, kernel_size=2 and "
+                                                                     "dilation=1"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), 2, stride=0), "stride should not be zero"),
+    (lambda F, T: F.avg_pool3d(T.ones(2, 3, 4, 4, 4), 0), "stride should not be zero"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), 0, stride=1), "kernel size should be greater than zero, but "
+                                                                    "got kT: 0 kH: 0 kW: 0"),
+    (lambda F, T: F.max_pool2d(T.ones(2, 3, 4, 4), 0, stride=1), "kernel size should be greater than zero, but got "
+                                                                 "kH: 0 kW: 0"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), 2, dilation=0), "dilation should be greater than zero, but "
+                                                                      "got dilationT: 0 dilationH: 0 dilationW: 0"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), (2, 2)), "max_pool3d: kernel_size must either be a single int, "
+                                                               "or a tuple of three ints"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), 2, stride=(1, 2)), "max_pool3d: stride must either be "
+                                                                         "omitted, a single int, or a tuple of three "
+                                                                         "ints"),
+    (lambda F, T: F.max_pool3d(T.ones(2, 3, 4, 4, 4), 2, dilation=(1, 1)), "max_pool3d: dilation must be either a "
+                                                                           "single int, or a tuple of three ints"),
+    (lambda F, T: F.max_pool2d(T.ones(2, 3, 4, 4), (2, 2, 2)), "max_pool2d: kernel_size must either be a single "
+                                                               "int, or a tuple of two ints"),
+    (lambda F, T: F.avg_pool2d(T.ones(2, 3, 4, 4), 2, padding=(1, 2, 1)), "avg_pool2d: padding must either be a "
+                                                                          "single int, or a tuple of two ints"),
+    (lambda F, T: F.avg_pool3d(T.ones(2, 3, 4, 4, 4), (2, 2)), "avg_pool3d: kernel_size must be a single int, or a "
+                                                               "tuple of three ints"),
+    (lambda F, T: F.avg_pool3d(T.ones(2, 3, 4, 4, 4), 2, stride=(1, 2)), "avg_pool3d: stride must be omitted, a "
+                                                                         "single int, or a tuple of three ints"),
+    (lambda F, T: F.avg_pool3d(T.ones(2, 3, 4, 4, 4), 2, divisor_override=0), "divisor must be not zero"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, padding=2), "max_pool1d() padding should be at most half of "
+                                                               "kernel size, but got padding=2 and kernel_size=2"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, padding=-1), "max_pool1d() padding must be non-negative, but got "
+                                                                "-1"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 1, requires_grad=True), 2), "max_pool1d() Invalid computed output size: "
+                                                                        "0"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 3, 3), 2), "max_pool1d: Expected 2D or 3D (batch mode) tensor with "
+                                                       "optional 0 dim batch size for input, but got:[2, 3, 3, 3]"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), (2, 2)), "max_pool1d() kernel_size must be an int, list of ints or "
+                                                         "tuple of ints of size 1 but got size 2"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, stride=(1, 2)), "max_pool1d() stride must be None, an int, list "
+                                                                   "of ints, or tuple of ints of size 1 but got size 2"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 0), "max_pool1d() kernel_size must be greater than zero, but got 0"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, dilation=0), "max_pool1d() dilation must be greater than zero, "
+                                                                "but got 0"),
+    (lambda F, T: F.avg_pool1d(T.ones(2, 3, 1), 2), "Given input size: (3x1x1). Calculated output size: (3x1x0). "
+                                                    "Output size is too small"),
+    (lambda F, T: F.avg_pool1d(T.ones(3), 2), "Expected 2 to 3 dimensions, but got 1-dimensional tensor for argument "
+                                              "#1 'self' (while checking arguments for avg_pool1d)"),
+    (lambda F, T: F.avg_pool1d(T.ones(2, 3, 4), (2, 2)), "avg_pool1d() argument 'kernel_size' should contain one int "
+                                                         "(got 2)"),
+    (lambda F, T: F.adaptive_avg_pool1d(T.ones(2, 3, 4, 4), 2), "Expected 2 to 3 dimensions, but got 4-dimensional "
+                                                                "tensor for argument #1 'self' (while checking "
+                                                                "arguments for adaptive_avg_pool1d)"),
+    (lambda F, T: F.adaptive_max_pool1d(T.ones(3, 4, 3), (2, 3)), "adaptive_max_pool1d() argument 'output_size' "
+                                                                  "should contain one int (got 2)"),
+    (lambda F, T: F.adaptive_avg_pool3d(T.ones(2, 3, 4), 2), "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but "
+                                                             "got [2, 3, 4]"),
+    (lambda F, T: F.adaptive_avg_pool3d(T.ones(2, 3, 0, 4), 2), "adaptive_avg_pool3d(): Expected input to have "
+                                                                "non-zero size for non-batch dimensions, but input has "
+                                                                "sizes [2, 3, 0, 4] with dimension 2 being empty"),
+    (lambda F, T: F.adaptive_avg_pool3d(T.ones(3, 4, 4, 4), (2, 3)), "adaptive_avg_pool3d: output_size must be 3"),
+    (lambda F, T: F.adaptive_max_pool2d(T.ones(3, 4), 2), "adaptive_max_pool2d(): Expected 3D or 4D tensor, but "
+                                                          "got: [3, 4]"),
+    (lambda F, T: F.adaptive_max_pool3d(T.ones(3, 4, 0, 3, 3), 2), "adaptive_max_pool3d(): Expected input to have "
+                                                                   "non-zero size for non-batch dimensions, but input "
+                                                                   "has sizes [3, 4, 0, 3, 3] with dimension 2 being "
+                                                                   "empty"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(POOL_ERRORS)))
+def test_pooling_errors(torch, i):
+    fn, msg = POOL_ERRORS[i]
+    with pytest.raises(RuntimeError, match=exact(msg)):
+        fn(torch.nn.functional, torch)
