@@ -65,4 +65,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "pool_one_int": (RuntimeError, "{fn}() argument '{name}' should contain one int (got {got})"),
     "adaptive_output_size_len": (RuntimeError, "{fn}: output_size must be {count}"),
     "adaptive_max_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got: {size}"),
+    # padding
+    "pad_mode_value": (RuntimeError, 'Padding mode "{mode}" doesn\'t take in value argument'),
+    "pad_length_odd": (RuntimeError, "Padding length must be divisible by 2"),
+    "pad_mode_dims": (NotImplementedError, "Padding size {size} is not supported for {ndim}D input tensor.\n"
+                                           "Supported combinations for non-constant padding:\n"
+                                           "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                                           "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                                           "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"),
+    "pad_circular_wrap": (RuntimeError, "Padding value causes wrapping around more than once."),
+    "pad_circular_input_dim": (ValueError, "expected {dims} input (got {ndim}D input)"),
 }

@@ -107,7 +107,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_one_hot_negative": (RuntimeError, "Class values must be non-negative."),
     "nn_one_hot_too_large": (RuntimeError, "Class values must be smaller than num_classes."),
     "nn_pad_mode": (NotImplementedError, "Unrecognised padding mode {mode}"),
-    "nn_pad_reflect_size": (RuntimeError, "Argument #4: Padding size should be less than the corresponding input "
+    "nn_pad_reflect_size": (RuntimeError, "Argument #{arg}: Padding size should be less than the corresponding input "
                                           "dimension, but got: padding ({lo}, {hi}) at dimension {dim} of input "
                                           "{size}"),
     "nn_conv2d_same_strided": (RuntimeError, "padding='same' is not supported for strided convolutions"),

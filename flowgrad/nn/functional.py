@@ -18,6 +18,7 @@ from ..ops import layers as _layers
 from .functional_conv import *  # noqa: F401,F403
 from .functional_conv import _dims
 from .functional_conv import __all__ as _conv_all
+from .functional_pad import pad  # noqa: F401
 from .functional_pool import *  # noqa: F401,F403
 from .functional_pool import __all__ as _pool_all
 from .functional_pool import max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices  # noqa: F401
@@ -246,39 +247,6 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
 
 
 # ---------------------------------------------------------------------------------- padding
-
-def _pad_index(n, lo, hi, mode):
-    idx = np.arange(-lo, n + hi)
-    if mode == "reflect":
-        period = 2 * (n - 1)
-        idx = np.abs(idx) % period if period else np.zeros_like(idx)
-        idx = np.where(idx >= n, period - idx, idx)
-    elif mode == "replicate":
-        idx = np.clip(idx, 0, n - 1)
-    else:  # circular
-        idx = idx % n
-    return idx
-
-
-def pad(input, pad, mode: str = "constant", value=None):
-    pad = tuple(int(p) for p in pad)
-    if mode == "constant":
-        return _conv.constant_pad(input, pad, 0 if value is None else value)
-    if mode not in ("reflect", "replicate", "circular"):
-        raise input.policy.error("nn_pad_mode", mode=mode)
-    d = input._data
-    nd = d.ndim
-    out = input
-    for i in range(len(pad) // 2):
-        dim = nd - 1 - i
-        lo, hi = pad[2 * i], pad[2 * i + 1]
-        n = d.shape[dim]
-        if mode == "reflect" and (lo >= n or hi >= n):
-            raise input.policy.error("nn_pad_reflect_size", lo=lo, hi=hi, dim=dim, size=list(d.shape))
-        idx = _pad_index(n, lo, hi, mode)
-        out = ops.index_select(out, dim, out._new(idx.astype(np.int64)))
-    return out
-
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L), as a convolution with one-hot kernels (differentiable)."""

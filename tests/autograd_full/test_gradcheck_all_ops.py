@@ -271,6 +271,12 @@ C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1,
 C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
   [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [(2, 4)])
+C("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 0, -1, 2), mode="reflect"), [(1, 3, 3)])
+C("pad_reflect_3d", lambda T, x: F(T).pad(x, (1, 1, 0, 1, 1, 0), mode="reflect"), [(1, 2, 2, 2)])
+C("pad_replicate_1d", lambda T, x: F(T).pad(x, (0, 2), mode="replicate"), [(1, 2, 3)])
+C("pad_replicate_2d", lambda T, x: F(T).pad(x, (2, 1, 1, 1), mode="replicate"), [(2, 2, 2)])
+C("pad_replicate_3d", lambda T, x: F(T).pad(x, (1, 0, 0, 1, 1, 1), mode="replicate"), [(1, 1, 2, 2, 2)])
 C("embedding", lambda T, w: F(T).embedding(T.tensor([[0, 2], [2, 1]]), w), [(3, 2)])
 C("mse_loss", lambda T, a, b: F(T).mse_loss(a, b), [(2, 3), (2, 3)])
 C("mse_loss_sum", lambda T, a, b: F(T).mse_loss(a, b, reduction="sum"), [(2, 3), (2, 3)])

@@ -473,3 +473,94 @@ def test_pooling_errors(torch, i):
     fn, msg = POOL_ERRORS[i]
     with pytest.raises(RuntimeError, match=exact(msg)):
         fn(torch.nn.functional, torch)
+
+
+# ---------------------------------------------------------------------------------------- padding
+
+PAD = {
+    "reflect_1d": (lambda T, x: F(T).pad(x, (3, 2), mode="reflect"), [R(2, 3, 5)]),
+    "reflect_1d_unbatched_crop": (lambda T, x: F(T).pad(x, (-1, 3), mode="reflect"), [R(3, 5)]),
+    "reflect_2d": (lambda T, x: F(T).pad(x, (1, 2, 3, 0), mode="reflect"), [R(2, 3, 4, 5)]),
+    "reflect_3d": (lambda T, x: F(T).pad(x, (1, 2, 0, 1, 2, 1), mode="reflect"), [R(1, 2, 3, 4, 3)]),
+    "replicate_1d": (lambda T, x: F(T).pad(x, (4, 1), mode="replicate"), [R(2, 3, 3)]),
+    "replicate_2d_unbatched": (lambda T, x: F(T).pad(x, (2, 2, 0, 3), mode="replicate"), [R(3, 4, 2)]),
+    "replicate_3d": (lambda T, x: F(T).pad(x, (1, 0, 2, 1, 0, 2), mode="replicate"), [R(2, 1, 2, 3, 3)]),
+    "circular_2d": (lambda T, x: F(T).pad(x, (2, 1, 3, 0), mode="circular"), [R(2, 3, 3, 4)]),
+    "circular_1d_crop": (lambda T, x: F(T).pad(x, (-1, 2), mode="circular"), [R(2, 3, 4)]),
+    "constant_3d": (lambda T, x: F(T).pad(x, (1, 2, 0, 1, 2, 1), value=-0.5), [R(1, 2, 3, 4, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAD))
+def test_padding_matches_torch(name, real_torch):
+    fn, arrays = PAD[name]
+    compare(real_torch, fn, arrays)
+    compare(real_torch, lambda T, *args: fn(T, *args) ** 3, arrays, create_graph=True)
+
+
+PAD_MODULES = {
+    "ReflectionPad1d": (lambda T: T.nn.ReflectionPad1d(2), (2, 3, 4)),
+    "ReflectionPad2d": (lambda T: T.nn.ReflectionPad2d((1, 2, 3, 0)), (2, 3, 4, 4)),
+    "ReflectionPad3d": (lambda T: T.nn.ReflectionPad3d(1), (1, 2, 3, 3, 2)),
+    "ReplicationPad1d": (lambda T: T.nn.ReplicationPad1d((1, 3)), (2, 3, 4)),
+    "ReplicationPad2d": (lambda T: T.nn.ReplicationPad2d(2), (3, 4, 4)),
+    "ReplicationPad3d": (lambda T: T.nn.ReplicationPad3d((1, 0, 1, 0, 0, 2)), (1, 2, 3, 3, 2)),
+    "ZeroPad1d": (lambda T: T.nn.ZeroPad1d((2, 0)), (2, 3)),
+    "ZeroPad2d": (lambda T: T.nn.ZeroPad2d((1, 2, 0, 1)), (2, 3, 4, 4)),
+    "ZeroPad3d": (lambda T: T.nn.ZeroPad3d(1), (1, 2, 2, 3)),
+    "ConstantPad1d": (lambda T: T.nn.ConstantPad1d(2, 3.5), (2, 3, 4)),
+    "ConstantPad2d": (lambda T: T.nn.ConstantPad2d((1, 0, 2, 0), -1), (2, 3, 4)),
+    "ConstantPad3d": (lambda T: T.nn.ConstantPad3d((1, 2, 0, 1, 1, 0), 0.25), (1, 2, 3, 3, 2)),
+    "CircularPad1d": (lambda T: T.nn.CircularPad1d(2), (2, 3, 4)),
+    "CircularPad2d": (lambda T: T.nn.CircularPad2d((1, 2, 0, 1)), (2, 3, 4, 4)),
+    "CircularPad3d": (lambda T: T.nn.CircularPad3d(1), (1, 2, 3, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAD_MODULES))
+def test_padding_modules_match_torch(name, real_torch):
+    make, shape = PAD_MODULES[name]
+    compare_module(real_torch, make, R(*shape))
+    a, b = make(real_torch), make(ft)
+    assert repr(a) == repr(b) and a.padding == b.padding and getattr(a, "value", None) == getattr(b, "value", None)
+
+
+@pytest.mark.parametrize("mode, dims", [("reflect", 1), ("reflect", 2), ("reflect", 3), ("replicate", 1),
+                                        ("replicate", 2), ("replicate", 3)])
+def test_padding_node_names(torch, mode, dims):
+    x = torch.ones((1, 2) + (3,) * dims, requires_grad=True)
+    out = torch.nn.functional.pad(x, (1, 1) * dims, mode=mode)
+    assert out.grad_fn.name() == f"{mode.capitalize().replace('Reflect', 'Reflection').replace('Replicate', 'Replication')}Pad{dims}DBackward0"
+
+
+PAD_ERRORS = [
+    (lambda T: F(T).pad(T.ones(2, 3, 4, 5), (1, 2), mode="reflect"), NotImplementedError,
+     "Padding size 2 is not supported for 4D input tensor.\nSupported combinations for non-constant padding:\n"
+     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+     "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+     "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (1, 2, 1), mode="reflect"), RuntimeError,
+     "Padding length must be divisible by 2"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (1, 2), mode="foo"), NotImplementedError, "Unrecognised padding mode foo"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (1, 2), mode="reflect", value=1.0), RuntimeError,
+     'Padding mode "reflect" doesn\'t take in value argument'),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (4, 2), mode="reflect"), RuntimeError,
+     "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (4, 2) at "
+     "dimension 2 of input [2, 3, 4]"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (1, 1, 3, 2), mode="reflect"), RuntimeError,
+     "Argument #6: Padding size should be less than the corresponding input dimension, but got: padding (3, 2) at "
+     "dimension 1 of input [2, 3, 4]"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (5, 2), mode="circular"), RuntimeError,
+     "Padding value causes wrapping around more than once."),
+    (lambda T: F(T).pad(T.ones(2, 3, 4, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)), RuntimeError,
+     "Padding length should be less than or equal to two times the input dimension but got padding length 10 and "
+     "input of dimension 4"),
+    (lambda T: T.nn.CircularPad2d(1)(T.ones(2, 2)), ValueError, "expected 3D or 4D input (got 2D input)"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(PAD_ERRORS)))
+def test_padding_errors(torch, i):
+    fn, exc, msg = PAD_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
