@@ -13,7 +13,15 @@ import numpy as np
 from .. import backend, creation
 from .. import ops
 from ..ops import conv as _conv
+from ..ops import conv_nd as _conv_nd
 from ..ops import layers as _layers
+from .functional_conv import *  # noqa: F401,F403
+from .functional_conv import _dims
+from .functional_conv import __all__ as _conv_all
+from .functional_pad import pad  # noqa: F401
+from .functional_pool import *  # noqa: F401,F403
+from .functional_pool import __all__ as _pool_all
+from .functional_pool import max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices  # noqa: F401
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "gelu", "silu", "mish", "sigmoid", "tanh",
@@ -24,6 +32,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
+__all__ += [name for name in _conv_all + _pool_all if name not in __all__]
 
 
 def _pair(v, name="kernel_size"):
@@ -239,170 +248,6 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
 
 # ---------------------------------------------------------------------------------- padding
 
-def _pad_index(n, lo, hi, mode):
-    idx = np.arange(-lo, n + hi)
-    if mode == "reflect":
-        period = 2 * (n - 1)
-        idx = np.abs(idx) % period if period else np.zeros_like(idx)
-        idx = np.where(idx >= n, period - idx, idx)
-    elif mode == "replicate":
-        idx = np.clip(idx, 0, n - 1)
-    else:  # circular
-        idx = idx % n
-    return idx
-
-
-def pad(input, pad, mode: str = "constant", value=None):
-    pad = tuple(int(p) for p in pad)
-    if mode == "constant":
-        return _conv.constant_pad(input, pad, 0 if value is None else value)
-    if mode not in ("reflect", "replicate", "circular"):
-        raise input.policy.error("nn_pad_mode", mode=mode)
-    d = input._data
-    nd = d.ndim
-    out = input
-    for i in range(len(pad) // 2):
-        dim = nd - 1 - i
-        lo, hi = pad[2 * i], pad[2 * i + 1]
-        n = d.shape[dim]
-        if mode == "reflect" and (lo >= n or hi >= n):
-            raise input.policy.error("nn_pad_reflect_size", lo=lo, hi=hi, dim=dim, size=list(d.shape))
-        idx = _pad_index(n, lo, hi, mode)
-        out = ops.index_select(out, dim, out._new(idx.astype(np.int64)))
-    return out
-
-
-# ------------------------------------------------------------------------------ convolution
-
-def _conv_padding(padding, kernel, dilation, stride, policy):
-    if isinstance(padding, str):
-        if padding == "valid":
-            return (0, 0, 0, 0)
-        if padding == "same":
-            if stride != (1, 1):
-                raise policy.error("nn_conv2d_same_strided")
-            out = []
-            for k, dl in zip(kernel, dilation):
-                total = dl * (k - 1)
-                out += [total // 2, total - total // 2]
-            return tuple(out)
-        raise policy.error("nn_conv2d_padding_string", padding=padding)
-    ph, pw = _pair(padding)
-    return (ph, ph, pw, pw)
-
-
-def _dims(shape) -> str:
-    """A shape as C++ prints a size in PyTorch's messages: [2, 3]."""
-    return f"[{', '.join(map(str, shape))}]"
-
-
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
-    d, wd = input._data, weight._data
-    policy = input.policy
-    if d.ndim not in (3, 4):
-        raise policy.error("nn_conv2d_input_dim", size=_dims(d.shape))
-    unbatched = d.ndim == 3
-    shape4 = (1,) + d.shape if unbatched else d.shape
-    stride, dilation = _pair(stride), _pair(dilation)
-    kernel = wd.shape[2:]
-    if wd.ndim != 4:
-        raise policy.error("nn_conv2d_weight_dim")
-    if shape4[1] != wd.shape[1] * groups:
-        raise policy.error("nn_conv2d_channels", groups=groups, weight=_dims(wd.shape), input=_dims(shape4),
-                           expected=wd.shape[1] * groups, got=shape4[1])
-    if wd.shape[0] % groups:
-        raise policy.error("nn_conv2d_weight_groups", groups=groups, weight=_dims(wd.shape))
-    if bias is not None and bias._data.shape != (wd.shape[0],):
-        raise policy.error("nn_conv2d_bias", weight=_dims(wd.shape), expected=wd.shape[0],
-                           bias=_dims(bias._data.shape))
-    if d.dtype != wd.dtype:
-        raise policy.error("nn_conv2d_dtype", want_scalar=d.dtype, got_scalar=wd.dtype)
-    pads = _conv_padding(padding, kernel, dilation, stride, policy)
-    ph, pw = shape4[2] + pads[0] + pads[1], shape4[3] + pads[2] + pads[3]
-    eh, ew = dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1
-    if ph < eh or pw < ew:
-        raise policy.error("nn_conv2d_kernel_size", ph=ph, pw=pw, kh=eh, kw=ew)
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out = _conv.conv2d(x, weight, bias, stride, pads, dilation, groups)
-    return ops.squeeze(out, 0) if unbatched else out
-
-
-def _pool_args(input, kernel_size, stride, padding, dilation):
-    d = input._data
-    if d.ndim not in (3, 4):
-        raise input.policy.error("nn_pool_input_dim")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride)
-    padding, dilation = _pair(padding), _pair(dilation)
-    for p, k in zip(padding, kernel):
-        if p > k // 2:
-            raise input.policy.error("nn_pool_pad", pad=p, kernel=k, dilation=dilation[0])
-    return kernel, stride, padding, dilation
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
-    unbatched = input._data.ndim == 3
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
-    if unbatched:
-        out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
-    return (out, idx) if return_indices else out
-
-
-def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=True):
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override=None):
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1)
-    unbatched = input._data.ndim == 3
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
-    return ops.squeeze(out, 0) if unbatched else out
-
-
-def _pair_or_none(v) -> tuple:
-    """An output size as (h, w); None keeps the input's size."""
-    if isinstance(v, (tuple, list)):
-        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
-    return (v, v)
-
-
-def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
-    """Rows average the input cells PyTorch's adaptive pooling assigns to each output cell."""
-    m = np.zeros((n_out, n_in), dtype=dtype)
-    for i in range(n_out):
-        start = (i * n_in) // n_out
-        end = -((-(i + 1) * n_in) // n_out)
-        m[i, start:end] = 1.0 / (end - start)
-    return m
-
-
-def adaptive_avg_pool2d(input, output_size):
-    oh, ow = _pair_or_none(output_size)
-    if (oh, ow) == (1, 1):  # PyTorch's shortcut, taken before the input is checked
-        return ops.mean(input, (-2, -1), keepdim=True)
-    d = input._data
-    if d.ndim not in (3, 4):
-        raise input.policy.error("nn_adaptive_pool_input_dim", size=list(d.shape))
-    for dim in range(1, d.ndim):
-        if d.shape[dim] == 0:
-            raise input.policy.error("nn_adaptive_pool_empty", size=list(d.shape), dim=dim)
-    h, w = d.shape[-2:]
-    oh = h if oh is None else oh
-    ow = w if ow is None else ow
-    if (oh, ow) == (1, 1):
-        return ops.mean(input, (-2, -1), keepdim=True)
-    xp = backend.namespace(d)
-    mh = input._new(xp.asarray(_adaptive_matrix(h, oh, d.dtype)))
-    mw = input._new(xp.asarray(_adaptive_matrix(w, ow, d.dtype).T))
-    return ops.matmul(ops.matmul(mh, input), mw)
-
-
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L), as a convolution with one-hot kernels (differentiable)."""
     d = input._data
@@ -412,7 +257,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     xp = backend.namespace(d)
     eye = xp.eye(k, dtype=d.dtype).reshape(k, 1, kernel[0], kernel[1])
     w = input._new(xp.tile(eye, (c, 1, 1, 1)))
-    out = _conv.conv2d(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
+    out = _conv_nd.convolution(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
     return ops.reshape(out, (d.shape[0], c * k, -1))
 
 

@@ -137,7 +137,8 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, 
 
 def adaptive_avg_pool2d(x, output_size, data_format: str = "NCHW", name=None):
     if x.ndim not in (3, 4):  # checked for any output size (PyTorch skips the check for 1x1)
-        raise x.policy.error("nn_adaptive_pool_input_dim", size=list(x.shape))
+        raise x.policy.error("nn_adaptive_pool_input_dim", fn="adaptive_avg_pool2d", unbatched=3, batched=4,
+                             size=list(x.shape))
     return F.adaptive_avg_pool2d(x, output_size)
 
 
