@@ -1,6 +1,8 @@
 """Messages of the differentiable ops (flowgrad/ops): argument, dtype, shape and index checks."""
 
 MESSAGES: dict[str, tuple[type, str]] = {
+    # arithmetic (ops/elementwise.py)
+    "zero_division": (RuntimeError, "ZeroDivisionError"),
     # gather / scatter (ops/indexing.py)
     "index_dtype": (RuntimeError, "{op}(): Expected dtype int32/int64 for index"),
     "index_ndim": (RuntimeError, "Index tensor must have the same number of dimensions as {name} tensor"),

@@ -12,12 +12,21 @@ _TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be becaus
           "  [Hint: Expected node->IsTensorWrappersCleared() != true, but received "
           "node->IsTensorWrappersCleared():1 == true:1.] (at /paddle/paddle/fluid/eager/backward.cc:204)\n")
 
+
+
+class EnforceNotMet(Exception):
+    """Paddle's exception for a failed check inside a kernel (`paddle.EnforceNotMet`)."""
+
+
 PADDLE_MESSAGES: dict[str, tuple[type, str]] = dict(TORCH_MESSAGES)
 PADDLE_MESSAGES.update({
     "broadcast": (ValueError, "(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
                               "together with the shape of X = {x} and the shape of Y = {y}. Received [{a}] in X is "
                               "not equal to [{b}] in Y at i:{dim}."),
     "second_backward": (SystemError, _TWICE),
+    "zero_division": (EnforceNotMet, "() InvalidArgumentError: Integer division by zero encountered in (floor/trunc) "
+                                     "divide. Please check the input value. (at "
+                                     "/paddle/paddle/phi/kernels/funcs/elementwise_functor.h:326)\n"),
     "input_unused": (ValueError, "(InvalidArgument) The {index}-th input does not appear in the backward graph. "
                                  "Please check the input tensor or set allow_unused=True to get None result.\n"
                                  "  [Hint: Expected allow_unused == true, but received allow_unused:0 != true:1.] "

@@ -70,3 +70,47 @@ def test_gather_scatter_index_checks(torch):
             "Index tensor must have the same number of dimensions as self tensor")
     assert x.gather(0, torch.tensor([2, 1], dtype=torch.int32)).tolist() == [0., 0.]
     assert x.tolist() == [0., 0., 0.]
+
+
+# ------------------------------------------------------------------------------------ division
+
+@pytest.mark.parametrize("op", ["floordiv", "mod", "div_floor", "div_trunc", "fmod", "remainder", "rfloordiv",
+                                "rmod", "uint8"])
+def test_integer_division_by_zero(torch, op):
+    a, z = torch.tensor([5, -5]), torch.tensor([1, 0])
+    call = {"floordiv": lambda: a // 0, "mod": lambda: a % z, "div_floor": lambda: torch.div(a, z, rounding_mode="floor"),
+            "div_trunc": lambda: torch.div(a, 0, rounding_mode="trunc"), "fmod": lambda: torch.fmod(a, z),
+            "remainder": lambda: torch.remainder(a, 0), "rfloordiv": lambda: 5 // z, "rmod": lambda: 5 % z,
+            "uint8": lambda: torch.tensor([5], dtype=torch.uint8) % 0}[op]
+    _raises(call, RuntimeError, "ZeroDivisionError")
+
+
+def test_division_results(torch):
+    a = torch.tensor([5, -5, 7])
+    trunc = torch.div(a, 2, rounding_mode="trunc")
+    assert trunc.dtype == torch.int64 and trunc.tolist() == [2, -2, 3]
+    assert torch.div(a, torch.tensor([-2, 2, -3]), rounding_mode="trunc").tolist() == [-2, -2, -2]
+    assert torch.div(a, -2, rounding_mode="floor").tolist() == [-3, 2, -4]
+    assert torch.div(torch.tensor([5., -5.]), 2, rounding_mode="trunc").tolist() == [2., -2.]
+    inf = torch.div(torch.tensor([5, -5]), 0.0, rounding_mode="trunc")
+    assert inf.dtype == torch.float32 and inf.tolist() == [float("inf"), float("-inf")]
+    assert (torch.tensor([5.]) % 0).isnan().all() and torch.fmod(torch.tensor([5]), 0.0).isnan().all()
+
+
+def _silent(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return fn()
+
+
+def test_no_floating_point_warnings(torch):
+    z = torch.tensor([0., 1., -1.])
+    assert _silent(lambda: torch.log(z)).tolist()[0] == float("-inf")
+    assert _silent(lambda: z / torch.zeros(3)).isnan().tolist() == [True, False, False]
+    assert _silent(lambda: z ** -1).tolist() == [float("inf"), 1., -1.]
+    assert _silent(lambda: torch.sqrt(z)).isnan().tolist() == [False, False, True]
+    for fn in (torch.log2, torch.log10, torch.log1p, torch.rsqrt, torch.reciprocal, torch.exp, torch.expm1):
+        _silent(lambda: fn(torch.tensor([0., -2., 1e30])))
+    _silent(lambda: z // 0.)
+    _silent(lambda: z % 0.)
+    _silent(lambda: torch.div(z, 0., rounding_mode="trunc"))
