@@ -114,3 +114,78 @@ def test_no_floating_point_warnings(torch):
     _silent(lambda: z // 0.)
     _silent(lambda: z % 0.)
     _silent(lambda: torch.div(z, 0., rounding_mode="trunc"))
+
+
+# ------------------------------------------------------------------------------------ creation
+
+def test_tensor_of_python_ints_beyond_int64(torch):
+    for data in (2 ** 63, [2 ** 63], -2 ** 63 - 1, [True, 2 ** 63], [[1], [2 ** 64]]):
+        _raises(lambda: torch.tensor(data), ValueError, "Overflow when unpacking long long")
+    assert torch.tensor(-2 ** 63).item() == -2 ** 63 and torch.tensor(2 ** 63 - 1).item() == 2 ** 63 - 1
+    assert torch.tensor([1.5, 2 ** 63]).dtype == torch.float32
+    assert torch.tensor(2 ** 64, dtype=torch.float32).item() == float(2 ** 64)
+
+
+def test_tensor_values_outside_the_dtype(torch):
+    for value, dtype, name in ((2 ** 40, torch.int32, "int32"), (300, torch.uint8, "uint8"), ([300], torch.int8, "int8"),
+                               (-256, torch.uint8, "uint8"), ([1.5e10], torch.int32, "int32")):
+        _raises(lambda: torch.tensor(value, dtype=dtype), RuntimeError,
+                f"value cannot be converted to type {name} without overflow")
+    _raises(lambda: torch.as_tensor([300], dtype=torch.uint8), RuntimeError,
+            "value cannot be converted to type uint8 without overflow")
+    assert torch.tensor(-1, dtype=torch.uint8).item() == 255
+    assert torch.tensor(1e300, dtype=torch.float32).item() == float("inf")
+
+
+def test_tensor_of_tensors_takes_them_as_scalars(torch):
+    _raises(lambda: torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])]), ValueError,
+            "only one element tensors can be converted to Python scalars")
+    _raises(lambda: torch.tensor([[torch.tensor([1., 2.])]]), ValueError,
+            "only one element tensors can be converted to Python scalars")
+    one = torch.tensor([torch.tensor([1.]), torch.tensor([3.])])
+    assert one.shape == (2,) and one.tolist() == [1., 3.]
+    assert torch.tensor([torch.tensor(1., dtype=torch.float64), torch.tensor(2.)]).dtype == torch.float64
+    assert torch.tensor([torch.tensor([1], dtype=torch.int32), torch.tensor([2], dtype=torch.int32)]).dtype == torch.int32
+    assert torch.tensor([[torch.tensor(1.)], [torch.tensor(3.)]]).shape == (2, 1)
+
+
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "rand", "randn"])
+def test_size_arguments(torch, fn):
+    f = getattr(torch, fn)
+    _raises(lambda: f(2.5), TypeError, f"{fn}(): argument 'size' (position 1) must be tuple of ints, not float")
+    _raises(lambda: f(None), TypeError, f"{fn}(): argument 'size' (position 1) must be tuple of ints, not NoneType")
+    _raises(lambda: f(True), TypeError, f"{fn}(): argument 'size' (position 1) must be tuple of ints, not bool")
+    _raises(lambda: f(torch.tensor([2, 3])), TypeError,
+            f"{fn}(): argument 'size' (position 1) must be tuple of ints, not Tensor")
+    _raises(lambda: f([2.5, 2]), TypeError,
+            f"{fn}(): argument 'size' (position 1) must be tuple of ints, but found element of type float at pos 0")
+    unpack = f"{fn}(): argument 'size' failed to unpack the object at pos 3 with error \"type must be tuple of ints,but got float\""
+    _raises(lambda: f((2, 3, 2.5)), TypeError, unpack)
+    _raises(lambda: f(2, 3, 2.5), TypeError, unpack)
+    if fn not in ("rand", "randn"):   # (whose overloads word it otherwise)
+        _raises(lambda: f(2.5, 2), TypeError, f"{fn}() takes 1 positional argument but 2 were given")
+    negative = "zeros: Dimension size must be non-negative." if fn == "zeros" else \
+        "Trying to create tensor with negative dimension -1: [2, -1]"
+    _raises(lambda: f(2, -1), RuntimeError, negative)
+    assert f(2, torch.tensor(3)).shape == (2, 3) and f((2, torch.tensor(3))).shape == (2, 3)
+    assert f(torch.Size([2, 3])).shape == (2, 3) and f(()).shape == () and f([]).shape == ()
+
+
+def test_full_size_argument(torch):
+    _raises(lambda: torch.full(2, 1.), TypeError, "full(): argument 'size' (position 1) must be tuple of ints, not int")
+    _raises(lambda: torch.full((2.5,), 1.), TypeError,
+            "full(): argument 'size' (position 1) must be tuple of ints, but found element of type float at pos 0")
+    _raises(lambda: torch.full((-1,), 1.), RuntimeError, "Trying to create tensor with negative dimension -1: [-1]")
+    assert torch.full([2], 1.).tolist() == [1., 1.]
+
+
+@pytest.mark.parametrize("dtype,name", [("int64", "Long"), ("int32", "Int"), ("bool", "Bool")])
+def test_random_floats_of_integer_dtypes(torch, dtype, name):
+    dt = getattr(torch, dtype)
+    ints = torch.zeros(2, dtype=dt)
+    for call in (lambda: torch.randn(2, dtype=dt), lambda: torch.randn_like(ints), lambda: ints.normal_()):
+        _raises(call, NotImplementedError, f"\"normal_kernel_cpu\" not implemented for '{name}'")
+    for call in (lambda: torch.rand(2, dtype=dt), lambda: torch.rand_like(ints), lambda: ints.uniform_()):
+        _raises(call, NotImplementedError, f"\"check_uniform_bounds\" not implemented for '{name}'")
+    assert ints.tolist() == [0, 0] or ints.tolist() == [False, False]
+    assert torch.rand(2, dtype=torch.float16).dtype == torch.float16
