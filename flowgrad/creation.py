@@ -77,6 +77,8 @@ def _flatten_tensors(data, policy: Policy):
     """Nested sequences with each tensor in them as a 0-d array of its dtype (PyTorch takes a
     tensor inside a sequence as a scalar: one of more than one element is an error)."""
     if isinstance(data, Tensor):
+        if policy.sequence_tensors_stack:
+            return backend.to_device(data._data, backend.CPU)
         if data._data.size != 1:
             raise policy.errors.scalar_numel()
         return backend.to_device(data._data, backend.CPU).reshape(())
@@ -93,7 +95,7 @@ def _check_python_ints(arr, dt, policy: Policy) -> None:
             (k == "u" and arr.dtype.itemsize == 8 and arr.size and arr.max() > np.iinfo(np.int64).max):
         if dt is None or dt.kind != "f":
             raise policy.errors.int_overflow()
-    elif dt is not None and dt.kind in "iu" and k in "iuf" and arr.size:
+    elif dt is not None and dt.kind in "iu" and k in "iuf" and arr.size and policy.values_fit_dtype:
         info = np.iinfo(dt)
         if arr.min() < (-info.max if dt.kind == "u" else info.min) or arr.max() > info.max:
             raise policy.errors.value_overflow(dtype=dt)

@@ -63,6 +63,10 @@ class Policy:
     grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
     grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
     grad_returns_list: bool = False            # paddle: grad() returns a list
+    negative_indices_wrap: bool = False        # paddle: gather / index_select count negative indices from the end
+    sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
+    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
+    sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name

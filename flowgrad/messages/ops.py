@@ -3,7 +3,14 @@
 MESSAGES: dict[str, tuple[type, str]] = {
     # arithmetic (ops/elementwise.py)
     "zero_division": (RuntimeError, "ZeroDivisionError"),
-    # gather / scatter (ops/indexing.py)
+    # indexing by a key (ops/shape.py)
+    "index_tensor_dtype": (IndexError, "tensors used as indices must be long, int, byte or bool tensors"),
+    "index_type": (IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                               "valid indices (got {type})"),
+    # gather / scatter / index_select (ops/indexing.py)
+    "index_select_vector": (IndexError, "index_select(): Index is supposed to be a vector"),
+    "index_select_dtype": (RuntimeError, "index_select(): Expected dtype int32 or int64 for index"),
+    "index_out_of_range": (IndexError, "index out of range in self"),
     "index_dtype": (RuntimeError, "{op}(): Expected dtype int32/int64 for index"),
     "index_ndim": (RuntimeError, "Index tensor must have the same number of dimensions as {name} tensor"),
     "index_bounds": (RuntimeError, "index {index} is out of bounds for dimension {dim} with size {size}"),

@@ -33,7 +33,7 @@ def index_put(x, key, value):
     """`x` with `value` written at `key` (out of place; setitem runs it through `inplace`)."""
     d = x._data
     xp = backend.namespace(d)
-    key, advanced = normalize_key(key, xp)
+    key, advanced = normalize_key(key, xp, x.policy)
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
     r[key] = v
@@ -89,7 +89,7 @@ def _check_index(op, x, dim, idx, name="self"):
     if idx.size:
         n = d.shape[dim] if d.ndim else 1
         lo, hi = int(idx.min()), int(idx.max())
-        if lo < 0 or hi >= n:
+        if lo < (-n if x.policy.negative_indices_wrap else 0) or hi >= n:
             raise x.policy.errors.index_bounds(index=lo if lo < 0 else hi, dim=dim, size=n)
 
 
@@ -202,8 +202,15 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
 def index_select(x, dim, index):
     dim = normalize_dim(dim, x._data.ndim)
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    policy = x.policy
     if idx.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
+        raise policy.errors.index_select_vector()
+    if idx.dtype != np.int64 and idx.dtype != np.int32:
+        raise policy.errors.index_select_dtype()
+    if idx.size:
+        n = x._data.shape[dim] if x._data.ndim else 1
+        if int(idx.min()) < (-n if policy.negative_indices_wrap else 0) or int(idx.max()) >= n:
+            raise policy.errors.index_out_of_range()
     return getitem(x, (slice(None),) * dim + (idx.reshape(-1),))
 
 

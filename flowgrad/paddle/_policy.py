@@ -24,6 +24,10 @@ PADDLE_MESSAGES.update({
                               "together with the shape of X = {x} and the shape of Y = {y}. Received [{a}] in X is "
                               "not equal to [{b}] in Y at i:{dim}."),
     "second_backward": (SystemError, _TWICE),
+    "int_overflow": (ValueError, "(InvalidArgument) Input object type error or incompatible array data type. "
+                                 "tensor.set() supports array with bool, float16, float32, float64, int8, int16, int32, "
+                                 "int64, uint8 or uint16, please check your input or input array data type. (at "
+                                 "/paddle/paddle/fluid/pybind/tensor_py.h:566)\n"),
     "zero_division": (EnforceNotMet, "() InvalidArgumentError: Integer division by zero encountered in (floor/trunc) "
                                      "divide. Please check the input value. (at "
                                      "/paddle/paddle/phi/kernels/funcs/elementwise_functor.h:326)\n"),
@@ -133,6 +137,10 @@ PADDLE = PaddlePolicy(
     grad_unreached_inputs_unused=True,
     grad_results_follow_create_graph=True,
     grad_returns_list=True,
+    negative_indices_wrap=True,
+    sequence_tensors_stack=True,
+    sign_keeps_nan=True,
+    values_fit_dtype=False,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

@@ -189,3 +189,39 @@ def test_random_floats_of_integer_dtypes(torch, dtype, name):
         _raises(call, NotImplementedError, f"\"check_uniform_bounds\" not implemented for '{name}'")
     assert ints.tolist() == [0, 0] or ints.tolist() == [False, False]
     assert torch.rand(2, dtype=torch.float16).dtype == torch.float16
+
+
+# ------------------------------------------------------------------------------------ indexing
+
+def test_float_index_is_refused(torch):
+    import numpy as np
+    x = torch.arange(5)
+    _raises(lambda: x[torch.tensor(1.5)], IndexError, "tensors used as indices must be long, int, byte or bool tensors")
+    _raises(lambda: x[torch.tensor([1., 2.])], IndexError,
+            "tensors used as indices must be long, int, byte or bool tensors")
+    _raises(lambda: x[torch.tensor([1], dtype=torch.int16)], IndexError,
+            "tensors used as indices must be long, int, byte or bool tensors")
+    msg = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
+    _raises(lambda: x[1.5], IndexError, msg.format("float"))
+    _raises(lambda: x[np.float64(1.5)], IndexError, msg.format("numpy.float64"))
+    _raises(lambda: torch.zeros(2, 3)[:, 1.0], IndexError, msg.format("float"))
+
+    def write():
+        x[1.5] = 7
+    _raises(write, IndexError, msg.format("float"))
+    assert x.tolist() == [0, 1, 2, 3, 4]
+    # a Python sequence or NumPy array of floats indexes truncated, in PyTorch too
+    assert x[[1.5, 2.7]].tolist() == [1, 2] and x[np.array([3.5])].tolist() == [3]
+    assert x[torch.tensor([1, 2], dtype=torch.int32)].tolist() == [1, 2]
+
+
+def test_index_select_checks(torch):
+    x = torch.arange(5)
+    _raises(lambda: x.index_select(0, torch.tensor([1.])), RuntimeError,
+            "index_select(): Expected dtype int32 or int64 for index")
+    _raises(lambda: x.index_select(0, torch.tensor([1], dtype=torch.int16)), RuntimeError,
+            "index_select(): Expected dtype int32 or int64 for index")
+    _raises(lambda: x.index_select(0, torch.tensor([[1]])), IndexError, "index_select(): Index is supposed to be a vector")
+    for bad in (5, -1):
+        _raises(lambda: x.index_select(0, torch.tensor([bad])), IndexError, "index out of range in self")
+    assert x.index_select(0, torch.tensor([4, 0], dtype=torch.int32)).tolist() == [4, 0]
