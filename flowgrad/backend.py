@@ -5,6 +5,8 @@ NumPy and CuPy. CuPy is imported lazily, the first time a cuda device is asked f
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from .autograd.policy import TORCH  # devices and dtypes belong to no facade: PyTorch's words
@@ -146,6 +148,16 @@ def to_device(array, device: Device):
         with xp.cuda.Device(device.index or 0):
             return xp.asarray(host)
     return xp.asarray(host)
+
+
+_NULL = contextlib.nullcontext()
+
+
+def quiet(xp):
+    """A context in which the namespace's floating-point warnings (division by zero, invalid,
+    overflow) stay silent, as PyTorch's kernels are: wraps only the ops that can make inf/NaN."""
+    errstate = getattr(xp, "errstate", None)
+    return _NULL if errstate is None else errstate(all="ignore")
 
 
 # ---------------------------------------------------------------------------------------- dtypes

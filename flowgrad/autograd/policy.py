@@ -73,6 +73,10 @@ class Policy:
     function_strict_types: bool = False        # oneflow: Function.apply takes tensors or None, returns a tuple
     function_none_grad_error: bool = False     # oneflow: a None gradient for an input requiring grad is an error
     function_nondiff_grad_none: bool = False   # oneflow: a non-differentiable output's gradient is None
+    negative_indices_wrap: bool = False        # paddle: gather / index_select count negative indices from the end
+    sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
+    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
+    sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name

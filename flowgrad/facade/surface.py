@@ -138,9 +138,15 @@ def rad2deg(input):
 
 
 def fmod(input, other):
-    return input - ops.trunc(input / other) * other if input._data.dtype.kind == "f" else \
-        input._new(backend.namespace(input._data).fmod(input._data, other._data if isinstance(other, Tensor)
-                                                       else other))
+    d = input._data
+    if d.dtype.kind == "f":
+        return input - ops.trunc(input / other) * other
+    o = other._data if isinstance(other, Tensor) else other
+    if (o.dtype.kind in "iub" and bool((o == 0).any())) if hasattr(o, "dtype") else (type(o) is int and o == 0):
+        raise input.policy.errors.zero_division()
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        return input._new(xp.fmod(d, o))
 
 
 def frac(input):

@@ -205,12 +205,18 @@ class Tensor(_CoreTensor):
         return self._factories.tensor(data, dtype=dt, device=dv, requires_grad=requires_grad)
 
     # ----------------------------------------------------------------- random in-place
+    def _random_float(self, kernel: str) -> None:
+        if self._data.dtype.kind != "f":
+            raise self.policy.errors.not_implemented_for(op=kernel, dtype_scalar=self._data.dtype)
+
     def uniform_(self, a=0.0, b=1.0, generator=None):
         from ..ops import indexing
+        self._random_float("check_uniform_bounds")
         return indexing.inplace(self, lambda x: x._new(creation.uniform_like(x._data, a, b, generator)))
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
         from ..ops import indexing
+        self._random_float("normal_kernel_cpu")
         return indexing.inplace(self, lambda x: x._new(creation.normal_like(x._data, mean, std, generator)))
 
     def random_(self, low=0, high=None, generator=None):
@@ -227,6 +233,8 @@ class Tensor(_CoreTensor):
 
     def exponential_(self, lambd=1.0, generator=None):
         from ..ops import indexing
+        if self._data.dtype.kind != "f":
+            raise self.policy.errors.exponential_dtype(dtype_scalar=self._data.dtype)
         return indexing.inplace(self, lambda x: x._new(creation._gen(generator).exponential(
             1 / lambd, x._data.shape).astype(x._data.dtype)))
 

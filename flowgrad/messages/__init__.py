@@ -6,11 +6,7 @@ area keeps the tables short; a kind is defined once across all of them.
 """
 from __future__ import annotations
 
-<<<<<<< HEAD
-from . import attention, autograd, data, nn, ops, optim, runtime, tensor, tools
-=======
-from . import autograd, conv, data, nn, ops, optim, runtime, tensor, tools
->>>>>>> conv
+from . import attention, autograd, conv, data, nn, ops, optim, runtime, tensor, tools
 
 
 def _merge(*tables: dict) -> dict:

@@ -10,6 +10,16 @@ from .. import backend
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
+_HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def typename(obj: object) -> str:
+    """The type name PyTorch's argument checks print: a builtin's or a Python class's name (`int`,
+    `Tensor`), an extension type's dotted name (`numpy.bool`, `numpy.ndarray`)."""
+    cls = type(obj)
+    if cls.__module__ == "builtins" or cls.__flags__ & _HEAPTYPE:
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def as_tensor_like(x, like: Tensor) -> Tensor:
