@@ -51,7 +51,7 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
                     arr = arr.astype(np.int64)
                 elif arr.dtype not in backend.DTYPES:
-                    raise policy.error("array_dtype_unsupported", dtype=arr.dtype)
+                    raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
                 else:
                     arr = np.array(arr, copy=True)
             else:
@@ -114,7 +114,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
-        raise policy.error("arange_zero_step")
+        raise policy.errors.arange_zero_step()
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()

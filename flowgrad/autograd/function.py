@@ -36,7 +36,7 @@ class FunctionCtx:
     def save_for_forward(self, *tensors) -> None:
         for t in tensors:
             if not (isinstance(t, Tensor) or t is None):
-                raise policy_of(self, tensors).error("fn_save_for_forward_type")
+                raise policy_of(self, tensors).errors.fn_save_for_forward_type()
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -52,7 +52,7 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
-        warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)
+        warnings.warn(policy_of(self).errors.fn_mark_shared_storage(), stacklevel=2)
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -72,7 +72,7 @@ class BackwardCFunction(Node, FunctionCtx):
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
-            raise self.policy.error("second_backward", node=self.name())
+            raise self.policy.errors.second_backward(node=self.name())
         saved = self._fn_saved
         if saved is None:
             return ()
@@ -80,7 +80,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_variables(self) -> tuple:
-        warnings.warn(self.policy.error("fn_saved_variables"), stacklevel=2)
+        warnings.warn(self.policy.errors.fn_saved_variables(), stacklevel=2)
         return self.saved_tensors
 
     def release(self, every_node: bool = False) -> None:
@@ -94,7 +94,7 @@ class BackwardCFunction(Node, FunctionCtx):
         fwd = self._forward_cls
         backward, vjp = fwd.backward, fwd.vjp
         if backward is not Function.backward and vjp is not Function.vjp:
-            raise self.policy.error("fn_backward_and_vjp")
+            raise self.policy.errors.fn_backward_and_vjp()
         return vjp if vjp is not Function.vjp else backward
 
     def apply(self, grads: list) -> tuple:
@@ -124,34 +124,34 @@ class BackwardCFunction(Node, FunctionCtx):
         policy = self.policy
         name = self.name()
         if policy.function_strict_types and isinstance(result, list):
-            raise policy.error("fn_output_type")
+            raise policy.errors.fn_output_type()
         if not isinstance(result, tuple):
             result = (result,)
         n_in, got = len(self._input_is_tensor), len(result)
         if got > n_in and all(r is None for r in result[n_in:]):
             result = result[:n_in]
         if len(result) != n_in:
-            raise policy.error("fn_grad_count", name=name, expected=n_in, got=got)
+            raise policy.errors.fn_grad_count(name=name, expected=n_in, got=got)
         grads = []
         for position, (is_tensor, g) in enumerate(zip(self._input_is_tensor, result)):
             if not is_tensor:
                 if g is not None and not policy.function_strict_types:   # OneFlow ignores it for a None input
-                    raise policy.error("fn_grad_non_tensor", name=name, position=position + 1)
+                    raise policy.errors.fn_grad_non_tensor(name=name, position=position + 1)
                 continue
             if g is not None and not isinstance(g, Tensor):
-                raise policy.error("fn_grad_type", type=type(g).__name__)
+                raise policy.errors.fn_grad_type(type=type(g).__name__)
             grads.append(g)
         out = []
         for index, (edge, g, shape) in enumerate(zip(self.next_edges, grads, self._input_shapes)):
             if edge is None or g is None:
                 if edge is not None and policy.function_none_grad_error:
-                    raise policy.error("fn_grad_none", cls=self._forward_cls.__name__, index=index)
+                    raise policy.errors.fn_grad_none(cls=self._forward_cls.__name__, index=index)
                 out.append(None)
                 continue
             gshape = g._data.shape
             if gshape != shape:
                 if not _expandable(shape, gshape):
-                    raise policy.error("fn_grad_shape", name=name, index=index, got=_shape_list(gshape),
+                    raise policy.errors.fn_grad_shape(name=name, index=index, got=_shape_list(gshape),
                                        expected=_shape_list(shape))
                 from ..ops import sum_to
                 g = sum_to(g, shape)
@@ -178,32 +178,32 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(TORCH.error("fn_instantiated", cls=self.__class__), stacklevel=2)
+        warnings.warn(TORCH.errors.fn_instantiated(cls=self.__class__), stacklevel=2)
 
     def __call__(self, *args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_legacy_call")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_legacy_call()
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_forward_missing")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_forward_missing()
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):
-        raise policy_of(ctx).error("fn_setup_context_missing")
+        raise policy_of(ctx).errors.fn_setup_context_missing()
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise policy_of(ctx).error("fn_backward_missing")
+        raise policy_of(ctx).errors.fn_backward_missing()
 
     vjp = backward  # the two names are aliases; a Function defines one of them
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise policy_of(ctx).error("fn_jvp_missing")
+        raise policy_of(ctx).errors.fn_jvp_missing()
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        raise policy_of(args).error("fn_vmap_missing")
+        raise policy_of(args).errors.fn_vmap_missing()
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -212,7 +212,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         if policy.function_strict_types:
             for i, a in enumerate(args):
                 if not (a is None or isinstance(a, Tensor)):
-                    raise policy.error("fn_apply_arg_type", index=i, type=type(a))
+                    raise policy.errors.fn_apply_arg_type(index=i, type=type(a))
         trace = traceback.format_stack()[:-1] if mode.state.anomaly or getattr(mode.state, "forward_traces",
                                                                                  False) else None
         setup = cls.setup_context is not Function.setup_context
@@ -275,11 +275,11 @@ def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: boo
     policy = ctx.policy
     outs = output if isinstance(output, tuple) else (output,)
     if policy.function_strict_types and not all(isinstance(o, Tensor) for o in outs):
-        raise policy.error("fn_output_type")
+        raise policy.errors.fn_output_type()
     out_ids = {id(o) for o in outs}
     dirty = {id(t) for t in ctx.__dict__.pop("dirty_tensors", ()) if t is not None}
     if any(d not in out_ids for d in dirty):
-        raise policy.error("fn_dirty_not_output")
+        raise policy.errors.fn_dirty_not_output()
     non_diff = {id(t) for t in ctx.__dict__.get("non_differentiable", ()) if t is not None}
     input_ids = {id(a) for a in inputs if isinstance(a, Tensor)}
     marker = (_VIEW_KIND, ctx._forward_cls.__name__)
@@ -340,13 +340,13 @@ def _same(t: Tensor) -> Tensor:
 def _attach_dirty(ctx, t: Tensor, nr: int, attach: bool, policy) -> None:
     """A dirty input: its history becomes the node (through CopySlices when it is a view)."""
     if t._grad_fn is None and t._requires_grad:
-        raise policy.error("fn_dirty_leaf")
+        raise policy.errors.fn_dirty_leaf()
     if not attach:
         return
     view = t._view
     if view is not None and view[0]._requires_grad:
         if view[0]._grad_fn is None:
-            raise policy.error("leaf_view_inplace", tensor=view[0])
+            raise policy.errors.leaf_view_inplace(tensor=view[0])
         from ..ops.indexing import _rebase_view
         res = t._new(t._data)
         res._grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
@@ -362,7 +362,7 @@ def _save(ctx, to_save: tuple) -> tuple:
         if t is None and not ctx.policy.function_strict_types:
             saved.append(None)
         elif not isinstance(t, Tensor):
-            raise ctx.policy.error("fn_save_type", index=i, type=type(t).__name__)
+            raise ctx.policy.errors.fn_save_type(index=i, type=type(t).__name__)
         elif t._grad_fn is ctx:
             saved.append(save_output(t))   # an output: re-wrapped at unpack, no reference cycle
         else:
@@ -380,7 +380,7 @@ class DelayedError(Node):
     _name = "torch::autograd::Error"
 
     def apply(self, grads: list) -> tuple:
-        raise self.policy.error("once_differentiable")
+        raise self.policy.errors.once_differentiable()
 
 
 DelayedError.__name__ = DelayedError.__qualname__ = "Error"

@@ -1,6 +1,6 @@
 """Per-facade policy: the knobs in which the frameworks differ, and their error message tables.
 
-The core raises errors by kind with the facts (`policy.error("implicit_nonscalar")`); the policy
+The core raises errors by kind with the facts (`policy.errors.implicit_nonscalar()`); the policy
 of the facade in use renders them with its own exception class and text. The default policy is
 PyTorch's, which is flowgrad's own semantics; the oneflow and paddle facades override entries.
 """
@@ -87,7 +87,7 @@ class Policy:
     @property
     def errors(self) -> "_Errors":
         """The policy's exceptions by kind as attributes: `raise policy.errors.seed_shape(index=0, ...)`
-        is `raise policy.error("seed_shape", index=0, ...)`."""
+        is `raise policy.errors.seed_shape(index=0, ...)`."""
         return _Errors(self)
 
     def error(self, kind: str, **facts) -> Exception:

@@ -1,6 +1,6 @@
 """Every user-facing message of the core, as PyTorch words it: kind -> (exception class, template).
 
-The core raises by kind with the facts (`policy.error("kind", **facts)`); a facade's policy starts
+The core raises by kind with the facts (`policy.errors.kind(**facts)`); a facade's policy starts
 from this table and overrides the kinds its framework words or types differently. One module per
 area keeps the tables short; a kind is defined once across all of them.
 """

@@ -39,9 +39,9 @@ def _canonical_mask(mask, mask_name: str, other_dtype, other_name: str, target_d
         return None
     d = mask._data
     if d.dtype != np.bool_ and d.dtype.kind != "f":
-        raise mask.policy.error("mha_mask_type", name=mask_name)
+        raise mask.policy.errors.mha_mask_type(name=mask_name)
     if check_other and other_dtype is not None and d.dtype != other_dtype:
-        warnings.warn(mask.policy.error("mha_mask_mismatch", name=mask_name, other=other_name), stacklevel=2)
+        warnings.warn(mask.policy.errors.mha_mask_mismatch(name=mask_name, other=other_name), stacklevel=2)
     if d.dtype == np.bool_:
         xp = backend.namespace(d)
         return mask._new(xp.where(d, -xp.inf, 0.0).astype(target_dtype))
@@ -57,21 +57,21 @@ def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads: int)
     policy = query.policy
     qn, kn, vn = query._data.ndim, key._data.ndim, value._data.ndim
     if qn not in (2, 3):
-        raise policy.error("mha_query_dims", ndim=qn)
+        raise policy.errors.mha_query_dims(ndim=qn)
     batched = qn == 3
     rank = "batched (3-D)" if batched else "unbatched (2-D)"
     if kn != qn or vn != qn:
-        raise policy.error("mha_kv_dims", rank=rank, want=qn, key=kn, value=vn)
+        raise policy.errors.mha_kv_dims(rank=rank, want=qn, key=kn, value=vn)
     if key_padding_mask is not None and key_padding_mask._data.ndim != qn - 1:
-        raise policy.error("mha_key_padding_mask_dims", rank=rank, want=qn - 1, ndim=key_padding_mask._data.ndim)
+        raise policy.errors.mha_key_padding_mask_dims(rank=rank, want=qn - 1, ndim=key_padding_mask._data.ndim)
     if attn_mask is not None:
         md = attn_mask._data
         if md.ndim not in (2, 3):
-            raise policy.error("mha_attn_mask_dims", rank=rank, ndim=md.ndim)
+            raise policy.errors.mha_attn_mask_dims(rank=rank, ndim=md.ndim)
         if not batched and md.ndim == 3:
             want = (num_heads, query._data.shape[0], key._data.shape[0])
             if md.shape != want:
-                raise policy.error("mha_unbatched_attn_mask_shape", want=want, got_shape=md.shape)
+                raise policy.errors.mha_unbatched_attn_mask_shape(want=want, got_shape=md.shape)
     return batched
 
 
@@ -96,10 +96,10 @@ def _in_projection(q, k, v, w_q, w_k, w_v, b_q, b_k, b_v):
     policy = q.policy
     for which, w, want in (("query", w_q, (eq, eq)), ("key", w_k, (eq, ek)), ("value", w_v, (eq, ev))):
         if w._data.shape != want:
-            raise policy.error("mha_proj_weight_shape", which=which, want=want, got_shape=w._data.shape)
+            raise policy.errors.mha_proj_weight_shape(which=which, want=want, got_shape=w._data.shape)
     for which, b in (("query", b_q), ("key", b_k), ("value", b_v)):
         if b is not None and b._data.shape != (eq,):
-            raise policy.error("mha_proj_bias_shape", which=which, want=(eq,), got_shape=b._data.shape)
+            raise policy.errors.mha_proj_bias_shape(which=which, want=(eq,), got_shape=b._data.shape)
     return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
 
 
@@ -128,7 +128,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _dtype(attn_mask), "attn_mask",
                                        query._data.dtype)
     if is_causal and attn_mask is None:
-        raise policy.error("mha_causal_needs_mask")
+        raise policy.errors.mha_causal_needs_mask()
     if is_causal and key_padding_mask is None and not need_weights:
         attn_mask = None   # scaled_dot_product_attention applies the causal mask itself
     else:
@@ -136,25 +136,25 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
         if key_padding_mask is not None:
             is_causal = False   # the merged mask is no longer causal
     if embed_dim != embed_dim_to_check:
-        raise policy.error("mha_embed_dim", want=embed_dim_to_check, got=embed_dim)
+        raise policy.errors.mha_embed_dim(want=embed_dim_to_check, got=embed_dim)
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
-        raise policy.error("mha_embed_dim_heads", embed_dim=embed_dim, num_heads=num_heads)
+        raise policy.errors.mha_embed_dim_heads(embed_dim=embed_dim, num_heads=num_heads)
     if use_separate_proj_weight:
         if key._data.shape[:2] != value._data.shape[:2]:
-            raise policy.error("mha_key_value_dims", key_shape=key._data.shape[:2], value_shape=value._data.shape[:2])
+            raise policy.errors.mha_key_value_dims(key_shape=key._data.shape[:2], value_shape=value._data.shape[:2])
     elif key._data.shape != value._data.shape:
-        raise policy.error("mha_key_value_shape", key_shape=key._data.shape, value_shape=value._data.shape)
+        raise policy.errors.mha_key_value_shape(key_shape=key._data.shape, value_shape=value._data.shape)
 
     # in-projection
     if not use_separate_proj_weight:
         if in_proj_weight is None:
-            raise policy.error("mha_no_in_proj_weight")
+            raise policy.errors.mha_no_in_proj_weight()
         q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
     else:
         for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
             if w is None:
-                raise policy.error("mha_no_proj_weight", name=name)
+                raise policy.errors.mha_no_proj_weight(name=name)
         biases = (None,) * 3 if in_proj_bias is None else ops.chunk(in_proj_bias, 3)
         q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, *biases)
 
@@ -163,18 +163,18 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
         shape = attn_mask._data.shape
         if attn_mask._data.ndim == 2:
             if shape != (tgt_len, src_len):
-                raise policy.error("mha_attn_mask_shape", ndim=2, got_shape=shape, want=(tgt_len, src_len))
+                raise policy.errors.mha_attn_mask_shape(ndim=2, got_shape=shape, want=(tgt_len, src_len))
             attn_mask = ops.unsqueeze(attn_mask, 0)
         elif shape != (bsz * num_heads, tgt_len, src_len):
-            raise policy.error("mha_attn_mask_shape", ndim=3, got_shape=shape,
+            raise policy.errors.mha_attn_mask_shape(ndim=3, got_shape=shape,
                                want=(bsz * num_heads, tgt_len, src_len))
 
     # a learned key and value appended to the sequence
     if bias_k is not None and bias_v is not None:
         if static_k is not None:
-            raise policy.error("mha_bias_static", which="key")
+            raise policy.errors.mha_bias_static(which="key")
         if static_v is not None:
-            raise policy.error("mha_bias_static", which="value")
+            raise policy.errors.mha_bias_static(which="value")
         k = ops.cat([k, ops.expand(bias_k, 1, bsz, embed_dim)])
         v = ops.cat([v, ops.expand(bias_v, 1, bsz, embed_dim)])
         if attn_mask is not None:
@@ -182,7 +182,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
         if key_padding_mask is not None:
             key_padding_mask = F.pad(key_padding_mask, (0, 1))
     elif bias_k is not None or bias_v is not None:
-        raise policy.error("mha_bias_pair", given="bias_k" if bias_k is not None else "bias_v",
+        raise policy.errors.mha_bias_pair(given="bias_k" if bias_k is not None else "bias_v",
                            missing="bias_v" if bias_k is not None else "bias_k")
 
     # heads into the batch: (N * num_heads, length, head_dim)
@@ -205,7 +205,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
         for dim, want in ((0, bsz), (1, src_len)):
             got = key_padding_mask._data.shape[dim]
             if got != want:
-                raise policy.error("mha_key_padding_mask_shape", dim=dim, want=want, got=got)
+                raise policy.errors.mha_key_padding_mask_shape(dim=dim, want=want, got=got)
         key_padding_mask = ops.expand(ops.reshape(key_padding_mask, (bsz, 1, 1, src_len)), -1, num_heads, -1, -1)
         key_padding_mask = ops.reshape(key_padding_mask, (bsz * num_heads, 1, src_len))
         attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
@@ -250,7 +250,7 @@ def _heads(x, static, name: str, batch_heads: int, head_dim: int):
     for dim, want in ((0, batch_heads), (2, head_dim)):
         got = static._data.shape[dim]
         if got != want:
-            raise static.policy.error("mha_static_size", name=name, dim=dim, want=want, got=got)
+            raise static.policy.errors.mha_static_size(name=name, dim=dim, want=want, got=got)
     return static
 
 
@@ -264,7 +264,7 @@ class MultiheadAttention(Module):
                  batch_first: bool = False, device=None, dtype=None) -> None:
         policy = self._tensor_cls.policy
         if embed_dim <= 0 or num_heads <= 0:
-            raise policy.error("mha_sizes_positive", embed_dim=embed_dim, num_heads=num_heads)
+            raise policy.errors.mha_sizes_positive(embed_dim=embed_dim, num_heads=num_heads)
         super().__init__()
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
@@ -275,7 +275,7 @@ class MultiheadAttention(Module):
         self.batch_first = batch_first
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != embed_dim:
-            raise policy.error("mha_embed_dim_divisible")
+            raise policy.errors.mha_embed_dim_divisible()
         if not self._qkv_same_embed_dim:
             self.q_proj_weight = self._new_parameter((embed_dim, embed_dim), dtype, device)
             self.k_proj_weight = self._new_parameter((embed_dim, self.kdim), dtype, device)

@@ -31,7 +31,7 @@ def _activation_fn(activation, policy) -> Callable:
             return F.relu
         if activation == "gelu":
             return F.gelu
-        raise policy.error("transformer_activation", activation=activation)
+        raise policy.errors.transformer_activation(activation=activation)
     return activation
 
 
@@ -47,7 +47,7 @@ _INT_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "i
 def _causal_mask_array(xp, size: int, dtype, policy):
     """-inf above the diagonal, 0 elsewhere (True / False for bool)."""
     if dtype.kind in "iu":
-        raise policy.error("transformer_mask_overflow", ctype=_INT_TYPES[dtype.name])
+        raise policy.errors.transformer_mask_overflow(ctype=_INT_TYPES[dtype.name])
     return xp.triu(xp.full((size, size), -xp.inf, dtype=dtype), 1)
 
 
@@ -315,9 +315,9 @@ class Transformer(Module):
         policy = self._tensor_cls.policy
         sd, td = src._data, tgt._data
         if sd.ndim == 3 and sd.shape[0 if self.batch_first else 1] != td.shape[0 if self.batch_first else 1]:
-            raise policy.error("transformer_batch")
+            raise policy.errors.transformer_batch()
         if sd.shape[-1] != self.d_model or td.shape[-1] != self.d_model:
-            raise policy.error("transformer_features")
+            raise policy.errors.transformer_features()
         memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
         return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
                             tgt_key_padding_mask=tgt_key_padding_mask,

@@ -38,7 +38,7 @@ class Tensor(TorchFamilyTensor):
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if self._grad_fn is not None:
-            raise self.policy.error("nonleaf_requires_grad")
+            raise self.policy.errors.nonleaf_requires_grad()
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
@@ -60,7 +60,7 @@ class Tensor(TorchFamilyTensor):
 
     def _set_data(self, value) -> None:
         if self._grad_fn is not None:
-            raise self.policy.error("set_data_nonleaf")
+            raise self.policy.errors.set_data_nonleaf()
         _CoreTensor.data.fset(self, value)
         self._acc = None    # OneFlow resets a leaf's grad_fn with its data
 

@@ -36,9 +36,9 @@ def as_tensor_like(x, like: Tensor) -> Tensor:
 def check_same(cls, a: Tensor, b: Tensor) -> None:
     """Refuse tensors of two facades or two devices in one op."""
     if type(b)._out_cls is not cls:
-        raise cls.policy.error("facade_mismatch", a=cls.__module__, b=type(b).__module__)
+        raise cls.policy.errors.facade_mismatch(a=cls.__module__, b=type(b).__module__)
     if type(a._data) is not type(b._data) or (type(a._data) is not np.ndarray and a.device != b.device):
-        raise cls.policy.error("device_mismatch", a=_dev_str(b), b=_dev_str(a))
+        raise cls.policy.errors.device_mismatch(a=_dev_str(b), b=_dev_str(a))
 
 
 def _dev_str(t: Tensor) -> str:
@@ -100,7 +100,7 @@ def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
     a, b = (1,) * (n - len(xs)) + xs, (1,) * (n - len(ys)) + ys
     for i in range(n - 1, -1, -1):
         if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return (policy or Tensor.policy).error("broadcast", a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
+            return (policy or Tensor.policy).errors.broadcast(a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
     return None
 
 

@@ -83,7 +83,7 @@ def _trace():
 def save(t: Tensor) -> SavedTensor:
     """Save an input tensor for backward (version-checked at unpack)."""
     if t._extra is not None and t._extra.inference and not _state.inference:
-        raise t.policy.error("inference_saved")
+        raise t.policy.errors.inference_saved()
     return SavedTensor(t)
 
 
@@ -308,7 +308,7 @@ def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> 
 # ------------------------------------------------------------------------------- introspection
 
 def _freed(node: Node) -> Exception:
-    return node.policy.error("second_backward", node=node.policy.node_name(node))
+    return node.policy.errors.second_backward(node=node.policy.node_name(node))
 
 
 def _saved_value(node: Node, i: int, raw: bool):

@@ -320,7 +320,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     the new node."""
     ext = self._extra
     if ext is not None and ext.inference and not _state.inference:
-        raise self.policy.error("inference_inplace")
+        raise self.policy.errors.inference_inplace()
     rec = _grad_enabled() and (self._requires_grad or
                                    any(isinstance(a, Tensor) and a._requires_grad for a in args))
     if not rec:
@@ -338,7 +338,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
             kind, op = view[2] if type(view[2]) is tuple else ("multi_view_inplace", view[2])
             raise self.policy.error(kind, output_nr=self.output_nr, op=op)
         if base._grad_fn is None and base._requires_grad:
-            raise self.policy.error("leaf_view_inplace", tensor=base)
+            raise self.policy.errors.leaf_view_inplace(tensor=base)
     alias = self._new(self._data.copy())
     alias._requires_grad, alias._grad_fn, alias.output_nr = self._requires_grad, self._grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)
