@@ -63,6 +63,8 @@ class Policy:
     grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
     grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
     grad_returns_list: bool = False            # paddle: grad() returns a list
+    mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only
+                                               # float with float or with complex
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name

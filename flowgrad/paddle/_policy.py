@@ -51,6 +51,9 @@ PADDLE_MESSAGES.update({
     "hook_size": (ValueError, "(InvalidArgument) The hook '{name}' changed the shape of the gradient it was given."),
     "hook_raised": (OSError, "(External) {type}: {message}\n\nAt:\n{at}\n  [Hint: res should not be null.] (at "
                              "/paddle/paddle/fluid/pybind/eager_utils.cc:2996)\n"),
+    "promotion_kinds": (TypeError, "(InvalidType) Type promotion only support calculations between floating-point "
+                                   "numbers and between complex and real numbers. But got different data type x: {x}, "
+                                   "y: {y}. (at /paddle/paddle/phi/common/type_promotion.h:220)\n"),
     "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
     "duplicate_roots": (AssertionError, "The argument '{what}' of paddle.autograd.backward contains duplicate "
                                         "paddle.Tensor object."),
@@ -78,7 +81,7 @@ PADDLE_MESSAGES.update({
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
-OWN_KINDS = frozenset({"hook_raised", "duplicate_roots", "duplicate_tensors", "input_in_cuts"})
+OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "duplicate_roots", "duplicate_tensors", "input_in_cuts"})
 
 
 def node_name(node) -> str:
@@ -124,6 +127,7 @@ PADDLE = PaddlePolicy(
     grad_unreached_inputs_unused=True,
     grad_results_follow_create_graph=True,
     grad_returns_list=True,
+    mixed_kind_promotion=False,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

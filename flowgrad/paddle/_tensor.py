@@ -36,12 +36,40 @@ DTYPES = {np.dtype(n): dtype(n, n, "paddle") for n in backend.DTYPE_NAMES}
 
 
 class Size(list):
-    """paddle.Size: a list that prints as `paddle.Size([2, 3])`."""
+    """paddle.Size: a list that prints as `paddle.Size([2, 3])`, equal to a tuple or list of the same
+    sizes; slicing, `+` and `*` give a Size."""
 
     def __repr__(self):
         return f"paddle.Size([{', '.join(map(str, self))}])"
 
     __str__ = __repr__
+
+    def __eq__(self, other):
+        return list.__eq__(self, list(other)) if isinstance(other, tuple) else list.__eq__(self, other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None
+
+    def __getitem__(self, index):
+        out = list.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
+    def __add__(self, other):
+        return Size(list.__add__(self, list(other)))
+
+    def __mul__(self, n):
+        return Size(list.__mul__(self, n))
+
+    __rmul__ = __mul__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
 
 
 class Place:
