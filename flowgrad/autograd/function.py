@@ -20,7 +20,7 @@ import warnings
 
 from .. import backend
 from . import mode
-from .graph import FREED, Node, _next_seq
+from .graph import FREED, Node, _next_seq, shown_grad
 from .policy import TORCH, policy_of
 from ..tensor import Tensor
 
@@ -95,8 +95,7 @@ class CustomFunctionNode(Node):
         grads = list(grads)
         if self.materialize_grads and any(g is None for g in grads):
             grads = self._materialized(grads)
-        if fwd.grads_require_grad:  # as the framework shows them: detached stand-ins that require grad
-            grads = [g if g is None or g._requires_grad else _requiring(g) for g in grads]
+        grads = [shown_grad(self.policy, g) for g in grads]
         if fwd.grads_for_non_tensor_outputs:
             it = iter(grads)
             grads = [next(it) if is_tensor else None for is_tensor in self._output_is_tensor]
@@ -215,7 +214,6 @@ class CustomFunction(metaclass=CustomFunctionMeta):
     needs_tensor_output = False          # forward must return a tensor (paddle)
     lists_are_outputs = False            # a list forward returns holds outputs (paddle), else is one object
     grads_for_non_tensor_outputs = True  # backward gets None for the non-tensor outputs too
-    grads_require_grad = False           # backward sees gradients that require grad (paddle)
     wraps_backward_errors = False        # an exception in backward is re-raised as `fn_backward_raised`
     extra_none_grads_dropped = True      # backward may return trailing Nones beyond its inputs
     missing_grads_allowed = False        # backward may return fewer results when the rest need none
@@ -420,13 +418,6 @@ def _wrap_outputs(ctx: CustomFunctionNode, tensors: list, output, executable: bo
     if not several:
         return results[0]
     return list(results) if isinstance(output, list) else tuple(results)
-
-
-def _requiring(g: Tensor) -> Tensor:
-    """A detached alias of gradient `g` that requires grad (how paddle shows gradients to user code)."""
-    out = _alias(g, None)
-    out._requires_grad = True
-    return out
 
 
 def _alias(t: Tensor, marker) -> Tensor:

@@ -63,6 +63,7 @@ class Policy:
     grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
     grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
     grad_returns_list: bool = False            # paddle: grad() returns a list
+    leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
     mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only
                                                # float with float or with complex
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))

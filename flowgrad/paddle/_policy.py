@@ -29,11 +29,11 @@ PADDLE_MESSAGES.update({
                                        "  [Hint: Expected tensor_version == wrapper_version_snapshot, but received "
                                        "tensor_version:{version} != wrapper_version_snapshot:{expected}.] (at "
                                        "/paddle/paddle/fluid/eager/tensor_wrapper.h:268)\n"),
-    "leaf_inplace": (ValueError, "(InvalidArgument) Leaf Var ({tensor.name}) that doesn't stop gradient can't use "
+    "leaf_inplace": (ValueError, "(InvalidArgument) Leaf Var ({tensor._given_name}) that doesn't stop gradient can't use "
                                  "inplace strategy.\n  [Hint: Expected !autograd_meta->StopGradient() && "
                                  "IsLeafTensor(target) == false, but received !autograd_meta->StopGradient() && "
                                  "IsLeafTensor(target):1 != false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n"),
-    "leaf_view_inplace": (ValueError, "(InvalidArgument) Leaf Tensor ({tensor.name}) that doesn't stop gradient "
+    "leaf_view_inplace": (ValueError, "(InvalidArgument) Leaf Tensor ({tensor._given_name}) that doesn't stop gradient "
                                       "can't use inplace strategy.\n  [Hint: Expected "
                                       "egr::EagerUtils::IsLeafTensor(tensor) && "
                                       "!egr::EagerUtils::autograd_meta(&tensor)->StopGradient() == false, but received "
@@ -72,7 +72,7 @@ PADDLE_MESSAGES.update({
                                   "{index} of shape {expected}."),
     "fn_no_tensor_output": (ValueError, "(InvalidArgument) {name} : At least one output of `PyLayer.forward` is a "
                                         "`Tensor`. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:524)\n"),
-    "fn_dirty_leaf": (ValueError, "(InvalidArgument) {name} : Leaf Var ({tensor.name}) that doesn't stop gradient "
+    "fn_dirty_leaf": (ValueError, "(InvalidArgument) {name} : Leaf Var ({tensor._given_name}) that doesn't stop gradient "
                                   "can't use inplace strategy.\n  [Hint: Expected !inplace_tensor_autograd_meta->"
                                   "StopGradient() && egr::EagerUtils::IsLeafTensor(*inplace_tensor) == false, but "
                                   "received !inplace_tensor_autograd_meta->StopGradient() && "
@@ -103,6 +103,13 @@ PADDLE_MESSAGES.update({
     "nn_moduledict_update": (TypeError, "'{type}' object is not iterable"),
     "nn_moduledict_element": (ValueError, "ModuleDict update sequence element #{index} has length unknown; 2 is "
                                           "required"),
+    # paddle.nn.Layer's wording
+    **dict.fromkeys(("nn_buffer_before_init", "nn_parameter_before_init", "nn_parameters_before_init",
+                     "nn_module_before_init"), (ValueError, "super().__init__() should be called first")),
+    "nn_assign_parameter": (TypeError, "assignment to parameter '{name}' should be of type Parameter or None, but got "
+                                       "'{type}'"),
+    "nn_buffer_type": (TypeError, "The registered buffer should be a Paddle.Tensor, but received {type}."),
+    "nn_parameter_type": (TypeError, "The parameter to be added should be a Parameter, but received {type}."),
     "optim_step_pre_hook_result": (RuntimeError, "{hook} must return None or a tuple of (new_args, new_kwargs), but "
                                                  "got {result}."),
 })
@@ -162,6 +169,7 @@ PADDLE = PaddlePolicy(
     grad_results_follow_create_graph=True,
     grad_returns_list=True,
     mixed_kind_promotion=False,
+    leaf_inplace_writes_first=True,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

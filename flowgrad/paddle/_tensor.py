@@ -130,6 +130,12 @@ def to_device(place) -> backend.Device | None:
 _names = {"generated_tensor": itertools.count(), "eager_tmp": itertools.count()}
 
 
+def generated_name(kind: str) -> str:
+    """paddle's generated tensor names: `generated_tensor_N` (made from data) and `eager_in_tmp_N`
+    (detached) share one count, `eager_tmp_N` (an op's result, named when first asked) has its own."""
+    return f"{kind}_{next(_names['eager_tmp' if kind == 'eager_tmp' else 'generated_tensor'])}"
+
+
 class TensorHookRemoveHelper:
     """What `register_hook` returns: `remove()` is True the first time, False (with a warning) after."""
 
@@ -161,8 +167,7 @@ class Tensor(_CoreTensor):
         arr = creation.array_from([] if value is None else value, dtype, to_device(place), policy=self.policy)
         _init(self, arr)
         self._requires_grad = not stop_gradient
-        if name is not None:
-            self._name = name
+        self._name = name if name is not None else generated_name("generated_tensor")
 
     # ------------------------------------------------------------------ metadata
     @property
@@ -199,13 +204,25 @@ class Tensor(_CoreTensor):
         try:
             return self._name
         except AttributeError:
-            kind = "eager_tmp" if self.grad_fn is not None else "generated_tensor"
-            self._name = f"{kind}_{next(_names[kind])}"
+            self._name = generated_name("eager_tmp")
             return self._name
 
     @name.setter
     def name(self, value: str) -> None:
         self._name = value
+
+    @property
+    def _given_name(self) -> str:
+        """The name paddle's messages print: empty until `name` was asked for (or given)."""
+        try:
+            return self._name
+        except AttributeError:
+            return ""
+
+    def detach(self):
+        t = super().detach()
+        t._name = generated_name("eager_in_tmp")
+        return t
 
     @property
     def persistable(self) -> bool:
@@ -234,13 +251,7 @@ class Tensor(_CoreTensor):
     # ------------------------------------------------------------------ grad
     @property
     def grad(self):
-        g = self._grad
-        if g is not None:
-            try:
-                g._name
-            except AttributeError:
-                g._name = ""  # paddle's gradient tensors are unnamed
-        return g
+        return self._grad
 
     @grad.setter
     def grad(self, value) -> None:
@@ -311,7 +322,6 @@ class Tensor(_CoreTensor):
         from ..ops import cast
         return cast(self, dtype)
 
-    cast = astype
 
     def cpu(self):
         from ..ops import to_device as _to

@@ -62,7 +62,6 @@ class PyLayer(PyLayerContext, CustomFunction):
     needs_tensor_output = True
     lists_are_outputs = True
     grads_for_non_tensor_outputs = False
-    grads_require_grad = True
     wraps_backward_errors = True
     extra_none_grads_dropped = False
     missing_grads_allowed = True

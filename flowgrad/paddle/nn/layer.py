@@ -42,6 +42,8 @@ class Parameter(_NeutralParameter, Tensor):
 
     @trainable.setter
     def trainable(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ValueError(f"The type of trainable MUST be bool, but the type is {type(value)}")
         self.stop_gradient = not value
 
     def __str__(self) -> str:
