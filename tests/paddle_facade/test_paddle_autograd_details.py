@@ -175,3 +175,43 @@ def test_layer_messages_are_paddles(paddle):
     for call, msg in cases:
         with pytest.raises(TypeError, match="^" + re.escape(msg) + "$"):
             call()
+
+
+def test_autograd_flags(paddle):
+    names = ["FLAGS_check_nan_inf", "FLAGS_check_nan_inf_level", "FLAGS_call_stack_level", "FLAGS_sort_sum_gradient",
+             "FLAGS_max_inplace_grad_add", "FLAGS_prim_backward", "FLAGS_use_stride_kernel"]
+    assert paddle.get_flags(names) == {
+        "FLAGS_check_nan_inf": False, "FLAGS_check_nan_inf_level": 0, "FLAGS_call_stack_level": 1,
+        "FLAGS_sort_sum_gradient": False, "FLAGS_max_inplace_grad_add": 0, "FLAGS_prim_backward": False,
+        "FLAGS_use_stride_kernel": True}
+    try:
+        paddle.set_flags({"FLAGS_sort_sum_gradient": 1, "FLAGS_max_inplace_grad_add": True})
+        assert paddle.get_flags(["FLAGS_sort_sum_gradient", "FLAGS_max_inplace_grad_add"]) == {
+            "FLAGS_sort_sum_gradient": True, "FLAGS_max_inplace_grad_add": 1}
+        x = paddle.to_tensor([1., 2.], stop_gradient=False)
+        (x * x + x * 3).sum().backward()
+        assert x.grad.tolist() == [5., 7.]
+    finally:
+        paddle.set_flags({"FLAGS_sort_sum_gradient": False, "FLAGS_max_inplace_grad_add": 0})
+    for flag, value in (("FLAGS_sort_sum_gradient", "true"), ("FLAGS_max_inplace_grad_add", 2.5),
+                        ("FLAGS_max_inplace_grad_add", "3")):
+        with pytest.raises(RuntimeError, match=re.escape(f"Unable to cast Python instance of type {type(value)} to "
+                                                         "C++ type '?'")):
+            paddle.set_flags({flag: value})
+    paddle.set_flags({"FLAGS_sort_sum_gradient": 2.5})
+    assert paddle.get_flags("FLAGS_sort_sum_gradient") == {"FLAGS_sort_sum_gradient": True}
+    paddle.set_flags({"FLAGS_sort_sum_gradient": None})
+    assert paddle.get_flags("FLAGS_sort_sum_gradient") == {"FLAGS_sort_sum_gradient": False}
+    for name in ("FLAGS_retain_grad_for_all_tensor", "FLAGS_no_such_flag"):
+        with pytest.raises(ValueError, match=re.escape(f"Flag {name} cannot get its value through this function.")):
+            paddle.get_flags([name])
+        with pytest.raises(ValueError, match=re.escape(f"Flag {name} cannot set its value through this function.")):
+            paddle.set_flags({name: True})
+
+
+@pytest.mark.parametrize("flag, value", [("FLAGS_check_nan_inf", True), ("FLAGS_use_stride_kernel", False),
+                                         ("FLAGS_prim_backward", True)])
+def test_flag_values_flowgrad_does_not_build_are_refused(fpaddle, flag, value):
+    with pytest.raises(NotImplementedError, match=re.escape(f"does not support {flag}={value}")):
+        fpaddle.set_flags({flag: value})
+    assert fpaddle.get_flags(flag) == {flag: not value}
