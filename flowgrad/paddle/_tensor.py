@@ -322,7 +322,6 @@ class Tensor(_CoreTensor):
         from ..ops import cast
         return cast(self, dtype)
 
-
     def cpu(self):
         from ..ops import to_device as _to
         return _to(self, backend.CPU)

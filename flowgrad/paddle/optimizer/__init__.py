@@ -8,11 +8,8 @@ parameter's `regularizer` (its ParamAttr's, or its group's `weight_decay`) repla
 The state dict holds paddle's accumulators, `<param name>_<accumulator>_<n>`."""
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from ... import optim as _optim
+from ...optim.named_state import Accumulator, NamedState
 from ..nn.layer import _unique
 from ..regularizer import L1Decay, L2Decay
 
@@ -60,13 +57,11 @@ def _decay(weight_decay) -> float:
     return float(weight_decay)
 
 
-class Optimizer:
-    """Paddle's optimizer interface, mixed into each flowgrad optimizer below."""
+class Optimizer(NamedState):
+    """Paddle's optimizer interface, mixed into each flowgrad optimizer below; its state dict holds
+    paddle's accumulators (`NamedState`)."""
 
     _grad_clip = None
-    _held: dict = {}  # the state dict set_state_dict was given, for accumulators not made yet
-    # paddle's accumulators in state-dict order: (name, neutral state key, beta index for the pow accumulators)
-    _accumulators: tuple = ()
 
     def _all_params(self) -> list:
         return [p for group in self.param_groups for p in group["params"]]
@@ -79,16 +74,17 @@ class Optimizer:
         reg = getattr(p, "regularizer", None)
         return weight_decay if reg is None else _decay(reg)
 
+    def _accumulator_name(self, param, accumulator) -> str:
+        return _unique(f"{param.name}_{accumulator.name}")
+
+    def _named(self, t, name: str):
+        t.name = name
+        return t
+
     def step(self) -> None:
         if self._grad_clip is not None:
             self._grad_clip(self._all_params())
-        names = self.__dict__.setdefault("_acc_names", {})
-        for group in self.param_groups:  # accumulators are named (and filled from a held state dict) on first use
-            for p in group["params"]:
-                if p._grad is not None and id(p) not in names:
-                    names[id(p)] = [_unique(f"{p.name}_{a[0]}") for a in self._accs(group)]
-                    if self._held:
-                        self._load(p, group, self._held, "Optimizer set error, {} should in state dict", pop=True)
+        self._name_accumulators()
         super().step()
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
@@ -111,56 +107,7 @@ class Optimizer:
         for group in self.param_groups:
             group["lr"] = float(value)
 
-    # ------------------------------------------------------------------ paddle's state dict
-    def _accs(self, group: dict) -> list:
-        return [a for a in self._accumulators if a[0] != "moment2_max" or group["amsgrad"]]
-
-    def state_dict(self) -> dict:
-        names = self.__dict__.get("_acc_names", {})
-        if self._held and not names:
-            return dict(self._held)
-        rows = []
-        for group in self.param_groups:
-            for p in group["params"]:
-                state = self.state.get(p)
-                if id(p) not in names or not state:
-                    continue
-                for acc, name in zip(self._accs(group), names[id(p)]):
-                    t = state[acc[1]]
-                    if len(acc) == 3:  # paddle keeps beta ** (step + 1)
-                        beta = group["betas"][acc[2]]
-                        t = _optim.optimizer.state_tensor(p, np.full((1,), beta ** (float(t._data) + 1),
-                                                                     p._data.dtype))
-                    t.name = name
-                    rows.append((acc[0], t))
-        return {t.name: t for acc in self._accumulators for a, t in rows if a == acc[0]}
-
-    def set_state_dict(self, state_dict: dict) -> None:
-        self._held = dict(state_dict)
-        names = self.__dict__.get("_acc_names", {})
-        for group in self.param_groups:
-            for p in group["params"]:
-                if id(p) in names:
-                    self._load(p, group, self._held, "optimizer Tensor {} not found")
-
-    load_state_dict = set_state_dict
-
-    def _load(self, p, group: dict, values: dict, missing: str, pop: bool = False) -> None:
-        """`p`'s accumulators from paddle's state dict, as the neutral optimizer keeps them."""
-        state = self.state[p]
-        for acc, name in zip(self._accs(group), self._acc_names[id(p)]):
-            if name not in values:
-                raise AssertionError(missing.format(name))
-            v = values.pop(name) if pop else values[name]
-            arr = np.asarray(v._data if hasattr(v, "_data") else v)
-            if len(acc) == 3:  # the step count from beta ** (step + 1)
-                beta = group["betas"][acc[2]]
-                if 0 < beta and (acc[2] == 0 or group["betas"][0] == 0):
-                    pow_ = max(float(arr.reshape(-1)[0]), np.finfo(np.float64).tiny)
-                    state[acc[1]] = _optim.optimizer.step_state(p)
-                    state[acc[1]]._data[...] = round(math.log(pow_) / math.log(beta)) - 1
-                continue
-            state[acc[1]] = _optim.optimizer.state_tensor(p, arr.astype(p._data.dtype, copy=True))
+    load_state_dict = NamedState.set_state_dict
 
 
 class SGD(Optimizer, _optim.SGD):
@@ -174,7 +121,7 @@ class SGD(Optimizer, _optim.SGD):
 class Momentum(Optimizer, _optim.SGD):
     """velocity = momentum * velocity + grad; param -= lr * velocity (Nesterov: lr * (grad + momentum * velocity))."""
 
-    _accumulators = (("velocity", "momentum_buffer"),)
+    _accumulators = (Accumulator("velocity", "momentum_buffer"),)
 
     def __init__(self, learning_rate: float = 0.001, momentum: float = 0.9, parameters=None,
                  use_nesterov: bool = False, weight_decay=None, grad_clip=None, multi_precision: bool = False,
@@ -185,8 +132,9 @@ class Momentum(Optimizer, _optim.SGD):
 
 
 class Adam(Optimizer, _optim.Adam):
-    _accumulators = (("moment1", "exp_avg"), ("moment2", "exp_avg_sq"), ("moment2_max", "max_exp_avg_sq"),
-                     ("beta1_pow_acc", "step", 0), ("beta2_pow_acc", "step", 1))
+    _accumulators = (Accumulator("moment1", "exp_avg"), Accumulator("moment2", "exp_avg_sq"),
+                     Accumulator("moment2_max", "max_exp_avg_sq", when="amsgrad"),
+                     Accumulator("beta1_pow_acc", "step", beta=0), Accumulator("beta2_pow_acc", "step", beta=1))
 
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
