@@ -30,7 +30,7 @@ import numpy as np
 
 from ..ops import add, cast, copy_grad, sum_to, zeros_for
 from . import mode
-from .graph import FREED, AccumulateGrad, Node, SavedTensor
+from .graph import FREED, AccumulateGrad, Node, SavedTensor, shown_grad
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
@@ -157,7 +157,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     if od.shape != shape:
                         out = sum_to(out, shape)
                         owned = own
-                    if od.dtype is not dtype and od.dtype != dtype:
+                    if od.dtype is not dtype and od.dtype != dtype and getattr(nxt, "grad_in_dtype_consistent", True):
                         out = cast(out, dtype)
                         owned = own
                     if filtered and observer is not None:
@@ -360,7 +360,7 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
 def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
     for hook in tuple(hooks.values()):
         try:
-            out = hook(grad)
+            out = hook(shown_grad(policy, grad))
         except Exception as exc:
             if "hook_raised" not in policy.messages:
                 raise

@@ -307,3 +307,14 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
 
 def _strip(name: str) -> str:
     return re.sub(r"Backward\d*$", "", name.rsplit("::", 1)[-1])
+
+
+def shown_grad(policy, grad):
+    """A gradient as user code (a hook, a custom function's backward) sees it: where the policy makes
+    gradients require grad, a detached alias that does."""
+    if grad is None or grad._requires_grad or not policy.grads_require_grad:
+        return grad
+    out = grad._new(grad._data)
+    out._vc = grad._box()
+    out._requires_grad = True
+    return out

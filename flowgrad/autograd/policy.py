@@ -77,6 +77,9 @@ class Policy:
     sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
     values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
+    leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
+    mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only
+                                               # float with float or with complex
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name

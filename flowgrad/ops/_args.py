@@ -7,6 +7,7 @@ import builtins as _builtins
 import numpy as np
 
 from .. import backend
+from ..autograd.mode import _graph_tasks
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
@@ -63,6 +64,10 @@ def binary_arrays(a, b, float_result: bool = False):
         dta, dtb = da.dtype, db.dtype
         if dta == dtb and not (float_result and dta.kind != "f"):
             return cls, da, db, ta, tb
+        if not cls.policy.mixed_kind_promotion and da.ndim and db.ndim and dta != dtb and \
+                not (dta.kind == dtb.kind == "f" or "c" in (dta.kind, dtb.kind)) and not _graph_tasks.get():
+            # a user's operands (backward formulas mix a float gradient with a mask freely)
+            raise cls.policy.errors.promotion_kinds(x=dta, y=dtb)
         dims = tuple(d.dtype for d in (da, db) if d.ndim)
         zeros = tuple(d.dtype for d in (da, db) if not d.ndim)
         dt = backend.result_type(dims, zeros, (), backend.default_float())

@@ -468,12 +468,13 @@ ToCopyBackward0 = derivative("ToCopyBackward0", paddle="CastGradNode",
                              self=identity)  # the engine casts it back to the input's dtype
 
 
-def cast(x: Tensor, dtype) -> Tensor:
-    """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats."""
+def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
+    """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats.
+    To its own dtype: `x` itself, or with `copy` a new tensor (paddle's cast)."""
     dt = backend.to_np_dtype(dtype)
-    if x._data.dtype == dt:
+    if x._data.dtype == dt and not copy:
         return x
-    out = x._out_cls._make(x._data.astype(dt))
+    out = x._out_cls._make(x._data.astype(dt, copy=True))
     if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
         ToCopyBackward0.record((x,), out)
     return out

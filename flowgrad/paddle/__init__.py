@@ -30,7 +30,10 @@ from ._tensor import CPUPlace, CUDAPlace, Place, Size, Tensor, TensorHookRemoveH
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
 from . import linalg, nn, optimizer, regularizer  # noqa: E402
+from . import base, framework, incubate  # noqa: E402
+from .base.core import is_compiled_with_cuda  # noqa: E402
 from .nn import ParamAttr  # noqa: E402
+from .nn.layer import create_parameter  # noqa: E402
 
 __version__ = "3.3.1+flowgrad"
 

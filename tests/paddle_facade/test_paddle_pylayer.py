@@ -420,3 +420,32 @@ def test_facade_sums_down_a_broadcast_backward_gradient(fpaddle):
     x = paddle.to_tensor([1., 2.], stop_gradient=False)
     Broad.apply(x).sum().backward()
     assert x.grad.shape == [2]
+
+
+def test_backward_sees_gradients_that_require_grad_and_ctx_has_paddles_surface(paddle):
+    seen = {}
+
+    class Probe(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            seen["needs_input_grad"] = hasattr(ctx, "needs_input_grad")
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen["stop_gradient"] = g.stop_gradient
+            seen["ctx"] = type(ctx).__name__
+            return g * 2
+
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    y = Probe.apply(x)
+    y.backward(paddle.to_tensor([1., 3.]))
+    assert seen == {"needs_input_grad": False, "stop_gradient": False, "ctx": "Probe_backward"}
+    assert x.grad.tolist() == [2., 6.]
+
+
+def test_pylayer_is_the_neutral_custom_function(fpaddle):
+    from flowgrad.autograd.function import CustomFunction, CustomFunctionNode
+    PyLayer = fpaddle.autograd.PyLayer
+    assert issubclass(PyLayer, CustomFunction) and "apply" not in PyLayer.__dict__
+    assert issubclass(_layers(fpaddle)._backward_cls, CustomFunctionNode)
