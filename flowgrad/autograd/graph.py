@@ -156,7 +156,7 @@ class Node:
         return tuple(self.apply(list(grads)))
 
     def __repr__(self):
-        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
+        return self.policy.node_repr(self)
 
 
 class AccumulateGrad(Node):

@@ -41,6 +41,10 @@ def _render_fact(key: str, value, size_str: Callable):
     return value
 
 
+def _torch_node_repr(node) -> str:
+    return f"<{node.name().rsplit('::', 1)[-1]} object at {hex(id(node))}>"
+
+
 def _torch_size(shape) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
 
@@ -84,6 +88,7 @@ class Policy:
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name
     node_name: Callable = lambda node: node.names["torch"]   # the policy's column of the naming table
+    node_repr: Callable = _torch_node_repr                    # `repr(grad_fn)`
     hint: str = _HINT
     hint_anomaly: str = _HINT_ANOMALY
 
