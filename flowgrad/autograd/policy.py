@@ -21,7 +21,7 @@ _HINT_ANOMALY = ("Hint: the backtrace further above shows the operation that fai
 _LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 # the C type names PyTorch's messages use for a dtype
-_CTYPES = {"float32": "Float", "float64": "double", "float16": "Half", "int64": "long int", "int32": "int",
+_CTYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
@@ -66,6 +66,7 @@ class Policy:
     negative_indices_wrap: bool = False        # paddle: gather / index_select count negative indices from the end
     sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
     values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
+    ints_cast_to_float: bool = False           # paddle: std / var / softmax of an integer tensor run in float
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size

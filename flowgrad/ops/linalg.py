@@ -62,7 +62,24 @@ def _shape_str(s):
     return "x".join(map(str, s))
 
 
+def _product_dtype_error(a, da, db) -> Exception:
+    """PyTorch's error for a product of two dtypes (products promote none), worded by the kernel
+    the shapes lead to: dot, addmv, bmm or mm."""
+    policy = a.policy
+    xn, yn = da.ndim, db.ndim
+    if xn == 1 and yn == 1:
+        return policy.errors.dot_dtype(a_scalar=da.dtype, b_scalar=db.dtype)
+    if yn == 1:
+        return policy.errors.addmv_dtype(a_scalar=db.dtype, b_scalar=da.dtype)
+    if yn >= 3:
+        return policy.errors.expected_scalar_type(a_scalar=da.dtype, b_scalar=db.dtype)
+    return policy.errors.mm_dtype(a_ctype=da.dtype, b_ctype=db.dtype)
+
+
 def matmul(a, b, _node_cls=None):
+    da, db = getattr(a, "_data", None), getattr(b, "_data", None)
+    if da is not None and db is not None and da.dtype != db.dtype:
+        raise _product_dtype_error(a, da, db)
     cls, x, y, ta, tb = binary_arrays(a, b)
     if x.ndim == 0 or y.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")

@@ -319,32 +319,47 @@ def _var_args(dim, unbiased, correction):
     return dim, _correction(unbiased, correction)
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _moment_input(x, name: str):
+    """x's float array for var / std; PyTorch refuses other dtypes (a policy may cast them)."""
+    d = x._data
+    if d.dtype.kind != "f":
+        policy = x.policy
+        if not policy.ints_cast_to_float:
+            raise policy.errors.moment_dtype(op=name)
+        d = d.astype(backend.default_float())
+    return d
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
     dim, c = _var_args(dim, unbiased, correction)
-    d = float_array(x)
+    d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).var(d, axis=dims, ddof=c, keepdims=keepdim))
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        out = x._out_cls._make(xp.var(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         VarBackward0.record((x,), out, d.shape, dims, keepdim, c)
     return out
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
     dim, c = _var_args(dim, unbiased, correction)
-    d = float_array(x)
+    d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).std(d, axis=dims, ddof=c, keepdims=keepdim))
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        out = x._out_cls._make(xp.std(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         StdBackward0.record((x,), out, d.shape, dims, keepdim, c)
     return out
 
 
 def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return var(x, dim, unbiased, keepdim, correction=correction), mean(x, dim, keepdim)
+    return var(x, dim, unbiased, keepdim, correction=correction, _name="var_mean"), mean(x, dim, keepdim)
 
 
 def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return std(x, dim, unbiased, keepdim, correction=correction), mean(x, dim, keepdim)
+    return std(x, dim, unbiased, keepdim, correction=correction, _name="std_mean"), mean(x, dim, keepdim)
 
 
 # ------------------------------------------------------------------------------------ norm

@@ -141,6 +141,7 @@ PADDLE = PaddlePolicy(
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
     values_fit_dtype=False,
+    ints_cast_to_float=True,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

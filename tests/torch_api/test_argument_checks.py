@@ -225,3 +225,89 @@ def test_index_select_checks(torch):
     for bad in (5, -1):
         _raises(lambda: x.index_select(0, torch.tensor([bad])), IndexError, "index out of range in self")
     assert x.index_select(0, torch.tensor([4, 0], dtype=torch.int32)).tolist() == [4, 0]
+
+
+# ------------------------------------------------------------------------- products and dtypes
+
+_SHAPES = {"1": (2,), "2": (2, 2), "3": (1, 2, 2), "4": (1, 1, 2, 2)}
+
+
+@pytest.mark.parametrize("a,b", [("2", "2"), ("1", "1"), ("2", "1"), ("1", "2"), ("3", "3"), ("3", "2"), ("2", "3"),
+                                 ("3", "1"), ("1", "3"), ("4", "2")])
+@pytest.mark.parametrize("da,db", [("int64", "float32"), ("float32", "int64"), ("float64", "float32"),
+                                   ("int32", "int64")])
+def test_products_promote_no_dtype(torch, a, b, da, db):
+    scalar = {"int64": "Long", "float32": "Float", "float64": "Double", "int32": "Int"}
+    ctype = {"int64": "long int", "float32": "float", "float64": "double", "int32": "int"}
+    x, y = torch.ones(_SHAPES[a], dtype=getattr(torch, da)), torch.ones(_SHAPES[b], dtype=getattr(torch, db))
+    if a == "1" and b == "1":
+        msg = f"dot : expected both vectors to have same dtype, but found {scalar[da]} and {scalar[db]}"
+    elif b == "1":
+        msg = f"addmv input tensors must have the same dtype, but got {scalar[db]}, {scalar[da]}, and {scalar[db]}"
+    elif b == "3":
+        msg = f"expected scalar type {scalar[da]} but found {scalar[db]}"
+    else:
+        msg = f"expected m1 and m2 to have the same dtype, but got: {ctype[da]} != {ctype[db]}"
+    _raises(lambda: torch.matmul(x, y), RuntimeError, msg)
+
+
+def test_named_products_check_dtypes(torch):
+    i, f = torch.ones(2, 2, dtype=torch.int64), torch.ones(2, 2)
+    _raises(lambda: torch.mm(i, f), RuntimeError, "expected m1 and m2 to have the same dtype, but got: long int != float")
+    _raises(lambda: torch.bmm(i[None], f[None]), RuntimeError, "expected scalar type Long but found Float")
+    _raises(lambda: torch.mv(i, f[0]), RuntimeError,
+            "addmv input tensors must have the same dtype, but got Float, Long, and Float")
+    _raises(lambda: torch.dot(i[0], f[0]), RuntimeError,
+            "dot : expected both vectors to have same dtype, but found Long and Float")
+    assert (i @ i).dtype == torch.int64 and torch.dot(i[0], i[0]).item() == 2
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (2,), (1, 1, 2)])
+def test_linear_checks_dtypes(torch, shape):
+    F = torch.nn.functional
+    w = torch.ones(2, 2)
+    for dt, scalar, ctype in ((torch.int64, "Long", "long int"), (torch.float64, "Double", "double")):
+        x = torch.ones(shape, dtype=dt)
+        _raises(lambda: F.linear(x, w, torch.ones(2)), RuntimeError,
+                f"mat1 and mat2 must have the same dtype, but got {scalar} and Float")
+        _raises(lambda: F.linear(x, w), RuntimeError,
+                f"expected m1 and m2 to have the same dtype, but got: {ctype} != float")
+    _raises(lambda: F.linear(torch.ones(shape), w, torch.ones(2, dtype=torch.float64)), RuntimeError,
+            "self and mat2 must have the same dtype, but got Double and Float")
+    ints = F.linear(torch.ones(shape, dtype=torch.int64), torch.ones(2, 2, dtype=torch.int64),
+                    torch.ones(2, dtype=torch.int64))
+    assert ints.dtype == torch.int64 and ints.reshape(-1).tolist()[:2] == [3, 3]
+    _raises(lambda: torch.nn.Linear(2, 2)(torch.ones(shape, dtype=torch.int64)), RuntimeError,
+            "mat1 and mat2 must have the same dtype, but got Long and Float")
+
+
+def test_moments_of_integers(torch):
+    x = torch.tensor([1, 2, 3])
+    for call in (lambda: torch.std(x), lambda: x.var(0), lambda: torch.tensor([True]).std()):
+        _raises(call, RuntimeError, "std and var only support floating point and complex dtypes")
+    _raises(lambda: torch.var_mean(x), RuntimeError, "var_mean only support floating point and complex dtypes")
+    _raises(lambda: torch.std_mean(x), RuntimeError, "std_mean only support floating point and complex dtypes")
+
+
+def test_softmax_of_integers(torch):
+    F = torch.nn.functional
+    x, m = torch.tensor([1, 2]), torch.ones(2, 2, dtype=torch.int32)
+    _raises(lambda: torch.softmax(x, 0), NotImplementedError,
+            "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'")
+    _raises(lambda: F.softmax(m, dim=0), NotImplementedError, "\"softmax_kernel_impl\" not implemented for 'Int'")
+    _raises(lambda: torch.log_softmax(m, -1), NotImplementedError,
+            "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Int'")
+    _raises(lambda: F.cross_entropy(torch.ones(1, 2, dtype=torch.int64), torch.tensor([0])), NotImplementedError,
+            "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'")
+    assert torch.softmax(x, 0, dtype=torch.float32).dtype == torch.float32
+
+
+def test_nll_loss_dtypes(torch):
+    F = torch.nn.functional
+    _raises(lambda: F.nll_loss(torch.ones(1, 2, dtype=torch.int64), torch.tensor([0])), NotImplementedError,
+            "\"nll_loss_out_frame\" not implemented for 'Long'")
+    _raises(lambda: F.nll_loss(torch.ones(1, 2, 2, dtype=torch.int64), torch.zeros(1, 2, dtype=torch.int64)),
+            NotImplementedError, "\"nll_loss2d_forward_out_frame\" not implemented for 'Long'")
+    _raises(lambda: F.nll_loss(torch.ones(1, 2), torch.tensor([0]), weight=torch.ones(2, dtype=torch.float64)),
+            RuntimeError, "expected scalar type Float but found Double")
+    assert F.nll_loss(torch.ones(1, 2, dtype=torch.float64), torch.tensor([0])).dtype == torch.float64
