@@ -115,6 +115,10 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
         raise policy.error("arange_zero_step")
+    if not all(math.isfinite(v) for v in vals[:2]):
+        raise policy.errors.arange_range(start=vals[0], end=vals[1])
+    if (vals[1] - vals[0]) * vals[2] < 0 and not policy.arange_wrong_sign_empty:
+        raise policy.errors.arange_sign()
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()

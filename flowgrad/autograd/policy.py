@@ -67,6 +67,7 @@ class Policy:
     sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
     values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
     ints_cast_to_float: bool = False           # paddle: std / var / softmax of an integer tensor run in float
+    arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size

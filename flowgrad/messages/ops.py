@@ -11,6 +11,20 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "mm_dtype": (RuntimeError, "expected m1 and m2 to have the same dtype, but got: {a_ctype} != {b_ctype}"),
     # reductions (ops/reduction.py)
     "moment_dtype": (RuntimeError, "{op} only support floating point and complex dtypes"),
+    # shape ops (ops/shape.py)
+    "view_dtype_0d": (RuntimeError, "self.dim() cannot be 0 to view {self_scalar} as {want_scalar} (different "
+                                    "element sizes)"),
+    "view_dtype_stride": (RuntimeError, "self.stride(-1) must be 1 to view {self_scalar} as {want_scalar} (different "
+                                        "element sizes), but got {stride}"),
+    "view_dtype_size": (RuntimeError, "self.size(-1) must be divisible by {ratio} to view {self_scalar} as "
+                                      "{want_scalar} (different element sizes), but got {size}"),
+    "narrow_0d": (RuntimeError, "narrow() cannot be applied to a 0-dim tensor."),
+    "narrow_start": (IndexError, "start out of range (expected to be in range of [{low}, {high}], but got {start})"),
+    "narrow_length": (RuntimeError, "narrow(): length must be non-negative."),
+    "narrow_size": (RuntimeError, "start ({start}) + length ({length}) exceeds dimension size ({size})."),
+    # sorting (facade/surface.py)
+    "topk_range": (RuntimeError, "selected index k out of range"),
+    "kthvalue_range": (RuntimeError, "kthvalue(): selected number k out of range for dimension {dim}"),
     # indexing by a key (ops/shape.py)
     "index_tensor_dtype": (IndexError, "tensors used as indices must be long, int, byte or bool tensors"),
     "index_type": (IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "

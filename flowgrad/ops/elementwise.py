@@ -423,7 +423,25 @@ def _zero_grad(grad):  # piecewise-constant functions
     return grad * 0
 
 
-sign = _unary("sign", derivative("SignBackward0", self=_zero_grad), lambda xp, d: xp.sign(d), float_out=False)
+SignBackward0 = derivative("SignBackward0", self=_zero_grad)
+
+
+def sign(x):
+    """-1, 0 or 1 by the sign of each element; 0 for NaN (a policy may keep NaN); bools unchanged."""
+    d = x._data
+    xp = backend.namespace(d)
+    if d.dtype == np.bool_:
+        r = d.copy()
+    else:
+        r = xp.sign(d)
+        if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
+            r = xp.nan_to_num(r, nan=0.0)
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        SignBackward0.record((x,), out)
+    return out
+
+
 round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False)
 floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False)
 ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False)

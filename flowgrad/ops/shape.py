@@ -86,9 +86,28 @@ def reshape(x, *shape):
     return out
 
 
+def view_dtype(x, dtype):
+    """x's memory read as `dtype` (the bits reinterpreted, not the values converted): a view that
+    records no gradient; elements of another size change the last dimension."""
+    d = x._data
+    dt = backend.to_np_dtype(dtype)
+    if dt.itemsize != d.itemsize:
+        policy = x.policy
+        if d.ndim == 0:
+            raise policy.errors.view_dtype_0d(self_scalar=d.dtype, want_scalar=dt)
+        if d.strides[-1] != d.itemsize and d.shape[-1] > 1:
+            raise policy.errors.view_dtype_stride(self_scalar=d.dtype, want_scalar=dt,
+                                                  stride=d.strides[-1] // d.itemsize)
+        if dt.itemsize > d.itemsize and d.shape[-1] % (dt.itemsize // d.itemsize):
+            raise policy.errors.view_dtype_size(ratio=dt.itemsize // d.itemsize, self_scalar=d.dtype,
+                                                want_scalar=dt, size=d.shape[-1])
+    out = x._out_cls._make(d.view(dt))
+    return as_view(x, out, lambda b: view_dtype(b, dtype))
+
+
 def view(x, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, Tensor)):
-        return cast(x, shape[0])
+        return view_dtype(x, shape[0])
     shape = parse_shape(shape)
     _check_shape(x, shape)
     r = x._data.view()
@@ -444,7 +463,21 @@ def _index_dim(d, dim, i):
 
 
 def narrow(x, dim, start, length):
-    dim = normalize_dim(dim, x._data.ndim)
+    d = x._data
+    policy = x.policy
+    if d.ndim == 0:
+        raise policy.errors.narrow_0d()
+    dim = normalize_dim(dim, d.ndim)
+    n = d.shape[dim]
+    start = int(start)
+    if not -n <= start <= n:
+        raise policy.errors.narrow_start(low=-n, high=n, start=start)
+    if start < 0:
+        start += n
+    if length < 0:
+        raise policy.errors.narrow_length()
+    if start + length > n:
+        raise policy.errors.narrow_size(start=start, length=length, size=n)
     return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
 
 

@@ -142,6 +142,7 @@ PADDLE = PaddlePolicy(
     sign_keeps_nan=True,
     values_fit_dtype=False,
     ints_cast_to_float=True,
+    arange_wrong_sign_empty=True,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

@@ -311,3 +311,75 @@ def test_nll_loss_dtypes(torch):
     _raises(lambda: F.nll_loss(torch.ones(1, 2), torch.tensor([0]), weight=torch.ones(2, dtype=torch.float64)),
             RuntimeError, "expected scalar type Float but found Double")
     assert F.nll_loss(torch.ones(1, 2, dtype=torch.float64), torch.tensor([0])).dtype == torch.float64
+
+
+# ----------------------------------------------------------------------- shapes, ranges, values
+
+def test_meshgrid_xy_indexing(torch):
+    a, b, c = torch.arange(2), torch.arange(3), torch.arange(4)
+    gx, gy = torch.meshgrid(a, b, indexing="xy")
+    assert gx.shape == (3, 2) and gx.tolist() == [[0, 1]] * 3 and gy.tolist() == [[0, 0], [1, 1], [2, 2]]
+    assert [g.shape for g in torch.meshgrid(a, b, c, indexing="xy")] == [(3, 2, 4)] * 3
+    assert [g.shape for g in torch.meshgrid(a, b, indexing="ij")] == [(2, 3)] * 2
+    assert torch.meshgrid(a, indexing="xy")[0].tolist() == [0, 1]
+
+
+def test_view_as_another_dtype_reinterprets_bits(torch):
+    x = torch.tensor([1., 2.], requires_grad=True)
+    v = x.view(torch.int32)
+    assert v.tolist() == [1065353216, 1073741824] and v.grad_fn is None and not v.requires_grad
+    assert x.view(torch.float64).tolist() == [2.0000004731118679]
+    assert x.view(torch.float16).shape == (4,) and torch.tensor([1.]).view(torch.bool).tolist() == [False, False,
+                                                                                                     True, True]
+    assert torch.tensor(1.).view(torch.int32).item() == 1065353216
+    z = torch.zeros(3)
+    w = z.view(torch.int32)
+    w[0] = 1065353216
+    assert z.tolist() == [1., 0., 0.] and z._version == w._version == 1
+    _raises(lambda: torch.tensor([1., 2., 3.]).view(torch.float64), RuntimeError,
+            "self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3")
+    _raises(lambda: torch.tensor(1.).view(torch.int8), RuntimeError,
+            "self.dim() cannot be 0 to view Float as Char (different element sizes)")
+    _raises(lambda: torch.zeros(2, 4)[:, ::2].view(torch.float64), RuntimeError,
+            "self.stride(-1) must be 1 to view Float as Double (different element sizes), but got 2")
+
+
+def test_sign(torch):
+    s = torch.sign(torch.tensor([float("nan"), -0., 2., float("-inf")]))
+    assert s.tolist() == [0., 0., 1., -1.]
+    assert torch.tensor([float("nan")], dtype=torch.float64).sign().tolist() == [0.]
+    assert torch.sign(torch.tensor([-3, 0, 2])).tolist() == [-1, 0, 1]
+    b = torch.sign(torch.tensor([True, False]))
+    assert b.dtype == torch.bool and b.tolist() == [True, False]
+
+
+def test_arange_checks_its_range(torch):
+    for args in ((0, 5, -1), (5., 0., 1.)):
+        _raises(lambda: torch.arange(*args), RuntimeError, "upper bound and lower bound inconsistent with step sign")
+    _raises(lambda: torch.arange(0, float("inf")), RuntimeError, "unsupported range: 0 -> inf")
+    assert torch.arange(5, 5, -1).tolist() == [] and torch.arange(5, 0, -2).tolist() == [5, 3, 1]
+
+
+def test_narrow_checks(torch):
+    x = torch.arange(5.)
+    assert x.narrow(0, -2, 2).tolist() == [3., 4.] and x.narrow(0, 5, 0).tolist() == []
+    assert x.narrow(0, torch.tensor(1), 2).tolist() == [1., 2.]
+    _raises(lambda: x.narrow(0, -6, 1), IndexError, "start out of range (expected to be in range of [-5, 5], but got -6)")
+    _raises(lambda: x.narrow(0, 0, -1), RuntimeError, "narrow(): length must be non-negative.")
+    _raises(lambda: torch.narrow(x, 0, 3, 3), RuntimeError, "start (3) + length (3) exceeds dimension size (5).")
+    _raises(lambda: torch.tensor(1.).narrow(0, 0, 1), RuntimeError, "narrow() cannot be applied to a 0-dim tensor.")
+
+
+def test_topk_kthvalue_ranges(torch):
+    x = torch.arange(5.)
+    for k in (6, -1):
+        _raises(lambda: x.topk(k), RuntimeError, "selected index k out of range")
+    _raises(lambda: torch.tensor(1.).topk(2), RuntimeError, "selected index k out of range")
+    assert x.topk(0).values.tolist() == [] and torch.tensor(1.).topk(1).values.item() == 1.
+    for k in (0, 6):
+        _raises(lambda: x.kthvalue(k), RuntimeError, "kthvalue(): selected number k out of range for dimension 0")
+    _raises(lambda: torch.ones(2, 3).kthvalue(3, 0), RuntimeError,
+            "kthvalue(): selected number k out of range for dimension 0")
+    _raises(lambda: torch.ones(2, 3).kthvalue(4, -1), RuntimeError,
+            "kthvalue(): selected number k out of range for dimension 1")
+    assert x.kthvalue(2).values.item() == 1. and torch.tensor(3.).kthvalue(1).values.item() == 3.
