@@ -51,7 +51,7 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
                     arr = arr.astype(np.int64)
                 elif arr.dtype not in backend.DTYPES:
-                    raise policy.error("array_dtype_unsupported", dtype=arr.dtype)
+                    raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
                 else:
                     arr = np.array(arr, copy=True)
             else:
@@ -114,7 +114,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
-        raise policy.error("arange_zero_step")
+        raise policy.errors.arange_zero_step()
     if not all(math.isfinite(v) for v in vals[:2]):
         raise policy.errors.arange_range(start=vals[0], end=vals[1])
     if (vals[1] - vals[0]) * vals[2] < 0 and not policy.arange_wrong_sign_empty:

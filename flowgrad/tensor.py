@@ -115,7 +115,7 @@ class Tensor:
     @property
     def _version(self) -> int:
         if self._extra is not None and self._extra.inference and not mode.state.inference:
-            raise self.policy.error("inference_version")
+            raise self.policy.errors.inference_version()
         vc = self._vc
         return 0 if vc is None else vc[0]
 
@@ -165,7 +165,7 @@ class Tensor:
         if self.grad_fn is not None:
             if value:
                 return
-            raise self.policy.error("nonleaf_requires_grad")
+            raise self.policy.errors.nonleaf_requires_grad()
         if value and self._data.dtype.kind != "f" and not self.policy.allow_int_grads:
             raise self.policy.error(int_error)
         self._requires_grad = value
@@ -185,7 +185,7 @@ class Tensor:
 
     def retain_grad(self) -> None:
         if not self._requires_grad:
-            raise self.policy.error("retain_grad_no_grad")
+            raise self.policy.errors.retain_grad_no_grad()
         if self.grad_fn is None:
             return
         hooks = self.grad_fn._hooks_obj()
@@ -199,7 +199,7 @@ class Tensor:
     # ------------------------------------------------------------------ hooks
     def register_hook(self, hook: Callable):
         if not self._requires_grad:
-            raise self.policy.error("hook_no_grad")
+            raise self.policy.errors.hook_no_grad()
         return add_hook(self._tensor_hooks(), hook)
 
     def _tensor_hooks(self) -> dict:
@@ -217,7 +217,7 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook: Callable):
         if self.grad_fn is not None:
-            raise self.policy.error("post_acc_nonleaf")
+            raise self.policy.errors.post_acc_nonleaf()
         x = self._x()
         if x.post_acc_hooks is None:
             x.post_acc_hooks = _HookDict()
@@ -249,7 +249,7 @@ class Tensor:
     def data(self, value) -> None:
         arr = value._data if isinstance(value, Tensor) else value
         if self._requires_grad and arr.dtype.kind != "f" and not self.policy.allow_int_grads:
-            raise self.policy.error("data_int_requires_grad")
+            raise self.policy.errors.data_int_requires_grad()
         self._data = arr
 
     def detach(self) -> "Tensor":
@@ -259,7 +259,7 @@ class Tensor:
 
     def detach_(self) -> "Tensor":
         if self._view is not None:
-            raise self.policy.error("detach_view_inplace")
+            raise self.policy.errors.detach_view_inplace()
         self.grad_fn = None
         self._requires_grad = False
         self.output_nr = 0
@@ -280,7 +280,7 @@ class Tensor:
 
     def item(self):
         if self._data.size != 1:
-            raise self.policy.error("item_numel", numel=self._data.size)
+            raise self.policy.errors.item_numel(numel=self._data.size)
         return self._data.reshape(()).item()
 
     def tolist(self):
@@ -288,22 +288,22 @@ class Tensor:
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise self.policy.error("len_0d")
+            raise self.policy.errors.len_0d()
         return self._data.shape[0]
 
     def __iter__(self):
         if self._data.ndim == 0:
-            raise self.policy.error("iter_0d")
+            raise self.policy.errors.iter_0d()
         return (self[i] for i in range(self._data.shape[0]))
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise self.policy.error("bool_ambiguous")
+            raise self.policy.errors.bool_ambiguous()
         return bool(self._data.reshape(()))
 
     def _scalar(self):
         if self._data.size != 1:
-            raise self.policy.error("scalar_numel")
+            raise self.policy.errors.scalar_numel()
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
@@ -314,7 +314,7 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise self.policy.error("index_not_integer")
+            raise self.policy.errors.index_not_integer()
         return int(self._scalar())
 
     def __complex__(self) -> complex:
@@ -324,7 +324,7 @@ class Tensor:
 
     def __dlpack__(self, stream=None, **kwargs):
         if self._requires_grad:
-            raise self.policy.error("dlpack_requires_grad")
+            raise self.policy.errors.dlpack_requires_grad()
         return self._data.__dlpack__(**({"stream": stream} if stream is not None else {}), **kwargs)
 
     def __dlpack_device__(self):

@@ -32,7 +32,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         t = Tensor._make(arr)
         if requires_grad:
             if arr.dtype.kind != "f":
-                raise policy.error("int_requires_grad")
+                raise policy.errors.int_requires_grad()
             t._requires_grad = True
         return t
 
@@ -80,7 +80,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
         if isinstance(data, _CoreTensor):
-            warning = policy.error("tensor_from_tensor")
+            warning = policy.errors.tensor_from_tensor()
             warnings.warn(str(warning), type(warning), stacklevel=2)
         return _finish(creation.array_from(data, dtype, _dev(device), policy=policy), requires_grad)
 
@@ -93,9 +93,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def from_numpy(arr: np.ndarray):
         if not isinstance(arr, np.ndarray):
-            raise policy.error("from_numpy_type", type=type(arr).__name__)
+            raise policy.errors.from_numpy_type(type=type(arr).__name__)
         if arr.dtype not in backend.DTYPES:
-            raise policy.error("from_numpy_dtype", dtype=arr.dtype)
+            raise policy.errors.from_numpy_dtype(dtype=arr.dtype)
         return Tensor._make(arr)
 
     def from_dlpack(ext):

@@ -203,7 +203,7 @@ def _bitwise(name):
         d = input._data
         xp = backend.namespace(d)
         if d.dtype.kind == "f":
-            raise input.policy.error("not_implemented_for", op=f"{name}_cpu", dtype_scalar=d.dtype)
+            raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
         if other is None:
             return input._new(getattr(xp, name)(d))
         o = other._data if isinstance(other, Tensor) else other
@@ -256,11 +256,11 @@ def meshgrid(*tensors, indexing=None):
         tensors = tuple(tensors[0])
     policy = (tensors[0] if tensors else Tensor).policy
     if indexing is None:
-        warning = policy.error("meshgrid_indexing_default")
+        warning = policy.errors.meshgrid_indexing_default()
         warnings.warn(str(warning), type(warning), stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise policy.error("meshgrid_indexing", indexing=indexing)
+        raise policy.errors.meshgrid_indexing(indexing=indexing)
     ts = list(tensors)
     swap = indexing == "xy" and len(ts) >= 2
     if swap:
@@ -298,7 +298,7 @@ def diag(x, diagonal=0):
     d = x._data
     if d.ndim == 1:
         if diagonal:
-            raise x.policy.error("diag_vector_offset")
+            raise x.policy.errors.diag_vector_offset()
         return x._new(backend.namespace(d).eye(d.shape[0], dtype=d.dtype)) * x
     k = np.arange(max(0, min(d.shape[0], d.shape[1] - diagonal) if diagonal >= 0 else
                       min(d.shape[0] + diagonal, d.shape[1])))

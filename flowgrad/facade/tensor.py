@@ -69,7 +69,7 @@ class Tensor(_CoreTensor):
     @property
     def grad(self):
         if self.grad_fn is not None and self._requires_grad and not self.retains_grad:
-            warning = self.policy.error("nonleaf_grad_access")
+            warning = self.policy.errors.nonleaf_grad_access()
             warnings.warn(str(warning), type(warning), stacklevel=2)
         return self._grad
 
@@ -78,15 +78,15 @@ class Tensor(_CoreTensor):
         if value is not None:
             policy = self.policy
             if not isinstance(value, _CoreTensor):
-                raise policy.error("grad_assign_type", type=type(value).__name__)
+                raise policy.errors.grad_assign_type(type=type(value).__name__)
             if value is self:
-                raise policy.error("grad_assign_self")
+                raise policy.errors.grad_assign_self()
             if type(value._data) is not type(self._data) or value.device != self.device:
-                raise policy.error("grad_assign_device")
+                raise policy.errors.grad_assign_device()
             if value._data.dtype != self._data.dtype:
-                raise policy.error("grad_assign_dtype", got_ctype=value._data.dtype, want_scalar=self._data.dtype)
+                raise policy.errors.grad_assign_dtype(got_ctype=value._data.dtype, want_scalar=self._data.dtype)
             if value._data.shape != self._data.shape:
-                raise policy.error("grad_assign_shape", got=list(value._data.shape), want=list(self._data.shape))
+                raise policy.errors.grad_assign_shape(got=list(value._data.shape), want=list(self._data.shape))
         self._grad = value
 
     @grad.deleter
@@ -99,7 +99,7 @@ class Tensor(_CoreTensor):
     # ----------------------------------------------------------------- conversions
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force:
-            raise self.policy.error("numpy_requires_grad")
+            raise self.policy.errors.numpy_requires_grad()
         return self._host()
 
     def __repr__(self, *, tensor_contents=None) -> str:
@@ -109,7 +109,7 @@ class Tensor(_CoreTensor):
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         if spec:
-            raise self.policy.error("format_spec_unsupported")
+            raise self.policy.errors.format_spec_unsupported()
         return repr(self)
 
     def to(self, *args, **kwargs):

@@ -7,6 +7,7 @@ import builtins as _builtins
 import numpy as np
 
 from .. import backend
+from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
@@ -36,9 +37,9 @@ def as_tensor_like(x, like: Tensor) -> Tensor:
 def check_same(cls, a: Tensor, b: Tensor) -> None:
     """Refuse tensors of two facades or two devices in one op."""
     if type(b)._out_cls is not cls:
-        raise cls.policy.error("facade_mismatch", a=cls.__module__, b=type(b).__module__)
+        raise cls.policy.errors.facade_mismatch(a=cls.__module__, b=type(b).__module__)
     if type(a._data) is not type(b._data) or (type(a._data) is not np.ndarray and a.device != b.device):
-        raise cls.policy.error("device_mismatch", a=_dev_str(b), b=_dev_str(a))
+        raise cls.policy.errors.device_mismatch(a=_dev_str(b), b=_dev_str(a))
 
 
 def _dev_str(t: Tensor) -> str:
@@ -100,7 +101,7 @@ def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
     a, b = (1,) * (n - len(xs)) + xs, (1,) * (n - len(ys)) + ys
     for i in range(n - 1, -1, -1):
         if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return (policy or Tensor.policy).error("broadcast", a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
+            return (policy or Tensor.policy).errors.broadcast(a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
     return None
 
 
@@ -119,10 +120,11 @@ def float_array(t: Tensor):
     return d if d.dtype.kind == "f" else d.astype(backend.default_float())
 
 
-def normalize_dim(dim: int, ndim: int) -> int:
+def normalize_dim(dim: int, ndim: int, policy=None) -> int:
+    """`dim` in [0, ndim) (a 0-d tensor takes 0 and -1); `policy` words the error (PyTorch's by default)."""
     n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise (policy or TORCH).errors.dim_range(low=-n, high=n - 1, dim=dim)
     return dim % n
 
 

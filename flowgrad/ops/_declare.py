@@ -83,7 +83,7 @@ def _trace():
 def save(t: Tensor) -> SavedTensor:
     """Save an input tensor for backward (version-checked at unpack)."""
     if t._extra is not None and t._extra.inference and not _state.inference:
-        raise t.policy.error("inference_saved")
+        raise t.policy.errors.inference_saved()
     return SavedTensor(t)
 
 
@@ -152,8 +152,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
     for name, w in zip(inputs, wants):
         unknown = [p for p in w or () if p not in known]
         if unknown:
-            raise TypeError(f"{spec['torch']}: the formula for {name!r} names {unknown}, which the row does not "
-                            "declare")
+            raise TORCH.errors.op_row_unknown_name(node=spec["torch"], input=name, unknown=unknown)
     named = {p for w in wants if w for p in w}
     saved = [n for n in inputs + ["result"] + extras if n in named or n in extras]
     users = {n: [i for i, w in enumerate(wants) if w and n in w] for n in saved}
@@ -304,7 +303,7 @@ def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> 
 # ------------------------------------------------------------------------------- introspection
 
 def _freed(node: Node) -> Exception:
-    return node.policy.error("second_backward", node=node.policy.node_name(node))
+    return node.policy.errors.second_backward(node=node.policy.node_name(node))
 
 
 def _saved_value(node: Node, i: int, raw: bool):

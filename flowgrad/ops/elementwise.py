@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .. import backend
+from ..autograd.policy import policy_of
 from ..tensor import Tensor
 from ._args import binary_arrays, check_same, reraise_broadcast
 from ._declare import _grad_enabled, derivative, identity, recording, variant
@@ -56,8 +57,7 @@ RsubBackward1 = derivative("RsubBackward1", paddle="ScaleGradNode", oneflow="sca
 def sub(a, b, alpha=1):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if getattr(x, "dtype", None) == np.bool_ and getattr(y, "dtype", None) == np.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
+        raise cls.policy.errors.sub_bool()
     try:
         r = x - y if alpha == 1 else x - y * alpha
     except ValueError as e:
@@ -139,8 +139,7 @@ def div(a, b, rounding_mode=None):
             return floor_divide(a, b)
         if rounding_mode == "trunc":
             return _trunc_divide(a, b)
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-                         f"'{rounding_mode}'")
+        raise policy_of(a, b).errors.div_rounding_mode(mode=rounding_mode)
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
@@ -182,7 +181,7 @@ def pow(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
             and isinstance(y, int) and y < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+        raise cls.policy.errors.pow_negative_int()
     with backend.quiet(_xp(x, y)):
         r = x ** y
     out = cls._make(r)
@@ -468,7 +467,7 @@ def clamp(x, min=None, max=None):
             out = minimum(out, max)
         return out
     if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        raise x.policy.errors.clamp_no_bounds()
     d = x._data
     xp = backend.namespace(d)
     r = xp.clip(d, min, max)

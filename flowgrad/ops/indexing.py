@@ -220,7 +220,7 @@ MaskedFillBackward0 = derivative("MaskedFillBackward0", keep="mask", self=lambda
 def masked_fill(x, mask, value):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
+        raise x.policy.errors.masked_fill_mask(dtype=m.dtype)
     d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
@@ -320,7 +320,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     the new node."""
     ext = self._extra
     if ext is not None and ext.inference and not _state.inference:
-        raise self.policy.error("inference_inplace")
+        raise self.policy.errors.inference_inplace()
     rec = _grad_enabled() and (self._requires_grad or
                                    any(isinstance(a, Tensor) and a._requires_grad for a in args))
     if not rec:
@@ -338,7 +338,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
             kind, op = view[2] if type(view[2]) is tuple else ("multi_view_inplace", view[2])
             raise self.policy.error(kind, output_nr=self.output_nr, op=op)
         if base.grad_fn is None and base._requires_grad:
-            raise self.policy.error("leaf_view_inplace", tensor=base)
+            raise self.policy.errors.leaf_view_inplace(tensor=base)
     alias = self._new(self._data.copy())
     alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)
@@ -384,17 +384,13 @@ def _rebase_view(self, view, res) -> None:
 def _write(self, res) -> None:
     d, r = self._data, res._data
     if r.shape != d.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, d.shape))}] doesn't match the broadcast shape "
-                           f"[{', '.join(map(str, r.shape))}]")
+        raise self.policy.errors.inplace_shape(shape=list(d.shape), broadcast=list(r.shape))
     if r.dtype != d.dtype:
         if (r.dtype.kind == "f" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b"):
-            names = self.policy.type_name
-            raise RuntimeError(f"result type {names(r.dtype)[6:-6]} can't be cast to the desired output type "
-                               f"{names(d.dtype)[6:-6]}")
+            raise self.policy.errors.result_type_cast(result_scalar=r.dtype, want_scalar=d.dtype)
         r = r.astype(d.dtype)
     if not d.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
+        raise self.policy.errors.inplace_overlap()
     d[...] = r
     self._bump()
 

@@ -73,7 +73,7 @@ LinearSqueeze = variant(LinearMm, "SqueezeBackward4")
 
 def _shape_mismatch(policy, d, wd):
     rows = int(np.prod(d.shape[:-1])) if d.ndim > 1 else 1
-    return policy.errors.mm_shapes(a=rows, b=d.shape[-1], c=wd.shape[1], d=wd.shape[0])
+    return policy.errors.mm_shapes(a=f"{rows}x{d.shape[-1]}", b=f"{wd.shape[1]}x{wd.shape[0]}")
 
 
 def linear(x, weight, bias=None):

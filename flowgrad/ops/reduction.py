@@ -68,8 +68,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
     if d.dtype.kind != "f":
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {x.policy.type_name(d.dtype)[6:-6]}")
+        raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
@@ -149,8 +148,7 @@ MedianBackward1 = variant(MaxBackward0, "MedianBackward1")
 def _full_extremum(x, fn, node_cls, dims, keepdim, name):
     d = x._data
     if d.size == 0 and dims and 0 in [d.shape[i] for i in dims]:
-        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                         "reduction dim with the 'dim' argument.")
+        raise x.policy.errors.reduce_empty(op=name)
     out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node_cls.record((x,), out, d.shape, dims, keepdim)

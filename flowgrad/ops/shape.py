@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
+from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
 from ._args import check_same, normalize_dim, typename
 from ._declare import _grad_enabled, derivative, identity, variant
-from .elementwise import cast
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
@@ -63,13 +63,13 @@ def _check_shape(x, shape):
         if s == -1:
             neg += 1
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise x.policy.errors.shape_dim_invalid(size=s)
         else:
             known *= s
     if neg > 1:
-        raise RuntimeError("only one dimension can be inferred")
+        raise x.policy.errors.shape_infer_twice()
     if (neg and (known == 0 or n % known)) or (not neg and known != n):
-        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {n}")
+        raise x.policy.errors.shape_invalid(shape=list(shape), numel=n)
 
 
 def reshape(x, *shape):
@@ -114,8 +114,7 @@ def view(x, *shape):
     try:
         r.shape = backend.namespace(r).empty(0).reshape(0).shape if False else shape
     except AttributeError:
-        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
-                           "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+        raise x.policy.errors.view_stride() from None
     except ValueError:
         r = x._data.reshape(shape)
     out = x._out_cls._make(r)
@@ -131,7 +130,7 @@ def flatten(x, start_dim=0, end_dim=-1):
         return reshape(x, (1,))
     s, e = normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)
     if s > e:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        raise x.policy.errors.flatten_dims()
     if s == e:
         return x
     shp = x._data.shape
@@ -164,9 +163,7 @@ def permute(x, *dims):
     dims = parse_shape(dims)
     nd = x._data.ndim
     if len(dims) != nd:
-        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
-                           f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
-                           f"len(dims) = {len(dims)}")
+        raise x.policy.errors.permute_dims(ndim=nd, given=len(dims))
     dims = tuple(normalize_dim(d, nd) for d in dims)
     out = _view_out(x, x._data.transpose(dims), lambda b: permute(b, dims))
     if _grad_enabled() and x._requires_grad:
@@ -204,7 +201,7 @@ TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda gr
 def t(x):
     nd = x._data.ndim
     if nd > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+        raise x.policy.errors.t_dims(ndim=nd)
     out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
     if _grad_enabled() and x._requires_grad:
         TBackward0.record((x,), out)
@@ -220,16 +217,14 @@ def expand(x, *sizes):
     sizes = parse_shape(sizes)
     d = x._data
     if len(sizes) < d.ndim:
-        raise RuntimeError(f"expand(torch.FloatTensor{{[{', '.join(map(str, d.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
-                           "the number of sizes provided ({}) must be greater or equal to the number of dimensions in "
-                           "the tensor ({})".format(len(sizes), d.ndim))
+        raise x.policy.errors.expand_sizes(type=x.policy.type_name(d.dtype), shape=list(d.shape), sizes=list(sizes),
+                                           given=len(sizes), ndim=d.ndim)
     lead = len(sizes) - d.ndim
     shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     for i in range(d.ndim):
         if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
-            raise RuntimeError(f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size "
-                               f"({d.shape[i]}) at non-singleton dimension {lead + i}.  Target sizes: "
-                               f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, d.shape))}]")
+            raise x.policy.errors.expand_size(want=shape[lead + i], have=d.shape[i], dim=lead + i,
+                                              sizes=list(sizes), shape=list(d.shape))
     return expand_to(x, shape)
 
 
@@ -327,10 +322,9 @@ CatBackward0 = derivative("CatBackward0", paddle="ConcatGradNode", keep="dim siz
 
 def _tensors_arg(tensors, name):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-                        f"{type(tensors).__name__}")
+        raise policy_of(tensors).errors.tensors_arg_type(fn=name, type=type(tensors).__name__)
     if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+        raise TORCH.errors.tensors_arg_empty(fn=name)
     return list(tensors)
 
 
@@ -357,11 +351,10 @@ def cat(tensors, dim=0):
     ref = keep[0][1].shape if keep else ()
     for i, (t, a) in enumerate(keep):
         if a.ndim != len(ref):
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {a.ndim}")
+            raise t.policy.errors.cat_ndim(want=len(ref), got=a.ndim)
         for k in range(a.ndim):
             if k != dim and a.shape[k] != ref[k]:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[k]} but "
-                                   f"got size {a.shape[k]} for tensor number {i} in the list.")
+                raise t.policy.errors.cat_sizes(dim=dim, want=ref[k], got=a.shape[k], index=i)
     xp = backend.namespace(arrays[0])
     out = cls._make(xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
     if _grad_enabled() and any(t._requires_grad for t in tensors):
@@ -383,8 +376,7 @@ def stack(tensors, dim=0):
     s0 = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != s0:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, s0))}] at "
-                               f"entry 0 and [{', '.join(map(str, a.shape))}] at entry {i}")
+            raise tensors[i].policy.errors.stack_sizes(first=list(s0), other=list(a.shape), index=i)
     dim = normalize_dim(dim, arrays[0].ndim + 1)
     out = cls._make(backend.namespace(arrays[0]).stack(arrays, axis=dim))
     if _grad_enabled() and any(t._requires_grad for t in tensors):
@@ -430,8 +422,7 @@ def split(x, split_size_or_sections, dim=0):
     else:
         sizes = list(split_size_or_sections)
         if sum(sizes) != n:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
-                               f"dimension {dim}), but got split_sizes={sizes}")
+            raise x.policy.errors.split_sizes(size=n, dim=dim, sizes=sizes)
         node_cls = SplitWithSizesBackward0
     starts = np.cumsum([0] + sizes[:-1]).tolist()
     arrays = [_slice_dim(d, dim, s, k) for s, k in zip(starts, sizes)]
@@ -518,8 +509,7 @@ def repeat(x, *repeats):
     repeats = parse_shape(repeats)
     d = x._data
     if len(repeats) < d.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
-                           "tensor")
+        raise x.policy.errors.repeat_dims()
     out = x._out_cls._make(backend.namespace(d).tile(d, repeats))
     if _grad_enabled() and x._requires_grad:
         RepeatBackward0.record((x,), out, d.shape, repeats)
@@ -600,7 +590,7 @@ def normalize_key(key, xp, policy) -> tuple:
         if hasattr(k, "dtype") and hasattr(k, "ndim"):
             advanced = True
         elif isinstance(k, slice) and k.step is not None and k.step <= 0:
-            raise ValueError("step must be greater than zero")
+            raise policy.errors.slice_step()
         out.append(k)
     return tuple(out), advanced
 
