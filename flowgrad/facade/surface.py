@@ -373,7 +373,7 @@ def _returns_self(self, *args, **kwargs):
 
 def _H(self):
     if self._data.ndim > 2:
-        raise self.policy.error("tensor_H_ndim", ndim=self._data.ndim)
+        raise self.policy.errors.tensor_H_ndim(ndim=self._data.ndim)
     return ops.t(self) if self._data.ndim == 2 else self
 
 

@@ -9,7 +9,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "zero_division": (RuntimeError, "ZeroDivisionError"),
     "sub_bool": (RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                                "`logical_xor()` operator instead."),
-    "div_rounding_mode": (ValueError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+    "div_rounding_mode": (RuntimeError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                                       "'{mode}'"),
     "pow_negative_int": (RuntimeError, "Integers to negative integer powers are not allowed."),
     "clamp_no_bounds": (RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None"),
@@ -38,11 +38,13 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # reductions (ops/reduction.py)
     "mean_dtype": (RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating point or "
                                  "complex dtype. Got: {dtype_scalar}"),
-    "reduce_empty": (IndexError, "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                                 "reduction dim with the 'dim' argument."),
+    "reduce_empty": (RuntimeError, "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                                   "the reduction dim with the 'dim' argument."),
+    "reduce_empty_arg": (IndexError, "{op}(): Expected reduction dim to be specified for input.numel() == 0."),
+    "reduce_empty_dim": (IndexError, "{op}(): Expected reduction dim {dim} to have non-zero size."),
     "moment_dtype": (RuntimeError, "{op} only support floating point and complex dtypes"),
     # shape ops (ops/shape.py)
-    "shape_dim_invalid": (RuntimeError, "invalid shape dimension {size}"),
+    "shape_dim_invalid": (RuntimeError, "invalid shape dimension {size} at index {index} of shape {shape}"),
     "shape_infer_twice": (RuntimeError, "only one dimension can be inferred"),
     "shape_invalid": (RuntimeError, "shape '{shape}' is invalid for input of size {numel}"),
     "view_stride": (RuntimeError, "view size is not compatible with input tensor's size and stride (at least one "
@@ -57,7 +59,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "expand_size": (RuntimeError, "The expanded size of the tensor ({want}) must match the existing size ({have}) at "
                                   "non-singleton dimension {dim}.  Target sizes: {sizes}.  Tensor sizes: {shape}"),
     "tensors_arg_type": (TypeError, "{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type}"),
-    "tensors_arg_empty": (RuntimeError, "{fn}(): expected a non-empty list of Tensors"),
+    "cat_empty": (ValueError, "torch.cat(): expected a non-empty list of Tensors"),
+    "stack_empty": (RuntimeError, "stack expects a non-empty TensorList"),
     "cat_ndim": (RuntimeError, "Tensors must have same number of dimensions: got {want} and {got}"),
     "cat_sizes": (RuntimeError, "Sizes of tensors must match except in dimension {dim}. Expected size {want} but got "
                                 "size {got} for tensor number {index} in the list."),
@@ -86,7 +89,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "index_type": (IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                                "valid indices (got {type})"),
     # gather / scatter / index_select (ops/indexing.py)
-    "masked_fill_mask": (RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"),
+    "masked_fill_mask": (RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype "
+                                       "{dtype_ctype}"),
     "inplace_shape": (RuntimeError, "output with shape {shape} doesn't match the broadcast shape {broadcast}"),
     "inplace_overlap": (RuntimeError, "unsupported operation: more than one element of the written-to tensor refers to "
                                       "a single memory location. Please clone() the tensor before performing the "

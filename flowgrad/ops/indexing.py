@@ -220,7 +220,7 @@ MaskedFillBackward0 = derivative("MaskedFillBackward0", keep="mask", self=lambda
 def masked_fill(x, mask, value):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
-        raise x.policy.errors.masked_fill_mask(dtype=m.dtype)
+        raise x.policy.errors.masked_fill_mask(dtype_ctype=m.dtype)
     d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m

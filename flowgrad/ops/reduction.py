@@ -145,10 +145,25 @@ MinBackward0 = variant(MaxBackward0, "MinBackward0")
 MedianBackward1 = variant(MaxBackward0, "MedianBackward1")
 
 
-def _full_extremum(x, fn, node_cls, dims, keepdim, name):
+def _check_not_empty(x, name, dim) -> None:
+    """PyTorch's errors for a max / min / argmax over no elements: `dim` as the caller gave it
+    (None: all of them)."""
     d = x._data
-    if d.size == 0 and dims and 0 in [d.shape[i] for i in dims]:
+    if d.size:
+        return
+    if dim is None:
+        if name.startswith("arg"):
+            raise x.policy.errors.reduce_empty_arg(op=name)
         raise x.policy.errors.reduce_empty(op=name)
+    for given in ((dim,) if isinstance(dim, (int, np.integer)) else dim):
+        if d.ndim and d.shape[normalize_dim(int(given), d.ndim)] == 0:
+            raise x.policy.errors.reduce_empty_dim(op=name, dim=given)
+
+
+def _full_extremum(x, fn, node_cls, dims, keepdim, name, dim=None):
+    d = x._data
+    if not d.size:
+        _check_not_empty(x, name, dim)
     out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node_cls.record((x,), out, d.shape, dims, keepdim)
@@ -157,6 +172,8 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name):
 
 def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
     d = x._data
+    if not d.size:
+        _check_not_empty(x, arg_fn[3:], dim)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:
@@ -214,17 +231,19 @@ def median(x, dim=None, keepdim=False):
 
 
 def amax(x, dim=(), keepdim=False):
-    return _full_extremum(x, "max", AmaxBackward0, normalize_dims(dim if dim != () else None, x._data.ndim),
-                          keepdim, "amax")
+    dim = dim if dim != () else None
+    return _full_extremum(x, "max", AmaxBackward0, normalize_dims(dim, x._data.ndim), keepdim, "amax", dim)
 
 
 def amin(x, dim=(), keepdim=False):
-    return _full_extremum(x, "min", AminBackward0, normalize_dims(dim if dim != () else None, x._data.ndim),
-                          keepdim, "amin")
+    dim = dim if dim != () else None
+    return _full_extremum(x, "min", AminBackward0, normalize_dims(dim, x._data.ndim), keepdim, "amin", dim)
 
 
 def _arg_extremum(fn, x, dim, keepdim):
     d = x._data
+    if not d.size:
+        _check_not_empty(x, fn, dim)
     xp = backend.namespace(d)
     if dim is None:
         r = getattr(xp, fn)(d.reshape(-1))

@@ -59,11 +59,11 @@ def _check_shape(x, shape):
     n = x._data.size
     known = 1
     neg = 0
-    for s in shape:
+    for i, s in enumerate(shape):
         if s == -1:
             neg += 1
         elif s < 0:
-            raise x.policy.errors.shape_dim_invalid(size=s)
+            raise x.policy.errors.shape_dim_invalid(size=s, index=i, shape=list(shape))
         else:
             known *= s
     if neg > 1:
@@ -324,7 +324,7 @@ def _tensors_arg(tensors, name):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise policy_of(tensors).errors.tensors_arg_type(fn=name, type=type(tensors).__name__)
     if not tensors:
-        raise TORCH.errors.tensors_arg_empty(fn=name)
+        raise TORCH.errors.cat_empty() if name == "cat" else TORCH.errors.stack_empty()
     return list(tensors)
 
 
