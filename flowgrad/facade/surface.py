@@ -296,6 +296,8 @@ def tensordot(a, b, dims=2):
 def diag(x, diagonal=0):
     """The diagonal of a matrix, or the matrix with vector `x` on its main diagonal."""
     d = x._data
+    if d.ndim not in (1, 2):
+        raise x.policy.errors.diag_dims(ndim=d.ndim)
     if d.ndim == 1:
         if diagonal:
             raise x.policy.errors.diag_vector_offset()
@@ -312,6 +314,8 @@ def cdist(a, b, p=2.0):
 
 
 def trace(input):
+    if input._data.ndim != 2:
+        raise input.policy.errors.trace_dims(ndim=input._data.ndim)
     return ops.sum(diag(input))
 
 

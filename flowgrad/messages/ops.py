@@ -2,6 +2,17 @@
 
 MESSAGES: dict[str, tuple[type, str]] = {
     # declaring the op table and its arguments (ops/_declare.py, ops/_args.py)
+    "where_condition": (RuntimeError, "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                                      "{dtype_scalar}"),
+    "masked_select_mask": (RuntimeError, "masked_select: expected BoolTensor for mask"),
+    "index_uint8": (UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                                 "instead."),
+    "triangle_dims": (RuntimeError, "{op}: input tensor must have at least 2 dimensions"),
+    "outer_dims": (RuntimeError, "outer: Expected 1-D argument {name}, but got {ndim}-D"),
+    "norm_dtype": (RuntimeError, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                                 "{dtype_scalar}"),
+    "diag_dims": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
+    "trace_dims": (RuntimeError, "trace: expected a matrix, but got tensor with dim {ndim}"),
     "op_row_unknown_name": (TypeError, "{node}: the formula for {input!r} names {unknown}, which the row does not "
                                        "declare"),
     "dim_range": (IndexError, "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"),

@@ -278,6 +278,8 @@ WhereBackward0 = derivative("WhereBackward0", save="condition",
 def where(condition, a, b):
     c = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if c.dtype != np.bool_:
+        if isinstance(condition, Tensor):
+            raise condition.policy.errors.where_condition(dtype_scalar=c.dtype)
         c = c.astype(bool)
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
         a = condition._new(backend.namespace(c).asarray(a, dtype=backend.default_float()))

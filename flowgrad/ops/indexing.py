@@ -233,6 +233,8 @@ def masked_fill(x, mask, value):
 
 def masked_select(x, mask):
     m = mask._data if isinstance(mask, Tensor) else mask
+    if m.dtype != np.bool_:
+        raise x.policy.errors.masked_select_mask()
     xp = backend.namespace(x._data)
     shape = np.broadcast_shapes(x._data.shape, m.shape)
     xb = S.expand(x, shape) if x._data.shape != shape else x

@@ -137,6 +137,9 @@ def mv(a, b):
 
 
 def outer(a, b):
+    for name, t in (("self", a), ("vec2", b)):
+        if t._data.ndim != 1:
+            raise a.policy.errors.outer_dims(name=name, ndim=t._data.ndim)
     return S.unsqueeze(a, -1) * S.unsqueeze(b, 0)
 
 

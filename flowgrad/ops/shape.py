@@ -5,6 +5,8 @@ remember how to re-derive themselves from the base (`_view`), so an in-place op 
 rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import backend
@@ -529,6 +531,8 @@ TriuBackward0 = derivative("TriuBackward0", keep="diagonal", self=lambda grad, d
 
 
 def tril(x, diagonal=0):
+    if x._data.ndim < 2:
+        raise x.policy.errors.triangle_dims(op="tril")
     out = x._out_cls._make(backend.namespace(x._data).tril(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         TrilBackward0.record((x,), out, diagonal)
@@ -536,6 +540,8 @@ def tril(x, diagonal=0):
 
 
 def triu(x, diagonal=0):
+    if x._data.ndim < 2:
+        raise x.policy.errors.triangle_dims(op="triu")
     out = x._out_cls._make(backend.namespace(x._data).triu(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         TriuBackward0.record((x,), out, diagonal)
@@ -568,6 +574,9 @@ def _array_key(k, xp, policy):
         a = k._data
         if a.dtype not in _INDEX_DTYPES:
             raise policy.errors.index_tensor_dtype()
+        if a.dtype == np.uint8:   # a mask, as PyTorch still reads it
+            warnings.warn(policy.errors.index_uint8(), stacklevel=4)
+            return a.astype(np.bool_)
         return a
     if isinstance(k, (list, np.ndarray)):   # (a sequence or array of floats indexes truncated, as in PyTorch)
         a = xp.asarray(k)

@@ -115,6 +115,25 @@ CASES = {
                          "argmax(): Expected reduction dim to be specified for input.numel() == 0."),
     "reduce_empty_arg_dim": (lambda T: T.zeros(0, 3).argmin(0), IndexError,
                              "argmin(): Expected reduction dim 0 to have non-zero size."),
+    # argument checks of more ops
+    "where_condition": (lambda T: T.where(T.tensor([1., 0.]), T.ones(2), T.zeros(2)), RuntimeError,
+                        "where expected condition to be a boolean tensor, but got a tensor with dtype Float"),
+    "where_condition_int": (lambda T: T.where(T.tensor([1, 0]), T.ones(2), T.zeros(2)), RuntimeError,
+                            "where expected condition to be a boolean tensor, but got a tensor with dtype Long"),
+    "masked_select_mask": (lambda T: T.ones(2).masked_select(T.tensor([1, 0])), RuntimeError,
+                           "masked_select: expected BoolTensor for mask"),
+    "masked_fill_uint8": (lambda T: T.ones(2).masked_fill(T.tensor([1, 0], dtype=T.uint8), 0.), RuntimeError,
+                          "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"),
+    "tril_dims": (lambda T: T.tril(T.ones(2)), RuntimeError, "tril: input tensor must have at least 2 dimensions"),
+    "triu_dims": (lambda T: T.ones(()).triu(), RuntimeError, "triu: input tensor must have at least 2 dimensions"),
+    "outer_dims": (lambda T: T.outer(T.ones(2, 2), T.ones(2)), RuntimeError,
+                   "outer: Expected 1-D argument self, but got 2-D"),
+    "outer_dims_2": (lambda T: T.outer(T.ones(2), T.ones(2, 2)), RuntimeError,
+                     "outer: Expected 1-D argument vec2, but got 2-D"),
+    "norm_dtype": (lambda T: T.tensor([3, 4]).norm(), RuntimeError,
+                   "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
+    "diag_dims": (lambda T: T.diag(T.ones(2, 2, 2)), RuntimeError, "diag(): Supports 1D or 2D tensors. Got 3D"),
+    "trace_dims": (lambda T: T.trace(T.ones(2)), RuntimeError, "trace: expected a matrix, but got tensor with dim 1"),
     # layers and losses (ops/layers.py)
     "embedding_indices_dtype": (lambda T: T.nn.functional.embedding(T.tensor([0.]), T.ones(2, 2)), RuntimeError,
                                 "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
@@ -149,6 +168,16 @@ CASES = {
         "The function 'binary_cross_entropy' is not differentiable with respect to argument 'weight'. This input "
         "cannot have requires_grad True."),
 }
+
+
+def test_uint8_index_is_a_mask(torch):
+    import warnings
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        out = torch.arange(3.)[torch.tensor([1, 0, 1], dtype=torch.uint8)]
+    assert out.tolist() == [0., 2.]
+    assert [str(w.message).split(" (Triggered")[0] for w in seen] == [
+        "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead."]
 
 
 @pytest.mark.parametrize("kind", list(CASES))
