@@ -144,8 +144,11 @@ def div(a, b, rounding_mode=None):
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
     try:
-        with backend.quiet(_xp(x, y)):
+        if tb is None and y != 0:   # (a nonzero number: no inf/NaN made here, no warning to silence)
             r = x / y
+        else:
+            with backend.quiet(_xp(x, y)):
+                r = x / y
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
@@ -182,8 +185,11 @@ def pow(a, b):
     if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
             and isinstance(y, int) and y < 0:
         raise cls.policy.errors.pow_negative_int()
-    with backend.quiet(_xp(x, y)):
+    if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y
+    else:
+        with backend.quiet(_xp(x, y)):
+            r = x ** y
     out = cls._make(r)
     if not recording(ta, tb):
         return out

@@ -85,6 +85,13 @@ def test_integer_division_by_zero(torch, op):
     _raises(call, RuntimeError, "ZeroDivisionError")
 
 
+def test_no_warning_dividing_by_numbers(torch):
+    assert _silent(lambda: torch.tensor([1., 0.]) / 2).tolist() == [.5, 0.]
+    assert _silent(lambda: torch.tensor([-1.]) ** 0.5).isnan().all()
+    assert _silent(lambda: torch.tensor([0.]) / 0).isnan().all()
+    assert _silent(lambda: torch.tensor([3.]) ** 2).tolist() == [9.]
+
+
 def test_division_results(torch):
     a = torch.tensor([5, -5, 7])
     trunc = torch.div(a, 2, rounding_mode="trunc")
@@ -147,6 +154,11 @@ def test_tensor_of_tensors_takes_them_as_scalars(torch):
     assert torch.tensor([torch.tensor(1., dtype=torch.float64), torch.tensor(2.)]).dtype == torch.float64
     assert torch.tensor([torch.tensor([1], dtype=torch.int32), torch.tensor([2], dtype=torch.int32)]).dtype == torch.int32
     assert torch.tensor([[torch.tensor(1.)], [torch.tensor(3.)]]).shape == (2, 1)
+    # after a number
+    assert torch.tensor([1., torch.tensor([2.])]).tolist() == [1., 2.]
+    assert torch.tensor([1, torch.tensor(2.5)]).tolist() == [1., 2.5]
+    _raises(lambda: torch.tensor([1., torch.tensor([2., 3.])]), ValueError,
+            "only one element tensors can be converted to Python scalars")
 
 
 @pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "rand", "randn"])
