@@ -79,6 +79,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                   "at entry {index}"),
     "split_sizes": (RuntimeError, "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                                   "at dimension {dim}), but got split_sizes={sizes}"),
+    "chunk_count": (RuntimeError, "chunk expects `chunks` to be greater than 0, got: {chunks}"),
+    "dims_repeated": (RuntimeError, "dim {dim} appears multiple times in the list of dims"),
+    "split_negative": (RuntimeError, "split expects split_size be non-negative, but got split_size={size}"),
+    "split_zero": (RuntimeError, "split_size can only be 0 if dimension size is 0, but got dimension size of {size}"),
+    "split_sizes_negative": (RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but "
+                                           "got split_sizes={sizes}"),
     "repeat_dims": (RuntimeError, "Number of dimensions of repeat dims can not be smaller than number of dimensions "
                                   "of tensor"),
     "slice_step": (ValueError, "step must be greater than zero"),

@@ -180,6 +180,16 @@ PowBackward2 = derivative("PowBackward2", paddle="ElementwisePowGradNode", keep=
                           exponent=_pow_number_base)
 
 
+def _int_power(xp, x, y):
+    """Integer powers with PyTorch's results for negative exponents (NumPy refuses them): 1 for a
+    base of 1, +-1 for -1 by the exponent's parity, 0 for any other base."""
+    neg = y < 0
+    if not neg.any():
+        return x ** y
+    r = x ** xp.where(neg, 0, y)
+    return xp.where(neg, xp.where(x == 1, 1, xp.where(x == -1, 1 - 2 * (y & 1), 0)), r).astype(r.dtype)
+
+
 def pow(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
@@ -187,6 +197,8 @@ def pow(a, b):
         raise cls.policy.errors.pow_negative_int()
     if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y
+    elif getattr(y, "dtype", None) is not None and y.dtype.kind in "iu":
+        r = _int_power(_xp(x, y), x, y)
     else:
         with backend.quiet(_xp(x, y)):
             r = x ** y

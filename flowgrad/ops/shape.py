@@ -418,11 +418,17 @@ def split(x, split_size_or_sections, dim=0):
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step < 0:
+            raise x.policy.errors.split_negative(size=step)
+        if step == 0 and n:
+            raise x.policy.errors.split_zero(size=n)
         bounds = list(range(0, n, step)) if n else [0]
         sizes = [min(step, n - b) for b in bounds]
         node_cls = SplitBackward0
     else:
         sizes = list(split_size_or_sections)
+        if any(s < 0 for s in sizes):
+            raise x.policy.errors.split_sizes_negative(sizes=sizes)
         if sum(sizes) != n:
             raise x.policy.errors.split_sizes(size=n, dim=dim, sizes=sizes)
         node_cls = SplitWithSizesBackward0
@@ -433,6 +439,8 @@ def split(x, split_size_or_sections, dim=0):
 
 
 def chunk(x, chunks, dim=0):
+    if chunks <= 0:
+        raise x.policy.errors.chunk_count(chunks=chunks)
     n = x._data.shape[normalize_dim(dim, x._data.ndim)]
     step = -(-n // chunks) if n else 1
     return split(x, max(step, 1), dim)
@@ -487,6 +495,8 @@ FlipBackward0 = derivative("FlipBackward0", keep="dims", self=lambda grad, dims:
 def flip(x, *dims):
     dims = parse_shape(dims) if dims else ()
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
+    if len(set(dims)) != len(dims):
+        raise x.policy.errors.dims_repeated(dim=next(i for i in dims if dims.count(i) > 1))
     out = x._out_cls._make(backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
     if _grad_enabled() and x._requires_grad:
         FlipBackward0.record((x,), out, dims)

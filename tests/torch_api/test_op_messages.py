@@ -49,6 +49,16 @@ CASES = {
     "split_sizes": (lambda T: T.zeros(5).split([2, 2]), RuntimeError,
                     "split_with_sizes expects split_sizes to sum exactly to 5 (input tensor's size at dimension 0), but "
                     "got split_sizes=[2, 2]"),
+    "chunk_count": (lambda T: T.ones(2).chunk(0), RuntimeError, "chunk expects `chunks` to be greater than 0, got: 0"),
+    "dims_repeated": (lambda T: T.ones(2, 2).flip(0, -2), RuntimeError,
+                      "dim 0 appears multiple times in the list of dims"),
+    "split_negative": (lambda T: T.ones(2).split(-1), RuntimeError,
+                       "split expects split_size be non-negative, but got split_size=-1"),
+    "split_zero": (lambda T: T.ones(2).split(0), RuntimeError,
+                   "split_size can only be 0 if dimension size is 0, but got dimension size of 2"),
+    "split_sizes_negative": (lambda T: T.ones(2).split([3, -1]), RuntimeError,
+                             "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                             "split_sizes=[3, -1]"),
     "repeat_dims": (lambda T: T.zeros(2, 3).repeat(2), RuntimeError,
                     "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"),
     "slice_step": (lambda T: T.zeros(3)[::-1], ValueError, "step must be greater than zero"),
@@ -168,6 +178,13 @@ CASES = {
         "The function 'binary_cross_entropy' is not differentiable with respect to argument 'weight'. This input "
         "cannot have requires_grad True."),
 }
+
+
+def test_integer_powers_with_negative_exponents(torch):
+    r = torch.tensor([0, 1, -1, 2, -2, 3, -1]) ** torch.tensor([-1, -1, -1, -1, -1, -2, -2])
+    assert r.dtype == torch.int64 and r.tolist() == [0, 1, -1, 0, 0, 0, 1]
+    assert (2 ** torch.tensor([-1, 2])).tolist() == [0, 4]
+    assert torch.ones(0).split(0)[0].shape == (0,)
 
 
 def test_uint8_index_is_a_mask(torch):
