@@ -97,7 +97,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             if inline and len(p) == 3 and node._plain and node._hooks is None:
                 # the common case, inlined: a declared op's one-output node, nothing to observe
                 if node._saved is FREED:
-                    raise policy.error("second_backward", node=policy.node_name(node))
+                    raise policy.errors.second_backward(node=policy.node_name(node))
                 g = p[1]
                 p[1] = None
                 outs = node.backward(g) if g is not None else None
@@ -123,7 +123,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 elif needed is not None and node not in needed:
                     continue
                 if node._saved is FREED:
-                    raise policy.error("second_backward", node=policy.node_name(node))
+                    raise policy.errors.second_backward(node=policy.node_name(node))
                 g = grads[0] if len(grads) == 1 else None
                 if len(grads) == 1 and node._hooks is None and not anomaly:
                     outs = _apply(node, grads, owned[0], create_graph) \
@@ -354,15 +354,15 @@ def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
         except Exception as exc:
             if "hook_raised" not in policy.messages:
                 raise
-            raise policy.error("hook_raised", type=type(exc).__name__, message=exc) from exc
+            raise policy.errors.hook_raised(type=type(exc).__name__, message=exc) from exc
         if out is None:
             continue
         if not hasattr(out, "grad_fn"):
-            raise policy.error("hook_type", type=type(out).__name__)
+            raise policy.errors.hook_type(type=type(out).__name__)
         if out._data.shape != grad._data.shape and policy.messages.get("hook_size"):
-            raise policy.error("hook_size", name=_hook_name(hook))
+            raise policy.errors.hook_size(name=_hook_name(hook))
         if out._data.dtype != grad._data.dtype and policy.messages.get("hook_dtype"):
-            raise policy.error("hook_dtype", name=_hook_name(hook), was=policy.type_name(grad._data.dtype),
+            raise policy.errors.hook_dtype(name=_hook_name(hook), was=policy.type_name(grad._data.dtype),
                                got=policy.type_name(out._data.dtype))
         grad = out
     return grad
@@ -403,18 +403,18 @@ def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, create_gra
             if g is not None and g._data.dtype.kind == "f" and bool(g._data.size) and \
                     bool((g._data != g._data).any()):
                 _warn_anomaly(node)
-                raise policy.error("nan_in_backward", node=node.name(), index=i)
+                raise policy.errors.nan_in_backward(node=node.name(), index=i)
     return outs
 
 
 def _check_hook_result(policy: Policy, hook, out, before) -> list:
     if not isinstance(out, tuple):
-        raise policy.error("node_hook_tuple", type=type(out).__name__)
+        raise policy.errors.node_hook_tuple(type=type(out).__name__)
     if len(out) != len(before):
-        raise policy.error("node_hook_count", name=_hook_name(hook), got=len(out), expected=len(before))
+        raise policy.errors.node_hook_count(name=_hook_name(hook), got=len(out), expected=len(before))
     for new, old in zip(out, before):
         if old is None and new is not None:
-            raise policy.error("node_hook_none")
+            raise policy.errors.node_hook_none()
     return list(out)
 
 
@@ -454,5 +454,5 @@ def will_engine_execute_node(node: Node) -> bool:
     """Whether the backward pass running on this thread will execute `node`."""
     tasks = _graph_tasks.get()
     if not tasks:
-        raise node.policy.error("engine_not_running")
+        raise node.policy.errors.engine_not_running()
     return tasks[-1].will_execute(node)

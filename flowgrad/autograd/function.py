@@ -36,7 +36,7 @@ class FunctionCtx:
     def save_for_forward(self, *tensors) -> None:
         for t in tensors:
             if not (isinstance(t, Tensor) or t is None):
-                raise policy_of(self, tensors).error("fn_save_for_forward_type")
+                raise policy_of(self, tensors).errors.fn_save_for_forward_type()
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -52,7 +52,7 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
-        warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)
+        warnings.warn(policy_of(self).errors.fn_mark_shared_storage(), stacklevel=2)
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -71,7 +71,7 @@ class BackwardCFunction(Node, FunctionCtx):
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
-            raise self.policy.error("second_backward", node=self.name())
+            raise self.policy.errors.second_backward(node=self.name())
         saved = self._fn_saved
         if saved is None:
             return ()
@@ -144,7 +144,7 @@ class BackwardCFunction(Node, FunctionCtx):
             gshape = g._data.shape
             if gshape != shape:
                 if not _expandable(shape, gshape):
-                    raise policy.error("fn_grad_shape", name=name, index=index, got=_shape_list(gshape),
+                    raise policy.errors.fn_grad_shape(name=name, index=index, got=_shape_list(gshape),
                                        expected=_shape_list(shape))
                 from ..ops import sum_to
                 g = sum_to(g, shape)
@@ -171,32 +171,32 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(TORCH.error("fn_instantiated", cls=self.__class__), stacklevel=2)
+        warnings.warn(TORCH.errors.fn_instantiated(cls=self.__class__), stacklevel=2)
 
     def __call__(self, *args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_legacy_call")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_legacy_call()
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_forward_missing")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_forward_missing()
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):
-        raise policy_of(ctx).error("fn_setup_context_missing")
+        raise policy_of(ctx).errors.fn_setup_context_missing()
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise policy_of(ctx).error("fn_backward_missing")
+        raise policy_of(ctx).errors.fn_backward_missing()
 
     vjp = backward  # the two names are aliases; a Function defines one of them
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise policy_of(ctx).error("fn_jvp_missing")
+        raise policy_of(ctx).errors.fn_jvp_missing()
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        raise policy_of(args).error("fn_vmap_missing")
+        raise policy_of(args).errors.fn_vmap_missing()
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -364,7 +364,7 @@ class DelayedError(Node):
     _name = "torch::autograd::Error"
 
     def apply(self, grads: list) -> tuple:
-        raise self.policy.error("once_differentiable")
+        raise self.policy.errors.once_differentiable()
 
 
 DelayedError.__name__ = DelayedError.__qualname__ = "Error"

@@ -148,7 +148,7 @@ class Node:
     def __call__(self, *grads):
         n_out = len(self.out_meta)
         if len(grads) != n_out:
-            raise self.policy.error("node_call_arity", expected=n_out, got=len(grads))
+            raise self.policy.errors.node_call_arity(expected=n_out, got=len(grads))
         return tuple(self.apply(list(grads)))
 
     def __repr__(self):
@@ -217,7 +217,7 @@ class SavedTensor:
         before = tensor._box()[0]
         packed = pack_hook(tensor)
         if tensor._box()[0] != before:
-            raise tensor.policy.error("pack_hook_inplace")
+            raise tensor.policy.errors.pack_hook_inplace()
         origin = None
         if self.tensor is not None and tensor._requires_grad:   # an input: remember where its gradient goes
             origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
@@ -228,9 +228,9 @@ class SavedTensor:
     def register_hooks(self, node: Node, pack_hook, unpack_hook) -> None:
         """Pack this saved value now with `pack_hook` (PyTorch's `SavedTensor.register_hooks`)."""
         if not callable(pack_hook) or not callable(unpack_hook):
-            raise node.policy.error("saved_hooks_not_callable")
+            raise node.policy.errors.saved_hooks_not_callable()
         if self.hooked is not None:
-            raise node.policy.error("saved_hooks_already_set")
+            raise node.policy.errors.saved_hooks_already_set()
         self._pack(self.unpack(node), pack_hook, unpack_hook)
 
     def unpack(self, node: Node):
@@ -240,7 +240,7 @@ class SavedTensor:
             raise _modified_error(node, self)
         if self.tensor is not None:
             if self.had_grad and not self.tensor._requires_grad:
-                raise node.policy.error("saved_detached")
+                raise node.policy.errors.saved_detached()
             return self.tensor
         t = node.out_cls._out_cls._make(self._data)
         t._vc = self.version_box
@@ -253,7 +253,7 @@ class SavedTensor:
         packed, unpack_hook, origin = self.hooked
         out = unpack_hook(packed)
         if not hasattr(out, "_version"):
-            raise node.policy.error("unpack_hook_type", type=type(out).__name__)
+            raise node.policy.errors.unpack_hook_type(type=type(out).__name__)
         if self.output_nr < 0 and origin is None:
             return out
         t = out._new(out._data)
@@ -278,12 +278,12 @@ class SavedTensorRef:
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
         if self.node._saved is FREED:
-            raise self.node.policy.error("second_backward", node=self.node.policy.node_name(self.node))
+            raise self.node.policy.errors.second_backward(node=self.node.policy.node_name(self.node))
         self.saved.register_hooks(self.node, pack_hook, unpack_hook)
 
     def unpack(self):
         if self.node._saved is FREED:
-            raise self.node.policy.error("second_backward", node=self.node.policy.node_name(self.node))
+            raise self.node.policy.errors.second_backward(node=self.node.policy.node_name(self.node))
         return self.saved.unpack(self.node)
 
 
@@ -297,7 +297,7 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
         shape, dtype = t._data.shape, t._data.dtype
         origin = f", which is output {t.output_nr} of {_strip(t.grad_fn.name())}," if t.grad_fn is not None else ""
     hint = policy.hint_anomaly if mode.state.anomaly else policy.hint
-    return policy.error("modified_inplace", type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),
+    return policy.errors.modified_inplace(type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),
                         origin=origin, version=saved.version_box[0], expected=saved.version, hint=hint)
 
 

@@ -107,7 +107,7 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
     first gradient to arrive."""
     supported = ("all", "any")
     if mode not in supported:
-        raise policy_of(tensors).error("multi_hook_mode", supported=supported, mode=mode)
+        raise policy_of(tensors).errors.multi_hook_mode(supported=supported, mode=mode)
     lock = threading.Lock()
     if mode == "all":
         nodes = [_grad_fn_or_accumulator(t) for t in tensors]

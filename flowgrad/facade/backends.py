@@ -25,7 +25,7 @@ def _flag(state: dict, key: str, setter: str, policy) -> property:
 
     def set(self, value: bool) -> None:
         if not isinstance(value, bool):
-            raise policy.error("backends_flag_bool", setter=setter, type=typename(value))
+            raise policy.errors.backends_flag_bool(setter=setter, type=typename(value))
         state[key] = value
 
     return property(get, set)
@@ -79,32 +79,32 @@ class _CuBLAS:
             return state[name][0]
         if name.endswith("_split_k") and name[:-len("_split_k")] in self._REDUCTIONS:
             return state[name[:-len("_split_k")]][1]
-        raise self._policy.error("backends_unknown_attribute", name=name)
+        raise self._policy.errors.backends_unknown_attribute(name=name)
 
     def __setattr__(self, name: str, value) -> None:
         if name == "allow_tf32":
             if not isinstance(value, bool):
-                raise self._policy.error("backends_flag_bool", setter="set_allow_tf32_cublas", type=typename(value))
+                raise self._policy.errors.backends_flag_bool(setter="set_allow_tf32_cublas", type=typename(value))
             settings.set_matmul_allows_tf32(value)
         elif name in self._REDUCTIONS:
             self._state[name] = self._reduction(value, name)
         else:
-            raise self._policy.error("backends_unknown_attribute", name=name)
+            raise self._policy.errors.backends_unknown_attribute(name=name)
 
     def _reduction(self, value, attr: str) -> tuple[bool, bool]:
         def ensure(obj, which: str) -> bool:
             if isinstance(obj, bool):
                 return obj
-            raise self._policy.error("backends_reduction_item", attr=attr, which=which, type_repr=type(obj))
+            raise self._policy.errors.backends_reduction_item(attr=attr, which=which, type_repr=type(obj))
 
         if isinstance(value, bool):
             return value, True
         if not isinstance(value, (list, tuple)):
-            raise self._policy.error("backends_reduction_type", attr=attr, type_repr=type(value))
+            raise self._policy.errors.backends_reduction_type(attr=attr, type_repr=type(value))
         if not value:
-            raise self._policy.error("backends_reduction_empty", attr=attr)
+            raise self._policy.errors.backends_reduction_empty(attr=attr)
         if len(value) > 2:
-            raise self._policy.error("backends_reduction_long", attr=attr)
+            raise self._policy.errors.backends_reduction_long(attr=attr)
         reduced = ensure(value[0], "allow_reduced_precision")
         return reduced, True if len(value) == 1 else ensure(value[1], "allow_splitk")
 

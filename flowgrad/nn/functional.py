@@ -38,7 +38,7 @@ def _legacy_reduction(size_average, reduce, reduction, policy):
     if size_average is None and reduce is None:
         return reduction
     reduction = _legacy_string(size_average, reduce)
-    warnings.warn(policy.error("nn_reduction_legacy", reduction=reduction), stacklevel=3)
+    warnings.warn(policy.errors.nn_reduction_legacy(reduction=reduction), stacklevel=3)
     return reduction
 
 
@@ -93,7 +93,7 @@ def gelu(input, approximate: str = "none"):
         return _layers.gelu(input)
     if approximate == "tanh":
         return _layers.gelu_tanh(input)
-    raise input.policy.error("nn_gelu_approximate")
+    raise input.policy.errors.nn_gelu_approximate()
 
 
 def silu(input, inplace: bool = False):
@@ -142,7 +142,7 @@ def tanhshrink(input):
 
 
 def _softmax_dim(name: str, input) -> int:
-    warnings.warn(input.policy.error("nn_softmax_implicit_dim", name=name), stacklevel=3)
+    warnings.warn(input.policy.errors.nn_softmax_implicit_dim(name=name), stacklevel=3)
     return 0 if input._data.ndim in (0, 1, 3) else 1
 
 
@@ -177,7 +177,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
-        raise input.policy.error("nn_dropout_p", p=p)
+        raise input.policy.errors.nn_dropout_p(p=p)
     if not training or p == 0.0:
         return input
     d = input._data
@@ -198,10 +198,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float =
         n = weight._data.shape[0]
         if padding_idx > 0:
             if padding_idx >= n:
-                raise weight.policy.error("nn_padding_idx")
+                raise weight.policy.errors.nn_padding_idx()
         elif padding_idx < 0:
             if padding_idx < -n:
-                raise weight.policy.error("nn_padding_idx")
+                raise weight.policy.errors.nn_padding_idx()
             padding_idx += n
     if max_norm is not None:
         _embedding_renorm(weight, input, max_norm, norm_type)
@@ -222,14 +222,14 @@ def _embedding_renorm(weight, input, max_norm, norm_type):
 def one_hot(tensor, num_classes: int = -1):
     d = tensor._data
     if d.dtype != np.int64:
-        raise tensor.policy.error("nn_one_hot_dtype")
+        raise tensor.policy.errors.nn_one_hot_dtype()
     xp = backend.namespace(d)
     if num_classes == -1:
         num_classes = int(d.max()) + 1 if d.size else 0
     if d.size and (int(d.min()) < 0):
-        raise tensor.policy.error("nn_one_hot_negative")
+        raise tensor.policy.errors.nn_one_hot_negative()
     if d.size and int(d.max()) >= num_classes:
-        raise tensor.policy.error("nn_one_hot_too_large")
+        raise tensor.policy.errors.nn_one_hot_too_large()
     return tensor._new((d[..., None] == xp.arange(num_classes)).astype(np.int64))
 
 
@@ -427,11 +427,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
         if t is not None and t._data.size != c:
-            raise input.policy.error("nn_batch_norm_size", name=name, expected=c, got=t._data.size)
+            raise input.policy.errors.nn_batch_norm_size(name=name, expected=c, got=t._data.size)
     if training:
         n = d.size // c
         if n <= 1:
-            raise input.policy.error("nn_batch_norm_one_value", input_shape=d.shape)
+            raise input.policy.errors.nn_batch_norm_one_value(input_shape=d.shape)
         mean = ops.mean(input, dims, keepdim=True)
         centered = input - mean
         var = ops.mean(centered * centered, dims, keepdim=True)
@@ -468,7 +468,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     k = len(normalized_shape)
     if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
         inner = ", ".join(map(str, normalized_shape))
-        raise input.policy.error("nn_layer_norm_shape", normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
+        raise input.policy.errors.nn_layer_norm_shape(normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
     dims = tuple(range(d.ndim - k, d.ndim))
     mean = ops.mean(input, dims, keepdim=True)
     centered = input - mean
@@ -501,7 +501,7 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
 
 def _check_reduction(reduction, policy):
     if reduction not in ("none", "mean", "sum"):
-        raise policy.error("nn_reduction_invalid", reduction=reduction)
+        raise policy.errors.nn_reduction_invalid(reduction=reduction)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
@@ -533,7 +533,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     _check_reduction(reduction, input.policy)
     if beta < 0:
-        raise input.policy.error("nn_smooth_l1_beta")
+        raise input.policy.errors.nn_smooth_l1_beta()
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)
@@ -565,14 +565,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     _check_reduction(reduction, input.policy)
     if label_smoothing > 1.0:  # PyTorch checks only this side: a negative value means no smoothing
-        raise input.policy.error("nn_label_smoothing", value=label_smoothing)
+        raise input.policy.errors.nn_label_smoothing(value=label_smoothing)
     d, td = input._data, target._data
     class_dim = 0 if d.ndim == 1 else 1
     c = d.shape[class_dim]
     logp = ops.log_softmax(input, class_dim)
     if d.shape == td.shape:  # class probabilities
         if td.dtype.kind != "f":
-            raise input.policy.error("nn_target_probabilities_dtype", dtype_scalar=td.dtype)
+            raise input.policy.errors.nn_target_probabilities_dtype(dtype_scalar=td.dtype)
         t = target
         if label_smoothing > 0:
             t = t * (1 - label_smoothing) + label_smoothing / c
@@ -622,7 +622,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if reduction == "mean":
-        warnings.warn(input.policy.error("nn_kl_div_mean"), stacklevel=2)
+        warnings.warn(input.policy.errors.nn_kl_div_mean(), stacklevel=2)
     if log_target:
         loss = ops.exp(target) * (target - input)
     else:
