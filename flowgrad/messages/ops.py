@@ -22,6 +22,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                "`logical_xor()` operator instead."),
     "div_rounding_mode": (RuntimeError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                                       "'{mode}'"),
+    "neg_bool": (RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                               "invert a mask, use the `~` or `logical_not()` operator instead."),
     "pow_negative_int": (RuntimeError, "Integers to negative integer powers are not allowed."),
     "clamp_no_bounds": (RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None"),
     # products (ops/linalg.py)
@@ -49,6 +51,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # reductions (ops/reduction.py)
     "mean_dtype": (RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating point or "
                                  "complex dtype. Got: {dtype_scalar}"),
+    "mean_dtype_arg": (RuntimeError, "mean(): could not infer output dtype. Optional dtype must be either a floating "
+                                     "point or complex dtype. Got: {dtype_scalar}"),
     "reduce_empty": (RuntimeError, "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                                    "the reduction dim with the 'dim' argument."),
     "reduce_empty_arg": (IndexError, "{op}(): Expected reduction dim to be specified for input.numel() == 0."),

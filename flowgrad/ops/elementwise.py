@@ -362,8 +362,16 @@ def _sigmoid_array(xp, d):
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
-neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
-             lambda xp, d: -d, float_out=False)
+_neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
+              lambda xp, d: -d, float_out=False)
+
+
+def neg(x):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.neg_bool()
+    return _neg(x)
+
+
 exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d), quiet=True)
 log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d), quiet=True)
 log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
@@ -423,8 +431,16 @@ tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp
 sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
 relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward),
               lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d, float_out=False)
-abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
-             lambda xp, d: xp.abs(d), float_out=False)
+_abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
+              lambda xp, d: xp.abs(d), float_out=False)
+
+
+def abs(x):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.not_implemented_for(op="abs_cpu", dtype_scalar=x._data.dtype)
+    return _abs(x)
+
+
 sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
               lambda xp, d: xp.sqrt(d), quiet=True)
 rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",

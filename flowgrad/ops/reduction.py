@@ -67,6 +67,8 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
+        if d.dtype.kind != "f":
+            raise x.policy.errors.mean_dtype_arg(dtype_scalar=d.dtype)
     if d.dtype.kind != "f":
         raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)

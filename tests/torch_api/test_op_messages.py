@@ -93,6 +93,10 @@ CASES = {
     "div_rounding_mode": (lambda T: T.div(T.ones(1), 2, rounding_mode="round"), RuntimeError,
                           "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'"),
     "pow_negative_int": (lambda T: T.tensor([2]) ** -1, RuntimeError, "Integers to negative integer powers are not allowed."),
+    "neg_bool": (lambda T: -T.tensor([True]), RuntimeError,
+                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+                 "use the `~` or `logical_not()` operator instead."),
+    "abs_bool": (lambda T: abs(T.tensor([True])), NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"),
     "clamp_no_bounds": (lambda T: T.clamp(T.ones(1)), RuntimeError,
                         "torch.clamp: At least one of 'min' or 'max' must not be None"),
     # writes (ops/indexing.py)
@@ -109,6 +113,9 @@ CASES = {
     "mean_dtype": (lambda T: T.tensor([1, 2]).mean(), RuntimeError,
                    "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
                    "Got: Long"),
+    "mean_dtype_arg": (lambda T: T.ones(2).mean(dtype=T.int64), RuntimeError,
+                       "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex "
+                       "dtype. Got: Long"),
     "reduce_empty": (lambda T: T.zeros(0, 3).max(), RuntimeError,
                      "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
                      "with the 'dim' argument."),
