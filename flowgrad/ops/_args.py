@@ -82,6 +82,8 @@ def binary_arrays(a, b, float_result: bool = False):
     k = d.dtype.kind
     if (k == "f" or (type(s) is int and k in "iu") or type(s) is bool) and not (float_result and k != "f"):
         dt = d.dtype
+        if k != "f" and type(s) is int:
+            s = _wrapped(s, dt)
     else:
         dt = backend.result_type((d.dtype,) if d.ndim else (), () if d.ndim else (d.dtype,), (type(s),),
                                  backend.default_float())
@@ -91,6 +93,21 @@ def binary_arrays(a, b, float_result: bool = False):
     if ta is not None:
         return cls, d, s, ta, None
     return cls, s, d, None, tb
+
+
+_INT_BOUNDS: dict = {}
+
+
+def _wrapped(s: int, dt) -> int:
+    """A Python int operand of an integer tensor, wrapped into its dtype when it does not fit (as
+    PyTorch computes `uint8_tensor + 300`; NumPy refuses it)."""
+    bounds = _INT_BOUNDS.get(dt)
+    if bounds is None:
+        info = np.iinfo(dt)
+        bounds = _INT_BOUNDS[dt] = (int(info.min), int(info.max))
+    if bounds[0] <= s <= bounds[1]:
+        return s
+    return int(np.array(s & ((1 << (8 * dt.itemsize)) - 1), dtype=np.uint64).astype(dt))
 
 
 def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:

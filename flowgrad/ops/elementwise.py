@@ -506,6 +506,8 @@ def clamp(x, min=None, max=None):
         raise x.policy.errors.clamp_no_bounds()
     d = x._data
     xp = backend.namespace(d)
+    if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
+        d = d.astype(backend.default_float())
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)

@@ -395,3 +395,20 @@ def test_topk_kthvalue_ranges(torch):
     _raises(lambda: torch.ones(2, 3).kthvalue(4, -1), RuntimeError,
             "kthvalue(): selected number k out of range for dimension 1")
     assert x.kthvalue(2).values.item() == 1. and torch.tensor(3.).kthvalue(1).values.item() == 3.
+
+
+def test_python_ints_wrap_into_an_integer_tensors_dtype(torch):
+    u8 = torch.tensor([50], dtype=torch.uint8)
+    assert (u8 + 300).tolist() == [94] and (u8 + 300).dtype == torch.uint8
+    assert (u8 < 300).tolist() == [False] and (u8 == 306).tolist() == [True]
+    assert (u8 // 300).tolist() == [1] and (u8 % 300).tolist() == [6]
+    assert (torch.tensor([1]) + 2 ** 63).tolist() == [-2 ** 63 + 1]
+    assert (torch.tensor([5], dtype=torch.int16) * 70000).tolist() == [22320]
+    assert (torch.tensor([5], dtype=torch.int8) - 200).tolist() == [61]
+
+
+def test_clamp_of_integers_by_floats(torch):
+    r = torch.clamp(torch.tensor([1, 5]), 1.5, 3.5)
+    assert r.dtype == torch.float32 and r.tolist() == [1.5, 3.5]
+    i = torch.clamp(torch.tensor([1, 5]), 2, 3)
+    assert i.dtype == torch.int64 and i.tolist() == [2, 3]
