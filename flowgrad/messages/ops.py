@@ -17,6 +17,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                        "declare"),
     "dim_range": (IndexError, "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"),
     # arithmetic (ops/elementwise.py)
+    "value_overflow_c": (RuntimeError, "value cannot be converted to type {name} without overflow"),
+    "int_too_big": (OverflowError, "int too big to convert"),
     "zero_division": (RuntimeError, "ZeroDivisionError"),
     "sub_bool": (RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                                "`logical_xor()` operator instead."),

@@ -110,6 +110,24 @@ def _wrapped(s: int, dt) -> int:
     return int(np.array(s & ((1 << (8 * dt.itemsize)) - 1), dtype=np.uint64).astype(dt))
 
 
+_C_INT_NAMES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t"}
+
+
+def check_fill_value(policy, value, dt):
+    """`value` to write into a tensor of dtype `dt` (fill_, full, setitem, masked_fill), with
+    PyTorch's errors for a Python int it does not fit: beyond int64 an OverflowError, else a
+    RuntimeError naming the C type; an unsigned dtype takes negative values down to -max, wrapped."""
+    if type(value) is not int or dt.kind not in "iu":
+        return value
+    if not -2 ** 63 <= value < 2 ** 64:
+        raise policy.errors.int_too_big()
+    info = np.iinfo(dt)
+    if not (-int(info.max) if dt.kind == "u" else int(info.min)) <= value <= int(info.max) \
+            and policy.values_fit_dtype:
+        raise policy.errors.value_overflow_c(name=_C_INT_NAMES[str(dt)])
+    return _wrapped(value, dt)
+
+
 def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
     """The facade's error for two shapes that do not broadcast (PyTorch's by default); None when
     they do."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import binary_arrays, normalize_dim
+from ._args import binary_arrays, check_fill_value, normalize_dim
 from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
 from . import shape as S
@@ -48,6 +48,7 @@ def index_put(x, key, value):
 def setitem(x, key, value):
     if isinstance(value, Tensor) and value._data.dtype != x._data.dtype:
         value = E.cast(value, x._data.dtype)
+    value = check_fill_value(x.policy, value, x._data.dtype)
     inplace(x, index_put, key, value, leaf_error="leaf_view_inplace")
 
 
@@ -224,7 +225,7 @@ def masked_fill(x, mask, value):
     d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
-    v = value._data if isinstance(value, Tensor) else value
+    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
     out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
         MaskedFillBackward0.record((x,), out, m_full)
@@ -256,7 +257,7 @@ ZeroBackward0 = variant(FillBackward0, "ZeroBackward0")
 
 def fill(x, value):
     d = x._data
-    v = value._data if isinstance(value, Tensor) else value
+    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
     out = x._out_cls._make(backend.namespace(d).full(d.shape, v, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
         FillBackward0.record((x,), out)

@@ -58,3 +58,10 @@ def test_arange_with_a_step_away_from_the_end_is_empty(paddle):
 
 def test_view_as_another_dtype_reinterprets_bits(paddle):
     assert paddle.to_tensor([1., 2.]).view("int32").tolist() == [1065353216, 1073741824]
+
+
+def test_writing_ints_that_do_not_fit_wraps(paddle):
+    x = paddle.zeros([2], dtype="int8")
+    x[0] = 300
+    assert x.tolist() == [44, 0]
+    assert paddle.zeros([1], dtype="uint8").fill_(-1).tolist() == [255]

@@ -412,3 +412,21 @@ def test_clamp_of_integers_by_floats(torch):
     assert r.dtype == torch.float32 and r.tolist() == [1.5, 3.5]
     i = torch.clamp(torch.tensor([1, 5]), 2, 3)
     assert i.dtype == torch.int64 and i.tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("dtype,value,name", [("int8", 300, "int8_t"), ("int16", 70000, "int16_t"),
+                                              ("int32", 2 ** 40, "int"), ("uint8", -300, "uint8_t")])
+def test_writing_ints_that_do_not_fit(torch, dtype, value, name):
+    dt = getattr(torch, dtype)
+    msg = f"value cannot be converted to type {name} without overflow"
+    x = torch.zeros(2, dtype=dt)
+
+    def write():
+        x[0] = value
+    for call in (lambda: x.fill_(value), write, lambda: x.masked_fill(torch.tensor([True, False]), value),
+                 lambda: torch.full((1,), value, dtype=dt), lambda: torch.full_like(x, value)):
+        _raises(call, RuntimeError, msg)
+    assert x.tolist() == [0, 0]
+    _raises(lambda: torch.full((1,), 2 ** 64), OverflowError, "int too big to convert")
+    assert torch.zeros(1, dtype=torch.uint8).fill_(-1).tolist() == [255]
+    assert torch.zeros(1, dtype=torch.bool).fill_(5).tolist() == [True]
