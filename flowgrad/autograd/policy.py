@@ -79,7 +79,9 @@ class Policy:
     function_nondiff_grad_none: bool = False   # oneflow: a non-differentiable output's gradient is None
     negative_indices_wrap: bool = False        # paddle: gather / index_select count negative indices from the end
     sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
-    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
+    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8), x[0] = 300 wrap, no error
+    ints_cast_to_float: bool = False           # paddle: std / var / softmax of an integer tensor run in float
+    arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
     mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only
