@@ -27,8 +27,20 @@ from ..tensor import Tensor
 _function_ids = itertools.count()
 
 
-class FunctionCtx:
-    """What `forward` / `setup_context` may call on ctx."""
+class CustomFunctionCtx:
+    """What every framework's ctx offers forward."""
+
+    def mark_non_differentiable(self, *args) -> None:
+        """Declare outputs that need no gradient (backward still receives zeros for them)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None instead of zeros for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+
+class FunctionCtx(CustomFunctionCtx):
+    """What `forward` / `setup_context` may call on ctx (PyTorch's)."""
 
     def save_for_backward(self, *tensors) -> None:
         """Save tensors (or None) for backward; only the last call counts."""
@@ -43,14 +55,6 @@ class FunctionCtx:
     def mark_dirty(self, *args) -> None:
         """Declare inputs that forward modified in place (they must be returned as outputs)."""
         self.dirty_tensors = args
-
-    def mark_non_differentiable(self, *args) -> None:
-        """Declare outputs that need no gradient (backward still receives zeros for them)."""
-        self.non_differentiable = args
-
-    def set_materialize_grads(self, value: bool) -> None:
-        """With False, backward receives None instead of zeros for outputs that got no gradient."""
-        self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
         warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)

@@ -8,11 +8,11 @@ stop_gradient=False, and its results and exceptions are reported with paddle's m
 """
 from __future__ import annotations
 
-from ...autograd.function import CustomFunction, CustomFunctionNode
+from ...autograd.function import CustomFunction, CustomFunctionCtx, CustomFunctionNode
 
 
-class PyLayerContext:
-    """What forward may call on `ctx`."""
+class PyLayerContext(CustomFunctionCtx):
+    """What forward may call on `ctx` (besides mark_non_differentiable and set_materialize_grads)."""
 
     not_inplace_tensors: tuple = ()
     non_differentiable: tuple = ()
@@ -30,14 +30,6 @@ class PyLayerContext:
     def mark_not_inplace(self, *args) -> None:
         """An input that forward returns unchanged becomes a new output instead of an in-place result."""
         self.not_inplace_tensors = args
-
-    def mark_non_differentiable(self, *args) -> None:
-        """These outputs get stop_gradient=True; backward still receives (zero) gradients for them."""
-        self.non_differentiable = args
-
-    def set_materialize_grads(self, value: bool) -> None:
-        """False: outputs without an incoming gradient arrive in backward as None instead of zeros."""
-        self.materialize_grads = value
 
     def set_grad_in_dtype_consistent(self, flag: bool) -> None:
         self.grad_in_dtype_consistent = flag
