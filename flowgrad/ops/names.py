@@ -69,4 +69,21 @@ class _Row:
         return names
 
 
+# paddle's double-grad nodes (the policy's `double_grad_name`): none for the nodes whose gradient paddle
+# computes with a forward op, which its result is named after instead
+_PADDLE_NO_DOUBLE_GRAD = {"ScaleGradNode", "CastGradNode", "SplitGradNode"}
+# nodes whose double-grad node gives no gradient to the forward inputs
+_PADDLE_NO_INPUT_TIES = {"MatmulGradNode", "MaximumGradNode", "MinimumGradNode", "WhereGradNode"}
+
+
+def paddle_double_grad(node) -> tuple[str, bool] | None:
+    """`MultiplyGradNode` -> `MultiplyDoubleGradNode`, the node through which paddle's first-order
+    gradients made with create_graph pass, and whether it reaches the forward inputs (None for
+    accumulation, PyLayer and double-grad nodes)."""
+    name = node.names["paddle"]
+    if name in _PADDLE_NO_DOUBLE_GRAD or name.startswith("GradNode") or name.endswith("DoubleGradNode"):
+        return None
+    return name[:-len("GradNode")] + "DoubleGradNode", name not in _PADDLE_NO_INPUT_TIES
+
+
 Node.names = _Row()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import traceback
 
 from ..autograd.policy import TORCH_MESSAGES, Policy
+from ..ops.names import paddle_double_grad
 
 _TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be because:\n"
           "You calculate backward twice for the same subgraph without setting retain_graph=True. Please set "
@@ -124,22 +125,6 @@ def node_name(node) -> str:
     return node.names["paddle"]
 
 
-# nodes whose gradient paddle computes with a forward op, which its result is named after instead
-_NO_DOUBLE_GRAD = {"ScaleGradNode", "CastGradNode", "SplitGradNode"}
-# nodes whose double-grad node gives no gradient to the forward inputs
-_NO_INPUT_TIES = {"MatmulGradNode", "MaximumGradNode", "MinimumGradNode", "WhereGradNode"}
-
-
-def double_grad_name(node) -> tuple[str, bool] | None:
-    """`MultiplyGradNode` -> `MultiplyDoubleGradNode`, the node through which paddle's first-order
-    gradients made with create_graph pass, and whether it reaches the forward inputs (None for
-    accumulation, PyLayer and double-grad nodes)."""
-    name = node.names["paddle"]
-    if name in _NO_DOUBLE_GRAD or name.startswith("GradNode") or name.endswith("DoubleGradNode"):
-        return None
-    return name[:-len("GradNode")] + "DoubleGradNode", name not in _NO_INPUT_TIES
-
-
 def size_str(shape) -> str:
     return f"paddle.Size([{', '.join(str(s) for s in shape)}])"
 
@@ -186,7 +171,7 @@ PADDLE = PaddlePolicy(
     grad_returns_list=True,
     mixed_kind_promotion=False,
     leaf_inplace_writes_first=True,
-    double_grad_name=double_grad_name,
+    double_grad_name=paddle_double_grad,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,
