@@ -36,8 +36,6 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "nested saved_tensors_hooks are accepted; paddle allows one pair at a time (ValueError)"),
     KnownDefect("saved_hooks.unpack_non_tensor", "flowgrad.paddle",
                 "an unpack hook returning an int raises PyTorch's TypeError; paddle raises ValueError"),
-    KnownDefect("saved_hooks.custom_function_saves", "flowgrad.paddle",
-                "PyLayer's ctx.save_for_backward bypasses saved-tensor hooks; paddle packs and unpacks through them"),
     KnownDefect("saved_hooks.pack_raises", "flowgrad.paddle",
                 "an exception in a pack hook propagates as is; paddle wraps it in OSError (External)"),
     KnownDefect("graph_dump.structure", "flowgrad.paddle", _NEXT_FUNCTIONS),

@@ -83,6 +83,23 @@ class CustomFunctionNode(Node):
             return ()
         return tuple(None if s is None else s.unpack(self) for s in saved)
 
+    def _keep_for_backward(self, objects: tuple) -> None:
+        """Keep any objects for backward as they are (paddle's save_for_backward); under saved-tensor
+        hooks they must be tensors, packed now and unpacked at each `_kept()`."""
+        hooks = mode.state.saved_hooks
+        self._fn_unpack = hooks[-1][1] if hooks else None
+        if hooks:
+            for index, o in enumerate(objects):
+                if not isinstance(o, Tensor):
+                    raise self.policy.error("fn_save_type", index=index, type=type(o).__name__)
+            objects = tuple(hooks[-1][0](o) for o in objects)
+        self._fn_saved = objects
+
+    def _kept(self):
+        """What `_keep_for_backward` kept (None when nothing was)."""
+        saved, unpack = self._fn_saved, self.__dict__.get("_fn_unpack")
+        return saved if saved is None or unpack is None else tuple(unpack(p) for p in saved)
+
     def release(self, every_node: bool = False) -> None:
         self._released = True
         self._fn_saved = None

@@ -71,6 +71,8 @@ PADDLE_MESSAGES.update({
     # paddle 3.3.1 accepts it and corrupts .grad; flowgrad refuses it
     "fn_grad_shape": (ValueError, "(InvalidArgument) {name} : backward returned a gradient of shape {got} for input "
                                   "{index} of shape {expected}."),
+    "fn_save_type": (ValueError, "(InvalidArgument) save_for_backward only support Tensor, list of Tensor, tuple of "
+                                 "Tensor. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:820)\n"),
     "fn_no_tensor_output": (ValueError, "(InvalidArgument) {name} : At least one output of `PyLayer.forward` is a "
                                         "`Tensor`. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:524)\n"),
     "fn_dirty_leaf": (ValueError, "(InvalidArgument) {name} : Leaf Var ({tensor._given_name}) that doesn't stop gradient "

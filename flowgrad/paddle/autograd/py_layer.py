@@ -20,12 +20,13 @@ class PyLayerContext(CustomFunctionCtx):
     grad_in_dtype_consistent = True
 
     def save_for_backward(self, *tensors) -> None:
-        """Keep `tensors` (any objects) for backward; a second call replaces them."""
-        self._fn_saved = tensors
+        """Keep `tensors` (any objects; tensors only under saved-tensor hooks, which pack them) for
+        backward; a second call replaces them."""
+        self._keep_for_backward(tensors)
 
     def saved_tensor(self):
-        """The saved tuple, or None when nothing was saved."""
-        return self._fn_saved
+        """The saved tuple (unpacked by the hooks it was saved under), or None when nothing was saved."""
+        return self._kept()
 
     def mark_not_inplace(self, *args) -> None:
         """An input that forward returns unchanged becomes a new output instead of an in-place result."""
