@@ -26,8 +26,6 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "grad(create_graph=True) through softmax works; paddle 3.3.1 raises (no double grad for softmax)"),
     KnownDefect("tensor_hooks.wrong_shape", "flowgrad.paddle",
                 "a hook returning another shape raises ValueError; paddle accepts it and .grad takes the new shape"),
-    KnownDefect("tensor_hooks.grad_mode_inside", "flowgrad.paddle",
-                "hooks run with grad mode off under paddle.grad(create_graph=False); paddle keeps the caller's"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.torch",
                 "backward raises 'saved tensor detached in-place' after requires_grad=False on a leaf; torch runs"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.paddle",

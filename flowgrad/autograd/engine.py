@@ -80,8 +80,8 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     tie = create_graph and policy.double_grad_name is not None
     inline = not (anomaly or capture or filtered)
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
+    task = _GraphTask(roots, pending, needed, _grad.get())
     grad_mode = _grad.set(create_graph)
-    task = _GraphTask(roots, pending, needed)
     quiet = np.errstate(all="ignore")   # formulas make inf/NaN silently, as PyTorch's do
     quiet.__enter__()
     try:
@@ -400,7 +400,14 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
 def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
     for hook in tuple(hooks.values()):
         try:
-            out = hook(shown_grad(policy, grad))
+            if policy.hooks_keep_caller_grad_mode:
+                token = _grad.set(_graph_tasks.get()[-1].caller_grad_mode)
+                try:
+                    out = hook(shown_grad(policy, grad))
+                finally:
+                    _grad.reset(token)
+            else:
+                out = hook(shown_grad(policy, grad))
         except Exception as exc:
             if "hook_raised" not in policy.messages:
                 raise
@@ -480,13 +487,14 @@ class _GraphTask:
     id and which nodes it will execute. Current around the execution loop (a stack: reentrant
     backward passes nest)."""
 
-    __slots__ = ("id", "roots", "reached", "needed", "token")
+    __slots__ = ("id", "roots", "reached", "needed", "token", "caller_grad_mode")
     _ids = itertools.count()
 
-    def __init__(self, roots, reached: dict, needed):
+    def __init__(self, roots, reached: dict, needed, caller_grad_mode: bool):
         """Made current on this thread until `token` is reset."""
         self.id = next(_GraphTask._ids)
         self.roots, self.reached, self.needed = roots, reached, needed
+        self.caller_grad_mode = caller_grad_mode
         self.token = _graph_tasks.set(_graph_tasks.get() + (self,))
 
     def will_execute(self, node: Node) -> bool:

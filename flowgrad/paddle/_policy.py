@@ -173,6 +173,7 @@ PADDLE = PaddlePolicy(
     grad_returns_list=True,
     mixed_kind_promotion=False,
     leaf_inplace_writes_first=True,
+    hooks_keep_caller_grad_mode=True,
     double_grad_name=paddle_double_grad,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
