@@ -22,8 +22,6 @@ class KnownDefect:
 _NEXT_FUNCTIONS = "grad_fn.next_functions holds (node, index) pairs; paddle's holds the nodes themselves"
 
 KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
-    KnownDefect("higher_order.softmax_second_order", "flowgrad.paddle",
-                "grad(create_graph=True) through softmax works; paddle 3.3.1 raises (no double grad for softmax)"),
     KnownDefect("tensor_hooks.wrong_shape", "flowgrad.paddle",
                 "a hook returning another shape raises ValueError; paddle accepts it and .grad takes the new shape"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.torch",

@@ -84,10 +84,14 @@ PADDLE_MESSAGES.update({
     "fn_backward_raised": (OSError, "(External) \n{{\n    {bar} Error message in backward of {name}(0x{node_id:x})"
                                     "{bar}\n    {type}: {message}\n    \n    At:\n{at}    \n    {line}\n    \n}}\n"
                                     " (at /paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:177)\n"),
+    "double_grad_unavailable": (RuntimeError, "(Unavailable) The Op {op} doesn't have any grad op. If you don't "
+                                              "intend calculating higher order derivatives, please set `create_graph`"
+                                              "to False. (at /paddle/paddle/fluid/eager/api/generated/eager_generated/"
+                                              "backwards/nodes.cc:{line})\n"),
     "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
     "duplicate_roots": (AssertionError, "The argument '{what}' of paddle.autograd.backward contains duplicate "
                                         "paddle.Tensor object."),
-    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {name}, please check {what} "
+    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {tensor._given_name}, please check {what} "
                                         "carefully.\n  [Hint: Expected visited_ins.count(auto_grad_meta) == 0, but "
                                         "received visited_ins.count(auto_grad_meta):1 != 0:0.] (at "
                                         "/paddle/paddle/fluid/eager/backward.cc:220)\n"),
@@ -118,8 +122,9 @@ PADDLE_MESSAGES.update({
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
-OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "fn_grad_missing", "fn_grad_list", "fn_no_tensor_output",
-                       "fn_backward_raised", "duplicate_roots", "duplicate_tensors", "input_in_cuts"})
+OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "double_grad_unavailable", "fn_grad_missing", "fn_grad_list",
+                       "fn_no_tensor_output", "fn_backward_raised", "duplicate_roots", "duplicate_tensors",
+                       "input_in_cuts"})
 
 
 def node_name(node) -> str:
@@ -150,9 +155,6 @@ class PaddlePolicy(Policy):
             facts.update(type=type(exc).__name__, message=exc, node_id=id(facts.pop("node")), bar="=" * 28,
                          line="=" * 112, at="".join(f"      {f.filename}({f.lineno}): {f.name}\n"
                                                     for f in reversed(frames)))
-        elif kind == "duplicate_tensors":
-            t = facts.pop("tensor")
-            facts["name"] = t.name if t.grad_fn is None else ""
         return super().error(kind, **facts)
 
 

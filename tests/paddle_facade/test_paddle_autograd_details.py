@@ -249,3 +249,24 @@ def test_second_order_grads_reach_inputs_as_paddles_double_grad_nodes(fpaddle, r
     reaches the op's inputs: differentiating it again gives zeros (not None) where it does not
     depend on them, except where paddle's double-grad kernel gives no input gradient."""
     assert _second_order(fpaddle, name, first) == _second_order(real_paddle, name, first)
+
+
+@pytest.mark.parametrize("name, op, line", [
+    ("softmax", "softmax_grad", 76113), ("log_softmax", "log_softmax_grad", 36286), ("gelu", "gelu_grad", 25317),
+    ("max", "max_grad", 39444), ("cumsum", "cumsum_grad", 12607), ("logsumexp", "logsumexp_grad", 36944),
+    ("erf", "erf_grad", 16732), ("dot", "dot_grad", 15146), ("floor", "floor_grad", 21775),
+])
+def test_create_graph_through_an_op_without_double_grad_raises(paddle, name, op, line):
+    F = paddle.nn.functional
+    make = {"softmax": F.softmax, "log_softmax": F.log_softmax, "gelu": F.gelu, "max": lambda x: x.max(),
+            "cumsum": lambda x: paddle.cumsum(x, 0), "logsumexp": paddle.logsumexp, "erf": paddle.erf,
+            "dot": lambda x: paddle.dot(x, x), "floor": paddle.floor}[name]
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    y = make(x).sum()
+    msg = (f"(Unavailable) The Op {op} doesn't have any grad op. If you don't intend calculating higher order "
+           "derivatives, please set `create_graph`to False. (at /paddle/paddle/fluid/eager/api/generated/"
+           f"eager_generated/backwards/nodes.cc:{line})\n")
+    with pytest.raises(RuntimeError, match="^" + re.escape(msg) + "$"):
+        paddle.grad(y, x, create_graph=True)
+    g, = paddle.grad(y, x)  # without create_graph it runs
+    assert g.shape == [2]

@@ -16,7 +16,6 @@ class PyLayerContext(CustomFunctionCtx):
 
     not_inplace_tensors: tuple = ()
     non_differentiable: tuple = ()
-    materialize_grads = True
     grad_in_dtype_consistent = True
 
     def save_for_backward(self, *tensors) -> None:
