@@ -214,7 +214,7 @@ class CustomFunctionMeta(type):
     `cls._node_base` named by `cls._node_suffix`, with `cls._node_attrs(name)` set on it."""
 
     def __init__(cls, name, bases, attrs):
-        node_base = cls.__dict__.get("_node_base") or cls._node_base
+        node_base = cls._node_base
         backward_cls = type(name + cls._node_suffix, (node_base,),
                             {"_forward_cls": cls, "__module__": node_base.__module__, **cls._node_attrs(name)})
         backward_cls._autograd_function_id = next(_function_ids)
