@@ -64,6 +64,7 @@ class Policy:
     grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
     grad_returns_list: bool = False            # paddle: grad() returns a list
     leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
+    detach_views_inplace: bool = False        # paddle: detach_() on a view detaches it
     hooks_keep_caller_grad_mode: bool = False  # paddle: tensor hooks run under the caller's grad mode
     double_grad_name: Callable | None = None  # paddle: node -> (its double-grad node's name, ties inputs) or None
     mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only

@@ -176,6 +176,7 @@ PADDLE = PaddlePolicy(
     mixed_kind_promotion=False,
     leaf_inplace_writes_first=True,
     hooks_keep_caller_grad_mode=True,
+    detach_views_inplace=True,
     double_grad_name=paddle_double_grad,
     messages=PADDLE_MESSAGES,
     size_str=size_str,

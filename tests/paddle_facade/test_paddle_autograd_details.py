@@ -270,3 +270,17 @@ def test_create_graph_through_an_op_without_double_grad_raises(paddle, name, op,
         paddle.grad(y, x, create_graph=True)
     g, = paddle.grad(y, x)  # without create_graph it runs
     assert g.shape == [2]
+
+
+def test_detach_in_place_on_a_view(paddle):
+    x = paddle.to_tensor([1., 2., 3.], stop_gradient=False)
+    h = x * 1
+    v = h[0:2]
+    assert v.detach_() is v and v.stop_gradient and v.grad_fn is None
+    v.add_(paddle.ones([2]))
+    assert h.tolist() == [2., 3., 3.]  # still the base's memory
+    h.sum().backward()
+    assert x.grad.tolist() == [1., 1., 1.]
+    w = paddle.to_tensor([1., 2.])
+    u = w[0:1]
+    assert u.detach_() is u and u.stop_gradient
