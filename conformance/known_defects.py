@@ -26,6 +26,9 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "a hook returning another shape raises ValueError; paddle accepts it and .grad takes the new shape"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.torch",
                 "backward raises 'saved tensor detached in-place' after requires_grad=False on a leaf; torch runs"),
+    KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.oneflow",
+                "backward raises 'saved tensor detached in-place' after requires_grad=False on a leaf; OneFlow has "
+                "no such check"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.paddle",
                 "backward raises 'saved tensor detached in-place' after stop_gradient=True; paddle accumulates"),
     KnownDefect("saved_hooks.nested", "flowgrad.paddle",

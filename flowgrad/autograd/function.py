@@ -49,7 +49,7 @@ class FunctionCtx(CustomFunctionCtx):
     def save_for_forward(self, *tensors) -> None:
         for t in tensors:
             if not (isinstance(t, Tensor) or t is None):
-                raise policy_of(self, tensors).error("fn_save_for_forward_type")
+                raise policy_of(self, tensors).errors.fn_save_for_forward_type()
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -57,7 +57,7 @@ class FunctionCtx(CustomFunctionCtx):
         self.dirty_tensors = args
 
     def mark_shared_storage(self, *pairs) -> None:
-        warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)
+        warnings.warn(policy_of(self).errors.fn_mark_shared_storage(), stacklevel=2)
 
 
 class CustomFunctionNode(Node):
@@ -72,12 +72,13 @@ class CustomFunctionNode(Node):
     _fn_saved = None          # tuple of SavedTensor / None, filled after forward
     _released = False         # set when a non-retained backward has run this node
     _slots: tuple = ()        # per input argument: 0 not a tensor, None a tensor, n a list of n tensors
+    _nondiff = frozenset()    # the output numbers marked non-differentiable
 
     # ---------------------------------------------------------------- saved tensors
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
-            raise self.policy.error("second_backward", node=self.name())
+            raise self.policy.errors.second_backward(node=self.name())
         saved = self._fn_saved
         if saved is None:
             return ()
@@ -91,7 +92,7 @@ class CustomFunctionNode(Node):
         if hooks:
             for index, o in enumerate(objects):
                 if not isinstance(o, Tensor):
-                    raise self.policy.error("fn_save_type", index=index, type=type(o).__name__)
+                    raise self.policy.errors.fn_save_type(index=index, type=type(o).__name__)
             objects = tuple(hooks[-1][0](o) for o in objects)
         self._fn_saved = objects
 
@@ -116,6 +117,8 @@ class CustomFunctionNode(Node):
         grads = list(grads)
         if self.materialize_grads and any(g is None for g in grads):
             grads = self._materialized(grads)
+        if self._nondiff and self.policy.function_nondiff_grad_none:
+            grads = [None if i in self._nondiff else g for i, g in enumerate(grads)]
         grads = [shown_grad(self.policy, g) for g in grads]
         if fwd.grads_for_non_tensor_outputs:
             it = iter(grads)
@@ -125,7 +128,7 @@ class CustomFunctionNode(Node):
         try:
             result = user_fn(self, *grads)
         except Exception as exc:
-            raise self.policy.error("fn_backward_raised", name=self.name(), node=self, exc=exc) from exc
+            raise self.policy.errors.fn_backward_raised(name=self.name(), node=self, exc=exc) from exc
         return self._validate(result)
 
     def _materialized(self, grads: list) -> list:
@@ -144,46 +147,50 @@ class CustomFunctionNode(Node):
         (a list of gradients for a list argument), checked and summed down to the input's shape."""
         policy, fwd, slots = self.policy, self._forward_cls, self._slots
         name = self.name()
+        if policy.function_strict_types and isinstance(result, list):
+            raise policy.errors.fn_output_type()
         out = result if isinstance(result, tuple) else (result,)  # a list is one slot's gradients
         got = len(out)
         if got > len(slots) and fwd.extra_none_grads_dropped and all(r is None for r in out[len(slots):]):
             out = out[:len(slots)]
         if len(out) > len(slots) or (len(out) < len(slots) and not fwd.missing_grads_allowed):
-            raise policy.error("fn_grad_count", name=name, expected=len(slots), got=got)
+            raise policy.errors.fn_grad_count(name=name, expected=len(slots), got=got)
         flat, start = [], 0
         for position, size in enumerate(slots):
-            if size == 0:
-                if position < len(out) and out[position] is not None:
-                    raise policy.error("fn_grad_non_tensor", name=name, position=position + 1)
+            if size == 0:   # (OneFlow ignores a gradient for a non-tensor input)
+                if position < len(out) and out[position] is not None and not policy.function_strict_types:
+                    raise policy.errors.fn_grad_non_tensor(name=name, position=position + 1)
                 continue
             n = 1 if size is None else size
             edges = self.next_edges[start:start + n]
             start += n
             if position >= len(out):
                 if any(e is not None for e in edges):
-                    raise policy.error("fn_grad_missing", name=name, position=position)
+                    raise policy.errors.fn_grad_missing(name=name, position=position)
                 flat += [None] * n
                 continue
             g = out[position]
             if size is None:
                 g = [g]
             elif not isinstance(g, (list, tuple)):
-                raise policy.error("fn_grad_list", type=type(g).__name__)
+                raise policy.errors.fn_grad_list(type=type(g).__name__)
             else:
                 g = list(g)[:n] + [None] * (n - len(g))
             for item in g:
                 if item is not None and not isinstance(item, Tensor):
-                    raise policy.error("fn_grad_type", name=name, type=type(item).__name__)
+                    raise policy.errors.fn_grad_type(name=name, type=type(item).__name__)
             flat += g
         grads = []
         for index, (edge, g, shape) in enumerate(zip(self.next_edges, flat, self._input_shapes)):
             if edge is None or g is None:
+                if edge is not None and policy.function_none_grad_error:
+                    raise policy.errors.fn_grad_none(cls=fwd.__name__, index=index)
                 grads.append(None)
                 continue
             gshape = g._data.shape
             if gshape != shape:
                 if not _expandable(shape, gshape):
-                    raise policy.error("fn_grad_shape", name=name, index=index, got=_shape_list(gshape),
+                    raise policy.errors.fn_grad_shape(name=name, index=index, got=_shape_list(gshape),
                                        expected=_shape_list(shape))
                 from ..ops import sum_to
                 g = sum_to(g, shape)
@@ -198,14 +205,14 @@ class BackwardCFunction(CustomFunctionNode, FunctionCtx):
 
     @property
     def saved_variables(self) -> tuple:
-        warnings.warn(self.policy.error("fn_saved_variables"), stacklevel=2)
+        warnings.warn(self.policy.errors.fn_saved_variables(), stacklevel=2)
         return self.saved_tensors
 
     def _user_fn(self):
         fwd = self._forward_cls
         backward, vjp = fwd.backward, fwd.vjp
         if backward is not Function.backward and vjp is not Function.vjp:
-            raise self.policy.error("fn_backward_and_vjp")
+            raise self.policy.errors.fn_backward_and_vjp()
         return vjp if vjp is not Function.vjp else backward
 
 
@@ -257,6 +264,11 @@ class CustomFunction(metaclass=CustomFunctionMeta):
         """Run forward with grad mode off and, when an input needs a gradient, record the node."""
         trace = traceback.format_stack()[:-1] if mode.state.anomaly or getattr(mode.state, "forward_traces",
                                                                                  False) else None
+        policy = policy_of(args)
+        if policy.function_strict_types:
+            for i, a in enumerate(args):
+                if not (a is None or isinstance(a, Tensor)):
+                    raise policy.errors.fn_apply_arg_type(index=i, type=type(a))
         inputs, run = cls._forward_call(args, kwargs)
         ctx, tensors = _new_ctx(cls, inputs, trace)
         cls._prepare(ctx, inputs)
@@ -275,32 +287,32 @@ class Function(FunctionCtx, CustomFunction):
     clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(TORCH.error("fn_instantiated", cls=self.__class__), stacklevel=2)
+        warnings.warn(TORCH.errors.fn_instantiated(cls=self.__class__), stacklevel=2)
 
     def __call__(self, *args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_legacy_call")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_legacy_call()
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_forward_missing")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_forward_missing()
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):
-        raise policy_of(ctx).error("fn_setup_context_missing")
+        raise policy_of(ctx).errors.fn_setup_context_missing()
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise policy_of(ctx).error("fn_backward_missing")
+        raise policy_of(ctx).errors.fn_backward_missing()
 
     vjp = backward  # the two names are aliases; a Function defines one of them
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise policy_of(ctx).error("fn_jvp_missing")
+        raise policy_of(ctx).errors.fn_jvp_missing()
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        raise policy_of(args).error("fn_vmap_missing")
+        raise policy_of(args).errors.fn_vmap_missing()
 
     @classmethod
     def _forward_call(cls, args: tuple, kwargs: dict):
@@ -384,8 +396,10 @@ def _wrap_outputs(ctx: CustomFunctionNode, tensors: list, output, executable: bo
     policy, fwd = ctx.policy, ctx._forward_cls
     several = isinstance(output, (tuple, list) if fwd.lists_are_outputs else tuple)
     outs = tuple(output) if several else (output,)
+    if policy.function_strict_types and not all(isinstance(o, Tensor) for o in outs):
+        raise policy.errors.fn_output_type()
     if fwd.needs_tensor_output and not any(isinstance(o, Tensor) for o in outs):
-        raise policy.error("fn_no_tensor_output", name=fwd.__name__)
+        raise policy.errors.fn_no_tensor_output(name=fwd.__name__)
     input_ids = {id(t) for t in tensors}
     out_ids = {id(o) for o in outs}
     if fwd.returned_inputs_inplace:  # checked before anything changes
@@ -393,12 +407,12 @@ def _wrap_outputs(ctx: CustomFunctionNode, tensors: list, output, executable: bo
         dirty_list = [o for o in outs if isinstance(o, Tensor) and id(o) in input_ids and id(o) not in kept] \
             if executable else []
         for t in dirty_list:
-            if t.grad_fn is None and t._requires_grad:
-                raise policy.error("fn_dirty_leaf", name=fwd.__name__, tensor=t)
+            if t._grad_fn is None and t._requires_grad:
+                raise policy.errors.fn_dirty_leaf(name=fwd.__name__, tensor=t)
     else:
         dirty_list = [t for t in ctx.__dict__.pop("dirty_tensors", ()) if t is not None]
         if any(id(d) not in out_ids for d in dirty_list):
-            raise policy.error("fn_dirty_not_output")
+            raise policy.errors.fn_dirty_not_output()
     dirty = {id(t) for t in dirty_list}
     non_diff = {id(t) for t in ctx.__dict__.get("non_differentiable", ()) if t is not None}
     marker = (_VIEW_KIND, fwd.__name__)
@@ -423,9 +437,9 @@ def _wrap_outputs(ctx: CustomFunctionNode, tensors: list, output, executable: bo
                 if executable and o._view is not None:
                     res._view = (o._view[0], o._view[1], marker)
             if attach:
-                res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
+                res._grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
             elif executable:
-                res.grad_fn, res.output_nr, res._requires_grad = None, 0, False
+                res._grad_fn, res.output_nr, res._requires_grad = None, 0, False
         tensor_outs.append(res)
         results.append(res)
     ctx.out_meta = tuple((t._data.shape, t._data.dtype) for t in tensor_outs)
@@ -433,6 +447,8 @@ def _wrap_outputs(ctx: CustomFunctionNode, tensors: list, output, executable: bo
         ctx.out_cls = type(tensor_outs[0])
         ctx._xp = backend.namespace(tensor_outs[0]._data)
     ctx._output_is_tensor = tuple(isinstance(o, Tensor) for o in outs)
+    if non_diff:
+        ctx._nondiff = frozenset(i for i, t in enumerate(o for o in outs if isinstance(o, Tensor)) if id(t) in non_diff)
     to_save = ctx.__dict__.pop("to_save", None)
     if executable and to_save is not None:
         ctx._fn_saved = _save(ctx, to_save)
@@ -458,31 +474,31 @@ def _same(t: Tensor) -> Tensor:
 
 def _attach_dirty(ctx, t: Tensor, nr: int, attach: bool, policy) -> None:
     """A dirty input: its history becomes the node (through CopySlices when it is a view)."""
-    if t.grad_fn is None and t._requires_grad:
-        raise policy.error("fn_dirty_leaf", name=ctx._forward_cls.__name__, tensor=t)
+    if t._grad_fn is None and t._requires_grad:
+        raise policy.errors.fn_dirty_leaf(name=ctx._forward_cls.__name__, tensor=t)
     if not attach:
         return
     view = t._view
     if view is not None and view[0]._requires_grad:
-        if view[0].grad_fn is None:
-            raise policy.error("leaf_view_inplace", tensor=view[0])
+        if view[0]._grad_fn is None:
+            raise policy.errors.leaf_view_inplace(tensor=view[0])
         from ..ops.indexing import _rebase_view
         res = t._new(t._data)
-        res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
+        res._grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
         _rebase_view(t, view, res)
         return
-    t.grad_fn, t.output_nr, t._requires_grad = ctx, nr, True
+    t._grad_fn, t.output_nr, t._requires_grad = ctx, nr, True
 
 
 def _save(ctx, to_save: tuple) -> tuple:
     from ..ops import save, save_output
     saved = []
     for i, t in enumerate(to_save):
-        if t is None:
+        if t is None and not ctx.policy.function_strict_types:
             saved.append(None)
         elif not isinstance(t, Tensor):
-            raise ctx.policy.error("fn_save_type", index=i, type=type(t).__name__)
-        elif t.grad_fn is ctx:
+            raise ctx.policy.errors.fn_save_type(index=i, type=type(t).__name__)
+        elif t._grad_fn is ctx:
             saved.append(save_output(t))   # an output: re-wrapped at unpack, no reference cycle
         else:
             saved.append(save(t))
@@ -499,7 +515,7 @@ class DelayedError(Node):
     _name = "torch::autograd::Error"
 
     def apply(self, grads: list) -> tuple:
-        raise self.policy.error("once_differentiable")
+        raise self.policy.errors.once_differentiable()
 
 
 DelayedError.__name__ = DelayedError.__qualname__ = "Error"
@@ -547,7 +563,7 @@ def _delayed_error(outs: tuple) -> tuple:
     for i, f in enumerate(fakes):
         if isinstance(f, Tensor):
             r = f._new(f._data)
-            r.grad_fn, r.output_nr, r._requires_grad = node, i, True
+            r._grad_fn, r.output_nr, r._requires_grad = node, i, True
             f = r
         results.append(f)
     return tuple(results)

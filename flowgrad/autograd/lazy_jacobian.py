@@ -57,7 +57,7 @@ class LazyJacobian:
         ndim = len(self.shape)
         if not self._batched:
             if ndim == 0:
-                raise policy.error("jacobian_index_0d")
+                raise policy.errors.jacobian_index_0d()
             if ndim == 1:
                 index = (0, index) if self._ys_ndim == 0 else (index, 0)
         elif ndim == 1:
@@ -78,7 +78,7 @@ class LazyJacobian:
     def _full_index(self, index: tuple, policy) -> tuple:
         """One int or slice per axis of the inner `[(B,) M, N]` matrix, negative ints wrapped."""
         if any(i is Ellipsis for i in index):
-            raise policy.error("jacobian_index_ellipsis")
+            raise policy.errors.jacobian_index_ellipsis()
         index = index + (slice(None),) * (len(self._inner) - len(index))
         out = []
         for i, size in zip(index, self._inner):
@@ -87,7 +87,7 @@ class LazyJacobian:
             elif isinstance(i, slice):
                 out.append(i)
             else:
-                raise policy.error("jacobian_index_type", index=i)
+                raise policy.errors.jacobian_index_type(index=i)
         return tuple(out)
 
     def __getattr__(self, name: str):

@@ -1,4 +1,5 @@
-"""Layers: Linear, activations, Dropout, Embedding, normalisation, Conv2d and pooling.
+"""Layers: Linear, activations, Dropout, Embedding, normalisation (convolutions and pooling have modules of
+their own).
 
 Constructors, defaults, initialisation and `extra_repr` follow PyTorch; parameters and buffers are
 made through `Module._new_parameter` / `Module._new_tensor`, so they are of the facade's classes.
@@ -280,7 +281,7 @@ class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if p < 0 or p > 1:
-            raise self._tensor_cls.policy.error("nn_dropout_p", p=p)
+            raise self._tensor_cls.policy.errors.nn_dropout_p(p=p)
         self.p = p
         self.inplace = inplace
 
@@ -305,10 +306,10 @@ class Embedding(Module):
         if padding_idx is not None:
             if padding_idx > 0:
                 if padding_idx >= num_embeddings:
-                    raise self._tensor_cls.policy.error("nn_padding_idx")
+                    raise self._tensor_cls.policy.errors.nn_padding_idx()
             elif padding_idx < 0:
                 if padding_idx < -num_embeddings:
-                    raise self._tensor_cls.policy.error("nn_padding_idx")
+                    raise self._tensor_cls.policy.errors.nn_padding_idx()
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm
@@ -322,7 +323,7 @@ class Embedding(Module):
             self.reset_parameters()
         else:
             if list(_weight._data.shape) != [num_embeddings, embedding_dim]:
-                raise self._tensor_cls.policy.error("nn_embedding_weight_shape")
+                raise self._tensor_cls.policy.errors.nn_embedding_weight_shape()
             self.weight = self._param_cls(_weight, requires_grad=not _freeze)
 
     def reset_parameters(self) -> None:
@@ -352,7 +353,7 @@ class Embedding(Module):
     def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx=None, max_norm=None,
                         norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
         if embeddings._data.ndim != 2:
-            raise embeddings.policy.error("nn_embedding_pretrained_dim")
+            raise embeddings.policy.errors.nn_embedding_pretrained_dim()
         rows, cols = embeddings._data.shape
         return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
                    _freeze=freeze)
@@ -475,150 +476,13 @@ class _BatchNorm(Module):
 class BatchNorm1d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim not in (2, 3):
-            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="2D or 3D", ndim=input._data.ndim)
+            raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="2D or 3D", ndim=input._data.ndim)
 
 
 class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim != 4:
-            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="4D", ndim=input._data.ndim)
-
-
-# ------------------------------------------------------------------------ convolution, pooling
-
-class Conv2d(Module):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__()
-        policy = self._tensor_cls.policy
-        if groups <= 0:
-            raise policy.error("nn_conv_groups")
-        if in_channels % groups != 0:
-            raise policy.error("nn_conv_in_groups")
-        if out_channels % groups != 0:
-            raise policy.error("nn_conv_out_groups")
-        valid_modes = {"zeros", "reflect", "replicate", "circular"}
-        if padding_mode not in valid_modes:
-            raise policy.error("nn_conv_padding_mode", modes=valid_modes, mode=padding_mode)
-        kernel_size, stride, dilation = _pair(kernel_size), _pair(stride), _pair(dilation)
-        if isinstance(padding, str):
-            valid_padding = {"valid", "same"}
-            if padding not in valid_padding:
-                raise policy.error("nn_conv_padding_string", padding=padding, valid=valid_padding)
-            if padding == "same" and any(s != 1 for s in stride):
-                raise policy.error("nn_conv_same_strided")
-        else:
-            padding = _pair(padding)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.padding = padding
-        self.dilation = dilation
-        self.transposed = False
-        self.output_padding = (0, 0)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        if isinstance(padding, str):
-            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
-            if padding == "same":
-                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
-                    total = d * (k - 1)
-                    left = total // 2
-                    self._reversed_padding_repeated_twice[2 * i] = left
-                    self._reversed_padding_repeated_twice[2 * i + 1] = total - left
-        else:
-            self._reversed_padding_repeated_twice = [p for p in reversed(padding) for _ in range(2)]
-        self.weight = self._new_parameter((out_channels, in_channels // groups) + kernel_size, dtype, device)
-        if bias:
-            self.bias = self._new_parameter((out_channels,), dtype, device)
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
-
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight,
-                            bias, self.stride, 0, self.dilation, self.groups)
-        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
-
-    def forward(self, input):
-        return self._conv_forward(input, self.weight, self.bias)
-
-    def extra_repr(self) -> str:
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,) * len(self.padding):
-            s += f", padding={self.padding}"
-        if self.dilation != (1,) * len(self.dilation):
-            s += f", dilation={self.dilation}"
-        if self.output_padding != (0,) * len(self.output_padding):
-            s += f", output_padding={self.output_padding}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        if self.padding_mode != "zeros":
-            s += f", padding_mode={self.padding_mode}"
-        return s
-
-
-class MaxPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
-                 ceil_mode: bool = False) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.dilation = dilation
-        self.return_indices = return_indices
-        self.ceil_mode = ceil_mode
-
-    def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
-
-    def extra_repr(self) -> str:
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
-
-
-class AvgPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
-                 divisor_override=None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
-
-class AdaptiveAvgPool2d(Module):
-    def __init__(self, output_size) -> None:
-        super().__init__()
-        self.output_size = output_size
-
-    def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
+            raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="4D", ndim=input._data.ndim)
 
 
 class DataParallel(Module):

@@ -101,7 +101,7 @@ def paddle_double_grad(node) -> tuple[str, bool] | None:
     name = node.names["paddle"]
     if name in _PADDLE_NO_DOUBLE_GRAD_OP:
         op, line = _PADDLE_NO_DOUBLE_GRAD_OP[name]
-        raise node.policy.error("double_grad_unavailable", op=op, line=line)
+        raise node.policy.errors.double_grad_unavailable(op=op, line=line)
     if name in _PADDLE_NO_DOUBLE_GRAD or name.startswith("GradNode") or name.endswith("DoubleGradNode"):
         return None
     return name[:-len("GradNode")] + "DoubleGradNode", name not in _PADDLE_NO_INPUT_TIES

@@ -288,7 +288,7 @@ class Tensor(_CoreTensor):
     def retain_grads(self) -> None:
         """Keep this non-leaf's gradient in `.grad`, overwritten by each backward. It is a hook:
         it sees the gradient as changed by the hooks registered before it, not after."""
-        if self.grad_fn is None or not self._requires_grad or self.retains_grad:
+        if self._grad_fn is None or not self._requires_grad or self.retains_grad:
             return
         ref = weakref.ref(self)
 
