@@ -41,8 +41,6 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
     KnownDefect("graph_dump.names_along_graph", "flowgrad.paddle", _NEXT_FUNCTIONS),
     KnownDefect("graph_dump.shared_accumulation_node", "flowgrad.paddle", _NEXT_FUNCTIONS),
     KnownDefect("graph_dump.custom_function_in_graph", "flowgrad.paddle", _NEXT_FUNCTIONS),
-    KnownDefect("graph_dump.leaf_grad_fn", "flowgrad.paddle",
-                "a used leaf's grad_fn is None; paddle's is its GradNodeAccumulation node"),
     KnownDefect("custom_function.wrong_shape_grad", "flowgrad.paddle",
                 "PyLayer.backward returning another shape raises ValueError; paddle accepts it silently"),
 )

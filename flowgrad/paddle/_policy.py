@@ -190,6 +190,7 @@ PADDLE = PaddlePolicy(
     leaf_inplace_writes_first=True,
     hooks_keep_caller_grad_mode=True,
     detach_views_inplace=True,
+    leaf_grad_fn_is_accumulator=True,
     double_grad_name=paddle_double_grad,
     negative_indices_wrap=True,
     sequence_tensors_stack=True,

@@ -284,3 +284,11 @@ def test_detach_in_place_on_a_view(paddle):
     w = paddle.to_tensor([1., 2.])
     u = w[0:1]
     assert u.detach_() is u and u.stop_gradient
+
+
+def test_a_used_leafs_grad_fn_is_its_accumulation_node(paddle):
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    y = (x * 2.).sum()
+    assert x.grad_fn.name() == "GradNodeAccumulation" and x.is_leaf
+    y.backward()
+    assert x.grad.tolist() == [2., 2.] and x.grad_fn.name() == "GradNodeAccumulation"
