@@ -22,12 +22,8 @@ class KnownDefect:
 _NEXT_FUNCTIONS = "grad_fn.next_functions holds (node, index) pairs; paddle's holds the nodes themselves"
 
 KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
-    KnownDefect("higher_order.softmax_second_order", "flowgrad.paddle",
-                "grad(create_graph=True) through softmax works; paddle 3.3.1 raises (no double grad for softmax)"),
     KnownDefect("tensor_hooks.wrong_shape", "flowgrad.paddle",
                 "a hook returning another shape raises ValueError; paddle accepts it and .grad takes the new shape"),
-    KnownDefect("tensor_hooks.grad_mode_inside", "flowgrad.paddle",
-                "hooks run with grad mode off under paddle.grad(create_graph=False); paddle keeps the caller's"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.torch",
                 "backward raises 'saved tensor detached in-place' after requires_grad=False on a leaf; torch runs"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.oneflow",
@@ -39,16 +35,12 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "nested saved_tensors_hooks are accepted; paddle allows one pair at a time (ValueError)"),
     KnownDefect("saved_hooks.unpack_non_tensor", "flowgrad.paddle",
                 "an unpack hook returning an int raises PyTorch's TypeError; paddle raises ValueError"),
-    KnownDefect("saved_hooks.custom_function_saves", "flowgrad.paddle",
-                "PyLayer's ctx.save_for_backward bypasses saved-tensor hooks; paddle packs and unpacks through them"),
     KnownDefect("saved_hooks.pack_raises", "flowgrad.paddle",
                 "an exception in a pack hook propagates as is; paddle wraps it in OSError (External)"),
     KnownDefect("graph_dump.structure", "flowgrad.paddle", _NEXT_FUNCTIONS),
     KnownDefect("graph_dump.names_along_graph", "flowgrad.paddle", _NEXT_FUNCTIONS),
     KnownDefect("graph_dump.shared_accumulation_node", "flowgrad.paddle", _NEXT_FUNCTIONS),
     KnownDefect("graph_dump.custom_function_in_graph", "flowgrad.paddle", _NEXT_FUNCTIONS),
-    KnownDefect("graph_dump.leaf_grad_fn", "flowgrad.paddle",
-                "a used leaf's grad_fn is None; paddle's is its GradNodeAccumulation node"),
     KnownDefect("custom_function.wrong_shape_grad", "flowgrad.paddle",
                 "PyLayer.backward returning another shape raises ValueError; paddle accepts it silently"),
 )

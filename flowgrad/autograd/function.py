@@ -27,8 +27,20 @@ from ..tensor import Tensor
 _function_ids = itertools.count()
 
 
-class FunctionCtx:
-    """What `forward` / `setup_context` may call on ctx."""
+class CustomFunctionCtx:
+    """What every framework's ctx offers forward."""
+
+    def mark_non_differentiable(self, *args) -> None:
+        """Declare outputs that need no gradient (backward still receives zeros for them)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None instead of zeros for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+
+class FunctionCtx(CustomFunctionCtx):
+    """What `forward` / `setup_context` may call on ctx (PyTorch's)."""
 
     def save_for_backward(self, *tensors) -> None:
         """Save tensors (or None) for backward; only the last call counts."""
@@ -43,14 +55,6 @@ class FunctionCtx:
     def mark_dirty(self, *args) -> None:
         """Declare inputs that forward modified in place (they must be returned as outputs)."""
         self.dirty_tensors = args
-
-    def mark_non_differentiable(self, *args) -> None:
-        """Declare outputs that need no gradient (backward still receives zeros for them)."""
-        self.non_differentiable = args
-
-    def set_materialize_grads(self, value: bool) -> None:
-        """With False, backward receives None instead of zeros for outputs that got no gradient."""
-        self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
         warnings.warn(policy_of(self).errors.fn_mark_shared_storage(), stacklevel=2)
@@ -79,6 +83,23 @@ class CustomFunctionNode(Node):
         if saved is None:
             return ()
         return tuple(None if s is None else s.unpack(self) for s in saved)
+
+    def _keep_for_backward(self, objects: tuple) -> None:
+        """Keep any objects for backward as they are (paddle's save_for_backward); under saved-tensor
+        hooks they must be tensors, packed now and unpacked at each `_kept()`."""
+        hooks = mode.state.saved_hooks
+        self._fn_unpack = hooks[-1][1] if hooks else None
+        if hooks:
+            for index, o in enumerate(objects):
+                if not isinstance(o, Tensor):
+                    raise self.policy.errors.fn_save_type(index=index, type=type(o).__name__)
+            objects = tuple(hooks[-1][0](o) for o in objects)
+        self._fn_saved = objects
+
+    def _kept(self):
+        """What `_keep_for_backward` kept (None when nothing was)."""
+        saved, unpack = self._fn_saved, self.__dict__.get("_fn_unpack")
+        return saved if saved is None or unpack is None else tuple(unpack(p) for p in saved)
 
     def release(self, every_node: bool = False) -> None:
         self._released = True
@@ -136,8 +157,7 @@ class CustomFunctionNode(Node):
             raise policy.errors.fn_grad_count(name=name, expected=len(slots), got=got)
         flat, start = [], 0
         for position, size in enumerate(slots):
-            if size == 0:
-                # OneFlow (strict types) ignores a gradient for a None input
+            if size == 0:   # (OneFlow ignores a gradient for a non-tensor input)
                 if position < len(out) and out[position] is not None and not policy.function_strict_types:
                     raise policy.errors.fn_grad_non_tensor(name=name, position=position + 1)
                 continue
@@ -164,7 +184,7 @@ class CustomFunctionNode(Node):
         for index, (edge, g, shape) in enumerate(zip(self.next_edges, flat, self._input_shapes)):
             if edge is None or g is None:
                 if edge is not None and policy.function_none_grad_error:
-                    raise policy.errors.fn_grad_none(cls=self._forward_cls.__name__, index=index)
+                    raise policy.errors.fn_grad_none(cls=fwd.__name__, index=index)
                 grads.append(None)
                 continue
             gshape = g._data.shape
@@ -201,7 +221,7 @@ class CustomFunctionMeta(type):
     `cls._node_base` named by `cls._node_suffix`, with `cls._node_attrs(name)` set on it."""
 
     def __init__(cls, name, bases, attrs):
-        node_base = cls.__dict__.get("_node_base") or cls._node_base
+        node_base = cls._node_base
         backward_cls = type(name + cls._node_suffix, (node_base,),
                             {"_forward_cls": cls, "__module__": node_base.__module__, **cls._node_attrs(name)})
         backward_cls._autograd_function_id = next(_function_ids)
@@ -245,6 +265,11 @@ class CustomFunction(metaclass=CustomFunctionMeta):
         _check_arg_types(args)
         trace = traceback.format_stack()[:-1] if mode.state.anomaly or getattr(mode.state, "forward_traces",
                                                                                  False) else None
+        policy = policy_of(args)
+        if policy.function_strict_types:
+            for i, a in enumerate(args):
+                if not (a is None or isinstance(a, Tensor)):
+                    raise policy.errors.fn_apply_arg_type(index=i, type=type(a))
         inputs, run = cls._forward_call(args, kwargs)
         ctx, tensors = _new_ctx(cls, inputs, trace)
         cls._prepare(ctx, inputs)

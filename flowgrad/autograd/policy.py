@@ -84,6 +84,9 @@ class Policy:
     arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
+    detach_views_inplace: bool = False        # paddle: detach_() on a view detaches it
+    hooks_keep_caller_grad_mode: bool = False  # paddle: tensor hooks run under the caller's grad mode
+    double_grad_name: Callable | None = None  # paddle: node -> (its double-grad node's name, ties inputs) or None
     mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only
                                                # float with float or with complex
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))

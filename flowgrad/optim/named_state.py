@@ -78,6 +78,8 @@ class NamedState:
                 if id(p) in names:
                     self._load_accumulators(p, group, self._held, "optim_accumulator_missing")
 
+    load_state_dict = set_state_dict
+
     def _load_accumulators(self, p, group: dict, values: dict, missing: str, pop: bool = False) -> None:
         """`p`'s accumulators from a named state dict, as the neutral optimizer keeps them."""
         state = self.state[p]

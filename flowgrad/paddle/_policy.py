@@ -5,6 +5,7 @@ from __future__ import annotations
 import traceback
 
 from ..autograd.policy import TORCH_MESSAGES, Policy
+from ..ops.names import paddle_double_grad
 
 _TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be because:\n"
           "You calculate backward twice for the same subgraph without setting retain_graph=True. Please set "
@@ -83,6 +84,8 @@ PADDLE_MESSAGES.update({
     # paddle 3.3.1 accepts it and corrupts .grad; flowgrad refuses it
     "fn_grad_shape": (ValueError, "(InvalidArgument) {name} : backward returned a gradient of shape {got} for input "
                                   "{index} of shape {expected}."),
+    "fn_save_type": (ValueError, "(InvalidArgument) save_for_backward only support Tensor, list of Tensor, tuple of "
+                                 "Tensor. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:820)\n"),
     "fn_no_tensor_output": (ValueError, "(InvalidArgument) {name} : At least one output of `PyLayer.forward` is a "
                                         "`Tensor`. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:524)\n"),
     "fn_dirty_leaf": (ValueError, "(InvalidArgument) {name} : Leaf Var ({tensor._given_name}) that doesn't stop gradient "
@@ -94,10 +97,14 @@ PADDLE_MESSAGES.update({
     "fn_backward_raised": (OSError, "(External) \n{{\n    {bar} Error message in backward of {name}(0x{node_id:x})"
                                     "{bar}\n    {type}: {message}\n    \n    At:\n{at}    \n    {line}\n    \n}}\n"
                                     " (at /paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:177)\n"),
+    "double_grad_unavailable": (RuntimeError, "(Unavailable) The Op {op} doesn't have any grad op. If you don't "
+                                              "intend calculating higher order derivatives, please set `create_graph`"
+                                              "to False. (at /paddle/paddle/fluid/eager/api/generated/eager_generated/"
+                                              "backwards/nodes.cc:{line})\n"),
     "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
     "duplicate_roots": (AssertionError, "The argument '{what}' of paddle.autograd.backward contains duplicate "
                                         "paddle.Tensor object."),
-    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {name}, please check {what} "
+    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {tensor._given_name}, please check {what} "
                                         "carefully.\n  [Hint: Expected visited_ins.count(auto_grad_meta) == 0, but "
                                         "received visited_ins.count(auto_grad_meta):1 != 0:0.] (at "
                                         "/paddle/paddle/fluid/eager/backward.cc:220)\n"),
@@ -128,8 +135,9 @@ PADDLE_MESSAGES.update({
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
-OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "fn_grad_missing", "fn_grad_list", "fn_no_tensor_output",
-                       "fn_backward_raised", "duplicate_roots", "duplicate_tensors", "input_in_cuts"})
+OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "double_grad_unavailable", "fn_grad_missing", "fn_grad_list",
+                       "fn_no_tensor_output", "fn_backward_raised", "duplicate_roots", "duplicate_tensors",
+                       "input_in_cuts"})
 
 
 def node_name(node) -> str:
@@ -160,9 +168,6 @@ class PaddlePolicy(Policy):
             facts.update(type=type(exc).__name__, message=exc, node_id=id(facts.pop("node")), bar="=" * 28,
                          line="=" * 112, at="".join(f"      {f.filename}({f.lineno}): {f.name}\n"
                                                     for f in reversed(frames)))
-        elif kind == "duplicate_tensors":
-            t = facts.pop("tensor")
-            facts["name"] = t.name if t._grad_fn is None else ""
         return super().error(kind, **facts)
 
 
@@ -181,12 +186,16 @@ PADDLE = PaddlePolicy(
     grad_unreached_inputs_unused=True,
     grad_results_follow_create_graph=True,
     grad_returns_list=True,
+    mixed_kind_promotion=False,
+    leaf_inplace_writes_first=True,
+    hooks_keep_caller_grad_mode=True,
+    detach_views_inplace=True,
+    leaf_grad_fn_is_accumulator=True,
+    double_grad_name=paddle_double_grad,
     negative_indices_wrap=True,
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
     values_fit_dtype=False,
-    mixed_kind_promotion=False,
-    leaf_inplace_writes_first=True,
     ints_cast_to_float=True,
     arange_wrong_sign_empty=True,
     messages=PADDLE_MESSAGES,

@@ -215,3 +215,80 @@ def test_flag_values_flowgrad_does_not_build_are_refused(fpaddle, flag, value):
     with pytest.raises(NotImplementedError, match=re.escape(f"does not support {flag}={value}")):
         fpaddle.set_flags({flag: value})
     assert fpaddle.get_flags(flag) == {flag: not value}
+
+
+_SECOND_ORDER = {
+    "add": lambda p, x, w: x + w, "sub": lambda p, x, w: x - w, "sum": lambda p, x, w: x.sum() * w,
+    "mean": lambda p, x, w: x.mean() * w, "reshape": lambda p, x, w: x.reshape([1, 2]) * w.reshape([1, 2]),
+    "div": lambda p, x, w: x / w, "relu": lambda p, x, w: p.nn.functional.relu(x) * w, "exp": lambda p, x, w: p.exp(x),
+    "mul": lambda p, x, w: x * w, "matmul": lambda p, x, w: p.matmul(x.reshape([1, 2]), w.reshape([2, 1])),
+    "concat": lambda p, x, w: p.concat([x, w]) * 2.0, "slice": lambda p, x, w: x[0:1] * w[0:1],
+    "pow": lambda p, x, w: x ** 3, "maximum": lambda p, x, w: p.maximum(x, w),
+    "where": lambda p, x, w: p.where(x > 1, x, w), "sigmoid": lambda p, x, w: p.nn.functional.sigmoid(x),
+    "clip": lambda p, x, w: p.clip(x * w, 0, 5.0), "abs": lambda p, x, w: p.abs(x) * w,
+    "scale": lambda p, x, w: x * 3, "cast": lambda p, x, w: x.cast("float64") * w.cast("float64"),
+}
+
+
+def _second_order(paddle, name, first):
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    w = paddle.to_tensor([3., 4.], stop_gradient=False)
+    g, = paddle.grad(_SECOND_ORDER[name](paddle, x, w).sum(), [x if first == "x" else w], create_graph=True,
+                     allow_unused=True)
+    if g is None:
+        return None
+    again = paddle.grad(g.sum(), [x, w], allow_unused=True)
+    return (g.grad_fn.name() if g.grad_fn else None, g.stop_gradient,
+            [None if t is None else t.numpy().round(4).tolist() for t in again], x.grad, w.grad)
+
+
+@pytest.mark.parametrize("first", ["x", "w"])
+@pytest.mark.parametrize("name", sorted(_SECOND_ORDER))
+def test_second_order_grads_reach_inputs_as_paddles_double_grad_nodes(fpaddle, real_paddle, name, first):
+    """A first-order gradient made with create_graph comes out of paddle's <Op>DoubleGradNode, which
+    reaches the op's inputs: differentiating it again gives zeros (not None) where it does not
+    depend on them, except where paddle's double-grad kernel gives no input gradient."""
+    assert _second_order(fpaddle, name, first) == _second_order(real_paddle, name, first)
+
+
+@pytest.mark.parametrize("name, op, line", [
+    ("softmax", "softmax_grad", 76113), ("log_softmax", "log_softmax_grad", 36286), ("gelu", "gelu_grad", 25317),
+    ("max", "max_grad", 39444), ("cumsum", "cumsum_grad", 12607), ("logsumexp", "logsumexp_grad", 36944),
+    ("erf", "erf_grad", 16732), ("dot", "dot_grad", 15146), ("floor", "floor_grad", 21775),
+])
+def test_create_graph_through_an_op_without_double_grad_raises(paddle, name, op, line):
+    F = paddle.nn.functional
+    make = {"softmax": F.softmax, "log_softmax": F.log_softmax, "gelu": F.gelu, "max": lambda x: x.max(),
+            "cumsum": lambda x: paddle.cumsum(x, 0), "logsumexp": paddle.logsumexp, "erf": paddle.erf,
+            "dot": lambda x: paddle.dot(x, x), "floor": paddle.floor}[name]
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    y = make(x).sum()
+    msg = (f"(Unavailable) The Op {op} doesn't have any grad op. If you don't intend calculating higher order "
+           "derivatives, please set `create_graph`to False. (at /paddle/paddle/fluid/eager/api/generated/"
+           f"eager_generated/backwards/nodes.cc:{line})\n")
+    with pytest.raises(RuntimeError, match="^" + re.escape(msg) + "$"):
+        paddle.grad(y, x, create_graph=True)
+    g, = paddle.grad(y, x)  # without create_graph it runs
+    assert g.shape == [2]
+
+
+def test_detach_in_place_on_a_view(paddle):
+    x = paddle.to_tensor([1., 2., 3.], stop_gradient=False)
+    h = x * 1
+    v = h[0:2]
+    assert v.detach_() is v and v.stop_gradient and v.grad_fn is None
+    v.add_(paddle.ones([2]))
+    assert h.tolist() == [2., 3., 3.]  # still the base's memory
+    h.sum().backward()
+    assert x.grad.tolist() == [1., 1., 1.]
+    w = paddle.to_tensor([1., 2.])
+    u = w[0:1]
+    assert u.detach_() is u and u.stop_gradient
+
+
+def test_a_used_leafs_grad_fn_is_its_accumulation_node(paddle):
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    y = (x * 2.).sum()
+    assert x.grad_fn.name() == "GradNodeAccumulation" and x.is_leaf
+    y.backward()
+    assert x.grad.tolist() == [2., 2.] and x.grad_fn.name() == "GradNodeAccumulation"

@@ -266,3 +266,58 @@ def test_set_state_dict_continues_training(paddle):
     layer3(paddle.ones([1, 2])).sum().backward()
     with pytest.raises(AssertionError, match=re.escape(f"Optimizer set error, {layer3.weight.name}_moment1_")):
         opt3.step()
+
+
+@pytest.mark.parametrize("make, shape, bound", [
+    (lambda I: I.XavierUniform(), [40, 60], (6 / 100) ** 0.5),
+    (lambda I: I.KaimingUniform(), [40, 60], (6 / 40) ** 0.5),
+    (lambda I: I.KaimingUniform(nonlinearity="tanh"), [40, 60], 5 / 3 * (3 / 40) ** 0.5),
+    (lambda I: I.Uniform(-0.25, 0.5), [40, 60], None),
+    (lambda I: I.XavierUniform(), [8, 4, 3, 3], (6 / (4 * 9 + 8 * 9)) ** 0.5),
+    (lambda I: I.TruncatedNormal(1.0, 0.5, 0.25, 1.5), [40, 60], None),
+])
+def test_initializers_draw_from_paddles_ranges(paddle, make, shape, bound):
+    """Bounds (and for the uniform ones, the spread) as paddle's fans and gains give them."""
+    p = paddle.create_parameter(shape, "float32", default_initializer=make(paddle.nn.initializer))
+    values = p.numpy()
+    if bound is not None:
+        assert np.abs(values).max() <= bound + 1e-6 and np.abs(values).max() > 0.9 * bound
+        assert abs(values.std() - bound / 3 ** 0.5) < 0.1 * bound
+    elif values.min() >= 0:  # the truncated normal: absolute bounds [0.25, 1.5]
+        assert values.min() >= 0.25 - 1e-6 and values.max() <= 1.5 + 1e-6 and values.min() < 0.3
+    else:
+        assert values.min() >= -0.25 and values.max() <= 0.5
+
+
+@pytest.mark.parametrize("make, std", [
+    (lambda I: I.XavierNormal(), (2 / 100) ** 0.5),
+    (lambda I: I.KaimingNormal(), (2 / 40) ** 0.5),
+    (lambda I: I.Normal(0.5, 2.0), 2.0),
+])
+def test_normal_initializers_spread(paddle, make, std):
+    p = paddle.create_parameter([40, 60], "float32", default_initializer=make(paddle.nn.initializer))
+    assert abs(p.numpy().std() - std) < 0.1 * std
+
+
+def test_assign_initializer(paddle):
+    value = np.array([[1., 2.], [3., 4.]], dtype=np.float32)
+    p = paddle.create_parameter([2, 2], "float32", default_initializer=paddle.nn.initializer.Assign(value))
+    assert p.tolist() == [[1., 2.], [3., 4.]]
+
+
+def test_assign_initializer_of_another_shape_is_refused(fpaddle):
+    with pytest.raises(NotImplementedError, match=re.escape("needs a value of the parameter's shape [2, 2], got [4]")):
+        fpaddle.create_parameter([2, 2], "float32", default_initializer=fpaddle.nn.initializer.Assign([1., 2., 3., 4.]))
+
+
+@pytest.mark.parametrize("clip", ["global", "norm", "value"])
+def test_gradient_clipping_skips_parameters_without_need_clip(paddle, clip):
+    layer = paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(need_clip=False,
+                                                                initializer=paddle.nn.initializer.Constant(1.0)))
+    make = {"global": paddle.nn.ClipGradByGlobalNorm, "norm": paddle.nn.ClipGradByNorm,
+            "value": paddle.nn.ClipGradByValue}[clip]
+    opt = paddle.optimizer.SGD(1.0, parameters=layer.parameters(), grad_clip=make(0.1))
+    (layer(paddle.to_tensor([[1., 2.]])) * 3).sum().backward()
+    opt.step()
+    assert layer.weight.tolist() == [[-2., -2.], [-5., -5.]]
+    np.testing.assert_allclose(layer.bias.numpy(), [-0.1 / 2 ** 0.5 if clip != "value" else -0.1] * 2, rtol=1e-5)

@@ -8,36 +8,28 @@ stop_gradient=False, and its results and exceptions are reported with paddle's m
 """
 from __future__ import annotations
 
-from ...autograd.function import CustomFunction, CustomFunctionNode
+from ...autograd.function import CustomFunction, CustomFunctionCtx, CustomFunctionNode
 
 
-class PyLayerContext:
-    """What forward may call on `ctx`."""
+class PyLayerContext(CustomFunctionCtx):
+    """What forward may call on `ctx` (besides mark_non_differentiable and set_materialize_grads)."""
 
     not_inplace_tensors: tuple = ()
     non_differentiable: tuple = ()
-    materialize_grads = True
     grad_in_dtype_consistent = True
 
     def save_for_backward(self, *tensors) -> None:
-        """Keep `tensors` (any objects) for backward; a second call replaces them."""
-        self._fn_saved = tensors
+        """Keep `tensors` (any objects; tensors only under saved-tensor hooks, which pack them) for
+        backward; a second call replaces them."""
+        self._keep_for_backward(tensors)
 
     def saved_tensor(self):
-        """The saved tuple, or None when nothing was saved."""
-        return self._fn_saved
+        """The saved tuple (unpacked by the hooks it was saved under), or None when nothing was saved."""
+        return self._kept()
 
     def mark_not_inplace(self, *args) -> None:
         """An input that forward returns unchanged becomes a new output instead of an in-place result."""
         self.not_inplace_tensors = args
-
-    def mark_non_differentiable(self, *args) -> None:
-        """These outputs get stop_gradient=True; backward still receives (zero) gradients for them."""
-        self.non_differentiable = args
-
-    def set_materialize_grads(self, value: bool) -> None:
-        """False: outputs without an incoming gradient arrive in backward as None instead of zeros."""
-        self.materialize_grads = value
 
     def set_grad_in_dtype_consistent(self, flag: bool) -> None:
         self.grad_in_dtype_consistent = flag

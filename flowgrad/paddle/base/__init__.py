@@ -4,5 +4,3 @@ from __future__ import annotations
 
 from . import core, dygraph, framework  # noqa: F401
 from .framework import in_dygraph_mode  # noqa: F401
-from .._tensor import CPUPlace, CUDAPlace, Tensor  # noqa: F401
-from ..nn import ParamAttr  # noqa: F401

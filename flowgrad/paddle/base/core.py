@@ -15,14 +15,6 @@ def is_compiled_with_cuda() -> bool:
     return cuda_memory.cupy() is not None
 
 
-def is_compiled_with_rocm() -> bool:
-    return False
-
-
-def is_compiled_with_xpu() -> bool:
-    return False
-
-
 def CUDAPlace(device_id: int) -> Place:
     if not is_compiled_with_cuda():
         raise ValueError("(InvalidArgument) use wrong place, Please check. (at "
@@ -40,5 +32,4 @@ def is_bfloat16_supported(place: Place) -> bool:
     return False
 
 
-__all__ = ["eager", "is_compiled_with_cuda", "is_compiled_with_rocm", "is_compiled_with_xpu",
-           "CPUPlace", "CUDAPlace", "is_float16_supported", "is_bfloat16_supported"]
+__all__ = ["eager", "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "is_float16_supported", "is_bfloat16_supported"]

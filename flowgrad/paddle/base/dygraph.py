@@ -1,5 +1,5 @@
 """paddle.base.dygraph: flowgrad runs paddle's dynamic graph only, so `guard()` has nothing to
-switch and `disable_dygraph()` (static graphs) is refused."""
+switch (a place to switch to is not taken)."""
 from __future__ import annotations
 
 import contextlib
@@ -8,17 +8,5 @@ from ..autograd import grad, no_grad  # noqa: F401
 
 
 @contextlib.contextmanager
-def guard(place=None):
+def guard():
     yield
-
-
-def enabled() -> bool:
-    return True
-
-
-def enable_dygraph(place=None) -> None:
-    """Already on."""
-
-
-def disable_dygraph() -> None:
-    raise NotImplementedError("flowgrad's paddle facade has no static graph")

@@ -107,7 +107,6 @@ class Optimizer(NamedState):
         for group in self.param_groups:
             group["lr"] = float(value)
 
-    load_state_dict = NamedState.set_state_dict
 
 
 class SGD(Optimizer, _optim.SGD):
