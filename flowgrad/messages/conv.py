@@ -75,4 +75,33 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"),
     "pad_circular_wrap": (RuntimeError, "Padding value causes wrapping around more than once."),
     "pad_circular_input_dim": (ValueError, "expected {dims} input (got {ndim}D input)"),
+    # normalisation
+    "norm_input_min_dims": (RuntimeError, "Expected at least 2 dimensions for input tensor but received {ndim}"),
+    "group_norm_groups": (RuntimeError, "Expected number of channels in input to be divisible by num_groups, but got "
+                                        "input of shape {size} and num_groups={groups}"),
+    "group_norm_affine": (RuntimeError, "Expected {name} to be a vector of size equal to the number of channels in "
+                                        "input, but got {name} of shape {shape} and input of shape {size}"),
+    "group_norm_channels": (ValueError, "num_channels ({channels}) must be divisible by num_groups ({groups})"),
+    "instance_norm_spatial": (ValueError, "Expected more than 1 spatial element when training, got input size "
+                                          "{input_shape}"),
+    "instance_norm_input_dim": (ValueError, "expected {dims} input (got {ndim}D input)"),
+    "instance_norm_features": (ValueError, "expected input's size at dim={dim} to match num_features ({features}), "
+                                           "but got: {got}."),
+    "instance_norm_features_warning": (UserWarning, "input's size at dim={dim} does not match num_features. You can "
+                                                    "silence this warning by not passing in num_features, which is "
+                                                    "not used because affine=False"),
+    "local_response_norm_dims": (ValueError, "Expected 3D or higher dimensionality                          input (got "
+                                             "{ndim} dimensions)"),
+    "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                                     "{params} and channel size = {channels}."),
+    "prelu_zero_dim": (RuntimeError, "Not allow zero-dim input tensor."),
+    # resampling
+    "pixel_shuffle_dims": (RuntimeError, "{fn} expects input to have at least 3 dimensions, but got input with {ndim} "
+                                         "dimension(s)"),
+    "pixel_shuffle_factor": (RuntimeError, "{fn} expects a positive {name}, but got {value}"),
+    "pixel_shuffle_channels": (RuntimeError, "pixel_shuffle expects its input's 'channel' dimension to be divisible "
+                                             "by the square of upscale_factor, but input.size(-3)={channels} is not "
+                                             "divisible by {square}"),
+    "pixel_unshuffle_size": (RuntimeError, "pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
+                                           "input.size({dim})={size} is not divisible by {factor}"),
 }

@@ -20,6 +20,10 @@ from .functional_conv import _dims
 from .functional_conv import __all__ as _conv_all
 from .functional_pad import pad  # noqa: F401
 from .functional_pool import *  # noqa: F401,F403
+from .functional_norm import *  # noqa: F401,F403
+from .functional_norm import __all__ as _norm_all
+from .functional_resample import *  # noqa: F401,F403
+from .functional_resample import __all__ as _resample_all
 from .functional_pool import __all__ as _pool_all
 from .functional_pool import max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices  # noqa: F401
 
@@ -32,7 +36,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
-__all__ += [name for name in _conv_all + _pool_all if name not in __all__]
+__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu"] if name not in __all__]
 
 
 def _pair(v, name="kernel_size"):
@@ -89,6 +93,20 @@ def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
 
 def leaky_relu_(input, negative_slope: float = 0.01):
     return leaky_relu(input, negative_slope, True)
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x), one weight per channel (dim 1) or one for all."""
+    d = input._data
+    count = weight._data.size
+    if count != 1:
+        if d.ndim == 0:
+            raise input.policy.error("prelu_zero_dim")
+        channels = d.shape[1] if d.ndim >= 2 else 1
+        if count != channels:
+            raise input.policy.error("prelu_channels", params=count, channels=channels)
+    w = ops.reshape(weight, (-1,) + (1,) * (d.ndim - 2)) if count != 1 and d.ndim >= 2 else ops.reshape(weight, ())
+    return ops.where(input > 0, input, w * input)
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):

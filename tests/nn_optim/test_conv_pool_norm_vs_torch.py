@@ -564,3 +564,129 @@ def test_padding_errors(torch, i):
     fn, exc, msg = PAD_ERRORS[i]
     with pytest.raises(exc, match=exact(msg)):
         fn(torch)
+
+
+# ---------------------------------------------------------------- normalisation, shuffles, PReLU
+
+NORM = {
+    "group_norm": (lambda T, x, w, b: F(T).group_norm(x, 3, w, b, eps=1e-3), [R(2, 6, 3, 4), R(6), R(6)]),
+    "group_norm_no_affine_2d": (lambda T, x: F(T).group_norm(x, 2), [R(3, 4)]),
+    "group_norm_3d_input": (lambda T, x, w: F(T).group_norm(x, 1, w), [R(2, 3, 5), R(3)]),
+    "instance_norm": (lambda T, x: F(T).instance_norm(x), [R(2, 3, 4, 5)]),
+    "instance_norm_affine": (lambda T, x, w, b: F(T).instance_norm(x, weight=w, bias=b, eps=1e-2), [R(2, 3, 7), R(3),
+                                                                                                     R(3)]),
+    "instance_norm_running": (lambda T, x: F(T).instance_norm(x, T.tensor([0.5, -1.0, 0.25], dtype=T.float64),
+                                                              T.tensor([1.5, 0.5, 2.0], dtype=T.float64),
+                                                              use_input_stats=False), [R(2, 3, 4)]),
+    "local_response_norm_3d": (lambda T, x: F(T).local_response_norm(x, 3, alpha=0.1, beta=0.6, k=2.0), [R(2, 5, 4)]),
+    "local_response_norm_4d": (lambda T, x: F(T).local_response_norm(x, 2), [R(2, 5, 3, 4)]),
+    "local_response_norm_5d": (lambda T, x: F(T).local_response_norm(x, 4, alpha=0.5), [R(1, 6, 2, 3, 2)]),
+    "pixel_shuffle": (lambda T, x: F(T).pixel_shuffle(x, 2), [R(2, 8, 3, 4)]),
+    "pixel_shuffle_extra_dims": (lambda T, x: F(T).pixel_shuffle(x, 3), [R(2, 1, 9, 2, 3)]),
+    "pixel_unshuffle": (lambda T, x: F(T).pixel_unshuffle(x, 2), [R(2, 3, 4, 6)]),
+    "pixel_unshuffle_unbatched": (lambda T, x: F(T).pixel_unshuffle(x, 3), [R(2, 3, 6)]),
+    "prelu_channels": (lambda T, x, w: F(T).prelu(x, w), [R(2, 3, 4), R(3)]),
+    "prelu_one": (lambda T, x, w: F(T).prelu(x, w), [R(2, 3, 4, 2), R(1)]),
+    "prelu_1d": (lambda T, x, w: F(T).prelu(x, w), [R(5), R(1)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM))
+def test_norm_and_shuffle_match_torch(name, real_torch):
+    fn, arrays = NORM[name]
+    compare(real_torch, fn, arrays)
+
+
+@pytest.mark.parametrize("name", ["group_norm", "instance_norm_affine", "local_response_norm_4d", "prelu_channels"])
+def test_norm_second_derivatives_match_torch(name, real_torch):
+    fn, arrays = NORM[name]
+    compare(real_torch, lambda T, *args: fn(T, *args) ** 3, arrays, create_graph=True)
+
+
+NORM_MODULES = {
+    "GroupNorm": (lambda T: T.nn.GroupNorm(2, 4), (2, 4, 3, 3), True),
+    "GroupNorm_no_bias": (lambda T: T.nn.GroupNorm(4, 4, eps=1e-3, bias=False), (3, 4, 5), True),
+    "InstanceNorm1d": (lambda T: T.nn.InstanceNorm1d(3), (2, 3, 5), True),
+    "InstanceNorm1d_unbatched_affine": (lambda T: T.nn.InstanceNorm1d(3, affine=True), (3, 5), True),
+    "InstanceNorm2d_tracking_train": (lambda T: T.nn.InstanceNorm2d(3, affine=True, track_running_stats=True,
+                                                                    momentum=0.3), (2, 3, 4, 4), True),
+    "InstanceNorm2d_tracking_eval": (lambda T: T.nn.InstanceNorm2d(3, track_running_stats=True), (2, 3, 4, 4), False),
+    "InstanceNorm3d": (lambda T: T.nn.InstanceNorm3d(2, affine=True), (2, 2, 3, 2, 3), True),
+    "LocalResponseNorm": (lambda T: T.nn.LocalResponseNorm(3, alpha=0.2), (2, 4, 3, 3), True),
+    "PixelShuffle": (lambda T: T.nn.PixelShuffle(2), (2, 4, 2, 3), True),
+    "PixelUnshuffle": (lambda T: T.nn.PixelUnshuffle(2), (2, 1, 4, 2), True),
+    "PReLU": (lambda T: T.nn.PReLU(), (2, 3, 4), True),
+    "PReLU_channels": (lambda T: T.nn.PReLU(3, init=0.1), (2, 3, 4), True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM_MODULES))
+def test_norm_modules_match_torch(name, real_torch):
+    make, shape, train = NORM_MODULES[name]
+    compare_module(real_torch, make, R(*shape), train=train)
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+def test_instance_norm_running_statistics_after_steps(real_torch):
+    x = [R(2, 3, 5), R(2, 3, 5)]
+    stats = []
+    for T in (real_torch, ft):
+        m = T.nn.InstanceNorm1d(3, track_running_stats=True, momentum=None).double()
+        for a in x:
+            m(T.tensor(a))
+        stats.append([m.running_mean.numpy(), m.running_var.numpy(), m.num_batches_tracked.item()])
+    np.testing.assert_allclose(stats[1][0], stats[0][0], rtol=1e-12)
+    np.testing.assert_allclose(stats[1][1], stats[0][1], rtol=1e-12)
+    assert stats[1][2] == stats[0][2]
+
+
+def test_instance_norm_feature_mismatch_warns_without_affine(torch):
+    with pytest.warns(UserWarning, match=exact("input's size at dim=1 does not match num_features. You can silence "
+                                               "this warning by not passing in num_features, which is not used "
+                                               "because affine=False")):
+        torch.nn.InstanceNorm1d(4)(torch.ones(2, 3, 5))
+
+
+NORM_ERRORS = [
+    (lambda T: F(T).group_norm(T.ones(2, 8, 3), 3), RuntimeError,
+     "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 8, 3] and "
+     "num_groups=3"),
+    (lambda T: F(T).group_norm(T.ones(2, 8, 3), 4, T.ones(3)), RuntimeError,
+     "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [3] "
+     "and input of shape [2, 8, 3]"),
+    (lambda T: F(T).group_norm(T.ones(4), 4), RuntimeError,
+     "Expected at least 2 dimensions for input tensor but received 1"),
+    (lambda T: T.nn.GroupNorm(3, 8), ValueError, "num_channels (8) must be divisible by num_groups (3)"),
+    (lambda T: F(T).instance_norm(T.ones(2, 3, 1)), ValueError,
+     "Expected more than 1 spatial element when training, got input size torch.Size([2, 3, 1])"),
+    (lambda T: T.nn.InstanceNorm1d(4)(T.ones(4, 3, 3, 3)), ValueError, "expected 2D or 3D input (got 4D input)"),
+    (lambda T: T.nn.InstanceNorm3d(4)(T.ones(4, 3)), ValueError, "expected 4D or 5D input (got 2D input)"),
+    (lambda T: T.nn.InstanceNorm1d(4, affine=True)(T.ones(2, 3, 5)), ValueError,
+     "expected input's size at dim=1 to match num_features (4), but got: 3."),
+    (lambda T: F(T).local_response_norm(T.ones(3, 4), 2), ValueError,
+     "Expected 3D or higher dimensionality                          input (got 2 dimensions)"),
+    (lambda T: F(T).pixel_shuffle(T.ones(2, 8, 3, 4), 3), RuntimeError,
+     "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but "
+     "input.size(-3)=8 is not divisible by 9"),
+    (lambda T: F(T).pixel_shuffle(T.ones(3, 4), 2), RuntimeError,
+     "pixel_shuffle expects input to have at least 3 dimensions, but got input with 2 dimension(s)"),
+    (lambda T: F(T).pixel_shuffle(T.ones(2, 4, 3, 4), 0), RuntimeError,
+     "pixel_shuffle expects a positive upscale_factor, but got 0"),
+    (lambda T: F(T).pixel_unshuffle(T.ones(2, 8, 3, 4), 2), RuntimeError,
+     "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=3 is not divisible by "
+     "2"),
+    (lambda T: F(T).pixel_unshuffle(T.ones(2, 8, 3, 4), 3), RuntimeError,
+     "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=4 is not divisible by 3"),
+    (lambda T: F(T).prelu(T.ones(2, 8, 3), T.ones(2)), RuntimeError,
+     "Mismatch of parameter numbers and input channel size. Found parameter numbers = 2 and channel size = 8."),
+    (lambda T: T.nn.PReLU(3)(T.ones(4)), RuntimeError,
+     "Mismatch of parameter numbers and input channel size. Found parameter numbers = 3 and channel size = 1."),
+    (lambda T: T.nn.PReLU(3)(T.tensor(2.0)), RuntimeError, "Not allow zero-dim input tensor."),
+]
+
+
+@pytest.mark.parametrize("i", range(len(NORM_ERRORS)))
+def test_norm_and_shuffle_errors(torch, i):
+    fn, exc, msg = NORM_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
