@@ -104,4 +104,27 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                              "divisible by {square}"),
     "pixel_unshuffle_size": (RuntimeError, "pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
                                            "input.size({dim})={size} is not divisible by {factor}"),
+    "interpolate_align_corners": (ValueError, "align_corners option can only be set with the interpolating modes: "
+                                              "linear | bilinear | bicubic | trilinear"),
+    "interpolate_size_and_scale": (ValueError, "only one of size or scale_factor should be defined"),
+    "interpolate_no_size": (ValueError, "either size or scale_factor should be defined"),
+    "interpolate_size_dims": (ValueError, "Input and output must have the same number of spatial dimensions, but got "
+                                          "input with spatial dimensions of {spatial} and output size of {size}. "
+                                          "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                                          "size in (o1, o2, ...,oK) format."),
+    "interpolate_scale_dims": (ValueError, "Input and scale_factor must have the same number of spatial dimensions, "
+                                           "but got input with spatial dimensions of {spatial} and scale_factor of "
+                                           "shape {scale}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                                           "format and scale_factor in (s1, s2, ...,sK) format."),
+    "interpolate_recompute_with_size": (ValueError, "recompute_scale_factor is not meaningful with an explicit size."),
+    "interpolate_input_dims": (NotImplementedError, "Input Error: Only 3D, 4D and 5D input Tensors supported (got "
+                                                    "{ndim}D) for the modes: nearest | linear | bilinear | bicubic | "
+                                                    "trilinear | lanczos | area | nearest-exact (got {mode})"),
+    "interpolate_mode_dims": (NotImplementedError, "Got {ndim}D input, but {mode} mode needs {needs}D input"),
+    "interpolate_mode_not_built": (NotImplementedError, "flowgrad does not implement interpolate(mode='{mode}')"),
+    "interpolate_antialias_not_built": (NotImplementedError, "flowgrad does not implement interpolate(antialias=True)"),
+    "interpolate_output_size_1d": (RuntimeError, "Input and output sizes should be greater than 0, but got input "
+                                                 "({input}) and output ({output})"),
+    "interpolate_output_size": (RuntimeError, "Input and output sizes should be greater than 0, but got input "
+                                              "({input}) output ({output})"),
 }

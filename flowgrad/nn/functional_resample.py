@@ -2,9 +2,16 @@
 (nearest: an index_select per dim; linear modes: a matrix of interpolation weights per dim)."""
 from __future__ import annotations
 
-from .. import ops
+import math
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle"]
+import numpy as np
+
+from .. import backend, ops
+from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
+
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+
+_LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
 
 def _shuffle_checks(input, fn: str, factor: int):
@@ -44,3 +51,118 @@ def pixel_unshuffle(input, downscale_factor: int):
     x = ops.reshape(input, (*lead, c, h // r, r, w // r, r))
     x = ops.permute(x, *range(n), n, n + 2, n + 4, n + 1, n + 3)
     return ops.reshape(x, (*lead, c * r * r, h // r, w // r))
+
+
+# ----------------------------------------------------------------------------------- interpolate
+
+def _nearest_index(n_in: int, n_out: int, scale, exact: bool) -> np.ndarray:
+    """ATen's nearest source cell per output cell, computed in float32 as its CPU kernel does."""
+    dst = np.arange(n_out, dtype=np.float32)
+    if not exact and n_out == n_in:
+        return np.arange(n_out)
+    if not exact and n_out == 2 * n_in:
+        return np.arange(n_out) >> 1
+    step = np.float32(1.0 / scale) if scale is not None and scale > 0 else np.float32(n_in) / np.float32(n_out)
+    src = np.floor((dst + np.float32(0.5)) * step if exact else dst * step).astype(np.int64)
+    return np.minimum(src, n_in - 1)
+
+
+def _linear_matrix(n_in: int, n_out: int, scale, align_corners: bool, dtype) -> np.ndarray:
+    """The (out, in) weights of linear interpolation along one dim (ATen's source-index rule, in the
+    input's floating type)."""
+    ft = np.dtype(dtype).type
+    if align_corners:
+        step = ft(n_in - 1) / ft(n_out - 1) if n_out > 1 else ft(0)
+    else:
+        step = ft(1.0 / scale) if scale is not None and scale > 0 else ft(n_in) / ft(n_out)
+    dst = np.arange(n_out, dtype=dtype)
+    src = step * dst if align_corners else np.maximum(step * (dst + ft(0.5)) - ft(0.5), ft(0))
+    i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    lam1 = np.clip(src - i0.astype(dtype), 0, 1)
+    i1 = i0 + (i0 < n_in - 1)
+    m = np.zeros((n_out, n_in), dtype=dtype)
+    rows = np.arange(n_out)
+    np.add.at(m, (rows, i0), ft(1) - lam1)
+    np.add.at(m, (rows, i1), lam1)
+    return m
+
+
+def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                recompute_scale_factor=None, antialias: bool = False):
+    policy = input.policy
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise policy.error("interpolate_align_corners")
+    elif align_corners is None:
+        align_corners = False
+    shape = input._data.shape
+    dim = len(shape) - 2
+    if size is not None and scale_factor is not None:
+        raise policy.error("interpolate_size_and_scale")
+    scales = [None] * max(dim, 0)
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise policy.error("interpolate_size_dims", spatial=list(shape[2:]), size=size)
+            outs = [int(s) for s in size]
+        else:
+            outs = [int(size)] * dim
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise policy.error("interpolate_scale_dims", spatial=list(shape[2:]), scale=scale_factor)
+            scales = [float(f) for f in scale_factor]
+        else:
+            scales = [float(scale_factor)] * dim
+        outs = None
+    else:
+        raise policy.error("interpolate_no_size")
+    if recompute_scale_factor and size is not None:
+        raise policy.error("interpolate_recompute_with_size")
+    if mode == "area" and outs is None:
+        recompute_scale_factor = True
+    if outs is None:
+        outs = [int(math.floor(shape[i + 2] * scales[i])) for i in range(dim)]
+        if recompute_scale_factor:
+            scales = [None] * dim
+    if antialias:
+        raise policy.error("interpolate_antialias_not_built")
+    known = ("nearest", "nearest-exact", "area", "linear", "bilinear", "trilinear", "bicubic", "lanczos")
+    if dim not in (1, 2, 3) or mode not in known:
+        raise policy.error("interpolate_input_dims", ndim=len(shape), mode=mode)
+    if mode in _LINEAR and _LINEAR[mode] != dim:
+        raise policy.error("interpolate_mode_dims", ndim=len(shape), mode=mode, needs=_LINEAR[mode] + 2)
+    if mode in ("bicubic", "lanczos"):
+        raise policy.error("interpolate_mode_not_built", mode=mode)
+    if mode == "area":
+        return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1](input, outs)
+    if any(o <= 0 for o in outs):
+        axes = ("D", "H", "W")[-dim:]
+        sizes = [", ".join(f"{a}: {n}" for a, n in zip(axes, ns)) for ns in (shape[2:], outs)]
+        raise policy.error("interpolate_output_size_1d" if dim == 1 else "interpolate_output_size", input=sizes[0],
+                           output=sizes[1])
+    d = input._data
+    xp = backend.namespace(d)
+    out = input
+    for i in range(dim):
+        axis = 2 + i
+        if mode in ("nearest", "nearest-exact"):
+            idx = _nearest_index(shape[axis], outs[i], scales[i], mode == "nearest-exact")
+            out = ops.index_select(out, axis, out._new(xp.asarray(idx)))
+        else:
+            m = _linear_matrix(shape[axis], outs[i], scales[i], align_corners, d.dtype)
+            out = ops.transpose(ops.matmul(ops.transpose(out, axis, -1), input._new(xp.asarray(m.T))), axis, -1)
+    return out
+
+
+def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):
+    """The deprecated name of interpolate."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

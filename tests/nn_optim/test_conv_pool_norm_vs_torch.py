@@ -690,3 +690,114 @@ def test_norm_and_shuffle_errors(torch, i):
     fn, exc, msg = NORM_ERRORS[i]
     with pytest.raises(exc, match=exact(msg)):
         fn(torch)
+
+
+# ------------------------------------------------------------------------------------ interpolate
+
+def _interp(**kw):
+    return lambda T, x: F(T).interpolate(x, **kw)
+
+
+INTERP = {
+    "nearest_1d_scale": (_interp(scale_factor=2.5), [R(2, 3, 4)]),
+    "nearest_1d_size_down": (_interp(size=3), [R(2, 3, 7)]),
+    "nearest_2d_double": (_interp(scale_factor=2), [R(1, 2, 3, 4)]),
+    "nearest_2d_size": (_interp(size=(5, 7)), [R(1, 2, 3, 4)]),
+    "nearest_2d_odd_scales": (_interp(scale_factor=(1.3, 0.7)), [R(1, 2, 7, 9)]),
+    "nearest_2d_recompute": (_interp(scale_factor=(1.3, 0.7), recompute_scale_factor=True), [R(1, 2, 7, 9)]),
+    "nearest_3d": (_interp(size=(3, 2, 5)), [R(1, 2, 2, 3, 4)]),
+    "nearest_exact_2d": (_interp(scale_factor=1.5, mode="nearest-exact"), [R(1, 2, 3, 5)]),
+    "nearest_exact_1d_down": (_interp(size=4, mode="nearest-exact"), [R(1, 2, 9)]),
+    "linear": (_interp(scale_factor=2.3, mode="linear"), [R(2, 3, 4)]),
+    "linear_align": (_interp(size=9, mode="linear", align_corners=True), [R(2, 3, 4)]),
+    "linear_down": (_interp(size=3, mode="linear"), [R(2, 3, 8)]),
+    "bilinear": (_interp(size=(5, 7), mode="bilinear"), [R(2, 2, 3, 4)]),
+    "bilinear_align": (_interp(scale_factor=(2, 1.5), mode="bilinear", align_corners=True), [R(2, 2, 3, 4)]),
+    "bilinear_scale": (_interp(scale_factor=(0.6, 1.7), mode="bilinear"), [R(1, 2, 6, 5)]),
+    "bilinear_align_to_one": (_interp(size=(1, 3), mode="bilinear", align_corners=True), [R(1, 2, 4, 5)]),
+    "trilinear": (_interp(scale_factor=(1.5, 2, 0.5), mode="trilinear"), [R(1, 2, 2, 3, 4)]),
+    "area_2d": (_interp(size=(2, 3), mode="area"), [R(1, 2, 5, 7)]),
+    "area_1d_scale": (_interp(scale_factor=0.5, mode="area"), [R(1, 2, 7)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTERP))
+def test_interpolate_matches_torch(name, real_torch):
+    fn, arrays = INTERP[name]
+    compare(real_torch, fn, arrays)
+
+
+def test_interpolate_float32_matches_torch(real_torch):
+    x = R(1, 2, 5, 7).astype(np.float32)
+    for kw in (dict(scale_factor=1.37), dict(scale_factor=(0.61, 1.9), mode="bilinear"),
+               dict(size=(9, 4), mode="nearest-exact")):
+        a = F(ft).interpolate(ft.tensor(x), **kw).numpy()
+        b = F(real_torch).interpolate(real_torch.tensor(x), **kw).numpy()
+        assert a.dtype == b.dtype == np.float32
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+
+
+UPSAMPLE_MODULES = {
+    "Upsample_nearest": (lambda T: T.nn.Upsample(scale_factor=2), (1, 2, 3, 3)),
+    "Upsample_bilinear": (lambda T: T.nn.Upsample(size=(4, 5), mode="bilinear"), (1, 2, 3, 3)),
+    "Upsample_trilinear_align": (lambda T: T.nn.Upsample(scale_factor=(2, 1, 1.5), mode="trilinear",
+                                                         align_corners=True), (1, 1, 2, 3, 2)),
+    "UpsamplingNearest2d": (lambda T: T.nn.UpsamplingNearest2d(size=5), (2, 1, 3, 2)),
+    "UpsamplingBilinear2d": (lambda T: T.nn.UpsamplingBilinear2d(scale_factor=2), (2, 1, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UPSAMPLE_MODULES))
+def test_upsample_modules_match_torch(name, real_torch):
+    make, shape = UPSAMPLE_MODULES[name]
+    compare_module(real_torch, make, R(*shape))
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+INTERP_ERRORS = [
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, align_corners=True), ValueError,
+     "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, scale_factor=2), ValueError,
+     "only one of size or scale_factor should be defined"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3)), ValueError, "either size or scale_factor should be defined"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=(4, 5)), ValueError,
+     "Input and output must have the same number of spatial dimensions, but got input with spatial dimensions of [3] "
+     "and output size of (4, 5). Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+     "(o1, o2, ...,oK) format."),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), scale_factor=[2.0]), ValueError,
+     "Input and scale_factor must have the same number of spatial dimensions, but got input with spatial dimensions "
+     "of [3, 3] and scale_factor of shape [2.0]. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+     "scale_factor in (s1, s2, ...,sK) format."),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, recompute_scale_factor=True), ValueError,
+     "recompute_scale_factor is not meaningful with an explicit size."),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, mode="bilinear"), NotImplementedError,
+     "Got 3D input, but bilinear mode needs 4D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), size=4, mode="trilinear"), NotImplementedError,
+     "Got 4D input, but trilinear mode needs 5D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3, 3), size=4, mode="linear"), NotImplementedError,
+     "Got 5D input, but linear mode needs 3D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), size=4, mode="foo"), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 4D) for the modes: nearest | linear | bilinear | "
+     "bicubic | trilinear | lanczos | area | nearest-exact (got foo)"),
+    (lambda T: F(T).interpolate(T.ones(1, 3), size=4), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 2D) for the modes: nearest | linear | bilinear | "
+     "bicubic | trilinear | lanczos | area | nearest-exact (got nearest)"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), scale_factor=0.2), RuntimeError,
+     "Input and output sizes should be greater than 0, but got input (W: 3) and output (W: 0)"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), scale_factor=0.2, mode="bilinear"), RuntimeError,
+     "Input and output sizes should be greater than 0, but got input (H: 3, W: 3) output (H: 0, W: 0)"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(INTERP_ERRORS)))
+def test_interpolate_errors(torch, i):
+    fn, exc, msg = INTERP_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
+
+
+def test_interpolate_modes_not_built_say_so():
+    with pytest.raises(NotImplementedError, match="bicubic"):
+        F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="antialias"):
+        F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bilinear", antialias=True)
