@@ -12,8 +12,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "conv_negative_dilation": (RuntimeError, "dilation should be greater than zero"),
     "conv_zero_dilation": (RuntimeError, "non-positive dilation is not supported"),
     "conv_nonpositive_groups": (RuntimeError, "non-positive groups is not supported"),
-    "conv_weight_input_dims": (RuntimeError, "Expected {dims}-dimensional input for {dims}-dimensional weight {weight}, "
-                                             "but got {got}-dimensional input of size {input} instead"),
+    "conv_weight_input_dims": (RuntimeError, "Expected {dims}-dimensional input for {dims}-dimensional weight "
+                                             "{weight}, but got {got}-dimensional input of size {input} instead"),
     "conv_weight_below_groups": (RuntimeError, "Given groups={groups}, expected weight to be at least {groups} at "
                                                "dimension 0, but got weight of size {weight} instead"),
     "conv_transposed_channels": (RuntimeError, "Given transposed=1, weight of size {weight}, expected input{input} "
@@ -127,4 +127,26 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                  "({input}) and output ({output})"),
     "interpolate_output_size": (RuntimeError, "Input and output sizes should be greater than 0, but got input "
                                               "({input}) output ({output})"),
+    # unfold / fold
+    "fold_param_len": (RuntimeError, "It is expected {name} equals to 2, but got size {size}"),
+    "fold_kernel_positive": (RuntimeError, "kernel size should be greater than zero, but got kernel_height: {h} "
+                                           "kernel_width: {w}"),
+    "fold_dilation_positive": (RuntimeError, "dilation should be greater than zero, but got dilation_height: {h} "
+                                             "dilation_width: {w}"),
+    "fold_padding_negative": (RuntimeError, "padding should be non-negative, but got pad_height: {h} pad_width: {w}"),
+    "fold_stride_positive": (RuntimeError, "stride should be greater than zero, but got stride_height: {h} "
+                                           "stride_width: {w}"),
+    "unfold_input_dims": (RuntimeError, "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other "
+                                        "non-zero dimensions for input, but got: {size}"),
+    "unfold_blocks": (RuntimeError, "Given input with spatial size ({h}, {w}), kernel_size={kernel}, "
+                                    "dilation={dilation}, padding={padding}, calculated shape of the array of sliding "
+                                    "blocks as {blocks}, but its components must be at least one."),
+    "fold_input_dims": (RuntimeError, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+                                      "non-zero dimensions for input, but got: {size}"),
+    "fold_divisible": (RuntimeError, "Expected size of input's dimension 1 to be divisible by the product of "
+                                     "kernel_size, but got input.size(1)={size} and kernel_size={kernel}."),
+    "fold_blocks": (RuntimeError, "Given output_size={size}, kernel_size={kernel}, dilation={dilation}, "
+                                  "padding={padding}, stride={stride}, expected size of input's dimension 2 to match "
+                                  "the calculated number of sliding blocks {bh} * {bw} = {blocks}, but got "
+                                  "input.size(2)={got}."),
 }

@@ -258,11 +258,14 @@ C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2,
   [(1, 2, 4, 4), (2, 1, 2, 2)])
 C("conv1d_same_dilated", lambda T, x, w, b: F(T).conv1d(x, w, b, padding="same", dilation=2),
   [(2, 2, 5), (3, 2, 2), (3,)])
-C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)), [(1, 2, 3, 3, 2), (2, 2, 2, 2, 2)])
+C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)),
+  [(1, 2, 3, 3, 2), (2, 2, 2, 2, 2)])
 C("conv_transpose1d", lambda T, x, w, b: F(T).conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1),
   [(2, 2, 3), (2, 3, 3), (3,)])
 C("conv_transpose2d_groups", lambda T, x, w: F(T).conv_transpose2d(x, w, stride=(1, 2), groups=2, dilation=(2, 1),
                                                                   output_padding=(1, 0)), [(1, 4, 2, 3), (4, 1, 2, 2)])
+C("unfold", lambda T, x: F(T).unfold(x, (2, 1), dilation=(1, 2), padding=1, stride=(2, 1)), [(1, 2, 3, 3)])
+C("fold", lambda T, x: F(T).fold(x, (3, 4), 2, padding=(1, 0), stride=(2, 1)), [(1, 4, 6)])
 C("max_pool2d", lambda T, x: F(T).max_pool2d(x, 2), [(1, 1, 4, 4)])
 C("max_pool2d_with_indices", lambda T, x: F(T).max_pool2d(x, 2, stride=1, return_indices=True)[0], [(1, 1, 3, 3)])
 C("avg_pool2d", lambda T, x: F(T).avg_pool2d(x, 2, stride=1, padding=1), [(1, 1, 3, 3)])

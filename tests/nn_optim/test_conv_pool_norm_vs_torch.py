@@ -437,8 +437,8 @@ POOL_ERRORS = [
                                                        "optional 0 dim batch size for input, but got:[2, 3, 3, 3]"),
     (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), (2, 2)), "max_pool1d() kernel_size must be an int, list of ints or "
                                                          "tuple of ints of size 1 but got size 2"),
-    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, stride=(1, 2)), "max_pool1d() stride must be None, an int, list "
-                                                                   "of ints, or tuple of ints of size 1 but got size 2"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, stride=(1, 2)),
+     "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size 2"),
     (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 0), "max_pool1d() kernel_size must be greater than zero, but got 0"),
     (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, dilation=0), "max_pool1d() dilation must be greater than zero, "
                                                                 "but got 0"),
@@ -530,7 +530,8 @@ def test_padding_modules_match_torch(name, real_torch):
 def test_padding_node_names(torch, mode, dims):
     x = torch.ones((1, 2) + (3,) * dims, requires_grad=True)
     out = torch.nn.functional.pad(x, (1, 1) * dims, mode=mode)
-    assert out.grad_fn.name() == f"{mode.capitalize().replace('Reflect', 'Reflection').replace('Replicate', 'Replication')}Pad{dims}DBackward0"
+    kind = {"reflect": "Reflection", "replicate": "Replication"}[mode]
+    assert out.grad_fn.name() == f"{kind}Pad{dims}DBackward0"
 
 
 PAD_ERRORS = [
@@ -801,3 +802,81 @@ def test_interpolate_modes_not_built_say_so():
         F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bicubic")
     with pytest.raises(NotImplementedError, match="antialias"):
         F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bilinear", antialias=True)
+
+
+# ----------------------------------------------------------------------------------- unfold / fold
+
+FOLD = {
+    "unfold": (lambda T, x: F(T).unfold(x, (2, 3), dilation=(2, 1), padding=(1, 0), stride=(1, 2)), [R(2, 3, 5, 6)]),
+    "unfold_unbatched": (lambda T, x: F(T).unfold(x, 2), [R(3, 4, 4)]),
+    "fold": (lambda T, x: F(T).fold(x, (5, 6), 2), [R(2, 12, 20)]),
+    "fold_geometry": (lambda T, x: F(T).fold(x, (6, 5), (2, 3), dilation=(2, 1), padding=1, stride=(2, 1)),
+                      [R(2, 12, 15)]),
+    "fold_unbatched": (lambda T, x: F(T).fold(x, 4, 3, padding=1), [R(9, 16)]),
+    "fold_of_unfold": (lambda T, x: F(T).fold(F(T).unfold(x, 3, padding=1, stride=2), (5, 5), 3, padding=1, stride=2),
+                       [R(1, 2, 5, 5)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLD))
+def test_unfold_and_fold_match_torch(name, real_torch):
+    fn, arrays = FOLD[name]
+    compare(real_torch, fn, arrays)
+    compare(real_torch, lambda T, *args: fn(T, *args) ** 3, arrays, create_graph=True)
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda T: T.nn.Unfold(3, padding=1), (2, 2, 4, 4)),
+    (lambda T: T.nn.Fold((4, 5), 2), (2, 8, 12)),
+    (lambda T: T.nn.Fold(4, 2, stride=2), (2, 4, 4)),
+])
+def test_unfold_and_fold_modules(real_torch, make, shape):
+    compare_module(real_torch, make, R(*shape))
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+@pytest.mark.parametrize("expr, name", [("F.unfold(x, 2)", "Im2ColBackward0"),
+                                        ("F.fold(c, (3, 3), 2)", "Col2ImBackward0")])
+def test_unfold_and_fold_node_names(torch, expr, name):
+    env = {"F": torch.nn.functional, "x": torch.ones(1, 2, 3, 3, requires_grad=True),
+           "c": torch.ones(1, 8, 4, requires_grad=True)}
+    assert eval(expr, env).grad_fn.name() == name
+
+
+FOLD_ERRORS = [
+    (lambda T: F(T).unfold(T.ones(2, 3, 5, 6), (2, 2, 2)), "It is expected kernel_size equals to 2, but got size 3"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 5, 6), 7), "Given input with spatial size (5, 6), kernel_size=(7, 7), "
+                                                   "dilation=(1, 1), padding=(0, 0), calculated shape of the array of "
+                                                   "sliding blocks as (-1, 0), but its components must be at least "
+                                                   "one."),
+    (lambda T: F(T).unfold(T.ones(2, 3, 5, 6), 0), "kernel size should be greater than zero, but got kernel_height: 0 "
+                                                   "kernel_width: 0"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 4, 4), 2, stride=0, dilation=0, padding=-1),
+     "dilation should be greater than zero, but got dilation_height: 0 dilation_width: 0"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 4, 4), 2, stride=0, padding=-1),
+     "padding should be non-negative, but got pad_height: -1 pad_width: -1"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 4, 4), 2, stride=0), "stride should be greater than zero, but got "
+                                                             "stride_height: 0 stride_width: 0"),
+    (lambda T: F(T).unfold(T.ones(1, 2, 3, 3, 3), 2), "Expected 3D or 4D (batch mode) tensor with possibly 0 batch "
+                                                      "size and other non-zero dimensions for input, but got: [1, 2, "
+                                                      "3, 3, 3]"),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 6), 3), "Expected size of input's dimension 1 to be divisible by the "
+                                                        "product of kernel_size, but got input.size(1)=12 and "
+                                                        "kernel_size=(3, 3)."),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 7), 2), "Given output_size=(5, 7), kernel_size=(2, 2), "
+                                                        "dilation=(1, 1), padding=(0, 0), stride=(1, 1), expected size "
+                                                        "of input's dimension 2 to match the calculated number of "
+                                                        "sliding blocks 4 * 6 = 24, but got input.size(2)=20."),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 6, 1), 2), "It is expected output_size equals to 2, but got size 3"),
+    (lambda T: F(T).fold(T.ones(20), (5, 6), 2), "Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                                                 "batch size and non-zero dimensions for input, but got: [20]"),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 6), 2, padding=(1, 2, 3)), "It is expected padding equals to 2, but "
+                                                                           "got size 3"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(FOLD_ERRORS)))
+def test_unfold_and_fold_errors(torch, i):
+    fn, msg = FOLD_ERRORS[i]
+    with pytest.raises(RuntimeError, match=exact(msg)):
+        fn(torch)
