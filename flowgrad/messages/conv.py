@@ -149,4 +149,31 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                   "padding={padding}, stride={stride}, expected size of input's dimension 2 to match "
                                   "the calculated number of sliding blocks {bh} * {bw} = {blocks}, but got "
                                   "input.size(2)={got}."),
+    # embedding bags
+    "embedding_bag_weights_shape": (ValueError, "embedding_bag: If per_sample_weights ({weights_shape}) is not None, "
+                                                "then it must have the same shape as the input ({input_shape})"),
+    "embedding_bag_weight_dim": (ValueError, "weight has to be a 2D Tensor, but got Tensor of dimension {ndim}"),
+    "embedding_bag_2d_offsets": (ValueError, "if input is 2D, then offsets has to be None, as input is treated is a "
+                                             "mini-batch of fixed length sequences. However, found offsets of type "
+                                             "{type_name}"),
+    "embedding_bag_offsets_none": (ValueError, "offsets has to be a 1D Tensor but got None"),
+    "embedding_bag_offsets_dim": (ValueError, "offsets has to be a 1D Tensor"),
+    "embedding_bag_input_dim": (ValueError, "input has to be 1D or 2D Tensor, but got Tensor of dimension {ndim}"),
+    "embedding_bag_max_freq": (ValueError, "max mode does not support scaling the gradient by the frequency"),
+    "embedding_bag_max_sparse": (ValueError, "max mode does not support sparse weights"),
+    "embedding_bag_mode": (ValueError, "mode has to be one of sum, mean or max"),
+    "embedding_bag_weights_mode": (NotImplementedError, "embedding_bag: per_sample_weights was not None. "
+                                                        "per_sample_weights is only supported for mode='sum' (got "
+                                                        "mode='{mode}'). Please open a feature request on GitHub."),
+    "embedding_bag_not_built": (NotImplementedError, "flowgrad does not implement embedding_bag({what}=True)"),
+    "embedding_bag_index_dtype": (RuntimeError, "Expected tensor for argument #{arg} '{name}' to have one of the "
+                                                "following scalar types: Long, Int; but got {type_name} instead "
+                                                "(while checking arguments for embedding_bag)"),
+    "embedding_bag_padding_idx": (RuntimeError, "padding_idx must be within the number of embeddings, {low} through "
+                                                "{high}, but got {got}"),
+    "embedding_bag_first_offset": (RuntimeError, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                                                 "has to start from position 0. However, got {got}"),
+    "embedding_bag_last_offset": (RuntimeError, "offsets[-1] can not be greater than input's length {length} but got "
+                                                "offsets[-1] of {got}"),
+    "embedding_bag_module_padding_idx": (AssertionError, "padding_idx must be within num_embeddings"),
 }

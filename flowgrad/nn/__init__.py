@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import functional, init, rnn_utils, utils  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold
+from .embedding_bag import EmbeddingBag
 from .layers import (ELU, GELU, BatchNorm1d, BatchNorm2d, Bilinear, DataParallel, Dropout, Embedding, Flatten,
                      Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU, Linear, LogSigmoid, LogSoftmax,
                      Mish, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus,

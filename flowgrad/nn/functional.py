@@ -17,6 +17,7 @@ from ..ops import layers as _layers
 from .functional_conv import *  # noqa: F401,F403
 from .functional_conv import __all__ as _conv_all
 from .functional_conv import _dims
+from .functional_embedding_bag import embedding_bag  # noqa: F401
 from .functional_norm import *  # noqa: F401,F403
 from .functional_norm import __all__ as _norm_all
 from .functional_pad import pad  # noqa: F401
@@ -35,7 +36,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
-__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu"] if name not in __all__]
+__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"] if name not in __all__]
 
 
 def _legacy_reduction(size_average, reduce, reduction, policy):

@@ -880,3 +880,99 @@ def test_unfold_and_fold_errors(torch, i):
     fn, msg = FOLD_ERRORS[i]
     with pytest.raises(RuntimeError, match=exact(msg)):
         fn(torch)
+
+
+# ---------------------------------------------------------------------------------- EmbeddingBag
+
+def _bag(T, w, idx, offsets=None, psw=None, **kw):
+    return F(T).embedding_bag(T.tensor(idx), w, None if offsets is None else T.tensor(offsets),
+                              per_sample_weights=psw, **kw)
+
+
+IDX = np.array([1, 2, 4, 5, 4, 3, 2, 9, 0, 2])
+BAGS = {
+    "mean": (lambda T, w: _bag(T, w, IDX, [0, 4, 7]), [R(10, 3)]),
+    "sum_2d": (lambda T, w: _bag(T, w, IDX.reshape(2, 5), mode="sum"), [R(10, 3)]),
+    "max": (lambda T, w: _bag(T, w, IDX, [0, 3, 3, 9], mode="max"), [R(10, 3)]),
+    "mean_empty_bag_padding_idx": (lambda T, w: _bag(T, w, IDX, [0, 4, 4, 8], padding_idx=2), [R(10, 3)]),
+    "max_padding_idx_only": (lambda T, w: _bag(T, w, IDX, [0, 1, 2], mode="max", padding_idx=2), [R(10, 3)]),
+    "sum_per_sample_weights": (lambda T, w, p: _bag(T, w, IDX, [0, 5], p, mode="sum"), [R(10, 3), R(10)]),
+    "sum_include_last_offset": (lambda T, w: _bag(T, w, IDX, [0, 2, 6, 8], mode="sum", include_last_offset=True),
+                                [R(10, 3)]),
+    "mean_negative_padding_idx": (lambda T, w: _bag(T, w, IDX.reshape(5, 2), padding_idx=-8), [R(10, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAGS))
+def test_embedding_bag_matches_torch(name, real_torch):
+    fn, arrays = BAGS[name]
+    compare(real_torch, fn, arrays)
+
+
+@pytest.mark.parametrize("kw, shape", [
+    (dict(mode="sum"), (2, 4)), (dict(mode="max", padding_idx=3), (3, 3)),
+    (dict(max_norm=1.0, norm_type=1.5), (2, 4)), (dict(mode="mean", include_last_offset=True), (7,)),
+])
+def test_embedding_bag_module_matches_torch(real_torch, kw, shape):
+    idx = np.array([1, 3, 0, 5, 3, 2, 1, 4, 5, 0, 1, 2])[:int(np.prod(shape))].reshape(shape)
+    offsets = [0, 3, 5] if len(shape) == 1 else None
+    outs = []
+    for T in (real_torch, ft):
+        m = T.nn.EmbeddingBag(6, 3, **kw).double()
+        with T.no_grad():
+            m.weight.copy_(T.tensor(np.linspace(-2, 2, 18).reshape(6, 3)))
+        out = m(T.tensor(idx), None if offsets is None else T.tensor(offsets))
+        out.backward(T.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape))))
+        outs.append((out.detach().numpy(), m.weight.grad.numpy(), m.weight.detach().numpy(), repr(m)))
+    for a, b in zip(*outs):
+        if isinstance(a, str):
+            assert a == b
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-7)
+
+
+BAG_ERRORS = [
+    (lambda T: F(T).embedding_bag(T.tensor([[1, 2]]), T.ones(4, 2), [0]), ValueError,
+     "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences. "
+     "However, found offsets of type <class 'list'>"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2)), ValueError,
+     "offsets has to be a 1D Tensor but got None"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([[0]])), ValueError,
+     "offsets has to be a 1D Tensor"),
+    (lambda T: F(T).embedding_bag(T.tensor([[[1, 2]]]), T.ones(4, 2)), ValueError,
+     "input has to be 1D or 2D Tensor, but got Tensor of dimension 3"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), mode="foo"), ValueError,
+     "mode has to be one of sum, mean or max"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), per_sample_weights=T.ones(2)),
+     NotImplementedError, "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+                          "mode='sum' (got mode='mean'). Please open a feature request on GitHub."),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), per_sample_weights=T.ones(3)),
+     ValueError, "embedding_bag: If per_sample_weights (torch.Size([3])) is not None, then it must have the same "
+                 "shape as the input (torch.Size([2]))"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2, 1), T.tensor([0])), ValueError,
+     "weight has to be a 2D Tensor, but got Tensor of dimension 3"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), mode="max",
+                                  scale_grad_by_freq=True), ValueError,
+     "max mode does not support scaling the gradient by the frequency"),
+    (lambda T: F(T).embedding_bag(T.tensor([1.0, 2.0]), T.ones(4, 2), T.tensor([0])), RuntimeError,
+     "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+     "torch.FloatTensor instead (while checking arguments for embedding_bag)"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), padding_idx=4), RuntimeError,
+     "padding_idx must be within the number of embeddings, -4 through 3, but got 4"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0, 3])), RuntimeError,
+     "offsets[-1] can not be greater than input's length 2 but got offsets[-1] of 3"),
+    (lambda T: T.nn.EmbeddingBag(4, 2, padding_idx=4), AssertionError, "padding_idx must be within num_embeddings"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(BAG_ERRORS)))
+def test_embedding_bag_errors(torch, i):
+    fn, exc, msg = BAG_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
+
+
+def test_embedding_bag_options_not_built_say_so():
+    for kw in (dict(sparse=True), dict(scale_grad_by_freq=True)):
+        with pytest.raises(NotImplementedError, match=next(iter(kw))):
+            F(ft).embedding_bag(ft.tensor([1, 2]), ft.ones(4, 2), ft.tensor([0]), **kw)
