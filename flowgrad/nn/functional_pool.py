@@ -1,7 +1,7 @@
 """The functional poolings (PyTorch's F.max_pool1d/2d/3d, F.avg_pool1d/2d/3d and the adaptive ones).
 
-1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d pooling on the primitives of
-flowgrad.ops.conv, 3-d on the N-d ones of flowgrad.ops.pooling. Adaptive average pooling multiplies
+1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d and 3-d pooling on the
+primitives of flowgrad.ops.pooling. Adaptive average pooling multiplies
 each spatial dim by a matrix of window weights; adaptive max pooling gathers every window (padded
 to the largest by repeating a cell of its own) and takes the max, so both are compositions.
 """
@@ -12,7 +12,6 @@ import math
 import numpy as np
 
 from .. import backend, ops
-from ..ops import conv as _conv
 from ..ops import pooling as _pooling
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
@@ -130,8 +129,9 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices: bool = False):
     kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
                                                    dilation)
+    _check_output(input, 2, kernel, stride, padding, dilation, ceil_mode)
     x, unbatched = _batch(input, 2)
-    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
+    out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
     if unbatched:
         out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
     return (out, idx) if return_indices else out
@@ -175,8 +175,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.error("pool_divisor_zero")
+    _check_output(input, 2, kernel, stride, padding, (1, 1), ceil_mode)
     x, unbatched = _batch(input, 2)
-    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    out = _pooling.avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return ops.squeeze(out, 0) if unbatched else out
 
 

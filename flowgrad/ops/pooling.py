@@ -1,4 +1,5 @@
-"""Max and average pooling over N spatial dims (N, C, *spatial), on conv_nd's im2col.
+"""Max and average pooling over 2 or 3 spatial dims (N, C, *spatial), on conv_nd's im2col (1-d
+pooling runs as 2-d pooling of height 1, as in PyTorch).
 
 The callers (flowgrad/nn/functional_pool.py) check the arguments and the output size first.
 Windows are read with per-side padding, so ceil mode needs no extra copy: the overhang past the
@@ -11,7 +12,7 @@ import math
 import numpy as np
 
 from .. import backend
-from ._declare import _grad_enabled, derivative
+from ._declare import _grad_enabled, derivative, variant
 from . import indexing as I
 from . import shape as S
 from .conv_nd import col2im, im2col
@@ -48,9 +49,11 @@ def _max_pool_grad(grad, x_shape, indices):
     return S.reshape(gx, x_shape)
 
 
-MaxPool3DWithIndicesBackward0 = derivative("MaxPool3DWithIndicesBackward0", oneflow="max_pool_3dBackward",
+MaxPool2DWithIndicesBackward0 = derivative("MaxPool2DWithIndicesBackward0", oneflow="max_pool_2dBackward",
                                            keep="x_shape indices", self=_max_pool_grad)
-_MAX_ROWS = {3: MaxPool3DWithIndicesBackward0}
+MaxPool3DWithIndicesBackward0 = variant(MaxPool2DWithIndicesBackward0, "MaxPool3DWithIndicesBackward0",
+                                        oneflow="max_pool_3dBackward")
+_MAX_ROWS = {2: MaxPool2DWithIndicesBackward0, 3: MaxPool3DWithIndicesBackward0}
 
 
 def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
@@ -66,14 +69,15 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     am = xp.argmax(cols, axis=-1)                                              # (N, *outs, C)
     to_channels = (0, nd + 1, *range(1, nd + 1))
     vals = xp.take_along_axis(cols, am[..., None], axis=-1)[..., 0].transpose(to_channels)
-    rest, offsets = am.transpose(to_channels), []                               # kernel offset per dim
-    for k in reversed(kernel):
-        offsets.insert(0, rest % k)
-        rest = rest // k
-    idx = 0
+    rest, offsets = am.transpose(to_channels), [None] * nd                    # kernel offset per dim
+    for i in range(nd - 1, 0, -1):
+        offsets[i], rest = rest % kernel[i], rest // kernel[i]
+    offsets[0] = rest
+    idx = None
     for i in range(nd):
         start = (xp.arange(outs[i]) * stride[i] - padding[i]).reshape((-1,) + (1,) * (nd - 1 - i))
-        idx = idx * size[i] + start + offsets[i] * dilation[i]
+        pos = (offsets[i] * dilation[i] if dilation[i] != 1 else offsets[i]) + start
+        idx = pos if idx is None else idx * size[i] + pos
     idx = idx.astype(np.int64)
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
@@ -110,13 +114,16 @@ def _divide(xp, a, divisor):
 
 # The gradient divided by each window's divisor and spread back over the window (a transposed
 # convolution with a kernel of ones); its own derivative is the pooling again.
-AvgPool3DBackward0 = derivative("AvgPool3DBackward0", oneflow="avg_pool_3dBackward", keep="x_shape geom divisor",
+AvgPool2DBackward0 = derivative("AvgPool2DBackward0", oneflow="avg_pool_2dBackward", keep="x_shape geom divisor",
                                 self=lambda grad, x_shape, geom, divisor: _avg_pool_backward(grad, x_shape, geom,
                                                                                              divisor))
-AvgPool3DBackwardBackward = derivative("AvgPool3DBackwardBackward0", oneflow="avg_pool_3d_gradBackward",
+AvgPool2DBackwardBackward = derivative("AvgPool2DBackwardBackward0", oneflow="avg_pool_2d_gradBackward",
                                        keep="geom divisor",
                                        grad_output=lambda grad, geom, divisor: _avg_pool(grad, geom, divisor))
-_AVG_ROWS = {3: (AvgPool3DBackward0, AvgPool3DBackwardBackward)}
+AvgPool3DBackward0 = variant(AvgPool2DBackward0, "AvgPool3DBackward0", oneflow="avg_pool_3dBackward")
+AvgPool3DBackwardBackward = variant(AvgPool2DBackwardBackward, "AvgPool3DBackwardBackward0",
+                                    oneflow="avg_pool_3d_gradBackward")
+_AVG_ROWS = {2: (AvgPool2DBackward0, AvgPool2DBackwardBackward), 3: (AvgPool3DBackward0, AvgPool3DBackwardBackward)}
 
 
 def _avg_pool(x, geom, divisor):
