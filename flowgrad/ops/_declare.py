@@ -154,11 +154,15 @@ def _build(spec: dict, module: str) -> type[OpNode]:
         if unknown:
             raise TypeError(f"{spec['torch']}: the formula for {name!r} names {unknown}, which the row does not "
                             "declare")
+    # saved in PyTorch's order, which saved-tensor hooks observe: its generated nodes save their
+    # inputs sorted by argument name (mul saves `other` before `self`, mm `mat2` before `self`)
+    # and the op's result after them
+    aliases = spec["aliases"] or {}
     named = {p for w in wants if w for p in w}
-    saved = [n for n in inputs + ["result"] + extras if n in named or n in extras]
+    saved = sorted((n for n in inputs + extras if n in named or n in extras), key=lambda n: aliases.get(n, n))
+    saved += ["result"] if "result" in named else []
     users = {n: [i for i, w in enumerate(wants) if w and n in w] for n in saved}
     cls_name = spec["torch"].rsplit("::", 1)[-1]
-    aliases = spec["aliases"] or {}
     shown = tuple(aliases.get(n, n) for n in saved)
     ns = {"__slots__": tuple(keep), "__module__": module, "__qualname__": cls_name, "_spec": spec,
           "names": _names.row(spec["torch"], spec["paddle"], spec["oneflow"]), "_saved_names": shown}
