@@ -75,6 +75,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"),
     "pad_circular_wrap": (RuntimeError, "Padding value causes wrapping around more than once."),
     "pad_circular_input_dim": (ValueError, "expected {dims} input (got {ndim}D input)"),
+    "pad_circular_empty": (RuntimeError, "Negative padding value is resulting in an empty dimension"),
+    "pad_too_small": (RuntimeError, "input (W: {size}) is too small. Calculated output W: {out}"),
+    "pad_negative_dimension": (RuntimeError, "Trying to create tensor with negative dimension {dim}: {size}"),
     # normalisation
     "norm_input_min_dims": (RuntimeError, "Expected at least 2 dimensions for input tensor but received {ndim}"),
     "group_norm_groups": (RuntimeError, "Expected number of channels in input to be divisible by num_groups, but got "

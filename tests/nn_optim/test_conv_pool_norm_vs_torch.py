@@ -557,6 +557,14 @@ PAD_ERRORS = [
      "Padding length should be less than or equal to two times the input dimension but got padding length 10 and "
      "input of dimension 4"),
     (lambda T: T.nn.CircularPad2d(1)(T.ones(2, 2)), ValueError, "expected 3D or 4D input (got 2D input)"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (-3, -2), mode="replicate"), RuntimeError,
+     "input (W: 4) is too small. Calculated output W: -1"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (-3, -1), mode="reflect"), RuntimeError,
+     "input (W: 4) is too small. Calculated output W: 0"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (-3, -2), mode="circular"), RuntimeError,
+     "Negative padding value is resulting in an empty dimension"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4, 4), (0, 0, -3, -2), mode="replicate"), RuntimeError,
+     "Trying to create tensor with negative dimension -1: [2, 3, -1, 4]"),
 ]
 
 
@@ -976,3 +984,36 @@ def test_embedding_bag_options_not_built_say_so():
     for kw in (dict(sparse=True), dict(scale_grad_by_freq=True)):
         with pytest.raises(NotImplementedError, match=next(iter(kw))):
             F(ft).embedding_bag(ft.tensor([1, 2]), ft.ones(4, 2), ft.tensor([0]), **kw)
+
+
+# ------------------------------------------------------------------------------------- float32
+
+FLOAT32 = [
+    (lambda T, x, w: F(T).conv1d(x, w, padding="same"), [(2, 3, 7), (4, 3, 3)]),
+    (lambda T, x, w: F(T).conv_transpose2d(x, w, stride=2, output_padding=1), [(1, 3, 4, 4), (3, 2, 3, 3)]),
+    (lambda T, x, w: F(T).conv3d(x, w, groups=3), [(1, 3, 3, 4, 3), (3, 1, 2, 2, 2)]),
+    (lambda T, x: F(T).max_pool3d(x, 2, ceil_mode=True), [(1, 2, 3, 5, 4)]),
+    (lambda T, x: F(T).avg_pool1d(x, 3, padding=1, count_include_pad=False), [(2, 3, 7)]),
+    (lambda T, x: F(T).adaptive_max_pool2d(x, (2, 3)), [(1, 2, 5, 7)]),
+    (lambda T, x: F(T).pad(x, (1, 2, 2, 1), mode="reflect"), [(1, 2, 4, 4)]),
+    (lambda T, x: F(T).group_norm(x, 2), [(2, 4, 3)]),
+    (lambda T, x: F(T).instance_norm(x), [(2, 3, 5)]),
+    (lambda T, x: F(T).local_response_norm(x, 3), [(2, 4, 3)]),
+    (lambda T, x: F(T).fold(x, (4, 4), 2), [(1, 8, 9)]),
+    (lambda T, x: F(T).interpolate(x, scale_factor=1.5, mode="linear", align_corners=True), [(1, 2, 5)]),
+]
+
+
+@pytest.mark.parametrize("i", range(len(FLOAT32)))
+def test_float32_results_and_gradients_keep_the_dtype(real_torch, i):
+    fn, shapes = FLOAT32[i]
+    arrays = [R(*s).astype(np.float32) for s in shapes]
+    results = []
+    for T in (ft, real_torch):
+        ts = [T.tensor(a, requires_grad=True) for a in arrays]
+        out = fn(T, *ts)
+        out.backward(T.ones_like(out))
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
+    for a, b in zip(*results):
+        assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
