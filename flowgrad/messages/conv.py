@@ -4,8 +4,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # convolution arguments, checked as ATen's convolution checks them
     "conv_param_length": (RuntimeError, "expected {name} to be a single integer value or a list of {dims} values to "
                                         "match the convolution dimensions, but got {name}={value}"),
-    "conv_param_ints": (TypeError, "{fn}(): argument '{name}' must be tuple of ints, but found element of type "
-                                   "{type_name} at pos {pos}"),
+    "conv_param_ints": (TypeError, "{fn}(): argument '{name}' must be tuple of ints, not {type_name}"),
     "conv_negative_padding": (RuntimeError, "negative padding is not supported"),
     "conv_negative_output_padding": (RuntimeError, "negative output_padding is not supported"),
     "conv_nonpositive_stride": (RuntimeError, "non-positive stride is not supported"),

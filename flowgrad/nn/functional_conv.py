@@ -114,8 +114,10 @@ def _conv(fn: str, spatial: int, input, weight, bias, stride, padding, dilation,
         if padding not in ("same", "valid"):
             raise policy.error("nn_conv2d_padding_string", padding=padding)
         mode, padding = padding, 0
-    stride, padding, dilation, _ = _check(x, weight, bias, _ntuple(stride, spatial), _ntuple(padding, spatial),
-                                          _ntuple(dilation, spatial), groups, (0,), False, mode == "same")
+    stride, padding, dilation = (_int_tuple(fn, name, v, spatial, policy) for name, v in
+                                 (("stride", stride), ("padding", padding), ("dilation", dilation)))
+    stride, padding, dilation, _ = _check(x, weight, bias, stride, padding, dilation, groups, (0,), False,
+                                          mode == "same")
     if mode == "same":
         if any(s != 1 for s in stride):
             raise policy.error("nn_conv2d_same_strided")
@@ -139,10 +141,10 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
 
 
 def _int_tuple(fn: str, name: str, v, spatial: int, policy) -> tuple:
+    """An int or a sequence of ints, as the Python binding accepts a `tuple of ints` argument."""
     values = _ntuple(v, spatial)
-    for i, e in enumerate(values):
-        if not isinstance(e, (int, np.integer)) or isinstance(e, bool):
-            raise policy.error("conv_param_ints", fn=fn, name=name, type_name=type(e).__name__, pos=i)
+    if not all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in values):
+        raise policy.error("conv_param_ints", fn=fn, name=name, type_name=type(v).__name__)
     return tuple(int(e) for e in values)
 
 

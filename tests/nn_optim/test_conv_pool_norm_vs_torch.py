@@ -262,6 +262,10 @@ CONV_ERRORS = [
     (lambda T: F(T).conv_transpose1d(T.ones(2, 4, 7, dtype=T.float64), T.ones(4, 3, 3, dtype=T.float64), padding=5),
      RuntimeError, "Given input size per channel: (1 x 7). Calculated output size per channel: (1 x -1). Output size "
                    "is too small"),
+    (lambda T: F(T).conv_transpose1d(T.ones(1, 2, 5), T.ones(2, 2, 3), padding=(1.5,)), TypeError,
+     "conv_transpose1d(): argument 'padding' must be tuple of ints, not tuple"),
+    (lambda T: F(T).conv_transpose1d(T.ones(1, 2, 5), T.ones(2, 2, 3), stride="a"), TypeError,
+     "conv_transpose1d(): argument 'stride' must be tuple of ints, not str"),
     (lambda T: T.nn.ConvTranspose1d(4, 3, 3, padding_mode="reflect"), ValueError,
      'Only "zeros" padding mode is supported for ConvTranspose1d'),
     (lambda T: T.nn.Conv1d(4, 3, 3, stride=2, padding="same"), ValueError,
@@ -1017,3 +1021,9 @@ def test_float32_results_and_gradients_keep_the_dtype(real_torch, i):
     for a, b in zip(*results):
         assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+
+
+def test_convolution_refuses_non_integer_geometry(torch):
+    for kw in (dict(padding=1.5), dict(stride=(1.5,)), dict(dilation=True)):
+        with pytest.raises(TypeError):
+            torch.nn.functional.conv1d(torch.ones(1, 2, 5), torch.ones(2, 2, 3), **kw)
