@@ -106,6 +106,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                              "divisible by {square}"),
     "pixel_unshuffle_size": (RuntimeError, "pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
                                            "input.size({dim})={size} is not divisible by {factor}"),
+    "upsample_deprecated": (UserWarning, "`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                                         "instead."),
     "interpolate_align_corners": (ValueError, "align_corners option can only be set with the interpolating modes: "
                                               "linear | bilinear | bicubic | trilinear"),
     "interpolate_size_and_scale": (ValueError, "only one of size or scale_factor should be defined"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -157,12 +158,15 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
 
 def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):
     """The deprecated name of interpolate."""
+    warnings.warn(input.policy.error("upsample_deprecated", name="upsample"), stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn(input.policy.error("upsample_deprecated", name="upsample_nearest"), stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn(input.policy.error("upsample_deprecated", name="upsample_bilinear"), stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

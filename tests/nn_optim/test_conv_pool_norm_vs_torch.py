@@ -1027,3 +1027,14 @@ def test_convolution_refuses_non_integer_geometry(torch):
     for kw in (dict(padding=1.5), dict(stride=(1.5,)), dict(dilation=True)):
         with pytest.raises(TypeError):
             torch.nn.functional.conv1d(torch.ones(1, 2, 5), torch.ones(2, 2, 3), **kw)
+
+
+@pytest.mark.parametrize("name, kw", [("upsample", {}), ("upsample_nearest", {}), ("upsample_bilinear", {})])
+def test_deprecated_upsample_names_warn_and_interpolate(real_torch, name, kw):
+    x = R(1, 2, 3, 3)
+    outs = []
+    for T in (ft, real_torch):
+        with pytest.warns(UserWarning, match=exact(f"`nn.functional.{name}` is deprecated. Use "
+                                                   "`nn.functional.interpolate` instead.")):
+            outs.append(getattr(T.nn.functional, name)(T.tensor(x), scale_factor=2).numpy())
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-7, atol=1e-7)
