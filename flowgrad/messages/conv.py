@@ -62,6 +62,13 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "pool_dims_range": (RuntimeError, "Expected {low} to {high} dimensions, but got {ndim}-dimensional tensor for "
                                       "argument #1 'self' (while checking arguments for {fn})"),
     "pool_one_int": (RuntimeError, "{fn}() argument '{name}' should contain one int (got {got})"),
+    "unpool_output_size_len": (ValueError, "output_size should be a sequence containing {dims} or {full} elements, but "
+                                           "it has a length of '{got}'"),
+    "unpool_output_size_range": (ValueError, 'invalid output_size "{size}" (dim {dim} must be between {low} and {high})'),
+    "unpool_indices_shape": (RuntimeError, "Expected shape of indices to be same as that of the input tensor "
+                                           "({input}) but got indices tensor with shape: {indices}"),
+    "unpool_indices_dtype": (RuntimeError, "elements in indices should be type int64 but got: {got_scalar}"),
+    "unpool_index_range": (RuntimeError, "Found an invalid max index: {index} (output volumes are of size {cells})"),
     "adaptive_output_size_len": (RuntimeError, "{fn}: output_size must be {count}"),
     "adaptive_max_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got: {size}"),
     # padding
@@ -104,6 +111,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "pixel_shuffle_channels": (RuntimeError, "pixel_shuffle expects its input's 'channel' dimension to be divisible "
                                              "by the square of upscale_factor, but input.size(-3)={channels} is not "
                                              "divisible by {square}"),
+    "channel_shuffle_dims": (RuntimeError, "channel_shuffle expects input with > 2 dims, but got input with sizes "
+                                           "{size}"),
+    "channel_shuffle_groups": (RuntimeError, "Number of groups to divide channels in must be positive. Value of "
+                                             "groups:{groups}"),
+    "channel_shuffle_channels": (RuntimeError, "Number of channels must be divisible by groups. Got {channels} "
+                                               "channels and {groups} groups."),
     "pixel_unshuffle_size": (RuntimeError, "pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
                                            "input.size({dim})={size} is not divisible by {factor}"),
     "upsample_deprecated": (UserWarning, "`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "

@@ -16,7 +16,8 @@ from ..ops import pooling as _pooling
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "adaptive_max_pool3d"]
+           "adaptive_max_pool2d", "adaptive_max_pool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d",
+           "max_unpool2d", "max_unpool3d"]
 
 _COUNT = {2: "two", 3: "three"}
 
@@ -320,3 +321,94 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=True):
     return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+# ------------------------------------------------------------------------------------ LP pooling
+
+def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
+    """(sum over each window of x ** p) ** (1 / p), through avg pooling as PyTorch composes it."""
+    max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
+    avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
+    if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
+        if norm_type > 0:
+            return max_pool(ops.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+        return -max_pool(-ops.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input ** norm_type, kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input ** norm_type, kernel_size, padding=0, ceil_mode=ceil_mode)
+    window = math.prod(_sizes(kernel_size)) if len(_sizes(kernel_size)) == nd else _sizes(kernel_size)[0] ** nd
+    return ((ops.sign(out) * ops.relu(ops.abs(out))) * window) ** (1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode: bool = False):
+    return _lp_pool(input, 1, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode: bool = False):
+    return _lp_pool(input, 2, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode: bool = False):
+    return _lp_pool(input, 3, norm_type, kernel_size, stride, ceil_mode)
+
+
+# ------------------------------------------------------------------------------------- unpooling
+
+def _unpool_size(input, nd: int, kernel, stride, padding, output_size) -> tuple:
+    policy = input.policy
+    shape = input._data.shape
+    default = [(shape[-nd + i] - 1) * stride[i] + kernel[i] - 2 * padding[i] for i in range(nd)]
+    if output_size is None:
+        return tuple(default)
+    size = output_size
+    if len(size) == nd + 2:
+        size = size[2:]
+    if len(size) != nd:
+        raise policy.error("unpool_output_size_len", dims=nd, full=nd + 2, got=len(size))
+    for i in range(nd):
+        low, high = default[i] - stride[i], default[i] + stride[i]
+        if not low < size[i] < high:
+            raise policy.error("unpool_output_size_range", size=size, dim=i, low=low, high=high)
+    return tuple(int(s) for s in size)
+
+
+def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_size):
+    """Each value written at its flat (spatial) index into zeros of the output size, as max pooling's
+    indices name them."""
+    kernel = tuple(int(k) for k in _sizes(kernel_size)) * (nd if len(_sizes(kernel_size)) == 1 else 1)
+    stride = kernel if stride is None else tuple(int(s) for s in _sizes(stride)) * (
+        nd if len(_sizes(stride)) == 1 else 1)
+    padding = tuple(int(p) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
+    size = _unpool_size(input, nd, kernel, stride, padding, output_size)
+    policy = input.policy
+    shape = input._data.shape
+    if indices._data.shape != shape:
+        raise policy.error("unpool_indices_shape", input=_dims(shape), indices=_dims(indices._data.shape))
+    if indices._data.dtype != np.int64:
+        raise policy.error("unpool_indices_dtype", got_scalar=indices._data.dtype)
+    lead = shape[:-nd]
+    flat_in = ops.reshape(input, lead + (-1,))
+    flat_idx = indices._data.reshape(lead + (-1,))
+    cells = math.prod(size)
+    bad = (flat_idx < 0) | (flat_idx >= cells)
+    if bad.any():
+        first = int(flat_idx.reshape(-1)[int(backend.namespace(bad).argmax(bad.reshape(-1)))])
+        sizes = size + (1,) if nd == 1 else size       # ATen unpools 1-d as 2-d of width 1
+        raise policy.error("unpool_index_range", index=first, cells="x".join(map(str, sizes)))
+    xp = backend.namespace(input._data)
+    zeros = input._new(xp.zeros(lead + (cells,), dtype=input._data.dtype))
+    out = ops.scatter(zeros, len(lead), input._new(flat_idx), flat_in)
+    return ops.reshape(out, lead + size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(input, indices, 1, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(input, indices, 2, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(input, indices, 3, kernel_size, stride, padding, output_size)

@@ -10,7 +10,7 @@ import numpy as np
 from .. import backend, ops
 from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
@@ -52,6 +52,20 @@ def pixel_unshuffle(input, downscale_factor: int):
     x = ops.reshape(input, (*lead, c, h // r, r, w // r, r))
     x = ops.permute(x, *range(n), n, n + 2, n + 4, n + 1, n + 3)
     return ops.reshape(x, (*lead, c * r * r, h // r, w // r))
+
+
+def channel_shuffle(input, groups: int):
+    """(N, g * k, *) -> (N, k * g, *): the channels of g groups interleaved."""
+    policy = input.policy
+    shape = input._data.shape
+    if len(shape) <= 2:
+        raise policy.error("channel_shuffle_dims", size=f"[{', '.join(map(str, shape))}]")
+    if groups <= 0:
+        raise policy.error("channel_shuffle_groups", groups=groups)
+    if shape[1] % groups:
+        raise policy.error("channel_shuffle_channels", channels=shape[1], groups=groups)
+    x = ops.reshape(input, (shape[0], groups, shape[1] // groups) + shape[2:])
+    return ops.reshape(ops.transpose(x, 1, 2), shape)
 
 
 # ----------------------------------------------------------------------------------- interpolate

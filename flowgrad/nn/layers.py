@@ -503,6 +503,12 @@ class BatchNorm2d(_BatchNorm):
             raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="4D", ndim=input._data.ndim)
 
 
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input) -> None:
+        if input._data.ndim != 5:
+            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="5D", ndim=input._data.ndim)
+
+
 class PixelShuffle(Module):
     def __init__(self, upscale_factor: int) -> None:
         super().__init__()
@@ -525,6 +531,18 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self) -> str:
         return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
 
 
 class DataParallel(Module):

@@ -1038,3 +1038,87 @@ def test_deprecated_upsample_names_warn_and_interpolate(real_torch, name, kw):
                                                    "`nn.functional.interpolate` instead.")):
             outs.append(getattr(T.nn.functional, name)(T.tensor(x), scale_factor=2).numpy())
     np.testing.assert_allclose(outs[0], outs[1], rtol=1e-7, atol=1e-7)
+
+
+# ------------------------------------------------- LP pooling, unpooling, ChannelShuffle, BatchNorm3d
+
+EXTRA = {
+    "lp_pool1d": (lambda T, x: F(T).lp_pool1d(x, 2, 3, stride=2), [np.abs(R(2, 3, 7)) + 0.1]),
+    "lp_pool2d_ceil": (lambda T, x: F(T).lp_pool2d(x, 1.5, (2, 3), ceil_mode=True), [np.abs(R(1, 2, 5, 7)) + 0.1]),
+    "lp_pool3d": (lambda T, x: F(T).lp_pool3d(x, 3, 2), [np.abs(R(1, 2, 4, 4, 2)) + 0.1]),
+    "lp_pool2d_inf": (lambda T, x: F(T).lp_pool2d(x, float("inf"), 2), [R(1, 2, 4, 4)]),
+    "max_unpool1d": (lambda T, x: F(T).max_unpool1d(*F(T).max_pool1d(x, 2, return_indices=True), 2), [R(2, 3, 8)]),
+    "max_unpool2d": (lambda T, x: F(T).max_unpool2d(*F(T).max_pool2d(x, 2, stride=2, padding=1, return_indices=True),
+                                                    2, stride=2, padding=1), [R(2, 3, 6, 6)]),
+    "max_unpool2d_output_size": (lambda T, x: F(T).max_unpool2d(*F(T).max_pool2d(x, 2, return_indices=True), 2,
+                                                                output_size=(5, 7)), [R(1, 2, 5, 7)]),
+    "max_unpool3d": (lambda T, x: F(T).max_unpool3d(*F(T).max_pool3d(x, 2, return_indices=True), 2),
+                     [R(1, 2, 4, 4, 2)]),
+    "channel_shuffle": (lambda T, x: F(T).channel_shuffle(x, 3), [R(2, 6, 2, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA))
+def test_lp_pool_unpool_and_shuffle_match_torch(name, real_torch):
+    fn, arrays = EXTRA[name]
+    compare(real_torch, fn, arrays)
+
+
+EXTRA_MODULES = {
+    "LPPool1d": (lambda T: T.nn.LPPool1d(2, 2), (2, 3, 6)),
+    "LPPool2d": (lambda T: T.nn.LPPool2d(1.5, 3, stride=1), (1, 2, 4, 4)),
+    "LPPool3d": (lambda T: T.nn.LPPool3d(2, (1, 2, 2)), (1, 2, 2, 4, 4)),
+    "ChannelShuffle": (lambda T: T.nn.ChannelShuffle(2), (2, 4, 3)),
+    "BatchNorm3d": (lambda T: T.nn.BatchNorm3d(2, momentum=0.3), (2, 2, 2, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_MODULES))
+def test_lp_pool_shuffle_and_batch_norm3d_modules(real_torch, name):
+    make, shape = EXTRA_MODULES[name]
+    x = np.abs(R(*shape)) + 0.1
+    compare_module(real_torch, make, x)
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+def test_max_unpool_modules(real_torch):
+    x = R(2, 3, 4, 6)
+    outs = []
+    for T in (real_torch, ft):
+        pool, unpool = T.nn.MaxPool2d(2, return_indices=True), T.nn.MaxUnpool2d(2)
+        xt = T.tensor(x, requires_grad=True)
+        out = unpool(*pool(xt), output_size=xt.size())
+        out.backward(T.tensor(x))
+        outs.append((out.detach().numpy(), xt.grad.numpy(), repr(unpool)))
+    np.testing.assert_allclose(outs[0][0], outs[1][0])
+    np.testing.assert_allclose(outs[0][1], outs[1][1])
+    assert outs[0][2] == outs[1][2]
+
+
+EXTRA_ERRORS = [
+    (lambda T: F(T).max_unpool2d(T.ones(2, 3, 2, 2), T.zeros(1, 3, 2, 2, dtype=T.int64), 2), RuntimeError,
+     "Expected shape of indices to be same as that of the input tensor ([2, 3, 2, 2]) but got indices tensor with "
+     "shape: [1, 3, 2, 2]"),
+    (lambda T: F(T).max_unpool2d(T.ones(2, 3, 2, 2), T.zeros(2, 3, 2, 2, dtype=T.int32), 2), RuntimeError,
+     "elements in indices should be type int64 but got: Int"),
+    (lambda T: F(T).max_unpool2d(T.ones(1, 1, 2, 2), T.tensor([[[[0, 1], [34, 2]]]]), 2), RuntimeError,
+     "Found an invalid max index: 34 (output volumes are of size 4x4)"),
+    (lambda T: F(T).max_unpool2d(T.ones(1, 1, 2, 2), T.zeros(1, 1, 2, 2, dtype=T.int64), 2, output_size=(9, 9)),
+     ValueError, 'invalid output_size "(9, 9)" (dim 0 must be between 2 and 6)'),
+    (lambda T: F(T).max_unpool2d(T.ones(1, 1, 2, 2), T.zeros(1, 1, 2, 2, dtype=T.int64), 2, output_size=(1, 2, 3)),
+     ValueError, "output_size should be a sequence containing 2 or 4 elements, but it has a length of '3'"),
+    (lambda T: F(T).channel_shuffle(T.ones(2, 4), 2), RuntimeError,
+     "channel_shuffle expects input with > 2 dims, but got input with sizes [2, 4]"),
+    (lambda T: F(T).channel_shuffle(T.ones(2, 4, 3), 0), RuntimeError,
+     "Number of groups to divide channels in must be positive. Value of groups:0"),
+    (lambda T: F(T).channel_shuffle(T.ones(2, 4, 3), 3), RuntimeError,
+     "Number of channels must be divisible by groups. Got 4 channels and 3 groups."),
+    (lambda T: T.nn.BatchNorm3d(3)(T.ones(2, 3, 2, 2)), ValueError, "expected 5D input (got 4D input)"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(EXTRA_ERRORS)))
+def test_lp_pool_unpool_and_shuffle_errors(torch, i):
+    fn, exc, msg = EXTRA_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
