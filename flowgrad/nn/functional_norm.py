@@ -39,6 +39,8 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
     if len(shape) < 2:
         raise policy.error("norm_input_min_dims", ndim=len(shape))
     n, c = shape[:2]
+    if input._data.dtype.kind != "f":
+        raise policy.error("not_implemented_for", op="GroupNormKernelImpl", dtype_scalar=input._data.dtype)
     if c % num_groups:
         raise policy.error("group_norm_groups", size=_dims(shape), groups=num_groups)
     for name, t in (("weight", weight), ("bias", bias)):

@@ -151,6 +151,10 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
         raise policy.error("interpolate_mode_not_built", mode=mode)
     if mode == "area":
         return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1](input, outs)
+    if input._data.dtype.kind != "f":
+        raise policy.error("not_implemented_for", dtype_scalar=input._data.dtype,
+                           op="compute_indices_weights_nearest" if mode.startswith("nearest") else
+                           "compute_indices_weights_linear")
     if any(o <= 0 for o in outs):
         axes = ("D", "H", "W")[-dim:]
         sizes = [", ".join(f"{a}: {n}" for a, n in zip(axes, ns)) for ns in (shape[2:], outs)]

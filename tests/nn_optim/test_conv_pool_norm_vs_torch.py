@@ -1122,3 +1122,15 @@ def test_lp_pool_unpool_and_shuffle_errors(torch, i):
     fn, exc, msg = EXTRA_ERRORS[i]
     with pytest.raises(exc, match=exact(msg)):
         fn(torch)
+
+
+@pytest.mark.parametrize("call, op", [
+    (lambda T: T.nn.functional.interpolate(T.ones(1, 2, 5, dtype=T.int64), scale_factor=2),
+     "compute_indices_weights_nearest"),
+    (lambda T: T.nn.functional.interpolate(T.ones(1, 2, 5, dtype=T.int64), size=3, mode="linear"),
+     "compute_indices_weights_linear"),
+    (lambda T: T.nn.functional.group_norm(T.ones(1, 2, 5, dtype=T.int64), 1), "GroupNormKernelImpl"),
+])
+def test_integer_inputs_are_refused_where_pytorch_has_no_kernel(torch, call, op):
+    with pytest.raises(RuntimeError, match=exact(f'"{op}" not implemented for \'Long\'')):
+        call(torch)
