@@ -1,5 +1,6 @@
-"""Resampling: F.pixel_shuffle / F.pixel_unshuffle (reshapes and one permute) and F.interpolate
-(nearest: an index_select per dim; linear modes: a matrix of interpolation weights per dim)."""
+"""Resampling: F.pixel_shuffle / F.pixel_unshuffle / F.channel_shuffle (reshapes and one permute) and
+F.interpolate (flowgrad.ops.resample: nearest modes gather a source cell per dim, linear modes
+contract each dim with a matrix of interpolation weights)."""
 from __future__ import annotations
 
 import math
@@ -7,12 +8,15 @@ import warnings
 
 import numpy as np
 
-from .. import backend, ops
+from .. import ops
+from ..ops import resample as _resample
 from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
+_STEMS = {"nearest": "UpsampleNearest{}D", "nearest-exact": "UpsampleNearestExact{}D", "linear": "UpsampleLinear{}D",
+          "bilinear": "UpsampleBilinear{}D", "trilinear": "UpsampleTrilinear{}D"}
 
 
 def _shuffle_checks(input, fn: str, factor: int):
@@ -161,17 +165,14 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
         raise policy.error("interpolate_output_size_1d" if dim == 1 else "interpolate_output_size", input=sizes[0],
                            output=sizes[1])
     d = input._data
-    xp = backend.namespace(d)
-    out = input
+    plan = []
     for i in range(dim):
-        axis = 2 + i
+        n_in = shape[2 + i]
         if mode in ("nearest", "nearest-exact"):
-            idx = _nearest_index(shape[axis], outs[i], scales[i], mode == "nearest-exact")
-            out = ops.index_select(out, axis, out._new(xp.asarray(idx)))
+            plan.append(("index", _nearest_index(n_in, outs[i], scales[i], mode == "nearest-exact"), n_in))
         else:
-            m = _linear_matrix(shape[axis], outs[i], scales[i], align_corners, d.dtype)
-            out = ops.transpose(ops.matmul(ops.transpose(out, axis, -1), input._new(xp.asarray(m.T))), axis, -1)
-    return out
+            plan.append(("matrix", _linear_matrix(n_in, outs[i], scales[i], align_corners, d.dtype), n_in))
+    return _resample.resample(input, tuple(plan), _STEMS[mode].format(dim))
 
 
 def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):

@@ -274,6 +274,17 @@ C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1,
 C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
   [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("interpolate_nearest_1d", lambda T, x: F(T).interpolate(x, scale_factor=1.7), [(1, 2, 3)])
+C("interpolate_nearest_2d", lambda T, x: F(T).interpolate(x, size=(3, 2)), [(1, 1, 2, 3)])
+C("interpolate_nearest_3d", lambda T, x: F(T).interpolate(x, scale_factor=2), [(1, 1, 2, 1, 2)])
+C("interpolate_nearest_exact_1d", lambda T, x: F(T).interpolate(x, size=5, mode="nearest-exact"), [(1, 2, 3)])
+C("interpolate_nearest_exact_2d", lambda T, x: F(T).interpolate(x, size=(2, 3), mode="nearest-exact"), [(1, 1, 3, 2)])
+C("interpolate_nearest_exact_3d", lambda T, x: F(T).interpolate(x, scale_factor=1.5, mode="nearest-exact"),
+  [(1, 1, 2, 2, 1)])
+C("interpolate_linear", lambda T, x: F(T).interpolate(x, size=5, mode="linear"), [(1, 2, 3)])
+C("interpolate_bilinear", lambda T, x: F(T).interpolate(x, scale_factor=(1.5, 0.7), mode="bilinear",
+                                                        align_corners=True), [(1, 1, 2, 3)])
+C("interpolate_trilinear", lambda T, x: F(T).interpolate(x, size=(2, 3, 1), mode="trilinear"), [(1, 1, 2, 2, 2)])
 C("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [(2, 4)])
 C("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 0, -1, 2), mode="reflect"), [(1, 3, 3)])
 C("pad_reflect_3d", lambda T, x: F(T).pad(x, (1, 1, 0, 1, 1, 0), mode="reflect"), [(1, 2, 2, 2)])

@@ -1134,3 +1134,18 @@ def test_lp_pool_unpool_and_shuffle_errors(torch, i):
 def test_integer_inputs_are_refused_where_pytorch_has_no_kernel(torch, call, op):
     with pytest.raises(RuntimeError, match=exact(f'"{op}" not implemented for \'Long\'')):
         call(torch)
+
+
+@pytest.mark.parametrize("mode, shape, stem", [
+    ("nearest", (1, 1, 3), "UpsampleNearest1D"), ("nearest", (1, 1, 3, 3), "UpsampleNearest2D"),
+    ("nearest", (1, 1, 2, 2, 2), "UpsampleNearest3D"), ("nearest-exact", (1, 1, 3), "UpsampleNearestExact1D"),
+    ("nearest-exact", (1, 1, 3, 3), "UpsampleNearestExact2D"),
+    ("nearest-exact", (1, 1, 2, 2, 2), "UpsampleNearestExact3D"), ("linear", (1, 1, 3), "UpsampleLinear1D"),
+    ("bilinear", (1, 1, 3, 3), "UpsampleBilinear2D"), ("trilinear", (1, 1, 2, 2, 2), "UpsampleTrilinear3D"),
+])
+def test_interpolate_node_names(torch, mode, shape, stem):
+    x = torch.ones(shape, dtype=torch.float64, requires_grad=True)
+    y = torch.nn.functional.interpolate(x, scale_factor=2, mode=mode)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert y.grad_fn.name() == f"{stem}Backward0"
+    assert g.grad_fn.name() == f"{stem}BackwardBackward0"
