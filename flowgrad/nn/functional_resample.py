@@ -1,6 +1,6 @@
-"""Resampling: F.pixel_shuffle / F.pixel_unshuffle / F.channel_shuffle (reshapes and one permute) and
-F.interpolate (flowgrad.ops.resample: nearest modes gather a source cell per dim, linear modes
-contract each dim with a matrix of interpolation weights)."""
+"""Resampling: F.pixel_shuffle / F.pixel_unshuffle / F.channel_shuffle and F.interpolate, checked
+here and run by the primitives of flowgrad.ops.resample (nearest modes gather a source cell per
+dim, linear modes contract each dim with a matrix of interpolation weights)."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,6 @@ import warnings
 
 import numpy as np
 
-from .. import ops
 from ..ops import resample as _resample
 from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
@@ -34,28 +33,22 @@ def pixel_shuffle(input, upscale_factor: int):
     """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
     r = int(upscale_factor)
     shape = _shuffle_checks(input, "pixel_shuffle", r)
-    *lead, c, h, w = shape
+    c, h, w = shape[-3:]
     if c % (r * r):
         raise input.policy.error("pixel_shuffle_channels", channels=c, square=r * r)
-    n = len(lead)
-    x = ops.reshape(input, (*lead, c // (r * r), r, r, h, w))
-    x = ops.permute(x, *range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return ops.reshape(x, (*lead, c // (r * r), h * r, w * r))
+    return _resample.pixel_shuffle(input, r)
 
 
 def pixel_unshuffle(input, downscale_factor: int):
     """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
     r = int(downscale_factor)
     shape = _shuffle_checks(input, "pixel_unshuffle", r)
-    *lead, c, h, w = shape
+    c, h, w = shape[-3:]
     if h % r:
         raise input.policy.error("pixel_unshuffle_size", what="height", dim=-2, size=h, factor=r)
     if w % r:
         raise input.policy.error("pixel_unshuffle_size", what="width", dim=-1, size=w, factor=r)
-    n = len(lead)
-    x = ops.reshape(input, (*lead, c, h // r, r, w // r, r))
-    x = ops.permute(x, *range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return ops.reshape(x, (*lead, c * r * r, h // r, w // r))
+    return _resample.pixel_unshuffle(input, r)
 
 
 def channel_shuffle(input, groups: int):
@@ -68,8 +61,7 @@ def channel_shuffle(input, groups: int):
         raise policy.error("channel_shuffle_groups", groups=groups)
     if shape[1] % groups:
         raise policy.error("channel_shuffle_channels", channels=shape[1], groups=groups)
-    x = ops.reshape(input, (shape[0], groups, shape[1] // groups) + shape[2:])
-    return ops.reshape(ops.transpose(x, 1, 2), shape)
+    return _resample.channel_shuffle(input, groups)
 
 
 # ----------------------------------------------------------------------------------- interpolate

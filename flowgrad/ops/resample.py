@@ -1,4 +1,5 @@
-"""Separable resampling (F.interpolate's nearest and linear modes) as one primitive per PyTorch node.
+"""Separable resampling (F.interpolate's nearest and linear modes) as one primitive per PyTorch node,
+and the pixel and channel shuffles.
 
 A plan gives, per spatial dim, either the source cell of every output cell (nearest modes: a
 gather, whose adjoint adds back into place) or an (out, in) matrix of interpolation weights (linear
@@ -10,7 +11,7 @@ from __future__ import annotations
 from .. import backend
 from ._declare import _grad_enabled, derivative, variant
 
-__all__ = ["resample"]
+__all__ = ["resample", "resample_adjoint", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
 def _forward(xp, d, plan):
@@ -66,4 +67,54 @@ def resample_adjoint(g, plan, stem: str):
     out = g._out_cls._make(_adjoint(backend.namespace(gd), gd, plan))
     if _grad_enabled() and g._requires_grad:
         _ROWS[stem][1].record((g,), out, plan, stem)
+    return out
+
+
+# ------------------------------------------------------------------------- pixel and channel shuffles
+
+def _shuffled(xp, d, shape, order, out_shape):
+    return xp.ascontiguousarray(d.reshape(shape).transpose(order)).reshape(out_shape)
+
+
+# the shuffles are permutations: each one's gradient is the inverse permutation
+PixelShuffleBackward0 = derivative("PixelShuffleBackward0", keep="factor",
+                                   self=lambda grad, factor: pixel_unshuffle(grad, factor))
+PixelUnshuffleBackward0 = derivative("PixelUnshuffleBackward0", keep="factor",
+                                     self=lambda grad, factor: pixel_shuffle(grad, factor))
+ChannelShuffleBackward0 = derivative("ChannelShuffleBackward0", keep="groups",
+                                     self=lambda grad, groups: channel_shuffle(grad, grad._data.shape[1] // groups))
+
+
+def pixel_shuffle(x, r: int):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
+    d = x._data
+    *lead, c, h, w = d.shape
+    n = len(lead)
+    out = x._out_cls._make(_shuffled(backend.namespace(d), d, (*lead, c // (r * r), r, r, h, w),
+                                     (*range(n), n, n + 3, n + 1, n + 4, n + 2), (*lead, c // (r * r), h * r, w * r)))
+    if _grad_enabled() and x._requires_grad:
+        PixelShuffleBackward0.record((x,), out, r)
+    return out
+
+
+def pixel_unshuffle(x, r: int):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
+    d = x._data
+    *lead, c, h, w = d.shape
+    n = len(lead)
+    out = x._out_cls._make(_shuffled(backend.namespace(d), d, (*lead, c, h // r, r, w // r, r),
+                                     (*range(n), n, n + 2, n + 4, n + 1, n + 3), (*lead, c * r * r, h // r, w // r)))
+    if _grad_enabled() and x._requires_grad:
+        PixelUnshuffleBackward0.record((x,), out, r)
+    return out
+
+
+def channel_shuffle(x, groups: int):
+    """(N, g * k, *) -> (N, k * g, *): the channels of g groups interleaved."""
+    d = x._data
+    n, c, *rest = d.shape
+    out = x._out_cls._make(_shuffled(backend.namespace(d), d, (n, groups, c // groups, *rest),
+                                     (0, 2, 1, *range(3, d.ndim + 1)), d.shape))
+    if _grad_enabled() and x._requires_grad:
+        ChannelShuffleBackward0.record((x,), out, groups)
     return out

@@ -274,6 +274,9 @@ C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1,
 C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
   [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("pixel_shuffle", lambda T, x: F(T).pixel_shuffle(x, 2), [(1, 4, 1, 2)])
+C("pixel_unshuffle", lambda T, x: F(T).pixel_unshuffle(x, 2), [(2, 1, 2, 2)])
+C("channel_shuffle", lambda T, x: F(T).channel_shuffle(x, 2), [(1, 4, 2)])
 C("interpolate_nearest_1d", lambda T, x: F(T).interpolate(x, scale_factor=1.7), [(1, 2, 3)])
 C("interpolate_nearest_2d", lambda T, x: F(T).interpolate(x, size=(3, 2)), [(1, 1, 2, 3)])
 C("interpolate_nearest_3d", lambda T, x: F(T).interpolate(x, scale_factor=2), [(1, 1, 2, 1, 2)])

@@ -1149,3 +1149,13 @@ def test_interpolate_node_names(torch, mode, shape, stem):
     g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     assert y.grad_fn.name() == f"{stem}Backward0"
     assert g.grad_fn.name() == f"{stem}BackwardBackward0"
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda F, x: F.pixel_shuffle(x, 2), "PixelShuffleBackward0"),
+    (lambda F, x: F.pixel_unshuffle(x, 2), "PixelUnshuffleBackward0"),
+    (lambda F, x: F.channel_shuffle(x, 2), "ChannelShuffleBackward0"),
+])
+def test_shuffle_node_names(torch, call, name):
+    x = torch.ones(1, 4, 2, 2, requires_grad=True)
+    assert call(torch.nn.functional, x).grad_fn.name() == name
