@@ -2,8 +2,8 @@
 
 1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d and 3-d pooling on the
 primitives of flowgrad.ops.pooling. Adaptive average pooling multiplies
-each spatial dim by a matrix of window weights; adaptive max pooling gathers every window (padded
-to the largest by repeating a cell of its own) and takes the max, so both are compositions.
+each spatial dim by a matrix of window weights (flowgrad.ops.resample); adaptive max pooling gathers
+every window (padded to the largest by repeating a cell of its own) and takes the max.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import backend, ops
 from ..ops import pooling as _pooling
+from ..ops import resample as _resample
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
@@ -242,16 +243,14 @@ def _adaptive_avg(input, fn: str, nd: int, output_size):
         # PyTorch's shortcut, taken before the input is checked
         return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     outs = _adaptive_sizes(input, fn, nd, output_size)
-    if nd > 1 and all(o == 1 for o in outs):
+    if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
+        return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)
+    if all(o == 1 for o in outs):
         return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     d = input._data
-    xp = backend.namespace(d)
-    out = input
-    for i in range(nd):
-        dim = d.ndim - nd + i
-        m = input._new(xp.asarray(_adaptive_matrix(d.shape[dim], outs[i], d.dtype).T))
-        out = ops.transpose(ops.matmul(ops.transpose(out, dim, -1), m), dim, -1)
-    return out
+    plan = tuple(("matrix", _adaptive_matrix(d.shape[d.ndim - nd + i], outs[i], d.dtype), d.shape[d.ndim - nd + i])
+                 for i in range(nd))
+    return _resample.resample(input, plan, f"AdaptiveAvgPool{nd}D")
 
 
 def adaptive_avg_pool1d(input, output_size):

@@ -1,7 +1,7 @@
-"""Separable resampling (F.interpolate's nearest and linear modes) as one primitive per PyTorch node,
-and the pixel and channel shuffles.
+"""Separable resampling (F.interpolate's nearest and linear modes, adaptive average pooling) as one
+primitive per PyTorch node, and the pixel and channel shuffles.
 
-A plan gives, per spatial dim, either the source cell of every output cell (nearest modes: a
+A plan gives, per trailing (spatial) dim, either the source cell of every output cell (nearest modes: a
 gather, whose adjoint adds back into place) or an (out, in) matrix of interpolation weights (linear
 modes: a contraction, whose adjoint is the transposed contraction). The resampling is linear, so its
 gradient is the adjoint and the adjoint's gradient is the resampling again.
@@ -16,7 +16,7 @@ __all__ = ["resample", "resample_adjoint", "pixel_shuffle", "pixel_unshuffle", "
 
 def _forward(xp, d, plan):
     for i, (kind, data, _) in enumerate(plan):
-        axis = 2 + i
+        axis = d.ndim - len(plan) + i
         if kind == "index":
             d = xp.take(d, xp.asarray(data), axis=axis)
         else:
@@ -27,7 +27,7 @@ def _forward(xp, d, plan):
 
 def _adjoint(xp, g, plan):
     for i, (kind, data, n_in) in enumerate(plan):
-        axis = 2 + i
+        axis = g.ndim - len(plan) + i
         if kind == "index":
             moved = xp.moveaxis(g, axis, 0)
             out = xp.zeros((n_in,) + moved.shape[1:], dtype=g.dtype)
@@ -46,14 +46,15 @@ UpsampleNearest1DBackwardBackward0 = derivative(
     grad_output=lambda grad, plan, stem: resample(grad, plan, stem))
 _ROWS = {"UpsampleNearest1D": (UpsampleNearest1DBackward0, UpsampleNearest1DBackwardBackward0)}
 for _stem in ("UpsampleNearest2D", "UpsampleNearest3D", "UpsampleNearestExact1D", "UpsampleNearestExact2D",
-              "UpsampleNearestExact3D", "UpsampleLinear1D", "UpsampleBilinear2D", "UpsampleTrilinear3D"):
+              "UpsampleNearestExact3D", "UpsampleLinear1D", "UpsampleBilinear2D", "UpsampleTrilinear3D",
+              "AdaptiveAvgPool2D", "AdaptiveAvgPool3D"):
     _ROWS[_stem] = (variant(UpsampleNearest1DBackward0, f"{_stem}Backward0"),
                     variant(UpsampleNearest1DBackwardBackward0, f"{_stem}BackwardBackward0"))
 del _stem
 
 
 def resample(x, plan, stem: str):
-    """Resample the spatial dims of (N, C, *spatial) `x` by `plan`, recording PyTorch's `stem` node."""
+    """Resample the trailing dims of `x` by `plan`, recording PyTorch's `stem` node."""
     d = x._data
     out = x._out_cls._make(_forward(backend.namespace(d), d, plan))
     if _grad_enabled() and x._requires_grad:
