@@ -3,7 +3,8 @@
 1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d and 3-d pooling on the
 primitives of flowgrad.ops.pooling. Adaptive average pooling multiplies
 each spatial dim by a matrix of window weights (flowgrad.ops.resample); adaptive max pooling gathers
-every window (padded to the largest by repeating a cell of its own) and takes the max.
+every window (padded to the largest by repeating a cell of its own) and takes the max
+(flowgrad.ops.pooling).
 """
 from __future__ import annotations
 
@@ -267,8 +268,12 @@ def adaptive_avg_pool3d(input, output_size):
 
 def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
     outs = _adaptive_sizes(input, fn, nd, output_size)
-    d = input._data
-    size = d.shape[-nd:]
+    if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
+        res = _adaptive_max(ops.unsqueeze(input, -2), "adaptive_max_pool2d", 2, (1, outs[0]), return_indices)
+        if return_indices:
+            return ops.squeeze(res[0], -2), ops.squeeze(res[1], -2)
+        return ops.squeeze(res, -2)
+    size = input._data.shape[-nd:]
     # per dim: (out, widest window) cell indices, a short window padded with its own first cell
     per_dim = []
     for n_in, n_out in zip(size, outs):
@@ -282,17 +287,12 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         shape = [1] * (2 * nd)
         shape[i], shape[nd + i] = idx.shape
         flat = flat + idx.reshape(shape) * math.prod(size[i + 1:])
-    flat = flat.reshape(*outs, -1)                                      # (*outs, window)
-    lead = d.shape[:-nd]
-    xp = backend.namespace(d)
-    gathered = ops.index_select(ops.reshape(input, lead + (-1,)), len(lead), input._new(xp.asarray(flat.reshape(-1))))
-    values, pos = ops.max(ops.reshape(gathered, lead + flat.shape), -1)
-    if not return_indices:
-        return values
-    table = xp.asarray(flat.reshape(-1, flat.shape[-1]))
-    cell = xp.arange(math.prod(outs)).reshape(outs)
-    idx = table[cell, pos._data]
-    return values, input._new(idx.astype(np.int64))
+    unbatched = input._data.ndim == nd + 1
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    values, indices = _pooling.adaptive_max_pool(x, flat.reshape(*outs, -1))
+    if unbatched:
+        values, indices = ops.squeeze(values, 0), ops.squeeze(indices, 0)
+    return (values, indices) if return_indices else values
 
 
 def adaptive_max_pool1d(input, output_size, return_indices: bool = False):

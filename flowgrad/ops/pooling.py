@@ -17,7 +17,7 @@ from . import indexing as I
 from . import shape as S
 from .conv_nd import col2im, im2col
 
-__all__ = ["pool_output_size", "max_pool_with_indices", "avg_pool"]
+__all__ = ["pool_output_size", "max_pool_with_indices", "adaptive_max_pool", "avg_pool"]
 
 
 def pool_output_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> tuple[int, int]:
@@ -54,6 +54,8 @@ MaxPool2DWithIndicesBackward0 = derivative("MaxPool2DWithIndicesBackward0", onef
 MaxPool3DWithIndicesBackward0 = variant(MaxPool2DWithIndicesBackward0, "MaxPool3DWithIndicesBackward0",
                                         oneflow="max_pool_3dBackward")
 _MAX_ROWS = {2: MaxPool2DWithIndicesBackward0, 3: MaxPool3DWithIndicesBackward0}
+_ADAPTIVE_MAX_ROWS = {2: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool2DBackward0"),
+                      3: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool3DBackward0")}
 
 
 def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
@@ -82,6 +84,25 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
         _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+    return out, x._out_cls._make(idx)
+
+
+def adaptive_max_pool(x, table):
+    """Max over windows of any sizes: `table` (a host array of shape (*out, widest window)) lists the
+    flat spatial positions of each output cell's window (a short window repeats one of its own
+    cells, which never changes its max nor which cell is first to reach it)."""
+    d = x._data
+    xp = backend.namespace(d)
+    n, c = d.shape[:2]
+    outs = table.shape[:-1]
+    windows = d.reshape(n, c, -1)[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
+    am = xp.argmax(windows, axis=-1)
+    vals = xp.take_along_axis(windows, am[..., None], axis=-1)[..., 0]
+    cell = xp.arange(math.prod(outs)).reshape(outs)
+    idx = xp.asarray(table.reshape(-1, table.shape[-1]))[cell, am].astype(np.int64)
+    out = x._out_cls._make(vals)
+    if _grad_enabled() and x._requires_grad:
+        _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
     return out, x._out_cls._make(idx)
 
 

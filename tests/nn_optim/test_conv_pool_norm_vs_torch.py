@@ -390,7 +390,9 @@ def test_pooling_modules_return_indices(torch):
     ("F.max_pool1d(x1, 2)", "SqueezeBackward1"), ("F.avg_pool1d(x1, 2)", "SqueezeBackward1"),
     ("F.adaptive_avg_pool3d(x3, 1)", "MeanBackward1"), ("F.adaptive_avg_pool3d(x3, 2)", "AdaptiveAvgPool3DBackward0"),
     ("F.adaptive_avg_pool2d(x3[0], (2, 3))", "AdaptiveAvgPool2DBackward0"),
-    ("F.adaptive_avg_pool1d(x1, 3)", "SqueezeBackward1"),
+    ("F.adaptive_avg_pool1d(x1, 3)", "SqueezeBackward1"), ("F.adaptive_max_pool1d(x1, 3)", "SqueezeBackward1"),
+    ("F.adaptive_max_pool2d(x3[0], (2, 3))", "AdaptiveMaxPool2DBackward0"),
+    ("F.adaptive_max_pool3d(x3, 3)", "AdaptiveMaxPool3DBackward0"),
 ])
 def test_pooling_node_names(torch, expr, name):
     env = {"F": torch.nn.functional, "x1": torch.ones(1, 2, 4, requires_grad=True),
