@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import backend, creation
 from .. import ops
+from ..ops import activation as _activation
 from ..ops import layers as _layers
 from .functional_conv import *  # noqa: F401,F403
 from .functional_conv import __all__ as _conv_all
@@ -97,8 +98,7 @@ def prelu(input, weight):
         channels = d.shape[1] if d.ndim >= 2 else 1
         if count != channels:
             raise input.policy.error("prelu_channels", params=count, channels=channels)
-    w = ops.reshape(weight, (-1,) + (1,) * (d.ndim - 2)) if count != 1 and d.ndim >= 2 else ops.reshape(weight, ())
-    return ops.where(input > 0, input, w * input)
+    return _activation.prelu(input, weight)
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):

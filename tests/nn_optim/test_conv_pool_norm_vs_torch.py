@@ -1163,3 +1163,8 @@ def test_interpolate_node_names(torch, mode, shape, stem):
 def test_shuffle_node_names(torch, call, name):
     x = torch.ones(1, 4, 2, 2, requires_grad=True)
     assert call(torch.nn.functional, x).grad_fn.name() == name
+
+
+def test_prelu_node_name(torch):
+    x = torch.ones(2, 3, requires_grad=True)
+    assert torch.nn.functional.prelu(x, torch.full((3,), 0.2)).grad_fn.name() == "PreluKernelBackward0"
