@@ -386,19 +386,20 @@ def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_si
         raise policy.error("unpool_indices_shape", input=_dims(shape), indices=_dims(indices._data.shape))
     if indices._data.dtype != np.int64:
         raise policy.error("unpool_indices_dtype", got_scalar=indices._data.dtype)
-    lead = shape[:-nd]
-    flat_in = ops.reshape(input, lead + (-1,))
-    flat_idx = indices._data.reshape(lead + (-1,))
+    flat_idx = indices._data.reshape(shape[:-nd] + (-1,))
     cells = math.prod(size)
     bad = (flat_idx < 0) | (flat_idx >= cells)
     if bad.any():
         first = int(flat_idx.reshape(-1)[int(backend.namespace(bad).argmax(bad.reshape(-1)))])
         sizes = size + (1,) if nd == 1 else size       # ATen unpools 1-d as 2-d of width 1
         raise policy.error("unpool_index_range", index=first, cells="x".join(map(str, sizes)))
-    xp = backend.namespace(input._data)
-    zeros = input._new(xp.zeros(lead + (cells,), dtype=input._data.dtype))
-    out = ops.scatter(zeros, len(lead), input._new(flat_idx), flat_in)
-    return ops.reshape(out, lead + size)
+    if nd == 1:     # as 2-d unpooling of height 1, as PyTorch runs it
+        out = _pooling.max_unpool(ops.unsqueeze(input, -2), ops.unsqueeze(indices, -2), (1,) + size)
+        return ops.squeeze(out, -2)
+    unbatched = len(shape) == nd + 1
+    x, idx = (ops.unsqueeze(input, 0), ops.unsqueeze(indices, 0)) if unbatched else (input, indices)
+    out = _pooling.max_unpool(x, idx, size)
+    return ops.squeeze(out, 0) if unbatched else out
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):

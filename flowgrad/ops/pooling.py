@@ -17,7 +17,7 @@ from . import indexing as I
 from . import shape as S
 from .conv_nd import col2im, im2col
 
-__all__ = ["pool_output_size", "max_pool_with_indices", "adaptive_max_pool", "avg_pool"]
+__all__ = ["pool_output_size", "max_pool_with_indices", "adaptive_max_pool", "max_unpool", "avg_pool"]
 
 
 def pool_output_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> tuple[int, int]:
@@ -104,6 +104,32 @@ def adaptive_max_pool(x, table):
     if _grad_enabled() and x._requires_grad:
         _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
     return out, x._out_cls._make(idx)
+
+
+# -------------------------------------------------------------------------------------- unpooling
+
+# unpooling writes each value at its index; the gradient reads it back from there (a gather)
+MaxUnpool2DBackward0 = derivative(
+    "MaxUnpool2DBackward0", keep="x_shape indices",
+    self=lambda grad, x_shape, indices: S.reshape(I.gather(S.reshape(grad, (x_shape[0], x_shape[1], -1)), 2, indices),
+                                                  x_shape))
+MaxUnpool3DBackward0 = variant(MaxUnpool2DBackward0, "MaxUnpool3DBackward0")
+
+
+def max_unpool(x, indices, size):
+    """Zeros of spatial size `size` with each value of (N, C, *spatial) `x` written at its flat index
+    (a repeated index keeps one of its values)."""
+    d = x._data
+    xp = backend.namespace(d)
+    n, c = d.shape[:2]
+    idx = indices._data.reshape(n, c, -1)
+    out = xp.zeros((n, c, math.prod(size)), dtype=d.dtype)
+    out[xp.arange(n)[:, None, None], xp.arange(c)[None, :, None], idx] = d.reshape(n, c, -1)
+    res = x._out_cls._make(out.reshape((n, c) + tuple(size)))
+    if _grad_enabled() and x._requires_grad:
+        row = MaxUnpool2DBackward0 if len(size) == 2 else MaxUnpool3DBackward0
+        row.record((x,), res, d.shape, x._out_cls._make(idx))
+    return res
 
 
 # ------------------------------------------------------------------------------------- avg pooling

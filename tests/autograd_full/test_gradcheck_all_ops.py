@@ -274,6 +274,9 @@ C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1,
 C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
   [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("max_unpool2d", lambda T, x: F(T).max_unpool2d(x, T.tensor([[[[0, 3], [9, 14]]]]), 2), [(1, 1, 2, 2)])
+C("max_unpool3d", lambda T, x: F(T).max_unpool3d(x, T.tensor([[[[[0, 3]]], [[[1, 2]]]]]), (1, 1, 2)),
+  [(1, 2, 1, 1, 2)])
 C("prelu_channels", lambda T, x, w: F(T).prelu(x, w), [(2, 3, 2), (3,)])
 C("prelu_shared", lambda T, x, w: F(T).prelu(x, w), [(4,), (1,)])
 C("adaptive_max_pool2d", lambda T, x: F(T).adaptive_max_pool2d(x, (2, 3)), [(1, 2, 3, 4)])

@@ -393,6 +393,9 @@ def test_pooling_modules_return_indices(torch):
     ("F.adaptive_avg_pool1d(x1, 3)", "SqueezeBackward1"), ("F.adaptive_max_pool1d(x1, 3)", "SqueezeBackward1"),
     ("F.adaptive_max_pool2d(x3[0], (2, 3))", "AdaptiveMaxPool2DBackward0"),
     ("F.adaptive_max_pool3d(x3, 3)", "AdaptiveMaxPool3DBackward0"),
+    ("F.max_unpool3d(*F.max_pool3d(x3, 2, return_indices=True), 2)", "MaxUnpool3DBackward0"),
+    ("F.max_unpool2d(*F.max_pool2d(x3[0], 2, return_indices=True), 2)", "MaxUnpool2DBackward0"),
+    ("F.max_unpool1d(*F.max_pool1d(x1, 2, return_indices=True), 2)", "SqueezeBackward1"),
 ])
 def test_pooling_node_names(torch, expr, name):
     env = {"F": torch.nn.functional, "x1": torch.ones(1, 2, 4, requires_grad=True),
