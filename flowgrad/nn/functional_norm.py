@@ -1,11 +1,13 @@
 """Group, instance and local-response normalisation (PyTorch's F.group_norm, F.instance_norm,
-F.local_response_norm), composed from the op table: statistics by mean over reshaped views,
-biased variance for the normalisation, unbiased for the running variance, as PyTorch keeps it."""
+F.local_response_norm). Group norm is a primitive (flowgrad.ops.normalization); the others are
+composed from the op table: statistics by mean, biased variance for the normalisation, unbiased for
+the running variance, as PyTorch keeps it."""
 from __future__ import annotations
 
 import math
 
 from .. import ops
+from ..ops import normalization as _normalization
 from .functional_pad import pad
 from .functional_pool import avg_pool2d, avg_pool3d
 
@@ -46,9 +48,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and (t._data.ndim != 1 or t._data.shape[0] != c):
             raise policy.error("group_norm_affine", name=name, shape=_dims(t._data.shape), size=_dims(shape))
-    grouped = ops.reshape(input, (n, num_groups, -1))
-    out, _, _ = _normalize(grouped, (2,), eps)
-    return _affine(ops.reshape(out, shape), weight, bias, len(shape))
+    return _normalization.group_norm(input, num_groups, weight, bias, eps)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,

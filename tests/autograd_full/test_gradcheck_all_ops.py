@@ -274,6 +274,9 @@ C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1,
 C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
   [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("group_norm", lambda T, x, w, b: F(T).group_norm(x, 2, w, b, eps=0.1), [(2, 4, 3), (4,), (4,)])
+C("group_norm_no_affine", lambda T, x: F(T).group_norm(x, 1, eps=0.1), [(2, 2, 2, 2)])
+C("group_norm_weight_only", lambda T, x, w: F(T).group_norm(x, 2, w), [(2, 2, 3), (2,)])
 C("max_unpool2d", lambda T, x: F(T).max_unpool2d(x, T.tensor([[[[0, 3], [9, 14]]]]), 2), [(1, 1, 2, 2)])
 C("max_unpool3d", lambda T, x: F(T).max_unpool3d(x, T.tensor([[[[[0, 3]]], [[[1, 2]]]]]), (1, 1, 2)),
   [(1, 2, 1, 1, 2)])

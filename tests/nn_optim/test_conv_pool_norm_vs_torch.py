@@ -1171,3 +1171,8 @@ def test_shuffle_node_names(torch, call, name):
 def test_prelu_node_name(torch):
     x = torch.ones(2, 3, requires_grad=True)
     assert torch.nn.functional.prelu(x, torch.full((3,), 0.2)).grad_fn.name() == "PreluKernelBackward0"
+
+
+def test_group_norm_node_name(torch):
+    x = torch.ones(2, 4, 3, requires_grad=True)
+    assert torch.nn.functional.group_norm(x, 2).grad_fn.name() == "NativeGroupNormBackward0"
