@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import report, suite
+from . import compare, report, suite
 from .harness import CONTENDERS
 
 RESULTS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RESULTS.md")
@@ -34,6 +34,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout (progress on stderr)")
     p.add_argument("--write-results", nargs="?", const=RESULTS_MD, metavar="PATH",
                    help="also write the Markdown report (default path: benchmarks/RESULTS.md)")
+    p.add_argument("--compare", nargs="?", const=RESULTS_MD, metavar="PATH",
+                   help="after the table, compare flowgrad's ratios with the ones recorded in PATH (default: "
+                        "benchmarks/RESULTS.md) and say which moved by more than their noise")
     p.add_argument("--keep-going", action="store_true",
                    help="when a contender's gradients are wrong, time the others and mark it FAILED "
                         "(the exit status is still 1)")
@@ -50,6 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     scale = args.scale or ("quick" if args.quick else "full")
     repeats = args.repeats or (5 if args.quick else 40)
 
+    recorded = None
+    if args.compare:
+        try:
+            with open(args.compare) as f:
+                recorded = compare.read_recorded(f.read())
+        except OSError as e:
+            raise SystemExit(f"--compare: cannot read {args.compare}: {e.strerror}")
     load_before = report.load_average()
     if args.clock == "cpu" and args.threads != 1:
         print("warning: --clock cpu sums the CPU time of every thread; use it with --threads 1", file=sys.stderr)
@@ -60,13 +70,23 @@ def main(argv: list[str] | None = None) -> int:
     failed = any(c["status"] == "FAILED" for row in cells.values() for c in row.values())
     info = report.machine(contenders, args.threads, scale, repeats, load_before)
     info["clock"] = args.clock
+    argv_used = argv if argv is not None else sys.argv[1:]
+    moved = note = None
+    if recorded is not None:
+        moved = compare.compare(records, recorded[0])
+        note = compare.settings_note(recorded[1], argv_used)
     if args.json:
-        json.dump(report.as_json(info, records, cells), sys.stdout, indent=1)
+        doc = report.as_json(info, records, cells)
+        if moved is not None:
+            doc["compare"] = {"path": args.compare, "rows": moved, "warning": note}
+        json.dump(doc, sys.stdout, indent=1)
         print()
     else:
         print(report.render_text(info, records, cells, names))
+        if moved is not None:
+            print("\n" + compare.render(moved, args.compare, note))
     if args.write_results:
-        command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m benchmarks " + " ".join(argv_used)
         with open(args.write_results, "w") as f:
             f.write(report.render_markdown(info, records, cells, names, command.strip()))
         print(f"wrote {args.write_results}", file=sys.stderr)

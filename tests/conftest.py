@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+from oracles import oracle_summary
+
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 HAVE_PADDLE = importlib.util.find_spec("paddle") is not None
 
@@ -47,3 +49,25 @@ def real_torch():
 def ftorch():
     """flowgrad's torch facade alone."""
     return _flowgrad_torch()
+
+
+# ------------------------------------------------------------------ what a run without the oracles left out
+
+def pytest_collection_modifyitems(config, items):
+    made = {"torch": 0, "paddle": 0}
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        for name in made:
+            if params.get(name) == "flowgrad":
+                made[name] += 1
+    config._flowgrad_twins_not_made = made
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    reasons = []
+    for rep in terminalreporter.stats.get("skipped", []):
+        longrepr = rep.longrepr
+        reasons.append(longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr))
+    have = {"torch": HAVE_TORCH, "paddle": HAVE_PADDLE}
+    for line in oracle_summary(reasons, getattr(config, "_flowgrad_twins_not_made", {}), have):
+        terminalreporter.write_line(line, yellow=True)

@@ -4,6 +4,7 @@ No timing: only that each contender computes NumPy's gradients (twice in a row, 
 from __future__ import annotations
 
 import pathlib
+import statistics
 import sys
 
 import pytest
@@ -85,3 +86,50 @@ def test_flowgrad_cli_refuses_an_unknown_command(capfd):
     from flowgrad import cli
     assert cli.main(["benchmark"]) == 2
     assert "unknown command 'benchmark'" in capfd.readouterr().err
+
+
+def test_compare_reads_the_recorded_tables():
+    from benchmarks import compare
+    text = (pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "RESULTS.md").read_text()
+    recorded, command = compare.read_recorded(text)
+    assert command.startswith("python -m benchmarks")
+    for workload in suite.ORDER:
+        if f"| {workload} |" in text:
+            row = recorded[workload]["flowgrad"]
+            assert row["value"] > 0 and row["x_numpy"] > 0, workload
+    assert set(recorded["chain"]) >= {"numpy", "flowgrad"}
+
+
+def _record(name, flowgrad, torch, kind="time"):
+    f, t = statistics.median(flowgrad), statistics.median(torch)
+    return {"name": name, "kind": kind, "results": {
+        "flowgrad": {"value": f, "x_torch": f / t, "samples": flowgrad},
+        "torch": {"value": t, "x_torch": 1.0, "samples": torch}}}
+
+
+def test_compare_says_which_ratios_moved_beyond_their_noise():
+    from benchmarks import compare
+    steady = [1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.01, 0.99, 1.0]
+    records = [_record("chain", [2 * v for v in steady], steady),        # 2.0x torch now
+               _record("mlp-f64", [0.9 * v for v in steady], steady),    # 0.9x torch now
+               _record("hvp", [1.3 * v for v in steady], steady)]        # unchanged
+    recorded = {"chain": {"flowgrad": {"x_torch": 1.0}}, "mlp-f64": {"flowgrad": {"x_torch": 1.2}},
+                "hvp": {"flowgrad": {"x_torch": 1.3}}}
+    rows = {r["workload"]: r for r in compare.compare(records, recorded)}
+    assert [rows[w]["verdict"] for w in ("chain", "mlp-f64", "hvp")] == ["slower", "faster", "within noise"]
+    assert rows["chain"]["change"] == pytest.approx(1.0)
+    assert 0 < rows["hvp"]["noise"] < 0.05
+    text = compare.render(list(rows.values()), "RESULTS.md", None)
+    assert "2 of 3 ratios moved: chain x torch slower, mlp-f64 x torch faster" in text
+
+
+def test_compare_noise_grows_with_the_spread_and_warns_on_other_settings():
+    from benchmarks import compare
+    base = [1.0] * 20
+    tight = compare.ratio_noise([1.0, 1.01] * 10, base)
+    loose = compare.ratio_noise([0.5, 1.5] * 10, base)
+    assert tight < 0.02 < loose
+    assert compare.ratio_noise([1.0, 1.0], [1.0, 1.0]) == float("inf")    # too few repetitions to say
+    assert compare.settings_note("python -m benchmarks --threads 1 --clock cpu", ["--clock", "cpu", "--threads", "1"]) is None
+    note = compare.settings_note("python -m benchmarks --threads 1 --clock cpu", ["--quick", "--threads=1"])
+    assert "--clock cpu --threads 1" in note and "--quick --threads 1" in note

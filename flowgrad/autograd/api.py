@@ -35,9 +35,9 @@ class GradientEdge(NamedTuple):
 
 def get_gradient_edge(tensor) -> GradientEdge:
     if not tensor._requires_grad:
-        raise tensor.policy.error("gradient_edge_no_grad")
-    if tensor.grad_fn is not None:
-        return GradientEdge(tensor.grad_fn, tensor.output_nr)
+        raise tensor.policy.errors.gradient_edge_no_grad()
+    if tensor._grad_fn is not None:
+        return GradientEdge(tensor._grad_fn, tensor.output_nr)
     return GradientEdge(tensor._grad_accumulator(), 0)
 
 
@@ -124,9 +124,9 @@ def _root_edge(policy: Policy, t, i: int):
     if isinstance(t, GradientEdge):
         return (t.node, t.output_nr)
     if not t._requires_grad:
-        raise policy.error("root_no_grad", index=i)
-    if t.grad_fn is not None:
-        return (t.grad_fn, t.output_nr)
+        raise policy.errors.root_no_grad(index=i)
+    if t._grad_fn is not None:
+        return (t._grad_fn, t.output_nr)
     return (t._grad_accumulator(), 0)
 
 
@@ -218,8 +218,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         inputs = _inputs_tuple(policy, inputs, "backward")
         targets = _target_edges(policy, inputs, "backward")
     grads = _grads_tuple(grad_tensors, len(tensors))
-    if len(grads) < len(tensors):
-        raise policy.error("seed_count", n_tensors=len(tensors), n_grads=len(grads))
+    if len(grads) < len(tensors) or (policy.seed_count_exact and len(grads) > len(tensors)):
+        raise policy.errors.seed_count(n_tensors=len(tensors), n_grads=len(grads))
     seeds = make_grads(policy, tensors, grads)
     tensors, seeds = _live(policy, tensors, seeds, create_graph)
     if not tensors:
@@ -232,7 +232,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         warnings.warn(str(warning), type(warning), stacklevel=3)
     if inputs is not None:
         for x in inputs:
-            if _is_tensor(x) and x.grad_fn is not None:
+            if _is_tensor(x) and x._grad_fn is not None:
                 x.retain_grad()
     _run(policy, roots, seeds, dump, retain_graph=bool(retain_graph), create_graph=bool(create_graph),
          targets=targets)
@@ -269,8 +269,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not outputs:
         raise policy.errors.input_unused(index=0)
     grads = _grads_tuple(grad_outputs, len(outputs))
-    if len(grads) < len(outputs):
-        raise policy.error("seed_count", n_tensors=len(outputs), n_grads=len(grads))
+    if len(grads) < len(outputs) or (policy.seed_count_exact and len(grads) > len(outputs)):
+        raise policy.errors.seed_count(n_tensors=len(outputs), n_grads=len(grads))
     seeds = make_grads(policy, outputs, grads, is_grads_batched)
     outputs, seeds = _live(policy, outputs, seeds, create_graph)
     roots = [_root_edge(policy, t, i) for i, t in enumerate(outputs)]
@@ -298,7 +298,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             elif not allow_unused:
                 raise policy.errors.input_unused(index=i)
         elif policy.grad_results_follow_create_graph:
-            if not create_graph or r.grad_fn is None:
+            if not create_graph or r._grad_fn is None:
                 r = r.detach()
                 r._requires_grad = bool(create_graph)
         elif not create_graph and r._requires_grad:

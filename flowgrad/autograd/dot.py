@@ -92,8 +92,8 @@ def render(tensor_or_tensors, params: Mapping[str, Tensor] | None = None, *, for
 # ------------------------------------------------------------------------------- helpers
 
 def _root_node(t: Tensor):
-    if t.grad_fn is not None:
-        return t.grad_fn
+    if t._grad_fn is not None:
+        return t._grad_fn
     if t._requires_grad:
         return t._grad_accumulator()
     return None

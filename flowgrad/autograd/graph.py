@@ -123,7 +123,11 @@ class Node:
         return self.policy.node_name(self)
 
     @property
-    def next_functions(self) -> tuple:
+    def next_functions(self) -> tuple | list:
+        """`(node, output_nr)` per input, `(None, 0)` where none; with the policy's
+        `compact_next_functions` a list of `(node, 0)` for the inputs that require grad only."""
+        if self.policy.compact_next_functions:
+            return [(e[0], 0) for e in self.next_edges if e is not None]
         return tuple(e if e is not None else (None, 0) for e in self.next_edges)
 
     @property
@@ -220,7 +224,7 @@ class SavedTensor:
             raise tensor.policy.errors.pack_hook_inplace()
         origin = None
         if self.tensor is not None and tensor._requires_grad:   # an input: remember where its gradient goes
-            origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
+            origin = (tensor._grad_fn, tensor.output_nr) if tensor._grad_fn is not None else \
                 tensor._grad_accumulator()
         self.hooked = (packed, unpack_hook, origin)
         self.tensor = self._data = None
@@ -236,7 +240,7 @@ class SavedTensor:
     def unpack(self, node: Node):
         if self.hooked is not None:
             return self._unpack_hooked(node)
-        if self.version_box[0] != self.version:
+        if self.version_box[0] != self.version and node.policy.check_versions:
             raise _modified_error(node, self)
         if self.tensor is not None:
             if self.had_grad and not self.tensor._requires_grad:
@@ -245,7 +249,7 @@ class SavedTensor:
         t = node.out_cls._out_cls._make(self._data)
         t._vc = self.version_box
         t._requires_grad = True
-        t.grad_fn = node
+        t._grad_fn = node
         t.output_nr = self.output_nr
         return t
 
@@ -260,9 +264,9 @@ class SavedTensor:
         t._vc = out._box()
         t._requires_grad = True
         if self.output_nr >= 0:
-            t.grad_fn, t.output_nr = node, self.output_nr
+            t._grad_fn, t.output_nr = node, self.output_nr
         elif type(origin) is tuple:
-            t.grad_fn, t.output_nr = origin
+            t._grad_fn, t.output_nr = origin
         else:                      # a leaf: the alias accumulates into the original through its accumulator
             t._acc = weakref.ref(origin)
         return t
@@ -295,7 +299,7 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
         shape, dtype = saved._data.shape, saved._data.dtype
     else:
         shape, dtype = t._data.shape, t._data.dtype
-        origin = f", which is output {t.output_nr} of {_strip(t.grad_fn.name())}," if t.grad_fn is not None else ""
+        origin = f", which is output {t.output_nr} of {_strip(t._grad_fn.name())}," if t._grad_fn is not None else ""
     hint = policy.hint_anomaly if mode.state.anomaly else policy.hint
     return policy.errors.modified_inplace(type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),
                         origin=origin, version=saved.version_box[0], expected=saved.version, hint=hint)

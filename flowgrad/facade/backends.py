@@ -1,5 +1,5 @@
 """The torch family's `backends` flags (`backends.cudnn`, `backends.cuda`, `backends.mps`,
-`backends.opt_einsum`): modules whose flags are properties checked as PyTorch checks them, holding
+`backends.opt_einsum`, `backends.mha`): modules whose flags are properties checked as PyTorch checks them, holding
 the values a CPU build of PyTorch reports.
 
 flowgrad uses neither cuDNN, MPS nor opt_einsum (its convolutions and einsum are its own ops over
@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import types
 
+from ..nn import attention
 from . import cuda_memory, settings
 from .argcheck import typename
 
@@ -154,3 +155,20 @@ def opt_einsum(package: str) -> types.ModuleType:
                   {"is_available": is_available, "get_opt_einsum": get_opt_einsum})
     mod.enabled, mod.strategy = False, None
     return mod
+
+
+def mha(package: str) -> types.ModuleType:
+    """`<package>.mha`: the switch of PyTorch's fused attention inference paths. flowgrad computes
+    their values on the ordinary path; the one visible trait it reproduces, the nested-tensor
+    encoder's zeros at padded positions, follows the switch (`flowgrad.nn.attention.FASTPATH`)."""
+
+    def get_fastpath_enabled() -> bool:
+        """Whether the fast paths of TransformerEncoder and MultiheadAttention may run."""
+        return attention.FASTPATH["enabled"]
+
+    def set_fastpath_enabled(value: bool) -> None:
+        """Set whether the fast paths may run (unchecked, as in PyTorch)."""
+        attention.FASTPATH["enabled"] = value
+
+    return _module(f"{package}.mha", "MhaModule", "Config options of the fused attention paths.", {},
+                   {"get_fastpath_enabled": get_fastpath_enabled, "set_fastpath_enabled": set_fastpath_enabled})

@@ -31,6 +31,27 @@ def available() -> bool:
         return False
 
 
+def device_count() -> int:
+    """How many CUDA devices CuPy sees (0 without CUDA)."""
+    return cupy().cuda.runtime.getDeviceCount() if available() else 0
+
+
+def current_device() -> int:
+    return cupy().cuda.Device().id if available() else 0
+
+
+def synchronize(device=None) -> None:
+    """Wait for the work queued on the GPU (nothing to wait for without CUDA)."""
+    if available():
+        cupy().cuda.Stream.null.synchronize()
+
+
+def manual_seed(seed: int) -> None:
+    """Seed flowgrad's one generator (which every device draws from)."""
+    from .. import creation
+    creation.default_generator.manual_seed(seed)
+
+
 def build(device_cls: type, policy) -> dict:
     """The memory queries for a facade (its device class parses device strings, its policy raises)."""
 

@@ -107,13 +107,13 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_one_hot_negative": (RuntimeError, "Class values must be non-negative."),
     "nn_one_hot_too_large": (RuntimeError, "Class values must be smaller than num_classes."),
     "nn_pad_mode": (NotImplementedError, "Unrecognised padding mode {mode}"),
-    "nn_pad_reflect_size": (RuntimeError, "Argument #4: Padding size should be less than the corresponding input "
+    "nn_pad_reflect_size": (RuntimeError, "Argument #{arg}: Padding size should be less than the corresponding input "
                                           "dimension, but got: padding ({lo}, {hi}) at dimension {dim} of input "
                                           "{size}"),
     "nn_conv2d_same_strided": (RuntimeError, "padding='same' is not supported for strided convolutions"),
     "nn_conv2d_padding_string": (RuntimeError, "Invalid padding string: '{padding}'"),
-    "nn_conv2d_input_dim": (RuntimeError, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
-                                          "size: {size}"),
+    "nn_conv2d_input_dim": (RuntimeError, "Expected {unbatched}D (unbatched) or {batched}D (batched) input to {fn}, "
+                                          "but got input of size: {size}"),
     "nn_conv2d_weight_dim": (RuntimeError, "weight should have at least three dimensions"),
     "nn_conv2d_channels": (RuntimeError, "Given groups={groups}, weight of size {weight}, expected input{input} to "
                                          "have {expected} channels, but got {got} channels instead"),
@@ -122,13 +122,13 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_conv2d_bias": (RuntimeError, "Given weight of size {weight}, expected bias to be 1-dimensional with "
                                      "{expected} elements, but got bias of size {bias} instead"),
     "nn_conv2d_dtype": (RuntimeError, "expected scalar type {want_scalar} but found {got_scalar}"),
-    "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({ph} x {pw}). Kernel size: "
-                                            "({kh} x {kw}). Kernel size can't be greater than actual input size"),
-    "nn_pool_input_dim": (RuntimeError, "non-empty 3D or 4D (batch mode) tensor expected for input"),
+    "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({padded}). Kernel size: "
+                                            "({kernel}). Kernel size can't be greater than actual input size"),
+    "nn_pool_input_dim": (RuntimeError, "non-empty {unbatched}D or {batched}D (batch mode) tensor expected for input"),
     "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
                                   "kernel_size={kernel} and dilation={dilation}"),
-    "nn_adaptive_pool_input_dim": (RuntimeError, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {size}"),
-    "nn_adaptive_pool_empty": (RuntimeError, "adaptive_avg_pool2d(): Expected input to have non-zero size for "
+    "nn_adaptive_pool_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got {size}"),
+    "nn_adaptive_pool_empty": (RuntimeError, "{fn}(): Expected input to have non-zero size for "
                                              "non-batch dimensions, but input has sizes {size} with dimension {dim} "
                                              "being empty"),
     "nn_batch_norm_size": (RuntimeError, "{name} should contain {expected} elements not {got}"),

@@ -13,7 +13,15 @@ import numpy as np
 from .. import backend, creation
 from .. import ops
 from ..ops import conv as _conv
+from ..ops import conv_nd as _conv_nd
 from ..ops import layers as _layers
+from .functional_conv import *  # noqa: F401,F403
+from .functional_conv import _dims
+from .functional_conv import __all__ as _conv_all
+from .functional_pad import pad  # noqa: F401
+from .functional_pool import *  # noqa: F401,F403
+from .functional_pool import __all__ as _pool_all
+from .functional_pool import max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices  # noqa: F401
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "gelu", "silu", "mish", "sigmoid", "tanh",
@@ -24,6 +32,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
+__all__ += [name for name in _conv_all + _pool_all if name not in __all__]
 
 
 def _pair(v, name="kernel_size"):
@@ -239,170 +248,6 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
 
 # ---------------------------------------------------------------------------------- padding
 
-def _pad_index(n, lo, hi, mode):
-    idx = np.arange(-lo, n + hi)
-    if mode == "reflect":
-        period = 2 * (n - 1)
-        idx = np.abs(idx) % period if period else np.zeros_like(idx)
-        idx = np.where(idx >= n, period - idx, idx)
-    elif mode == "replicate":
-        idx = np.clip(idx, 0, n - 1)
-    else:  # circular
-        idx = idx % n
-    return idx
-
-
-def pad(input, pad, mode: str = "constant", value=None):
-    pad = tuple(int(p) for p in pad)
-    if mode == "constant":
-        return _conv.constant_pad(input, pad, 0 if value is None else value)
-    if mode not in ("reflect", "replicate", "circular"):
-        raise input.policy.error("nn_pad_mode", mode=mode)
-    d = input._data
-    nd = d.ndim
-    out = input
-    for i in range(len(pad) // 2):
-        dim = nd - 1 - i
-        lo, hi = pad[2 * i], pad[2 * i + 1]
-        n = d.shape[dim]
-        if mode == "reflect" and (lo >= n or hi >= n):
-            raise input.policy.error("nn_pad_reflect_size", lo=lo, hi=hi, dim=dim, size=list(d.shape))
-        idx = _pad_index(n, lo, hi, mode)
-        out = ops.index_select(out, dim, out._new(idx.astype(np.int64)))
-    return out
-
-
-# ------------------------------------------------------------------------------ convolution
-
-def _conv_padding(padding, kernel, dilation, stride, policy):
-    if isinstance(padding, str):
-        if padding == "valid":
-            return (0, 0, 0, 0)
-        if padding == "same":
-            if stride != (1, 1):
-                raise policy.error("nn_conv2d_same_strided")
-            out = []
-            for k, dl in zip(kernel, dilation):
-                total = dl * (k - 1)
-                out += [total // 2, total - total // 2]
-            return tuple(out)
-        raise policy.error("nn_conv2d_padding_string", padding=padding)
-    ph, pw = _pair(padding)
-    return (ph, ph, pw, pw)
-
-
-def _dims(shape) -> str:
-    """A shape as C++ prints a size in PyTorch's messages: [2, 3]."""
-    return f"[{', '.join(map(str, shape))}]"
-
-
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
-    d, wd = input._data, weight._data
-    policy = input.policy
-    if d.ndim not in (3, 4):
-        raise policy.error("nn_conv2d_input_dim", size=_dims(d.shape))
-    unbatched = d.ndim == 3
-    shape4 = (1,) + d.shape if unbatched else d.shape
-    stride, dilation = _pair(stride), _pair(dilation)
-    kernel = wd.shape[2:]
-    if wd.ndim != 4:
-        raise policy.error("nn_conv2d_weight_dim")
-    if shape4[1] != wd.shape[1] * groups:
-        raise policy.error("nn_conv2d_channels", groups=groups, weight=_dims(wd.shape), input=_dims(shape4),
-                           expected=wd.shape[1] * groups, got=shape4[1])
-    if wd.shape[0] % groups:
-        raise policy.error("nn_conv2d_weight_groups", groups=groups, weight=_dims(wd.shape))
-    if bias is not None and bias._data.shape != (wd.shape[0],):
-        raise policy.error("nn_conv2d_bias", weight=_dims(wd.shape), expected=wd.shape[0],
-                           bias=_dims(bias._data.shape))
-    if d.dtype != wd.dtype:
-        raise policy.error("nn_conv2d_dtype", want_scalar=d.dtype, got_scalar=wd.dtype)
-    pads = _conv_padding(padding, kernel, dilation, stride, policy)
-    ph, pw = shape4[2] + pads[0] + pads[1], shape4[3] + pads[2] + pads[3]
-    eh, ew = dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1
-    if ph < eh or pw < ew:
-        raise policy.error("nn_conv2d_kernel_size", ph=ph, pw=pw, kh=eh, kw=ew)
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out = _conv.conv2d(x, weight, bias, stride, pads, dilation, groups)
-    return ops.squeeze(out, 0) if unbatched else out
-
-
-def _pool_args(input, kernel_size, stride, padding, dilation):
-    d = input._data
-    if d.ndim not in (3, 4):
-        raise input.policy.error("nn_pool_input_dim")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride)
-    padding, dilation = _pair(padding), _pair(dilation)
-    for p, k in zip(padding, kernel):
-        if p > k // 2:
-            raise input.policy.error("nn_pool_pad", pad=p, kernel=k, dilation=dilation[0])
-    return kernel, stride, padding, dilation
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation)
-    unbatched = input._data.ndim == 3
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
-    if unbatched:
-        out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
-    return (out, idx) if return_indices else out
-
-
-def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=True):
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override=None):
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1)
-    unbatched = input._data.ndim == 3
-    x = ops.unsqueeze(input, 0) if unbatched else input
-    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
-    return ops.squeeze(out, 0) if unbatched else out
-
-
-def _pair_or_none(v) -> tuple:
-    """An output size as (h, w); None keeps the input's size."""
-    if isinstance(v, (tuple, list)):
-        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
-    return (v, v)
-
-
-def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
-    """Rows average the input cells PyTorch's adaptive pooling assigns to each output cell."""
-    m = np.zeros((n_out, n_in), dtype=dtype)
-    for i in range(n_out):
-        start = (i * n_in) // n_out
-        end = -((-(i + 1) * n_in) // n_out)
-        m[i, start:end] = 1.0 / (end - start)
-    return m
-
-
-def adaptive_avg_pool2d(input, output_size):
-    oh, ow = _pair_or_none(output_size)
-    if (oh, ow) == (1, 1):  # PyTorch's shortcut, taken before the input is checked
-        return ops.mean(input, (-2, -1), keepdim=True)
-    d = input._data
-    if d.ndim not in (3, 4):
-        raise input.policy.error("nn_adaptive_pool_input_dim", size=list(d.shape))
-    for dim in range(1, d.ndim):
-        if d.shape[dim] == 0:
-            raise input.policy.error("nn_adaptive_pool_empty", size=list(d.shape), dim=dim)
-    h, w = d.shape[-2:]
-    oh = h if oh is None else oh
-    ow = w if ow is None else ow
-    if (oh, ow) == (1, 1):
-        return ops.mean(input, (-2, -1), keepdim=True)
-    xp = backend.namespace(d)
-    mh = input._new(xp.asarray(_adaptive_matrix(h, oh, d.dtype)))
-    mw = input._new(xp.asarray(_adaptive_matrix(w, ow, d.dtype).T))
-    return ops.matmul(ops.matmul(mh, input), mw)
-
-
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L), as a convolution with one-hot kernels (differentiable)."""
     d = input._data
@@ -412,7 +257,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     xp = backend.namespace(d)
     eye = xp.eye(k, dtype=d.dtype).reshape(k, 1, kernel[0], kernel[1])
     w = input._new(xp.tile(eye, (c, 1, 1, 1)))
-    out = _conv.conv2d(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
+    out = _conv_nd.convolution(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
     return ops.reshape(out, (d.shape[0], c * k, -1))
 
 
@@ -631,3 +476,134 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     if reduction == "batchmean":
         return ops.sum(loss) / (input._data.shape[0] if input._data.ndim else 1)
     return _layers.reduce_loss(loss, reduction)
+
+
+# -------------------------------------------------------------------------------- attention
+# scaled_dot_product_attention is PyTorch's math backend composed from the op table (matmul,
+# softmax, masked_fill), so its gradients, to any order, are those of the ops; multi_head_attention_forward
+# (nn.MultiheadAttention's functional form) lives in nn/attention.py.
+
+from ..autograd.policy import policy_of  # noqa: E402
+from ..tensor import Tensor  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention"]
+
+
+def _sdpa_check_args(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa) -> None:
+    """PyTorch's argument parsing: the types it accepts for each argument."""
+    for position, (arg, t) in enumerate((("query", query), ("key", key), ("value", value)), 1):
+        if not isinstance(t, Tensor):
+            raise policy_of(query, key, value).errors.sdpa_input_type(arg=arg, position=position,
+                                                     type=type(t).__name__)
+    policy = query.policy
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):
+        raise policy.errors.sdpa_arg_type(arg="attn_mask", expected="Tensor", type=type(attn_mask).__name__)
+    for arg, v, kinds, expected in (("dropout_p", dropout_p, (int, float, np.integer, np.floating), "float"),
+                                    ("is_causal", is_causal, (bool,), "bool"),
+                                    ("scale", 0.0 if scale is None else scale, (int, float, np.integer, np.floating),
+                                     "float"),
+                                    ("enable_gqa", enable_gqa, (bool,), "bool")):
+        if not isinstance(v, kinds):
+            raise policy.errors.sdpa_arg_type(arg=arg, expected=expected, type=type(v).__name__)
+
+
+def _sdpa_validate(query, key, value, attn_mask, is_causal) -> None:
+    """PyTorch's checks of the inputs, in its order."""
+    policy = query.policy
+    qd, kd, vd = query._data, key._data, value._data
+    if not qd.dtype == kd.dtype == vd.dtype:
+        raise policy.errors.sdpa_dtype(query_ctype=qd.dtype, key_ctype=kd.dtype, value_ctype=vd.dtype)
+    if not query.device == key.device == value.device:
+        raise policy.errors.sdpa_device(query=query.device, key=key.device, value=value.device)
+    if min(qd.ndim, kd.ndim, vd.ndim) < 2:
+        raise policy.errors.sdpa_dims(query=qd.ndim, key=kd.ndim, value=vd.ndim)
+    if attn_mask is not None:
+        md = attn_mask._data
+        if md.dtype not in (np.bool_, np.float32, qd.dtype):
+            raise policy.errors.sdpa_mask_dtype(mask_ctype=md.dtype, query_ctype=qd.dtype)
+        if md.ndim == 0:
+            raise policy.errors.sdpa_dim_scalar(dim=-2)
+        if md.ndim == 1:
+            raise policy.errors.sdpa_dim_range(low=-1, high=0, dim=-2)
+    if is_causal and attn_mask is not None:
+        raise policy.errors.sdpa_causal_with_mask()
+    if qd.dtype.kind != "f":
+        raise policy.errors.sdpa_not_float(found_scalar=qd.dtype)
+
+
+def _sdpa_group_heads(query, key, value):
+    """Grouped-query attention: key and value heads repeated (interleaved) up to the query's."""
+    policy = query.policy
+    for t in (query, key, value):
+        n = t._data.ndim
+        if n < 3:
+            raise policy.errors.sdpa_dim_range(low=-n, high=n - 1, dim=-3)
+    hq, hk, hv = query._data.shape[-3], key._data.shape[-3], value._data.shape[-3]
+    if hq == hk == hv:
+        return key, value
+    if hq % hk or hq % hv:
+        raise policy.errors.sdpa_gqa_heads()
+
+    def repeat(t, times):
+        if times == 1:
+            return t
+        shape = t._data.shape
+        wide = ops.expand(ops.unsqueeze(t, -3), *shape[:-2], times, *shape[-2:])
+        return ops.reshape(wide, shape[:-3] + (shape[-3] * times,) + shape[-2:])
+    return repeat(key, hq // hk), repeat(value, hq // hv)
+
+
+def _safe_softmax(scores):
+    """Softmax over the last dimension where a row that is all -inf gives zeros (and passes no
+    gradient), as PyTorch's attention does."""
+    d = scores._data
+    xp = backend.namespace(d)
+    dead = xp.all(d == -xp.inf, axis=-1, keepdims=True)
+    if not bool(dead.any()):
+        return ops.softmax(scores, -1)
+    dead = scores._new(dead)
+    return ops.masked_fill(ops.softmax(ops.masked_fill(scores, dead, 0.0), -1), dead, 0.0)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: float = 0.0, is_causal: bool = False,
+                                 *, scale=None, enable_gqa: bool = False):
+    """softmax(Q K^T * scale + mask) V over the last two dimensions, PyTorch's math backend: a bool
+    mask keeps the True positions, a float mask is added, `is_causal` keeps the lower triangle;
+    a row with nothing to attend to gives zeros. Half precision runs in float32."""
+    _sdpa_check_args(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+    _sdpa_validate(query, key, value, attn_mask, is_causal)
+    policy = query.policy
+    origin = query._data.dtype
+    if origin == np.float16:
+        query, key, value = (ops.cast(t, np.float32) for t in (query, key, value))
+    if enable_gqa:
+        key, value = _sdpa_group_heads(query, key, value)
+    xp = backend.namespace(query._data)
+    dtype = query._data.dtype
+    factor = (1.0 / float(np.sqrt(query._data.shape[-1])) if scale is None else abs(float(scale))) ** 0.5
+    q = query * (-factor if scale is not None and scale < 0 else factor)
+    scores = ops.matmul(q, ops.transpose(key, -2, -1) * factor)
+    if is_causal:
+        n_q, n_k = query._data.shape[-2], key._data.shape[-2]
+        attn_mask = query._new(xp.tril(xp.ones((n_q, n_k), dtype=bool)))
+    if attn_mask is not None:
+        md = attn_mask._data
+        if md.dtype == np.bool_:   # PyTorch's conversion: 0 where True, -inf where False, in query's dtype
+            attn_mask = attn_mask._new(xp.where(md, 0.0, -xp.inf).astype(origin))
+        shape = scores._data.shape
+        err = ops.broadcast_error(shape, md.shape, policy)
+        if err is not None:
+            raise err
+        wide = tuple(np.broadcast_shapes(shape, md.shape))
+        if wide != shape:   # PyTorch adds the mask in place into the scores
+            raise policy.errors.sdpa_mask_grows(out=list(shape), wide=list(wide))
+        if attn_mask._data.dtype != dtype:
+            attn_mask = ops.cast(attn_mask, dtype)
+        scores = scores + attn_mask
+    attn = _safe_softmax(scores)
+    if dropout_p > 0.0:
+        if dropout_p > 1.0:
+            raise policy.errors.sdpa_dropout_p(p=float(dropout_p))
+        attn = dropout(attn, float(dropout_p), True)
+    out = ops.matmul(attn, value)
+    return ops.cast(out, origin) if out._data.dtype != origin else out

@@ -78,6 +78,7 @@ class Module:
 
     _param_cls = Parameter      # the facade's Parameter class
     _tensor_cls = Tensor        # the facade's tensor class (buffers, created tensors)
+    _facade_classes: dict = {}  # neutral layer class -> the facade's class for it (filled by the facade)
     _version: int = 1
     training: bool
     call_super_init: bool = False
@@ -195,9 +196,9 @@ class Module:
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise policy.error("nn_parameter_type", type=_typename(param), name=name)
-        elif param.grad_fn is not None:
-            raise policy.error("nn_parameter_nonleaf", name=name)
+            raise policy.errors.nn_parameter_type(type=_typename(param), name=name)
+        elif param._grad_fn is not None:
+            raise policy.errors.nn_parameter_nonleaf(name=name)
         else:
             self._parameters[name] = param
 
@@ -650,8 +651,9 @@ class Module:
         default device override this)."""
         return None
 
-    def _factory_xp(self, device):
-        d = device if device is not None else self._default_device()
+    @classmethod
+    def _factory_xp(cls, device):
+        d = device if device is not None else cls._default_device()
         return backend.xp_for(None if d is None else backend.Device(d))
 
     def _new_parameter(self, shape, dtype=None, device=None):
@@ -663,6 +665,11 @@ class Module:
 
     def _new_tensor(self, arr):
         return self._tensor_cls._make(arr)
+
+    def _layer(self, neutral_cls: type) -> type:
+        """The class of this module's facade for a neutral layer class, so that a layer building
+        sub-layers (MultiheadAttention's out_proj, a Transformer's blocks) builds them in its facade."""
+        return self._facade_classes.get(neutral_cls, neutral_cls)
 
 
 def _queue_copy(module, name, param, inp, assign) -> None:

@@ -66,7 +66,7 @@ def edge(t: Tensor):
     """The gradient edge of a tensor: its grad_fn slot, or its leaf accumulator; None if it needs no grad."""
     if t is None or not t._requires_grad:
         return None
-    fn = t.grad_fn
+    fn = t._grad_fn
     if fn is not None:
         return (fn, t.output_nr)
     return (t._grad_accumulator(), 0)
@@ -153,11 +153,15 @@ def _build(spec: dict, module: str) -> type[OpNode]:
         unknown = [p for p in w or () if p not in known]
         if unknown:
             raise TORCH.errors.op_row_unknown_name(node=spec["torch"], input=name, unknown=unknown)
+    # saved in PyTorch's order, which saved-tensor hooks observe: its generated nodes save their
+    # inputs sorted by argument name (mul saves `other` before `self`, mm `mat2` before `self`)
+    # and the op's result after them
+    aliases = spec["aliases"] or {}
     named = {p for w in wants if w for p in w}
-    saved = [n for n in inputs + ["result"] + extras if n in named or n in extras]
+    saved = sorted((n for n in inputs + extras if n in named or n in extras), key=lambda n: aliases.get(n, n))
+    saved += ["result"] if "result" in named else []
     users = {n: [i for i, w in enumerate(wants) if w and n in w] for n in saved}
     cls_name = spec["torch"].rsplit("::", 1)[-1]
-    aliases = spec["aliases"] or {}
     shown = tuple(aliases.get(n, n) for n in saved)
     ns = {"__slots__": tuple(keep), "__module__": module, "__qualname__": cls_name, "_spec": spec,
           "names": _names.row(spec["torch"], spec["paddle"], spec["oneflow"]), "_saved_names": shown}
@@ -190,7 +194,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
 _EDGES = {
     1: """\
     t = inputs[0]
-    fn = t.grad_fn
+    fn = t._grad_fn
     node.next_edges = edges = ((fn, t.output_nr) if fn is not None and t._requires_grad else _edge(t),)
 """,
     2: """\
@@ -209,7 +213,7 @@ _MAKE_NODE = """\
     node._hooks = node._metadata = None
     node._trace = _trace() if _TRACING[0] and (_FORWARD_TRACES[0] or _anomaly()) else None
     out._requires_grad = True
-    out.grad_fn = node
+    out._grad_fn = node
 """
 _SAVE = "(_SavedTensor({t}) if {t}._extra is None else _save({t}))"   # save(t), inlined for the common case
 _ONE_OUTPUT = """\
@@ -222,7 +226,7 @@ _MANY_OUTPUTS = """\
 _OUTPUT_NRS = """\
     for i, o in enumerate(outs):
         o._requires_grad = True
-        o.grad_fn = node
+        o._grad_fn = node
         o.output_nr = i
 """
 

@@ -332,7 +332,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         res = fn(self, *args, **kwargs)
         _write(self, res)
         return self
-    if self.grad_fn is None and self._requires_grad:
+    if self._grad_fn is None and self._requires_grad:
         raise self.policy.error(leaf_error, tensor=self)
     view = self._view
     if view is not None:
@@ -340,17 +340,17 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         if view[2] is not None:  # an op name, or (error kind, name) for a custom Function's output
             kind, op = view[2] if type(view[2]) is tuple else ("multi_view_inplace", view[2])
             raise self.policy.error(kind, output_nr=self.output_nr, op=op)
-        if base.grad_fn is None and base._requires_grad:
+        if base._grad_fn is None and base._requires_grad:
             raise self.policy.errors.leaf_view_inplace(tensor=base)
     alias = self._new(self._data.copy())
-    alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
+    alias._requires_grad, alias._grad_fn, alias.output_nr = self._requires_grad, self._grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)
     _write(self, res)
     retains = self.retains_grad
     if retains:  # the retained grad follows the tensor to its new history
-        del self.grad_fn._hooks.retains[self.output_nr]
+        del self._grad_fn._hooks.retains[self.output_nr]
     if view is None:
-        self.grad_fn, self.output_nr, self._requires_grad = res.grad_fn, res.output_nr, res._requires_grad
+        self._grad_fn, self.output_nr, self._requires_grad = res._grad_fn, res.output_nr, res._requires_grad
     else:
         _rebase_view(self, view, res)
     if retains:
@@ -381,7 +381,7 @@ def _rebase_view(self, view, res) -> None:
     CopySlices.record((base, res), base, view_fn)
     base.output_nr = 0
     rederived = view_fn(base)
-    self.grad_fn, self.output_nr, self._requires_grad = rederived.grad_fn, rederived.output_nr, True
+    self._grad_fn, self.output_nr, self._requires_grad = rederived._grad_fn, rederived.output_nr, True
 
 
 def _write(self, res) -> None:

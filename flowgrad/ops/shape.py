@@ -51,10 +51,10 @@ def _view_out(x, arr, fn):
 
 # ---------------------------------------------------------------------------------- reshape
 
-ViewBackward0 = derivative("ViewBackward0", paddle="ReshapeGradNode", keep="in_shape",
+ViewBackward0 = derivative("ViewBackward0", paddle="ReshapeGradNode", oneflow="reshapeBackward", keep="in_shape",
                            self=lambda grad, in_shape: reshape(grad, in_shape))
 # a reshape that had to copy (non-contiguous input) is an UnsafeView in PyTorch
-UnsafeViewBackward0 = variant(ViewBackward0, "UnsafeViewBackward0", paddle="ReshapeGradNode")
+UnsafeViewBackward0 = variant(ViewBackward0, "UnsafeViewBackward0", paddle="ReshapeGradNode", oneflow="reshapeBackward")
 
 
 def _check_shape(x, shape):

@@ -127,9 +127,9 @@ class Optimizer:
                 raise policy.errors.optim_names_partial()
         for p in tensors:
             if not isinstance(p, Tensor):
-                raise policy.error("optim_not_tensor", type=_typename(p))
-            if not self.defaults.get("differentiable", None) and not (p.grad_fn is None or p.retains_grad):
-                raise policy.error("optim_nonleaf")
+                raise policy.errors.optim_not_tensor(type=_typename(p))
+            if not self.defaults.get("differentiable", None) and not (p._grad_fn is None or p.retains_grad):
+                raise policy.errors.optim_nonleaf()
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
                 raise policy.errors.optim_required(name=name)

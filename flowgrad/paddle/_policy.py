@@ -118,7 +118,7 @@ class PaddlePolicy(Policy):
             facts["at"] = "".join(f"  {f.filename}({f.lineno}): {f.name}\n" for f in reversed(frames))
         elif kind == "duplicate_tensors":
             t = facts.pop("tensor")
-            facts["name"] = t.name if t.grad_fn is None else ""
+            facts["name"] = t.name if t._grad_fn is None else ""
         return super().error(kind, **facts)
 
 

@@ -256,10 +256,27 @@ C("log_softmax", lambda T, a: a.log_softmax(0), [(2, 3)])
 C("conv2d", lambda T, x, w, b: F(T).conv2d(x, w, b, stride=1, padding=1), [(1, 2, 3, 3), (2, 2, 2, 2), (2,)])
 C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2, dilation=1),
   [(1, 2, 4, 4), (2, 1, 2, 2)])
+C("conv1d_same_dilated", lambda T, x, w, b: F(T).conv1d(x, w, b, padding="same", dilation=2),
+  [(2, 2, 5), (3, 2, 2), (3,)])
+C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)), [(1, 2, 3, 3, 2), (2, 2, 2, 2, 2)])
+C("conv_transpose1d", lambda T, x, w, b: F(T).conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1),
+  [(2, 2, 3), (2, 3, 3), (3,)])
+C("conv_transpose2d_groups", lambda T, x, w: F(T).conv_transpose2d(x, w, stride=(1, 2), groups=2, dilation=(2, 1),
+                                                                  output_padding=(1, 0)), [(1, 4, 2, 3), (4, 1, 2, 2)])
 C("max_pool2d", lambda T, x: F(T).max_pool2d(x, 2), [(1, 1, 4, 4)])
 C("max_pool2d_with_indices", lambda T, x: F(T).max_pool2d(x, 2, stride=1, return_indices=True)[0], [(1, 1, 3, 3)])
 C("avg_pool2d", lambda T, x: F(T).avg_pool2d(x, 2, stride=1, padding=1), [(1, 1, 3, 3)])
+C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1, 0, 0), ceil_mode=True),
+  [(1, 2, 3, 3, 3)])
+C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
+  [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [(2, 4)])
+C("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 0, -1, 2), mode="reflect"), [(1, 3, 3)])
+C("pad_reflect_3d", lambda T, x: F(T).pad(x, (1, 1, 0, 1, 1, 0), mode="reflect"), [(1, 2, 2, 2)])
+C("pad_replicate_1d", lambda T, x: F(T).pad(x, (0, 2), mode="replicate"), [(1, 2, 3)])
+C("pad_replicate_2d", lambda T, x: F(T).pad(x, (2, 1, 1, 1), mode="replicate"), [(2, 2, 2)])
+C("pad_replicate_3d", lambda T, x: F(T).pad(x, (1, 0, 0, 1, 1, 1), mode="replicate"), [(1, 1, 2, 2, 2)])
 C("embedding", lambda T, w: F(T).embedding(T.tensor([[0, 2], [2, 1]]), w), [(3, 2)])
 C("mse_loss", lambda T, a, b: F(T).mse_loss(a, b), [(2, 3), (2, 3)])
 C("mse_loss_sum", lambda T, a, b: F(T).mse_loss(a, b, reduction="sum"), [(2, 3), (2, 3)])

@@ -1,0 +1,320 @@
+"""The functional poolings (PyTorch's F.max_pool1d/2d/3d, F.avg_pool1d/2d/3d and the adaptive ones).
+
+1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d pooling on the primitives of
+flowgrad.ops.conv, 3-d on the N-d ones of flowgrad.ops.pooling. Adaptive average pooling multiplies
+each spatial dim by a matrix of window weights; adaptive max pooling gathers every window (padded
+to the largest by repeating a cell of its own) and takes the max, so both are compositions.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import backend, ops
+from ..ops import conv as _conv
+from ..ops import pooling as _pooling
+
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "adaptive_max_pool3d"]
+
+_COUNT = {2: "two", 3: "three"}
+
+
+def _sizes(v) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
+def _dims(shape) -> str:
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _param(policy, fn: str, name: str, v, nd: int) -> tuple:
+    """An int or a sequence of 1 or `nd` ints, as ATen's pooling functions accept them."""
+    values = _sizes(v)
+    if len(values) == 1:
+        return tuple(int(values[0]) for _ in range(nd))
+    if len(values) != nd:
+        avg3d, count = fn == "avg_pool3d", _COUNT[nd]
+        if name == "kernel_size":
+            raise policy.error("avg_pool3d_kernel_size_len" if avg3d else "pool_kernel_size_len", fn=fn, count=count)
+        if name == "stride":
+            raise policy.error("avg_pool3d_stride_len" if avg3d else "pool_stride_len", fn=fn, count=count)
+        if name == "padding":
+            raise policy.error("avg_pool3d_padding_len" if avg3d else "pool_padding_len", fn=fn, count=count)
+        raise policy.errors.pool_dilation_len(fn=fn, count=count)
+    return tuple(int(e) for e in values)
+
+
+def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
+    policy = input.policy
+    d = input._data
+    kernel = _param(policy, fn, "kernel_size", kernel_size, nd)
+    no_stride = stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0)
+    stride = kernel if no_stride else _param(policy, fn, "stride", stride, nd)
+    padding = _param(policy, fn, "padding", padding, nd)
+    dilation = (1,) * nd if dilation is None else _param(policy, fn, "dilation", dilation, nd)
+    if d.ndim not in (nd + 1, nd + 2):
+        raise policy.errors.nn_pool_input_dim(unbatched=nd + 1, batched=nd + 2)
+    if any(s == 0 for s in stride):
+        raise policy.errors.pool_stride_zero()
+    axes = ("T", "H", "W")[-nd:]
+    if any(k <= 0 for k in kernel):
+        raise policy.errors.pool_kernel_positive(values=" ".join(f"k{a}: {k}" for a, k in zip(axes, kernel)))
+    if any(dl <= 0 for dl in dilation):
+        raise policy.errors.pool_dilation_positive(values=" ".join(f"dilation{a}: {dl}" for a, dl in zip(axes, dilation)))
+    for p, k, dl in zip(padding, kernel, dilation):
+        if p > k // 2:
+            raise policy.errors.nn_pool_pad(pad=p, kernel=k, dilation=dl)
+    return kernel, stride, padding, dilation
+
+
+def _batch(input, nd: int):
+    unbatched = input._data.ndim == nd + 1
+    return (ops.unsqueeze(input, 0) if unbatched else input), unbatched
+
+
+def _check_output(input, nd, kernel, stride, padding, dilation, ceil_mode):
+    size = input._data.shape[-nd:]
+    outs = [_pooling.pool_output_size(size[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode)[0]
+            for i in range(nd)]
+    if any(o < 1 for o in outs):
+        c = input._data.shape[-nd - 1]
+        raise input.policy.errors.pool_output_small(input="x".join(map(str, (c, *size))),
+                                 output="x".join(map(str, (c, *(max(o, 0) for o in outs)))))
+
+
+# ----------------------------------------------------------------------------------- max pooling
+
+def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mode):
+    """max_pool1d's own checks (ATen's max_pool1d runs them before anything else)."""
+    policy = input.policy
+    d = input._data
+    if d.ndim not in (2, 3) or d.shape[-1] == 0 or d.shape[-2] == 0:
+        raise policy.errors.pool1d_input_dim(fn=fn, size=_dims(d.shape))
+    values = {}
+    for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding), ("dilation", dilation)):
+        if name == "stride" and (v is None or (isinstance(v, (list, tuple)) and len(v) == 0)):
+            values[name] = values["kernel_size"]
+            continue
+        v = _sizes(v)
+        if len(v) != 1:
+            raise policy.error("pool1d_stride_len" if name == "stride" else "pool1d_param_len", fn=fn, name=name,
+                               size=len(v))
+        values[name] = int(v[0])
+    k, s, p, dl = (values[n] for n in ("kernel_size", "stride", "padding", "dilation"))
+    for name, v in (("kernel_size", k), ("stride", s), ("dilation", dl)):
+        if v <= 0:
+            raise policy.errors.pool1d_positive(fn=fn, name=name, value=v)
+    if p < 0:
+        raise policy.errors.pool1d_padding_negative(fn=fn, value=p)
+    if p > k // 2:
+        raise policy.errors.pool1d_padding_half(fn=fn, pad=p, kernel=k)
+    out = _pooling.pool_output_size(d.shape[-1], k, s, p, dl, ceil_mode)[0]
+    if out <= 0:
+        raise policy.errors.pool1d_output_size(fn=fn, size=out)
+    return k, s, p, dl
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    k, s, p, dl = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation, ceil_mode)
+    out, idx = max_pool2d(ops.unsqueeze(input, -2), (1, k), (1, s), (0, p), (1, dl), ceil_mode, True)
+    out, idx = ops.squeeze(out, -2), ops.squeeze(idx, -2)
+    return (out, idx) if return_indices else out
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
+                                                   dilation)
+    x, unbatched = _batch(input, 2)
+    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
+    if unbatched:
+        out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
+    return (out, idx) if return_indices else out
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    kernel, stride, padding, dilation = _pool_args(input, "max_pool3d", 3, kernel_size, stride, padding,
+                                                   dilation)
+    _check_output(input, 3, kernel, stride, padding, dilation, ceil_mode)
+    x, unbatched = _batch(input, 3)
+    out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
+    if unbatched:
+        out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
+    return (out, idx) if return_indices else out
+
+
+# ----------------------------------------------------------------------------------- avg pooling
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
+    policy = input.policy
+    d = input._data
+    if d.ndim not in (2, 3):
+        raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn="avg_pool1d")
+    args = {}
+    for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding)):
+        if name == "stride" and (v is None or (isinstance(v, (list, tuple)) and len(v) == 0)):
+            args[name] = args["kernel_size"]
+            continue
+        v = _sizes(v)
+        if len(v) != 1:
+            raise policy.errors.pool_one_int(fn="avg_pool1d", name=name, got=len(v))
+        args[name] = int(v[0])
+    out = avg_pool2d(ops.unsqueeze(input, -2), (1, args["kernel_size"]), (1, args["stride"]), (0, args["padding"]),
+                     ceil_mode, count_include_pad)
+    return ops.squeeze(out, -2)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None):
+    kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
+    if divisor_override is not None and divisor_override == 0:
+        raise input.policy.errors.pool_divisor_zero()
+    x, unbatched = _batch(input, 2)
+    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return ops.squeeze(out, 0) if unbatched else out
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None):
+    kernel, stride, padding, _ = _pool_args(input, "avg_pool3d", 3, kernel_size, stride, padding, None)
+    if divisor_override is not None and divisor_override == 0:
+        raise input.policy.errors.pool_divisor_zero()
+    size = input._data.shape[-3:]
+    if any(s + 2 * p < k for s, p, k in zip(size, padding, kernel)):
+        raise input.policy.errors.avg_pool3d_small(t=size[0], h=size[1], w=size[2], kt=kernel[0], kh=kernel[1],
+                                 kw=kernel[2])
+    _check_output(input, 3, kernel, stride, padding, (1, 1, 1), ceil_mode)
+    x, unbatched = _batch(input, 3)
+    out = _pooling.avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return ops.squeeze(out, 0) if unbatched else out
+
+
+# ------------------------------------------------------------------------------ adaptive pooling
+
+def _windows(n_in: int, n_out: int):
+    """The [start, end) of the input cells PyTorch's adaptive pooling assigns to each output cell."""
+    return [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
+
+
+def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
+    """The output size per spatial dim (None keeps the input's), after ATen's checks of the input."""
+    policy = input.policy
+    d = input._data
+    sizes = _sizes(output_size)
+    if nd == 1 and len(sizes) != 1:
+        raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
+    if len(sizes) == 1:
+        sizes = sizes * nd
+    if len(sizes) != nd:
+        raise policy.errors.adaptive_output_size_len(fn=fn, count=nd)
+    if nd == 1:
+        if d.ndim not in (2, 3):
+            raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn=fn)
+    elif d.ndim not in (nd + 1, nd + 2):
+        raise policy.error("adaptive_max_input_dim" if "max" in fn else "nn_adaptive_pool_input_dim", fn=fn,
+                           unbatched=nd + 1, batched=nd + 2, size=list(d.shape))
+    for dim in range(1, d.ndim):
+        if d.shape[dim] == 0 and nd > 1:
+            raise policy.errors.nn_adaptive_pool_empty(fn=fn, size=list(d.shape), dim=dim)
+    spatial = d.shape[-nd:]
+    return tuple(spatial[i] if s is None else int(s) for i, s in enumerate(sizes))
+
+
+def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
+    """Rows average the input cells PyTorch's adaptive pooling assigns to each output cell."""
+    m = np.zeros((n_out, n_in), dtype=dtype)
+    for i, (start, end) in enumerate(_windows(n_in, n_out)):
+        m[i, start:end] = 1.0 / (end - start)
+    return m
+
+
+def _adaptive_avg(input, fn: str, nd: int, output_size):
+    sizes = _sizes(output_size)
+    if nd > 1 and all(s == 1 for s in sizes) and len(sizes) in (1, nd):
+        # PyTorch's shortcut, taken before the input is checked
+        return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
+    outs = _adaptive_sizes(input, fn, nd, output_size)
+    if nd > 1 and all(o == 1 for o in outs):
+        return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
+    d = input._data
+    xp = backend.namespace(d)
+    out = input
+    for i in range(nd):
+        dim = d.ndim - nd + i
+        m = input._new(xp.asarray(_adaptive_matrix(d.shape[dim], outs[i], d.dtype).T))
+        out = ops.transpose(ops.matmul(ops.transpose(out, dim, -1), m), dim, -1)
+    return out
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _adaptive_avg(input, "adaptive_avg_pool1d", 1, output_size)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _adaptive_avg(input, "adaptive_avg_pool2d", 2, output_size)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive_avg(input, "adaptive_avg_pool3d", 3, output_size)
+
+
+def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
+    outs = _adaptive_sizes(input, fn, nd, output_size)
+    d = input._data
+    size = d.shape[-nd:]
+    # per dim: (out, widest window) cell indices, a short window padded with its own first cell
+    per_dim = []
+    for n_in, n_out in zip(size, outs):
+        wins = _windows(n_in, n_out)
+        width = max((e - s for s, e in wins), default=1)
+        per_dim.append(np.array([list(range(s, e)) + [s] * (width - (e - s)) for s, e in wins],
+                                dtype=np.int64).reshape(n_out, width))
+    # flat spatial index of every (output cell, window cell): output cells, then window cells, row-major
+    flat = np.zeros((1,) * (2 * nd), dtype=np.int64)
+    for i, idx in enumerate(per_dim):
+        shape = [1] * (2 * nd)
+        shape[i], shape[nd + i] = idx.shape
+        flat = flat + idx.reshape(shape) * math.prod(size[i + 1:])
+    flat = flat.reshape(*outs, -1)                                      # (*outs, window)
+    lead = d.shape[:-nd]
+    xp = backend.namespace(d)
+    gathered = ops.index_select(ops.reshape(input, lead + (-1,)), len(lead), input._new(xp.asarray(flat.reshape(-1))))
+    values, pos = ops.max(ops.reshape(gathered, lead + flat.shape), -1)
+    if not return_indices:
+        return values
+    table = xp.asarray(flat.reshape(-1, flat.shape[-1]))
+    cell = xp.arange(math.prod(outs)).reshape(outs)
+    idx = table[cell, pos._data]
+    return values, input._new(idx.astype(np.int64))
+
+
+def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
+    return _adaptive_max(input, "adaptive_max_pool1d", 1, output_size, return_indices)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
+    return _adaptive_max(input, "adaptive_max_pool2d", 2, output_size, return_indices)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices: bool = False):
+    return _adaptive_max(input, "adaptive_max_pool3d", 3, output_size, return_indices)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)

@@ -1,0 +1,222 @@
+"""Convolution over any number of spatial dims (N, C, *spatial), plain and transposed.
+
+A convolution runs as im2col (the windows of the padded input copied into one contiguous array)
+and one matrix product with the weight. Its derivatives are two primitives of their own: the input
+gradient (one matrix product, then the windows added back into place: a transposed convolution)
+and the weight gradient (one matrix product of the output gradient with the windows). The three
+are bilinear and each one's derivative is expressed through the others, so gradients of every
+order stay inside this table. A transposed convolution is the input-gradient primitive recorded as
+a forward. Padding is given per side, `(lo0, hi0, lo1, hi1, ...)` in dim order, so 'same' padding
+and ceil-mode pooling need no extra copies.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+from .. import backend
+from ._args import check_same
+from ._declare import _grad_enabled, derivative
+from . import reduction as R
+
+__all__ = ["convolution", "conv_transpose", "conv_input_grad", "conv_weight_grad", "im2col", "col2im",
+           "conv_output_size"]
+
+
+# ------------------------------------------------------------------------------------ geometry
+
+def conv_output_size(n: int, k: int, s: int, lo: int, hi: int, d: int) -> int:
+    """Windows of size k (dilation d, stride s) along a dim of n cells padded by lo and hi."""
+    return (n + lo + hi - d * (k - 1) - 1) // s + 1
+
+
+def _windows(kernel, dilation, stride, outs):
+    """For each kernel offset (in row-major order), the index of the cells it meets in every window."""
+    whole = (slice(None), slice(None))
+    per_dim = [[slice(o * dl, o * dl + s * (m - 1) + 1, s) for o in range(k)]
+               for k, dl, s, m in zip(kernel, dilation, stride, outs)]
+    return [whole + sl for sl in itertools.product(*per_dim)]
+
+
+def im2col(xp, d, kernel, stride, pads, dilation, fill=0, outs=None):
+    """The windows of the padded input as one contiguous (N, *out, C, prod(kernel)) array: one strided
+    slice per kernel offset copied into place (plain indexing, so it runs on any array namespace).
+    `outs` limits the windows taken per dim (default: all that fit)."""
+    n, c, *size = d.shape
+    nd = len(size)
+    if outs is None:
+        outs = tuple(conv_output_size(size[i], kernel[i], stride[i], pads[2 * i], pads[2 * i + 1], dilation[i])
+                     for i in range(nd))
+    if any(pads):
+        d = xp.pad(d, ((0, 0), (0, 0)) + tuple((pads[2 * i], pads[2 * i + 1]) for i in range(nd)),
+                   constant_values=fill)
+    cols = xp.empty((n, *outs, c, math.prod(kernel)), dtype=d.dtype)
+    to_last = (0, *range(2, nd + 2), 1)
+    for j, window in enumerate(_windows(kernel, dilation, stride, outs)):
+        cols[..., j] = d[window].transpose(to_last)
+    return cols
+
+
+def col2im(xp, gcols, x_shape, kernel, stride, pads, dilation):
+    """The adjoint of im2col: add each window's (N, *out, C, prod(kernel)) entries back where they came from."""
+    n, c, *size = x_shape
+    nd = len(size)
+    outs = gcols.shape[1:nd + 1]
+    gx = xp.zeros((n, c) + tuple(size[i] + pads[2 * i] + pads[2 * i + 1] for i in range(nd)), dtype=gcols.dtype)
+    to_channels = (0, nd + 1, *range(1, nd + 1))
+    for j, window in enumerate(_windows(kernel, dilation, stride, outs)):
+        gx[window] += gcols[..., j].transpose(to_channels)
+    return gx[(slice(None), slice(None)) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(nd))]
+
+
+def _grouped_matmul(xp, a, b, groups):
+    """(M, G*K) @ per-group (G, K, P) -> (M, G*P); one GEMM when groups == 1. Operands are made
+    contiguous first: BLAS is several times slower on transposed views."""
+    c = xp.ascontiguousarray
+    if groups == 1:
+        return c(a) @ c(b[0])
+    m = a.shape[0]
+    out = xp.matmul(c(a.reshape(m, groups, -1).transpose(1, 0, 2)), c(b))   # (G, M, P)
+    return out.transpose(1, 0, 2).reshape(m, -1)
+
+
+def _channels_last(gd):
+    """(N, O, *out) -> (N * prod(out), O)."""
+    return gd.transpose(0, *range(2, gd.ndim), 1).reshape(-1, gd.shape[1])
+
+
+def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None):
+    o, cg, *kernel = wd.shape
+    cols = im2col(xp, d, kernel, stride, pads, dilation, outs=outs)
+    lead = cols.shape[:-2]
+    w2 = wd.reshape(groups, o // groups, -1).transpose(0, 2, 1)                  # (G, cg*K, og)
+    out = _grouped_matmul(xp, cols.reshape(math.prod(lead), -1), w2, groups)   # (M, O)
+    return out.reshape(*lead, o).transpose(0, len(lead), *range(1, len(lead)))
+
+
+def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
+    o, cg, *kernel = wd.shape
+    w2 = wd.reshape(groups, o // groups, -1)                                     # (G, og, cg*K)
+    gcols = _grouped_matmul(xp, _channels_last(gd), w2, groups)
+    gcols = gcols.reshape(gd.shape[:1] + gd.shape[2:] + (x_shape[1], math.prod(kernel)))
+    return col2im(xp, gcols, x_shape, kernel, stride, pads, dilation)
+
+
+def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
+    o, cg, *kernel = w_shape
+    cols = im2col(xp, d, kernel, stride, pads, dilation, outs=gd.shape[2:])
+    cols = cols.reshape(-1, cols.shape[-2] * cols.shape[-1])
+    g2 = _channels_last(gd)
+    c = xp.ascontiguousarray
+    if groups == 1:
+        return (c(g2.T) @ c(cols)).reshape(w_shape)
+    og = o // groups
+    gw = xp.matmul(c(g2.reshape(-1, groups, og).transpose(1, 2, 0)),
+                   c(cols.reshape(cols.shape[0], groups, -1).transpose(1, 0, 2)))   # (G, og, cg*K)
+    return gw.reshape(w_shape)
+
+
+def _bias_grad(grad):
+    return R.sum(grad, (0,) + tuple(range(2, grad.ndim)))
+
+
+def _with_bias(out, bias):
+    if bias is None:
+        return out
+    return out + bias._data.reshape((-1,) + (1,) * (out.ndim - 2))
+
+
+def _requires(*ts):
+    return _grad_enabled() and any(t is not None and t._requires_grad for t in ts)
+
+
+def _check_same(x, weight):
+    if type(weight)._out_cls is not x._out_cls or type(weight._data) is not type(x._data):
+        check_same(x._out_cls, x, weight)
+
+
+# -------------------------------------------------------------------------------- convolution
+
+_conv = dict(keep="geom x_shape w_shape",
+             input=lambda grad, weight, geom, x_shape: conv_input_grad(grad, weight, x_shape, *geom),
+             weight=lambda grad, input, geom, w_shape: conv_weight_grad(input, grad, w_shape, *geom))
+ConvolutionBackward0 = derivative("ConvolutionBackward0", **_conv, bias=_bias_grad)
+ConvolutionNoBias = derivative("ConvolutionBackward0", **_conv)
+
+
+def convolution(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 1), groups=1, outs=None):
+    """Cross-correlation of an (N, C, *spatial) input with an (O, C/groups, *kernel) weight; `pads`
+    per side; `outs` limits the output's spatial size (default: every window that fits)."""
+    _check_same(x, weight)
+    d, wd = x._data, weight._data
+    out = _conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs)
+    res = x._out_cls._make(_with_bias(out, bias))
+    if _requires(x, weight, bias):
+        geom = (stride, pads, dilation, groups)
+        if bias is None:
+            ConvolutionNoBias.record((x, weight), res, geom, d.shape, wd.shape)
+        else:
+            ConvolutionBackward0.record((x, weight, bias), res, geom, d.shape, wd.shape)
+    return res
+
+
+# Y = conv_transpose(X, W) is the input-gradient primitive run forward: dX = conv(gY, W) (cut to X's
+# size), dW = weight_grad(gY, X).
+_transposed = dict(
+    keep="geom w_shape x_spatial",
+    input=lambda grad, weight, geom, x_spatial: convolution(grad, weight, None, *geom, x_spatial),
+    weight=lambda grad, input, geom, w_shape: conv_weight_grad(grad, input, w_shape, *geom))
+ConvTransposeBackward = derivative("ConvolutionBackward0", **_transposed, bias=_bias_grad)
+ConvTransposeNoBias = derivative("ConvolutionBackward0", **_transposed)
+
+
+def conv_transpose(x, weight, bias, stride, pads, dilation, groups, out_spatial):
+    """The transposed convolution of an (N, Cin, *spatial) input with a (Cin, Cout/groups, *kernel)
+    weight onto an output of spatial size `out_spatial` (`pads` crop it per side)."""
+    _check_same(x, weight)
+    d, wd = x._data, weight._data
+    out_shape = (d.shape[0], wd.shape[1] * groups) + tuple(out_spatial)
+    out = _input_grad_arrays(backend.namespace(d), d, wd, out_shape, stride, pads, dilation, groups)
+    res = x._out_cls._make(_with_bias(out, bias))
+    if _requires(x, weight, bias):
+        geom = (stride, pads, dilation, groups)
+        if bias is None:
+            ConvTransposeNoBias.record((x, weight), res, geom, wd.shape, d.shape[2:])
+        else:
+            ConvTransposeBackward.record((x, weight, bias), res, geom, wd.shape, d.shape[2:])
+    return res
+
+
+# Z = input_grad(G, W) is linear in each: dG = conv(gZ, W) (cut to G's size), dW = weight_grad(gZ, G)
+ConvolutionBackwardInput = derivative(
+    "ConvolutionBackwardBackward0", keep="geom w_shape g_spatial",
+    grad_output=lambda grad, weight, geom, g_spatial: convolution(grad, weight, None, *geom, g_spatial),
+    weight=lambda grad, grad_output, geom, w_shape: conv_weight_grad(grad, grad_output, w_shape, *geom))
+
+
+def conv_input_grad(g, weight, x_shape, stride, pads, dilation, groups):
+    """The gradient of a convolution with respect to its input (a transposed convolution of `g`)."""
+    gd = g._data
+    out = g._out_cls._make(_input_grad_arrays(backend.namespace(gd), gd, weight._data.astype(gd.dtype, copy=False),
+                                              x_shape, stride, pads, dilation, groups))
+    if _requires(g, weight):
+        ConvolutionBackwardInput.record((g, weight), out, (stride, pads, dilation, groups), weight._data.shape,
+                                        gd.shape[2:])
+    return out
+
+
+# V = weight_grad(X, G) is linear in each: dX = input_grad(G, gV), dG = conv(X, gV) (cut to G's size)
+ConvolutionBackwardWeight = derivative(
+    "ConvolutionBackwardBackward0", keep="geom x_shape g_spatial",
+    input=lambda grad, grad_output, geom, x_shape: conv_input_grad(grad_output, grad, x_shape, *geom),
+    grad_output=lambda grad, input, geom, g_spatial: convolution(input, grad, None, *geom, g_spatial))
+
+
+def conv_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
+    """The gradient of a convolution with respect to its weight."""
+    d, gd = x._data, g._data
+    out = g._out_cls._make(_weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
+                                               groups))
+    if _requires(x, g):
+        ConvolutionBackwardWeight.record((x, g), out, (stride, pads, dilation, groups), d.shape, gd.shape[2:])
+    return out

@@ -1,0 +1,153 @@
+"""Max and average pooling over N spatial dims (N, C, *spatial), on conv_nd's im2col.
+
+The callers (flowgrad/nn/functional_pool.py) check the arguments and the output size first.
+Windows are read with per-side padding, so ceil mode needs no extra copy: the overhang past the
+input is padding that never wins a max and that the average's divisor leaves out.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import backend
+from ._declare import _grad_enabled, derivative
+from . import indexing as I
+from . import shape as S
+from .conv_nd import col2im, im2col
+
+__all__ = ["pool_output_size", "max_pool_with_indices", "avg_pool"]
+
+
+def pool_output_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> tuple[int, int]:
+    """PyTorch's pooling output size along one dim, and the extra right padding ceil mode needs."""
+    span = n + 2 * p - d * (k - 1) - 1
+    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    extra = max(0, (out - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+    return out, extra
+
+
+def _geometry(size, kernel, stride, padding, dilation, ceil_mode):
+    outs, pads = [], []
+    for i in range(len(size)):
+        o, extra = pool_output_size(size[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
+        outs.append(o)
+        pads += [padding[i], padding[i] + extra]
+    return tuple(outs), tuple(pads)
+
+
+# ------------------------------------------------------------------------------------- max pooling
+
+def _max_pool_grad(grad, x_shape, indices):
+    """The gradient goes to the position each window's maximum came from (summed where windows
+    overlap): a scatter-add, whose own derivative is a gather."""
+    n, c = x_shape[:2]
+    gx = I.scatter_into_zeros((n, c, math.prod(x_shape[2:])), 2, indices, S.reshape(grad, (n, c, -1)))
+    return S.reshape(gx, x_shape)
+
+
+MaxPool3DWithIndicesBackward0 = derivative("MaxPool3DWithIndicesBackward0", oneflow="max_pool_3dBackward",
+                                           keep="x_shape indices", self=_max_pool_grad)
+_MAX_ROWS = {3: MaxPool3DWithIndicesBackward0}
+
+
+def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
+    """Max over each window; also the flat index (over the spatial dims) of each maximum, as PyTorch
+    returns it."""
+    d = x._data
+    xp = backend.namespace(d)
+    n, c, *size = d.shape
+    nd = len(size)
+    outs, pads = _geometry(size, kernel, stride, padding, dilation, ceil_mode)
+    fill = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
+    cols = im2col(xp, d, kernel, stride, pads, dilation, fill, outs)           # (N, *outs, C, K)
+    am = xp.argmax(cols, axis=-1)                                              # (N, *outs, C)
+    to_channels = (0, nd + 1, *range(1, nd + 1))
+    vals = xp.take_along_axis(cols, am[..., None], axis=-1)[..., 0].transpose(to_channels)
+    rest, offsets = am.transpose(to_channels), []                               # kernel offset per dim
+    for k in reversed(kernel):
+        offsets.insert(0, rest % k)
+        rest = rest // k
+    idx = 0
+    for i in range(nd):
+        start = (xp.arange(outs[i]) * stride[i] - padding[i]).reshape((-1,) + (1,) * (nd - 1 - i))
+        idx = idx * size[i] + start + offsets[i] * dilation[i]
+    idx = idx.astype(np.int64)
+    out = x._out_cls._make(vals)
+    if _grad_enabled() and x._requires_grad:
+        _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+    return out, x._out_cls._make(idx)
+
+
+# ------------------------------------------------------------------------------------- avg pooling
+
+def _divisors(size, kernel, stride, padding, outs, count_include_pad):
+    """Each window's divisor (PyTorch's rule: padding counts unless told otherwise, the ceil-mode
+    overhang never does): an int when every window has the same, else a host array of the output's
+    spatial shape."""
+    per_dim = []
+    for n_in, k, s, p, o in zip(size, kernel, stride, padding, outs):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, n_in + p)
+        if not count_include_pad:
+            start, end = np.maximum(start, 0), np.minimum(end, n_in)
+        per_dim.append(end - start)
+    if all((v == v[0]).all() for v in per_dim):
+        return int(math.prod(int(v[0]) for v in per_dim))
+    div = np.ones((), dtype=np.float64)
+    for v in per_dim:
+        div = np.multiply.outer(div, v.astype(np.float64))
+    return div
+
+
+def _divide(xp, a, divisor):
+    if isinstance(divisor, int):
+        return a / divisor
+    return a / xp.asarray(divisor).astype(a.dtype)
+
+
+# The gradient divided by each window's divisor and spread back over the window (a transposed
+# convolution with a kernel of ones); its own derivative is the pooling again.
+AvgPool3DBackward0 = derivative("AvgPool3DBackward0", oneflow="avg_pool_3dBackward", keep="x_shape geom divisor",
+                                self=lambda grad, x_shape, geom, divisor: _avg_pool_backward(grad, x_shape, geom,
+                                                                                             divisor))
+AvgPool3DBackwardBackward = derivative("AvgPool3DBackwardBackward0", oneflow="avg_pool_3d_gradBackward",
+                                       keep="geom divisor",
+                                       grad_output=lambda grad, geom, divisor: _avg_pool(grad, geom, divisor))
+_AVG_ROWS = {3: (AvgPool3DBackward0, AvgPool3DBackwardBackward)}
+
+
+def _avg_pool(x, geom, divisor):
+    kernel, stride, pads, outs = geom
+    d = x._data
+    xp = backend.namespace(d)
+    nd = d.ndim - 2
+    sums = im2col(xp, d, kernel, stride, pads, (1,) * nd, outs=outs).sum(axis=-1).transpose(
+        0, nd + 1, *range(1, nd + 1))
+    out = x._out_cls._make(_divide(xp, sums, divisor).astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        _AVG_ROWS[nd][0].record((x,), out, d.shape, geom, divisor)
+    return out
+
+
+def _avg_pool_backward(g, x_shape, geom, divisor):
+    kernel, stride, pads, outs = geom
+    gd = g._data
+    xp = backend.namespace(gd)
+    nd = gd.ndim - 2
+    scaled = _divide(xp, gd, divisor).astype(gd.dtype, copy=False).transpose(0, *range(2, nd + 2), 1)[..., None]
+    gcols = xp.broadcast_to(scaled, scaled.shape[:-1] + (math.prod(kernel),))
+    out = g._out_cls._make(col2im(xp, gcols, x_shape, kernel, stride, pads, (1,) * nd))
+    if _grad_enabled() and g._requires_grad:
+        _AVG_ROWS[nd][1].record((g,), out, geom, divisor)
+    return out
+
+
+def avg_pool(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """The mean over each window (or the sum over `divisor_override`)."""
+    size = x._data.shape[2:]
+    outs, pads = _geometry(size, kernel, stride, padding, (1,) * len(size), ceil_mode)
+    divisor = divisor_override or _divisors(size, kernel, stride, padding, outs, count_include_pad)
+    return _avg_pool(x, (tuple(kernel), tuple(stride), pads, outs), divisor)
