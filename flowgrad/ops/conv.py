@@ -40,8 +40,7 @@ def max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     ho, eh = pool_output_size(h, kh, sh, ph, dh, ceil_mode)
     wo, ew = pool_output_size(w, kw, sw, pw, dw, ceil_mode)
     if ho < 1 or wo < 1:
-        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{max(ho, 0)}x"
-                           f"{max(wo, 0)}). Output size is too small")
+        raise x.policy.errors.pool_output_small(input=f"{c}x{h}x{w}", output=f"{c}x{max(ho, 0)}x{max(wo, 0)}")
     fill = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
     cols = _im2col(xp, d, kernel, stride, (ph, ph + eh, pw, pw + ew), dilation, fill)[:, :ho, :wo]
     am = xp.argmax(cols, axis=-1)                                               # (N, Ho, Wo, C)
@@ -116,8 +115,7 @@ def avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=Tr
     ho, eh = pool_output_size(h, kh, sh, ph, 1, ceil_mode)
     wo, ew = pool_output_size(w, kw, sw, pw, 1, ceil_mode)
     if ho < 1 or wo < 1:
-        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{max(ho, 0)}x"
-                           f"{max(wo, 0)}). Output size is too small")
+        raise x.policy.errors.pool_output_small(input=f"{c}x{h}x{w}", output=f"{c}x{max(ho, 0)}x{max(wo, 0)}")
     if divisor_override:
         divisor = divisor_override
     else:
@@ -144,8 +142,7 @@ def constant_pad(x, pad, value=0):
     xp = backend.namespace(d)
     nd = d.ndim
     if len(pad) % 2 or len(pad) // 2 > nd:
-        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
-                           f"padding length {len(pad)} and input of dimension {nd}")
+        raise x.policy.errors.pad_length_dims(length=len(pad), ndim=nd)
     widths = [(0, 0)] * nd
     crop = [slice(None)] * nd
     for i in range(len(pad) // 2):
@@ -154,8 +151,7 @@ def constant_pad(x, pad, value=0):
         crop[dim] = slice(-lo if lo < 0 else 0, d.shape[dim] + hi if hi < 0 else d.shape[dim])
         widths[dim] = (max(lo, 0), max(hi, 0))
         if d.shape[dim] + lo + hi < 0:
-            raise RuntimeError(f"The input size {d.shape[dim]}, plus negative padding {lo} and {hi} resulted in a "
-                               f"negative output size, which is invalid. Check dimension {dim} of your input.")
+            raise x.policy.errors.narrow_length()   # (PyTorch 2.13 crops with narrow)
     r = d[tuple(crop)]
     if any(a or b for a, b in widths):
         r = xp.pad(r, widths, constant_values=value)
