@@ -203,8 +203,7 @@ def _int_power(xp, x, y):
 
 def pow(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
-            and isinstance(y, int) and y < 0:
+    if tb is None and type(y) is int and y < 0 and x.dtype.kind in "iu":
         raise cls.policy.errors.pow_negative_int()
     if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y
