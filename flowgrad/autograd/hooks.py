@@ -119,7 +119,7 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
             def hook(grad):
                 task = current_graph_task_id()
                 if task == -1:
-                    raise AssertionError("expected this hook to be called inside a backward call")
+                    raise policy_of(grad).errors.multi_hook_outside_backward()
                 with lock:
                     seen = count.get(task, 0)
                     count[task] = seen + 1
@@ -141,7 +141,7 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
         def wrapped(grad):
             task = current_graph_task_id()
             if task == -1:
-                raise AssertionError("expected this hook to be called inside a backward call")
+                raise policy_of(grad).errors.multi_hook_outside_backward()
             with lock:
                 first = not ran.get(task, False)
                 ran[task] = True

@@ -130,6 +130,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "unpack_hook_type": (TypeError, "Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                                     "{type}"),
     "multi_hook_no_grad_fn": (AssertionError, "Expected gradient function to be set"),
+    "multi_hook_outside_backward": (AssertionError, "expected this hook to be called inside a backward call"),
     "multi_hook_mode": (ValueError, "Expects mode to be one of {supported} but got {mode}"),
     # custom Functions: ctx, deprecated and unimplemented parts (function.py)
     "fn_save_for_forward_type": (AssertionError, "save_for_forward expects all arguments to be tensors; you should "

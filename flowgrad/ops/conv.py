@@ -22,8 +22,7 @@ def constant_pad(x, pad, value=0):
     xp = backend.namespace(d)
     nd = d.ndim
     if len(pad) % 2 or len(pad) // 2 > nd:
-        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
-                           f"padding length {len(pad)} and input of dimension {nd}")
+        raise x.policy.errors.pad_length_dims(length=len(pad), ndim=nd)
     widths = [(0, 0)] * nd
     crop = [slice(None)] * nd
     for i in range(len(pad) // 2):
@@ -32,8 +31,7 @@ def constant_pad(x, pad, value=0):
         crop[dim] = slice(-lo if lo < 0 else 0, d.shape[dim] + hi if hi < 0 else d.shape[dim])
         widths[dim] = (max(lo, 0), max(hi, 0))
         if d.shape[dim] + lo + hi < 0:
-            raise RuntimeError(f"The input size {d.shape[dim]}, plus negative padding {lo} and {hi} resulted in a "
-                               f"negative output size, which is invalid. Check dimension {dim} of your input.")
+            raise x.policy.errors.narrow_length()   # (PyTorch 2.13 crops with narrow)
     r = d[tuple(crop)]
     if any(a or b for a, b in widths):
         r = xp.pad(r, widths, constant_values=value)

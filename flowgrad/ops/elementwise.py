@@ -133,13 +133,24 @@ def _trunc_divide(a, b):
     return cls._make(q + ((xp.remainder(x, y) != 0) & ((xp.sign(x) * xp.sign(y)) < 0)))
 
 
+# division with a rounding mode: piecewise constant, so zero gradients (PyTorch records the node)
+DivBackward2 = derivative("DivBackward2", operands=True, keep="rounding_mode",
+                          self=lambda grad, self, other, rounding_mode: grad * 0,
+                          other=lambda grad, self, other, rounding_mode: grad * 0)
+
+
 def div(a, b, rounding_mode=None):
     if rounding_mode is not None:
         if rounding_mode == "floor":
-            return floor_divide(a, b)
-        if rounding_mode == "trunc":
-            return _trunc_divide(a, b)
-        raise policy_of(a, b).errors.div_rounding_mode(mode=rounding_mode)
+            out = floor_divide(a, b)
+        elif rounding_mode == "trunc":
+            out = _trunc_divide(a, b)
+        else:
+            raise policy_of(a, b).errors.div_rounding_mode(mode=rounding_mode)
+        ta, tb = (a if isinstance(a, Tensor) else None), (b if isinstance(b, Tensor) else None)
+        if recording(ta, tb) and out._data.dtype.kind == "f":
+            DivBackward2.record((ta, tb), out, a, b, rounding_mode)
+        return out
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
@@ -192,8 +203,7 @@ def _int_power(xp, x, y):
 
 def pow(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
-    if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
-            and isinstance(y, int) and y < 0:
+    if tb is None and type(y) is int and y < 0 and x.dtype.kind in "iu":
         raise cls.policy.errors.pow_negative_int()
     if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y

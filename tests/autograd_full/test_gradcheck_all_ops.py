@@ -98,6 +98,8 @@ C("clamp_tensor_bounds", lambda T, a, lo, hi: a.clamp(lo, hi), [(2, 3), (2, 3), 
 C("cast_roundtrip", lambda T, a: a.float().double() * 1, [(2, 3)], gradgrad=False, eps=1e-2, atol=1e-4)
 C("remainder", lambda T, a: T.remainder(a, 1.5), [(2, 3)], "unit")
 C("atan2", lambda T, a, b: T.atan2(a, b), [(2, 3), (2, 3)])
+C("div_floor", lambda T, a, b: T.div(a, b, rounding_mode="floor"), [(2, 3), (2, 3)], "unit")
+C("div_trunc_scalar", lambda T, a: T.div(a, 0.75, rounding_mode="trunc"), [(2, 3)], "unit")
 # Outputs that are not differentiable: gradcheck verifies the numerical derivative is zero.
 # (PyTorch's gradcheck cannot difference boolean outputs, so they are compared as float64.)
 C("comparisons", lambda T, a, b: tuple(o.double() for o in (a == b, a != b, a < b, a <= b, a > b, a >= b)),

@@ -430,3 +430,15 @@ def test_writing_ints_that_do_not_fit(torch, dtype, value, name):
     _raises(lambda: torch.full((1,), 2 ** 64), OverflowError, "int too big to convert")
     assert torch.zeros(1, dtype=torch.uint8).fill_(-1).tolist() == [255]
     assert torch.zeros(1, dtype=torch.bool).fill_(5).tolist() == [True]
+
+
+@pytest.mark.parametrize("mode", ["floor", "trunc"])
+def test_division_with_rounding_records_zero_gradients(torch, mode):
+    x = torch.tensor([3.5, -1.5], requires_grad=True)
+    y = torch.tensor([2., 2.], requires_grad=True)
+    out = torch.div(x, y, rounding_mode=mode)
+    assert type(out.grad_fn).__name__ == "DivBackward2" and out.grad_fn._saved_rounding_mode == mode
+    out.sum().backward()
+    assert x.grad.tolist() == [0., 0.] and y.grad.tolist() == [0., 0.]
+    scalar = torch.div(x, 2, rounding_mode=mode)
+    assert type(scalar.grad_fn).__name__ == "DivBackward2"

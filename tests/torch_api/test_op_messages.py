@@ -151,6 +151,16 @@ CASES = {
                    "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
     "diag_dims": (lambda T: T.diag(T.ones(2, 2, 2)), RuntimeError, "diag(): Supports 1D or 2D tensors. Got 3D"),
     "trace_dims": (lambda T: T.trace(T.ones(2)), RuntimeError, "trace: expected a matrix, but got tensor with dim 1"),
+    # pooling and constant padding (ops/conv.py)
+    "pool_output_small": (lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 2, 2), 3), RuntimeError,
+                          "Given input size: (1x2x2). Calculated output size: (1x0x0). Output size is too small"),
+    "avg_pool_output_small": (lambda T: T.nn.functional.avg_pool2d(T.ones(1, 1, 2, 2), 3), RuntimeError,
+                              "Given input size: (1x2x2). Calculated output size: (1x0x0). Output size is too small"),
+    "pad_length_dims": (lambda T: T.nn.functional.pad(T.ones(2), (1, 1, 1, 1)), RuntimeError,
+                        "Padding length should be less than or equal to two times the input dimension but got padding "
+                        "length 4 and input of dimension 1"),
+    "pad_negative_output": (lambda T: T.nn.functional.pad(T.ones(1, 2), (-2, -1)), RuntimeError,
+                            "narrow(): length must be non-negative."),
     # layers and losses (ops/layers.py)
     "embedding_indices_dtype": (lambda T: T.nn.functional.embedding(T.tensor([0.]), T.ones(2, 2)), RuntimeError,
                                 "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
