@@ -32,6 +32,9 @@ KNOWN_DEFECTS: tuple[KnownDefect, ...] = (
                 "hooks run with grad mode off under paddle.grad(create_graph=False); paddle keeps the caller's"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.torch",
                 "backward raises 'saved tensor detached in-place' after requires_grad=False on a leaf; torch runs"),
+    KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.oneflow",
+                "backward raises 'saved tensor detached in-place' after requires_grad=False on a leaf; OneFlow has "
+                "no such check"),
     KnownDefect("grad_mode.flag_off_after_forward", "flowgrad.paddle",
                 "backward raises 'saved tensor detached in-place' after stop_gradient=True; paddle accumulates"),
     KnownDefect("inplace.on_leaf", "flowgrad.paddle",

@@ -5,6 +5,8 @@ NumPy and CuPy. CuPy is imported lazily, the first time a cuda device is asked f
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from .autograd.policy import TORCH  # devices and dtypes belong to no facade: PyTorch's words
@@ -23,12 +25,12 @@ class Device:
         if isinstance(type, Device):
             type, index = type.type, type.index if index is None else index
         elif not isinstance(type, str):
-            raise TORCH.error("device_arg_type", arg=type)
+            raise TORCH.errors.device_arg_type(arg=type)
         if ":" in type:
             type, _, idx = type.partition(":")
             index = int(idx)
         if type not in _BACKENDS:
-            raise TORCH.error("device_type_unknown", types=", ".join(sorted(_BACKENDS)), type=type)
+            raise TORCH.errors.device_type_unknown(types=", ".join(sorted(_BACKENDS)), type=type)
         self.type = type
         self.index = index
 
@@ -74,7 +76,7 @@ def _load_cupy():
     try:
         import cupy
     except ImportError as exc:  # pragma: no cover - depends on the machine
-        raise TORCH.error("cuda_needs_cupy") from exc
+        raise TORCH.errors.cuda_needs_cupy() from exc
     return cupy
 
 
@@ -148,6 +150,16 @@ def to_device(array, device: Device):
     return xp.asarray(host)
 
 
+_NULL = contextlib.nullcontext()
+
+
+def quiet(xp):
+    """A context in which the namespace's floating-point warnings (division by zero, invalid,
+    overflow) stay silent, as PyTorch's kernels are: wraps only the ops that can make inf/NaN."""
+    errstate = getattr(xp, "errstate", None)
+    return _NULL if errstate is None else errstate(all="ignore")
+
+
 # ---------------------------------------------------------------------------------------- dtypes
 
 
@@ -206,7 +218,7 @@ def to_np_dtype(dtype) -> np.dtype | None:
     if isinstance(dtype, str):
         name = _ALIASES.get(dtype, dtype)
         if name not in _BY_NAME:
-            raise TORCH.error("dtype_invalid", dtype=dtype)
+            raise TORCH.errors.dtype_invalid(dtype=dtype)
         return _BY_NAME[name].np
     if dtype is float:
         return np.dtype(np.float64)
@@ -216,7 +228,7 @@ def to_np_dtype(dtype) -> np.dtype | None:
         return np.dtype(np.bool_)
     d = np.dtype(dtype)
     if d not in DTYPES:
-        raise TORCH.error("dtype_unsupported", dtype=d)
+        raise TORCH.errors.dtype_unsupported(dtype=d)
     return d
 
 
@@ -231,7 +243,7 @@ def default_float() -> np.dtype:
 def set_default_float(dtype) -> None:
     d = to_np_dtype(dtype)
     if d.kind != "f":
-        raise TORCH.error("default_dtype_not_float")
+        raise TORCH.errors.default_dtype_not_float()
     _default_float[0] = d
 
 

@@ -38,31 +38,67 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
         if xp_src is not np:
             arr = data.astype(dt) if dt is not None else data.copy()
         else:
-            arr = np.asarray(data)
-            if arr.dtype == object:
-                arr = np.asarray(_flatten_tensors(data))
+            python_data = not isinstance(data, (np.ndarray, np.generic))
+            try:
+                arr = np.asarray(_flatten_tensors(data, policy) if python_data and _holds_tensor(data) else data)
+            except OverflowError:
+                raise policy.errors.int_overflow() from None
+            if python_data:
+                _check_python_ints(arr, dt, policy)
             if dt is None:
                 if arr.dtype == np.float64 and not _has_float64_array(data):
                     arr = arr.astype(backend.default_float())
                 elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
                     arr = arr.astype(np.int64)
                 elif arr.dtype not in backend.DTYPES:
-                    raise policy.error("array_dtype_unsupported", dtype=arr.dtype)
+                    raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
                 else:
                     arr = np.array(arr, copy=True)
             else:
-                arr = np.array(arr, dtype=dt)
+                with backend.quiet(np):
+                    arr = np.array(arr, dtype=dt)
     if device is not None:
         arr = backend.to_device(arr, backend.Device(device))
     return arr
 
 
-def _flatten_tensors(data):
+def _holds_tensor(data) -> bool:
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Tensor):
+            return True
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return False
+
+
+def _flatten_tensors(data, policy: Policy):
+    """Nested sequences with each tensor in them as a 0-d array of its dtype (PyTorch takes a
+    tensor inside a sequence as a scalar: one of more than one element is an error)."""
     if isinstance(data, Tensor):
-        return data.numpy()
+        if policy.sequence_tensors_stack:
+            return backend.to_device(data._data, backend.CPU)
+        if data._data.size != 1:
+            raise policy.errors.scalar_numel()
+        return backend.to_device(data._data, backend.CPU).reshape(())
     if isinstance(data, (list, tuple)):
-        return [_flatten_tensors(x) for x in data]
+        return [_flatten_tensors(x, policy) for x in data]
     return data
+
+
+def _check_python_ints(arr, dt, policy: Policy) -> None:
+    """PyTorch's errors for Python numbers that do not fit: an int beyond int64 (NumPy made uint64
+    or object of it), a value outside the requested integer dtype."""
+    k = arr.dtype.kind
+    if (k == "O" and any(isinstance(v, int) for v in arr.reshape(-1))) or \
+            (k == "u" and arr.dtype.itemsize == 8 and arr.size and arr.max() > np.iinfo(np.int64).max):
+        if dt is None or dt.kind != "f":
+            raise policy.errors.int_overflow()
+    elif dt is not None and dt.kind in "iu" and k in "iuf" and arr.size and policy.values_fit_dtype:
+        info = np.iinfo(dt)
+        if arr.min() < (-info.max if dt.kind == "u" else info.min) or arr.max() > info.max:
+            raise policy.errors.value_overflow(dtype=dt)
 
 
 def full(shape, value, dtype=None, device=None):
@@ -78,7 +114,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
-        raise policy.error("arange_zero_step")
+        raise policy.errors.arange_zero_step()
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()

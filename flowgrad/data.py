@@ -44,7 +44,7 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subs
 
 class Dataset(Generic[T_co]):
     def __getitem__(self, index) -> T_co:
-        raise TORCH.error("data_getitem")
+        raise TORCH.errors.data_getitem()
 
     def __add__(self, other: "Dataset") -> "ConcatDataset":
         return ConcatDataset([self, other])
@@ -71,7 +71,7 @@ class TensorDataset(Dataset):
 
     def __init__(self, *tensors) -> None:
         if not all(tensors[0].size(0) == t.size(0) for t in tensors):
-            raise tensors[0].policy.error("data_tensor_sizes")
+            raise tensors[0].policy.errors.data_tensor_sizes()
         self.tensors = tensors
 
     def __getitem__(self, index):
@@ -85,10 +85,10 @@ class ConcatDataset(Dataset):
     def __init__(self, datasets) -> None:
         self.datasets = list(datasets)
         if len(self.datasets) == 0:
-            raise TORCH.error("data_concat_empty")
+            raise TORCH.errors.data_concat_empty()
         for d in self.datasets:
             if isinstance(d, IterableDataset):
-                raise TORCH.error("data_concat_iterable")
+                raise TORCH.errors.data_concat_iterable()
         self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
 
     def __len__(self) -> int:
@@ -97,7 +97,7 @@ class ConcatDataset(Dataset):
     def __getitem__(self, idx):
         if idx < 0:
             if -idx > len(self):
-                raise TORCH.error("data_concat_index")
+                raise TORCH.errors.data_concat_index()
             idx = len(self) + idx
         d = bisect.bisect_right(self.cumulative_sizes, idx)
         sample_idx = idx if d == 0 else idx - self.cumulative_sizes[d - 1]
@@ -130,7 +130,7 @@ def random_split(dataset, lengths, generator=None) -> list:
         subset_lengths = []
         for i, frac in enumerate(lengths):
             if frac < 0 or frac > 1:
-                raise TORCH.error("data_split_fraction", index=i)
+                raise TORCH.errors.data_split_fraction(index=i)
             subset_lengths.append(int(math.floor(len(dataset) * frac)))
         remainder = len(dataset) - sum(subset_lengths)
         for i in range(remainder):
@@ -138,9 +138,9 @@ def random_split(dataset, lengths, generator=None) -> list:
         lengths = subset_lengths
         for i, n in enumerate(lengths):
             if n == 0:
-                warnings.warn(TORCH.error("data_split_empty", index=i), stacklevel=2)
+                warnings.warn(TORCH.errors.data_split_empty(index=i), stacklevel=2)
     if sum(lengths) != len(dataset):
-        raise TORCH.error("data_split_sum")
+        raise TORCH.errors.data_split_sum()
     indices = _randperm(sum(lengths), generator)
     out = []
     offset = 0
@@ -193,9 +193,9 @@ class RandomSampler(Sampler[int]):
         self._num_samples = num_samples
         self.generator = generator
         if not isinstance(self.replacement, bool):
-            raise TORCH.error("data_replacement", value=self.replacement)
+            raise TORCH.errors.data_replacement(value=self.replacement)
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
-            raise TORCH.error("data_num_samples", value=self.num_samples)
+            raise TORCH.errors.data_num_samples(value=self.num_samples)
 
     @property
     def num_samples(self) -> int:
@@ -231,9 +231,9 @@ class SubsetRandomSampler(Sampler[int]):
 class BatchSampler(Sampler[list]):
     def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
-            raise TORCH.error("data_batch_size", value=batch_size)
+            raise TORCH.errors.data_batch_size(value=batch_size)
         if not isinstance(drop_last, bool):
-            raise TORCH.error("data_drop_last", value=drop_last)
+            raise TORCH.errors.data_drop_last(value=drop_last)
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -311,12 +311,12 @@ def make_collation(Tensor: type) -> tuple:
             it = iter(batch)
             size = len(next(it))
             if not all(len(e) == size for e in it):
-                raise policy.error("data_collate_sizes")
+                raise policy.errors.data_collate_sizes()
             transposed = list(zip(*batch))
             if isinstance(elem, tuple):
                 return [default_collate(samples) for samples in transposed]
             return [default_collate(samples) for samples in transposed]
-        raise policy.error("data_collate_type", type=type(elem))
+        raise policy.errors.data_collate_type(type=type(elem))
 
     return default_collate, default_convert
 
@@ -436,7 +436,7 @@ def _reraise(policy, exc: Exception, worker_id: int) -> NoReturn:
     """The worker's exception as PyTorch re-raises it in the main process: same class, the text
     naming the worker and carrying the original traceback."""
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    msg = str(policy.error("data_worker_raised", type=type(exc).__name__, worker=worker_id, trace=trace))
+    msg = str(policy.errors.data_worker_raised(type=type(exc).__name__, worker=worker_id, trace=trace))
     cls = type(exc)
     if cls is KeyError:
         msg = _KeyErrorMessage(msg)
@@ -457,7 +457,7 @@ class _LoaderIter:
         self.loader = loader
         base_seed = _draw_seed(loader.generator)
         if loader.num_workers == 0 and loader.timeout != 0:
-            raise loader._tensor_cls.policy.error("data_single_process_timeout")
+            raise loader._tensor_cls.policy.errors.data_single_process_timeout()
         self.main = _Fetcher(loader, loader.dataset) if loader.num_workers == 0 else None
         self.workers = [_Worker(loader, i, base_seed) for i in range(loader.num_workers)]
         self.reset(first=True)
@@ -500,7 +500,7 @@ class _LoaderIter:
             except Exception as exc:
                 _reraise(loader._tensor_cls.policy, exc, worker.info.id)
             if loader.timeout > 0 and time.monotonic() - start > loader.timeout:
-                raise loader._tensor_cls.policy.error("data_timed_out", timeout=loader.timeout)
+                raise loader._tensor_cls.policy.errors.data_timed_out(timeout=loader.timeout)
             return batch
 
 
@@ -522,17 +522,17 @@ class DataLoader(Generic[T_co]):
                  persistent_workers: bool = False, pin_memory_device: str = "", in_order: bool = True) -> None:
         policy = self._tensor_cls.policy
         if num_workers < 0:
-            raise policy.error("data_num_workers")
+            raise policy.errors.data_num_workers()
         if timeout < 0:
-            raise policy.error("data_timeout")
+            raise policy.errors.data_timeout()
         if num_workers == 0 and prefetch_factor is not None:
-            raise policy.error("data_prefetch_without_workers")
+            raise policy.errors.data_prefetch_without_workers()
         elif num_workers > 0 and prefetch_factor is None:
             prefetch_factor = 2
         elif prefetch_factor is not None and prefetch_factor < 0:
-            raise policy.error("data_prefetch_factor")
+            raise policy.errors.data_prefetch_factor()
         if persistent_workers and num_workers == 0:
-            raise policy.error("data_persistent_without_workers")
+            raise policy.errors.data_persistent_without_workers()
         self.dataset = dataset
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
@@ -545,22 +545,22 @@ class DataLoader(Generic[T_co]):
         self._iterable = isinstance(dataset, IterableDataset)
         if self._iterable:
             if shuffle not in (False, None):
-                raise policy.error("data_iterable_option", option="shuffle", value=shuffle)
+                raise policy.errors.data_iterable_option(option="shuffle", value=shuffle)
             if sampler is not None:
-                raise policy.error("data_iterable_option", option="sampler", value=sampler)
+                raise policy.errors.data_iterable_option(option="sampler", value=sampler)
             if batch_sampler is not None:
-                raise policy.error("data_iterable_option", option="batch_sampler", value=batch_sampler)
+                raise policy.errors.data_iterable_option(option="batch_sampler", value=batch_sampler)
         else:
             shuffle = bool(shuffle)
         if sampler is not None and shuffle:
-            raise policy.error("data_sampler_shuffle")
+            raise policy.errors.data_sampler_shuffle()
         if batch_sampler is not None:
             if batch_size != 1 or shuffle or sampler is not None or drop_last:
-                raise policy.error("data_batch_sampler_exclusive")
+                raise policy.errors.data_batch_sampler_exclusive()
             batch_size = None
             drop_last = False
         elif batch_size is None and drop_last:
-            raise policy.error("data_no_batch_drop_last")
+            raise policy.errors.data_no_batch_drop_last()
         if sampler is None and not self._iterable:
             sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
         if batch_size is not None and batch_sampler is None and not self._iterable:
@@ -587,19 +587,19 @@ class DataLoader(Generic[T_co]):
         this process, so no process is ever started with it."""
         if context is not None:
             if self.num_workers == 0:
-                raise self._tensor_cls.policy.error("data_context_without_workers", num_workers=self.num_workers)
+                raise self._tensor_cls.policy.errors.data_context_without_workers(num_workers=self.num_workers)
             if isinstance(context, str):
                 methods = multiprocessing.get_all_start_methods()
                 if context not in methods:
-                    raise self._tensor_cls.policy.error("data_context_method", methods=methods, context=context)
+                    raise self._tensor_cls.policy.errors.data_context_method(methods=methods, context=context)
                 context = multiprocessing.get_context(context)
             if not isinstance(context, multiprocessing.context.BaseContext):
-                raise self._tensor_cls.policy.error("data_context_type", context=context)
+                raise self._tensor_cls.policy.errors.data_context_type(context=context)
         self._multiprocessing_context = context
 
     def __setattr__(self, attr: str, value) -> None:
         if self._initialized and attr in _FROZEN:
-            raise self._tensor_cls.policy.error("data_attribute_frozen", attr=attr, cls=type(self).__name__)
+            raise self._tensor_cls.policy.errors.data_attribute_frozen(attr=attr, cls=type(self).__name__)
         super().__setattr__(attr, value)
 
     def __iter__(self) -> _LoaderIter:

@@ -30,13 +30,13 @@ def array_from_dlpack(obj, policy: Policy = TORCH):
     if hasattr(obj, "_data") and hasattr(obj, "grad_fn"):   # a flowgrad tensor
         return obj._data
     if not hasattr(obj, "__dlpack_device__"):
-        raise policy.error("dlpack_not_producer", type=type(obj).__name__)
+        raise policy.errors.dlpack_not_producer(type=type(obj).__name__)
     kind, index = obj.__dlpack_device__()
     if int(kind) == _KDL_CUDA:
         xp = backend.xp_for(backend.Device("cuda", int(index)))
         return xp.from_dlpack(obj)
     if int(kind) != _KDL_CPU:
-        raise policy.error("dlpack_device_unsupported", device_type=int(kind))
+        raise policy.errors.dlpack_device_unsupported(device_type=int(kind))
     return np.from_dlpack(obj)
 
 

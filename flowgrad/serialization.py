@@ -185,7 +185,7 @@ class _Reader:
             return backend.Device(v["name"])
         if tag == "pickle":
             return pickle.loads(self.zf.read(v["entry"]))
-        raise self.tensor_cls.policy.error("load_unknown_entry", tag=tag)
+        raise self.tensor_cls.policy.errors.load_unknown_entry(tag=tag)
 
     def tensor(self, v):
         key = v["id"] + ("/p" if v["parameter"] else "") + ("/g" if v["requires_grad"] else "")
@@ -239,17 +239,17 @@ def _load(fh, map_location, weights_only, tensor_cls, param_cls):
     try:
         zf = zipfile.ZipFile(fh, "r")
     except zipfile.BadZipFile:
-        raise tensor_cls.policy.error("load_not_zip") from None
+        raise tensor_cls.policy.errors.load_not_zip() from None
     with zf:
         if MANIFEST not in zf.namelist():
-            raise tensor_cls.policy.error("load_no_manifest")
+            raise tensor_cls.policy.errors.load_no_manifest()
         manifest = json.loads(zf.read(MANIFEST))
         if manifest.get("format") != "flowgrad" or manifest.get("version", 0) > FORMAT_VERSION:
-            raise tensor_cls.policy.error("load_format_unsupported", format=manifest.get("format"),
+            raise tensor_cls.policy.errors.load_format_unsupported(format=manifest.get("format"),
                                           version=manifest.get("version"))
         if weights_only is not False:
             types: list = []
             _pickled_types(manifest["root"], types)
             if types:
-                raise tensor_cls.policy.error("load_weights_only", types=", ".join(sorted(set(types))))
+                raise tensor_cls.policy.errors.load_weights_only(types=", ".join(sorted(set(types))))
         return _Reader(zf, map_location, weights_only is not False, tensor_cls, param_cls).decode(manifest["root"])

@@ -34,7 +34,7 @@ class TensorExtra:
 class Tensor:
     """An n-dimensional array that can record the operations applied to it."""
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "output_nr", "_vc", "_acc", "_view", "_extra",
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "output_nr", "_vc", "_acc", "_view", "_extra",
                  "__weakref__")
     policy = TORCH
     _dtypes = backend.DTYPES
@@ -63,7 +63,7 @@ class Tensor:
         t._data = data
         t._requires_grad = False
         t._grad = None
-        t.grad_fn = None
+        t._grad_fn = None
         t.output_nr = 0
         t._vc = None
         t._acc = None
@@ -109,13 +109,26 @@ class Tensor:
         return self._data.itemsize
 
     @property
+    def grad_fn(self):
+        """The node that made this tensor, None for a leaf (the core reads the `_grad_fn` slot); with
+        the policy's `leaf_grad_fn_is_accumulator` a leaf that has fed a graph shows its accumulator."""
+        fn = self._grad_fn
+        if fn is None and self._acc is not None and self.policy.leaf_grad_fn_is_accumulator and self._requires_grad:
+            return self._acc()
+        return fn
+
+    @grad_fn.setter
+    def grad_fn(self, node) -> None:
+        self._grad_fn = node
+
+    @property
     def is_leaf(self) -> bool:
-        return self.grad_fn is None
+        return self._grad_fn is None
 
     @property
     def _version(self) -> int:
         if self._extra is not None and self._extra.inference and not mode.state.inference:
-            raise self.policy.error("inference_version")
+            raise self.policy.errors.inference_version()
         vc = self._vc
         return 0 if vc is None else vc[0]
 
@@ -162,10 +175,10 @@ class Tensor:
         return self
 
     def _set_requires_grad(self, value: bool, int_error: str) -> None:
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             if value:
                 return
-            raise self.policy.error("nonleaf_requires_grad")
+            raise self.policy.errors.nonleaf_requires_grad()
         if value and self._data.dtype.kind != "f" and not self.policy.allow_int_grads:
             raise self.policy.error(int_error)
         self._requires_grad = value
@@ -185,39 +198,39 @@ class Tensor:
 
     def retain_grad(self) -> None:
         if not self._requires_grad:
-            raise self.policy.error("retain_grad_no_grad")
-        if self.grad_fn is None:
+            raise self.policy.errors.retain_grad_no_grad()
+        if self._grad_fn is None:
             return
-        hooks = self.grad_fn._hooks_obj()
+        hooks = self._grad_fn._hooks_obj()
         hooks.retains[self.output_nr] = weakref.ref(self)
         self._x().retains_grad = True
 
     @property
     def retains_grad(self) -> bool:
-        return self._extra is not None and self._extra.retains_grad and self.grad_fn is not None
+        return self._extra is not None and self._extra.retains_grad and self._grad_fn is not None
 
     # ------------------------------------------------------------------ hooks
     def register_hook(self, hook: Callable):
         if not self._requires_grad:
-            raise self.policy.error("hook_no_grad")
+            raise self.policy.errors.hook_no_grad()
         return add_hook(self._tensor_hooks(), hook)
 
     def _tensor_hooks(self) -> dict:
         """Hook dict for this tensor: on the tensor for a leaf, on its grad_fn slot otherwise."""
-        if self.grad_fn is None:
+        if self._grad_fn is None:
             x = self._x()
             if x.hooks is None:
                 x.hooks = _HookDict()
             return x.hooks
-        hooks = self.grad_fn._hooks_obj().tensor_pre
+        hooks = self._grad_fn._hooks_obj().tensor_pre
         d = hooks.get(self.output_nr)
         if d is None:
             d = hooks[self.output_nr] = _HookDict()
         return d
 
     def register_post_accumulate_grad_hook(self, hook: Callable):
-        if self.grad_fn is not None:
-            raise self.policy.error("post_acc_nonleaf")
+        if self._grad_fn is not None:
+            raise self.policy.errors.post_acc_nonleaf()
         x = self._x()
         if x.post_acc_hooks is None:
             x.post_acc_hooks = _HookDict()
@@ -236,7 +249,8 @@ class Tensor:
                 acc = self._acc() if self._acc is not None else None
                 if acc is None:
                     acc = AccumulateGrad(self)
-                    self._acc = weakref.ref(acc)
+                    # kept for good where the leaf shows it as its grad_fn, else while a graph holds it
+                    self._acc = (lambda: acc) if self.policy.leaf_grad_fn_is_accumulator else weakref.ref(acc)
         return acc
 
     # ------------------------------------------------------------------ detach / data
@@ -249,7 +263,7 @@ class Tensor:
     def data(self, value) -> None:
         arr = value._data if isinstance(value, Tensor) else value
         if self._requires_grad and arr.dtype.kind != "f" and not self.policy.allow_int_grads:
-            raise self.policy.error("data_int_requires_grad")
+            raise self.policy.errors.data_int_requires_grad()
         self._data = arr
 
     def detach(self) -> "Tensor":
@@ -259,8 +273,8 @@ class Tensor:
 
     def detach_(self) -> "Tensor":
         if self._view is not None:
-            raise self.policy.error("detach_view_inplace")
-        self.grad_fn = None
+            raise self.policy.errors.detach_view_inplace()
+        self._grad_fn = None
         self._requires_grad = False
         self.output_nr = 0
         return self
@@ -280,7 +294,7 @@ class Tensor:
 
     def item(self):
         if self._data.size != 1:
-            raise self.policy.error("item_numel", numel=self._data.size)
+            raise self.policy.errors.item_numel(numel=self._data.size)
         return self._data.reshape(()).item()
 
     def tolist(self):
@@ -288,22 +302,22 @@ class Tensor:
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise self.policy.error("len_0d")
+            raise self.policy.errors.len_0d()
         return self._data.shape[0]
 
     def __iter__(self):
         if self._data.ndim == 0:
-            raise self.policy.error("iter_0d")
+            raise self.policy.errors.iter_0d()
         return (self[i] for i in range(self._data.shape[0]))
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise self.policy.error("bool_ambiguous")
+            raise self.policy.errors.bool_ambiguous()
         return bool(self._data.reshape(()))
 
     def _scalar(self):
         if self._data.size != 1:
-            raise self.policy.error("scalar_numel")
+            raise self.policy.errors.scalar_numel()
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
@@ -314,7 +328,7 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise self.policy.error("index_not_integer")
+            raise self.policy.errors.index_not_integer()
         return int(self._scalar())
 
     def __complex__(self) -> complex:
@@ -324,16 +338,16 @@ class Tensor:
 
     def __dlpack__(self, stream=None, **kwargs):
         if self._requires_grad:
-            raise self.policy.error("dlpack_requires_grad")
+            raise self.policy.errors.dlpack_requires_grad()
         return self._data.__dlpack__(**({"stream": stream} if stream is not None else {}), **kwargs)
 
     def __dlpack_device__(self):
         return self._data.__dlpack_device__()
 
     def __repr__(self) -> str:
-        extra = ", requires_grad=True" if self._requires_grad and self.grad_fn is None else ""
-        if self.grad_fn is not None:
-            extra = f", grad_fn=<{self.grad_fn.name()}>"
+        extra = ", requires_grad=True" if self._requires_grad and self._grad_fn is None else ""
+        if self._grad_fn is not None:
+            extra = f", grad_fn=<{self._grad_fn.name()}>"
         return f"tensor({self._data!r}{extra})"
 
 
@@ -347,7 +361,7 @@ def zero_grads(params, set_to_none: bool = True) -> None:
         if set_to_none:
             p._grad = None
             continue
-        if g.grad_fn is not None:
+        if g._grad_fn is not None:
             g.detach_()
         else:
             g._requires_grad = False
@@ -360,7 +374,7 @@ def _init(t: Tensor, arr) -> None:
     t._data = arr
     t._requires_grad = False
     t._grad = None
-    t.grad_fn = None
+    t._grad_fn = None
     t.output_nr = 0
     t._vc = None
     t._acc = None

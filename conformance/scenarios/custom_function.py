@@ -3,6 +3,7 @@ backward contracts, validation of what backward returns, ctx services."""
 from __future__ import annotations
 
 from .. import docs as D
+from ..compare import MISSING
 from ..expect import OK, Expect, Raises
 from ..scenario import scenario
 
@@ -251,7 +252,8 @@ def needs_input_grad(fw):
            {"backward": Raises("ValueError", "The number of outputs of `PyLayer.backward` should be 1, but received 2"),
             "a.grad": None}),
     Expect("oneflow", "OneFlow's apply takes tensors (or None) only", D.ONEFLOW_FUNCTION,
-           {"apply": Raises("RuntimeError", "expected Tensor or None as element 1"), "a.grad": None}),
+           {"apply": Raises("RuntimeError", "expected Tensor or None as element 1"), "backward": MISSING,
+            "a.grad": None}),
 ])
 def non_tensor_argument(fw):
     def forward(ctx, a, k):
@@ -302,7 +304,8 @@ def backward_raises(fw):
 
 @scenario("custom_function", "saving None among the tensors", expect=[
     Expect("oneflow", "OneFlow saves tensors only", D.ONEFLOW_FUNCTION,
-           {"backward": Raises("TypeError", r"save_for_backward\(\) only support Tensor or Tensors")}),
+           {"backward": Raises("TypeError", r"save_for_backward\(\) only support Tensor or Tensors"),
+            "saved is None": [], "a.grad": None}),
 ])
 def save_none(fw):
     seen = []
@@ -325,6 +328,9 @@ def save_none(fw):
 @scenario("custom_function", "forward returning no tensor", expect=[
     Expect("paddle", "PyLayer.forward must return at least one tensor", D.PADDLE_PYLAYER,
            {"apply": Raises("ValueError", "At least one output of `PyLayer.forward` is a `Tensor`"), "out": None}),
+    Expect("oneflow", "OneFlow's forward must return a tensor or a tuple of tensors", D.ONEFLOW_FUNCTION,
+           {"apply": Raises("RuntimeError", "autograd.Function's output only support tensor or list of tensors"),
+            "out": None}),
 ])
 def forward_returns_number(fw):
     def forward(ctx, a):

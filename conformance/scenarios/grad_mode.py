@@ -77,7 +77,7 @@ def no_grad_decorator(fw):
     Expect("paddle", "paddle.no_grad must be instantiated to decorate", D.PADDLE_NO_GRAD,
            {"decorate": Raises("TypeError", r"takes no arguments"), "requires grad": None}),
     Expect("oneflow", "oneflow.no_grad must be instantiated to decorate", D.ONEFLOW_GRAD_MODE,
-           {"decorate": Raises("TypeError")}),
+           {"decorate": Raises("TypeError"), "requires grad": None}),
 ])
 def no_grad_bare_decorator(fw):
     x = fw.leaf([1., 2.])

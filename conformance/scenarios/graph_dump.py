@@ -9,21 +9,22 @@ from .. import docs as D
 from ..expect import Expect
 from ..scenario import register, scenario
 
-# expression -> (paddle's node name, OneFlow's node name where its documentation gives it)
+# expression -> (paddle's node name, OneFlow's: its op type name + "Backward"; a mean is OneFlow's reduce_sum
+# followed by a scalar_mul)
 _NODE_NAMES = {
-    "mul": ("x * w", "MultiplyGradNode", None),
+    "mul": ("x * w", "MultiplyGradNode", "broadcast_mulBackward"),
     "scalar_mul": ("x * 2.", "ScaleGradNode", "scalar_mulBackward"),
     "broadcast_mul": ("x * fw.tensor([[1.], [2.]])", "MultiplyGradNode", "broadcast_mulBackward"),
     "add": ("x + w", "AddGradNode", "add_nBackward"),
-    "sub": ("x - w", "SubtractGradNode", None),
-    "div": ("x / w", "DivideGradNode", None),
+    "sub": ("x - w", "SubtractGradNode", "broadcast_subBackward"),
+    "div": ("x / w", "DivideGradNode", "broadcast_divBackward"),
     "sum": ("fw.sum(x)", "SumGradNode", "reduce_sumBackward"),
-    "mean": ("fw.mean(x)", "MeanGradNode", None),
-    "exp": ("fw.exp(x)", "ExpGradNode", None),
-    "tanh": ("fw.tanh(x)", "TanhGradNode", None),
-    "relu": ("fw.relu(x)", "ReluGradNode", None),
+    "mean": ("fw.mean(x)", "MeanGradNode", "scalar_mulBackward"),
+    "exp": ("fw.exp(x)", "ExpGradNode", "expBackward"),
+    "tanh": ("fw.tanh(x)", "TanhGradNode", "tanhBackward"),
+    "relu": ("fw.relu(x)", "ReluGradNode", "reluBackward"),
     "matmul": ("fw.matmul(fw.reshape(x, [1, 2]), fw.reshape(w, [2, 1]))", "MatmulGradNode", "matmulBackward"),
-    "reshape": ("fw.reshape(x, [2, 1])", "ReshapeGradNode", None),
+    "reshape": ("fw.reshape(x, [2, 1])", "ReshapeGradNode", "reshapeBackward"),
     "cat": ("fw.cat([x, w])", "ConcatGradNode", "catBackward"),
 }
 
@@ -60,6 +61,9 @@ def structure(fw):
               Expect("paddle", "paddle's node names", D.PADDLE_GRAD_NODE,
                      {"names": ["SumGradNode", "MultiplyGradNode", "ExpGradNode", "GradNodeAccumulation",
                                 "GradNodeAccumulation"]}),
+              Expect("oneflow", "OneFlow's node names", D.ONEFLOW_AUTOGRAD,
+                     {"names": ["reduce_sumBackward", "broadcast_mulBackward", "expBackward", "accumulategrad",
+                                "accumulategrad"]}),
           ])
 def names_along_graph(fw):
     x = fw.leaf([1., 2.])
@@ -99,6 +103,8 @@ def no_node_without_grad(fw):
           expect=[
               Expect("paddle", "paddle's node names", D.PADDLE_GRAD_NODE,
                      {"names": ["GradNodePyLayer_Twice", "ExpGradNode", "GradNodeAccumulation"]}),
+              Expect("oneflow", "OneFlow's node names (a Function's node keeps its class name)", D.ONEFLOW_AUTOGRAD,
+                     {"names": ["TwiceBackward", "expBackward", "accumulategrad"]}),
           ])
 def custom_function_in_graph(fw):
     cls = fw.function("Twice", lambda ctx, a: a * 2., lambda ctx, g: g * 2.)

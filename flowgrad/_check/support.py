@@ -52,7 +52,13 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
         "paddle.regularizer.L1Decay": "flowgrad's paddle optimizers refuse it as weight_decay (NotImplementedError); "
                                       "L2Decay and floats work",
     },
-    "oneflow": {},
+    "oneflow": {
+        **{f"oneflow.{name}": _RANDOM.format(fw="OneFlow") for name in (
+            "manual_seed", "seed", "rand", "randn", "randint", "randperm", "normal", "nn.Dropout",
+            "nn.functional.dropout")},
+        **{f"oneflow.{name}": _SAVE.format(fw="OneFlow") for name in ("save", "load")},
+        "oneflow.set_printoptions": "linewidth defaults to 80 (OneFlow takes the terminal's width)",
+    },
 }
 
 

@@ -35,9 +35,9 @@ class GradientEdge(NamedTuple):
 
 def get_gradient_edge(tensor) -> GradientEdge:
     if not tensor._requires_grad:
-        raise tensor.policy.error("gradient_edge_no_grad")
-    if tensor.grad_fn is not None:
-        return GradientEdge(tensor.grad_fn, tensor.output_nr)
+        raise tensor.policy.errors.gradient_edge_no_grad()
+    if tensor._grad_fn is not None:
+        return GradientEdge(tensor._grad_fn, tensor.output_nr)
     return GradientEdge(tensor._grad_accumulator(), 0)
 
 
@@ -65,7 +65,7 @@ def _inputs_tuple(policy: Policy, inputs, api: str) -> tuple:
     if type(inputs) is dict:
         return tuple(inputs.values())
     if isinstance(inputs, Mapping):
-        raise policy.error("inputs_mapping_type", api=api, type=type(inputs).__name__)
+        raise policy.errors.inputs_mapping_type(api=api, type=type(inputs).__name__)
     return tuple(inputs)
 
 
@@ -96,11 +96,11 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
             for s in shape:
                 size *= s
             if size != 1 and not policy.implicit_seed_any_shape:
-                raise policy.error("implicit_nonscalar")
+                raise policy.errors.implicit_nonscalar()
             like = out if _is_tensor(out) else None
             result.append(_ones(like, out, shape, dtype))
         else:
-            raise policy.error("seed_type", type=type(g).__name__)
+            raise policy.errors.seed_type(type=type(g).__name__)
     return result
 
 
@@ -108,10 +108,10 @@ def _check_seed_place(policy: Policy, out, g, i: int) -> None:
     """A seed must belong to the output's facade and live on its device."""
     out_cls = out.node.out_cls if isinstance(out, GradientEdge) else type(out)
     if type(g)._out_cls is not out_cls._out_cls:
-        raise policy.error("facade_mismatch", a=out_cls.__module__, b=type(g).__module__)
+        raise policy.errors.facade_mismatch(a=out_cls.__module__, b=type(g).__module__)
     if not isinstance(out, GradientEdge) and (type(g._data) is not type(out._data) or
                                               (type(out._data) is not _np_ndarray and g.device != out.device)):
-        raise policy.error("seed_device", index=i, expected=out.device, got=g.device)
+        raise policy.errors.seed_device(index=i, expected=out.device, got=g.device)
 
 
 def _ones(like, out, shape, dtype):
@@ -124,9 +124,9 @@ def _root_edge(policy: Policy, t, i: int):
     if isinstance(t, GradientEdge):
         return (t.node, t.output_nr)
     if not t._requires_grad:
-        raise policy.error("root_no_grad", index=i)
-    if t.grad_fn is not None:
-        return (t.grad_fn, t.output_nr)
+        raise policy.errors.root_no_grad(index=i)
+    if t._grad_fn is not None:
+        return (t._grad_fn, t.output_nr)
     return (t._grad_accumulator(), 0)
 
 
@@ -142,7 +142,7 @@ def _target_edges(policy: Policy, inputs: tuple, api: str) -> list:
                 raise policy.error("input_no_grad" if api == "grad" else "retain_grad_no_grad")
             targets.append(_root_edge(policy, x, 0))
         else:
-            raise policy.error("inputs_type", type=type(x).__name__)
+            raise policy.errors.inputs_type(type=type(x).__name__)
     return targets
 
 
@@ -201,13 +201,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     every facade's backward through its policy). `dump=(writer, path)` records the pass for a graph
     dump (paddle's `dump_backward_graph_path`)."""
     if grad_variables is not None:
-        warnings.warn(policy.error("grad_variables_deprecated"), stacklevel=3)
+        warnings.warn(policy.errors.grad_variables_deprecated(), stacklevel=3)
         if grad_tensors is None:
             grad_tensors = grad_variables
         else:
-            raise policy.error("grad_variables_and_tensors")
+            raise policy.errors.grad_variables_and_tensors()
     if inputs is not None and not _is_tensor(inputs) and not isinstance(inputs, GradientEdge) and len(inputs) == 0:
-        raise policy.error("inputs_empty", api="backward")
+        raise policy.errors.inputs_empty(api="backward")
     tensors = _as_tuple(tensors)
     if not tensors:
         return
@@ -218,8 +218,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         inputs = _inputs_tuple(policy, inputs, "backward")
         targets = _target_edges(policy, inputs, "backward")
     grads = _grads_tuple(grad_tensors, len(tensors))
-    if len(grads) < len(tensors):
-        raise policy.error("seed_count", n_tensors=len(tensors), n_grads=len(grads))
+    if len(grads) < len(tensors) or (policy.seed_count_exact and len(grads) > len(tensors)):
+        raise policy.errors.seed_count(n_tensors=len(tensors), n_grads=len(grads))
     seeds = make_grads(policy, tensors, grads)
     tensors, seeds = _live(policy, tensors, seeds, create_graph)
     if not tensors:
@@ -228,11 +228,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     retain_graph = _retains(policy, retain_graph, create_graph)
     if create_graph and not _warned_create_graph[0] and "backward_create_graph" in policy.messages:
         _warned_create_graph[0] = True
-        warning = policy.error("backward_create_graph")
+        warning = policy.errors.backward_create_graph()
         warnings.warn(str(warning), type(warning), stacklevel=3)
     if inputs is not None:
         for x in inputs:
-            if _is_tensor(x) and x.grad_fn is not None:
+            if _is_tensor(x) and x._grad_fn is not None:
                 x.retain_grad()
     _run(policy, roots, seeds, dump, retain_graph=bool(retain_graph), create_graph=bool(create_graph),
          targets=targets)
@@ -245,16 +245,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     and every facade's grad through its policy). No gradient flows through `no_grad_vars`
     (paddle); `dump` as for `backward`."""
     if materialize_grads and allow_unused is False:
-        raise policy.error("materialize_unused")
+        raise policy.errors.materialize_unused()
     if allow_unused is None:
         allow_unused = materialize_grads
     if not only_inputs:
-        warnings.warn(policy.error("only_inputs_deprecated"), stacklevel=3)
+        warnings.warn(policy.errors.only_inputs_deprecated(), stacklevel=3)
     keys = list(inputs.keys()) if type(inputs) is dict else None
     outputs = _as_tuple(outputs)
     inputs = _inputs_tuple(policy, inputs, "grad")
     if not inputs:
-        raise policy.error("inputs_empty", api="grad")
+        raise policy.errors.inputs_empty(api="grad")
     if not policy.allow_duplicate_roots:
         _check_unique(policy, inputs, "grad", "inputs")
         _check_unique(policy, outputs, "grad", "outputs")
@@ -265,12 +265,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     cuts = {e for e in map(edge, no_grad_vars) if e is not None}
     for i, e in enumerate(targets):
         if e is not None and e in cuts:
-            raise policy.error("input_in_cuts", index=i)
+            raise policy.errors.input_in_cuts(index=i)
     if not outputs:
-        raise policy.error("input_unused", index=0)
+        raise policy.errors.input_unused(index=0)
     grads = _grads_tuple(grad_outputs, len(outputs))
-    if len(grads) < len(outputs):
-        raise policy.error("seed_count", n_tensors=len(outputs), n_grads=len(grads))
+    if len(grads) < len(outputs) or (policy.seed_count_exact and len(grads) > len(outputs)):
+        raise policy.errors.seed_count(n_tensors=len(outputs), n_grads=len(grads))
     seeds = make_grads(policy, outputs, grads, is_grads_batched)
     outputs, seeds = _live(policy, outputs, seeds, create_graph)
     roots = [_root_edge(policy, t, i) for i, t in enumerate(outputs)]
@@ -291,14 +291,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if r is None:
             if materialize_grads:
                 if isinstance(x, GradientEdge):
-                    raise policy.error("materialize_edge")
+                    raise policy.errors.materialize_edge()
                 r = zeros_for(x, x._data.shape, x._data.dtype)
                 if create_graph:
                     r._requires_grad = True
             elif not allow_unused:
-                raise policy.error("input_unused", index=i)
+                raise policy.errors.input_unused(index=i)
         elif policy.grad_results_follow_create_graph:
-            if not create_graph or r.grad_fn is None:
+            if not create_graph or r._grad_fn is None:
                 r = r.detach()
                 r._requires_grad = bool(create_graph)
         elif not create_graph and r._requires_grad:

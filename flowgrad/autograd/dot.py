@@ -74,14 +74,14 @@ def render(tensor_or_tensors, params: Mapping[str, Tensor] | None = None, *, for
     tensors = [tensor_or_tensors] if isinstance(tensor_or_tensors, Tensor) else list(tensor_or_tensors)
     policy = policy_of(tensors)
     if format not in ("svg", "png"):
-        raise policy.error("dot_format", format=format)
+        raise policy.errors.dot_format(format=format)
     exe = shutil.which("dot")
     if exe is None:
-        raise policy.error("dot_not_found")
+        raise policy.errors.dot_not_found()
     text = to_dot(tensors, params)
     proc = subprocess.run([exe, f"-T{format}"], input=text.encode(), capture_output=True, check=False)
     if proc.returncode != 0:
-        raise policy.error("dot_failed", code=proc.returncode, stderr=proc.stderr.decode(errors="replace").strip())
+        raise policy.errors.dot_failed(code=proc.returncode, stderr=proc.stderr.decode(errors="replace").strip())
     if filename is None:
         return proc.stdout
     with open(filename, "wb") as f:
@@ -92,8 +92,8 @@ def render(tensor_or_tensors, params: Mapping[str, Tensor] | None = None, *, for
 # ------------------------------------------------------------------------------- helpers
 
 def _root_node(t: Tensor):
-    if t.grad_fn is not None:
-        return t.grad_fn
+    if t._grad_fn is not None:
+        return t._grad_fn
     if t._requires_grad:
         return t._grad_accumulator()
     return None

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..ops import add, cast, copy_grad, sum_to, zeros_for
 from . import mode
-from .graph import FREED, AccumulateGrad, Node
+from .graph import FREED, AccumulateGrad, Node, SavedTensor
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
@@ -74,6 +74,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     # 2. execution
     anomaly = mode.anomaly_enabled()
     free_every = policy.free_every_node
+    picky = policy.release_needs_saved_tensor
     release = not retain_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
@@ -97,11 +98,11 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             if inline and len(p) == 3 and node._plain and node._hooks is None:
                 # the common case, inlined: a declared op's one-output node, nothing to observe
                 if node._saved is FREED:
-                    raise policy.error("second_backward", node=policy.node_name(node))
+                    raise policy.errors.second_backward(node=policy.node_name(node))
                 g = p[1]
                 p[1] = None
                 outs = node.backward(g) if g is not None else None
-                if release and (node._saved is not None or free_every):
+                if release and (free_every or (_saves_tensor(policy, node) if picky else node._saved is not None)):
                     node._saved = FREED
                 fresh = own
             else:
@@ -123,7 +124,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                 elif needed is not None and node not in needed:
                     continue
                 if node._saved is FREED:
-                    raise policy.error("second_backward", node=policy.node_name(node))
+                    raise policy.errors.second_backward(node=policy.node_name(node))
                 g = grads[0] if len(grads) == 1 else None
                 if len(grads) == 1 and node._hooks is None and not anomaly:
                     outs = _apply(node, grads, owned[0], create_graph) \
@@ -132,8 +133,8 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     outs = None
                 else:
                     outs = _run_node(policy, node, grads, anomaly, create_graph)
-                if release:
-                    node.release(free_every)
+                if release and (not picky or _saves_tensor(policy, node)):
+                    node.release(free_every or picky)
                 fresh = own and node.fresh_grads and node._hooks is None and len(grads) == 1
 
             # 3. routing: each gradient to the buffer of the node its edge leads to
@@ -184,6 +185,15 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     return captured
 
 
+def _saves_tensor(policy: Policy, node: Node) -> bool:
+    """Whether a node holds a saved tensor (a Python number does not count), by flowgrad's formulas
+    or, for the nodes in `policy.saving_nodes`, by the framework's kernels."""
+    saved = node._saved
+    if type(saved) is tuple and any(type(v) is SavedTensor for v in saved):
+        return True
+    return bool(getattr(node, "_fn_saved", None)) or node.names["torch"] in policy.saving_nodes
+
+
 def _add_into(p: list, k: int, g, own: bool) -> None:
     """Add gradient `g` into the gradient in slot `k` of a pending entry: in place when the engine
     owns it (`p[k + 1]`) and it is not a view, else out of place (the sum is then the engine's)."""
@@ -218,7 +228,7 @@ def accumulate(var, grad, owned: bool, create_graph: bool) -> None:
         marked = var.policy.grads_require_grad  # then a plain .grad requires grad too: only history forbids in place
         if old is None:
             var._grad = _first_grad(grad, owned and not create_graph, create_graph, marked)
-        elif create_graph or grad.requires_grad or (old.grad_fn is not None if marked else old.requires_grad):
+        elif create_graph or grad.requires_grad or (old._grad_fn is not None if marked else old.requires_grad):
             var._grad = add(old, grad)
         else:
             _add_inplace(old, grad)
@@ -239,7 +249,7 @@ def _first_grad(grad, owned: bool, create_graph: bool, marked: bool):
     """A leaf's first `.grad`: an owned gradient that is not a view itself, else a copy."""
     data = grad._data
     if owned and grad._view is None and grad._vc is None and getattr(data, "base", None) is None:
-        if grad.grad_fn is None and grad._extra is None and type(grad) is grad._out_cls:
+        if grad._grad_fn is None and grad._extra is None and type(grad) is grad._out_cls:
             out = grad          # a bare temporary: it becomes .grad itself
         else:
             out = grad._new(data)
@@ -354,15 +364,15 @@ def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
         except Exception as exc:
             if "hook_raised" not in policy.messages:
                 raise
-            raise policy.error("hook_raised", type=type(exc).__name__, message=exc) from exc
+            raise policy.errors.hook_raised(type=type(exc).__name__, message=exc) from exc
         if out is None:
             continue
         if not hasattr(out, "grad_fn"):
-            raise policy.error("hook_type", type=type(out).__name__)
+            raise policy.errors.hook_type(type=type(out).__name__)
         if out._data.shape != grad._data.shape and policy.messages.get("hook_size"):
-            raise policy.error("hook_size", name=_hook_name(hook))
+            raise policy.errors.hook_size(name=_hook_name(hook))
         if out._data.dtype != grad._data.dtype and policy.messages.get("hook_dtype"):
-            raise policy.error("hook_dtype", name=_hook_name(hook), was=policy.type_name(grad._data.dtype),
+            raise policy.errors.hook_dtype(name=_hook_name(hook), was=policy.type_name(grad._data.dtype),
                                got=policy.type_name(out._data.dtype))
         grad = out
     return grad
@@ -403,18 +413,18 @@ def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, create_gra
             if g is not None and g._data.dtype.kind == "f" and bool(g._data.size) and \
                     bool((g._data != g._data).any()):
                 _warn_anomaly(node)
-                raise policy.error("nan_in_backward", node=node.name(), index=i)
+                raise policy.errors.nan_in_backward(node=node.name(), index=i)
     return outs
 
 
 def _check_hook_result(policy: Policy, hook, out, before) -> list:
     if not isinstance(out, tuple):
-        raise policy.error("node_hook_tuple", type=type(out).__name__)
+        raise policy.errors.node_hook_tuple(type=type(out).__name__)
     if len(out) != len(before):
-        raise policy.error("node_hook_count", name=_hook_name(hook), got=len(out), expected=len(before))
+        raise policy.errors.node_hook_count(name=_hook_name(hook), got=len(out), expected=len(before))
     for new, old in zip(out, before):
         if old is None and new is not None:
-            raise policy.error("node_hook_none")
+            raise policy.errors.node_hook_none()
     return list(out)
 
 
@@ -454,5 +464,5 @@ def will_engine_execute_node(node: Node) -> bool:
     """Whether the backward pass running on this thread will execute `node`."""
     tasks = _graph_tasks.get()
     if not tasks:
-        raise node.policy.error("engine_not_running")
+        raise node.policy.errors.engine_not_running()
     return tasks[-1].will_execute(node)

@@ -36,7 +36,7 @@ class FunctionCtx:
     def save_for_forward(self, *tensors) -> None:
         for t in tensors:
             if not (isinstance(t, Tensor) or t is None):
-                raise policy_of(self, tensors).error("fn_save_for_forward_type")
+                raise policy_of(self, tensors).errors.fn_save_for_forward_type()
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -52,7 +52,7 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
     def mark_shared_storage(self, *pairs) -> None:
-        warnings.warn(policy_of(self).error("fn_mark_shared_storage"), stacklevel=2)
+        warnings.warn(policy_of(self).errors.fn_mark_shared_storage(), stacklevel=2)
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -66,12 +66,13 @@ class BackwardCFunction(Node, FunctionCtx):
     needs_input_grad: tuple = ()
     _fn_saved = None          # tuple of SavedTensor / None, filled after forward
     _released = False         # set when a non-retained backward has run this node
+    _nondiff = frozenset()    # the output numbers marked non-differentiable
 
     # ---------------------------------------------------------------- saved tensors
     @property
     def saved_tensors(self) -> tuple:
         if self._released:
-            raise self.policy.error("second_backward", node=self.name())
+            raise self.policy.errors.second_backward(node=self.name())
         saved = self._fn_saved
         if saved is None:
             return ()
@@ -79,7 +80,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_variables(self) -> tuple:
-        warnings.warn(self.policy.error("fn_saved_variables"), stacklevel=2)
+        warnings.warn(self.policy.errors.fn_saved_variables(), stacklevel=2)
         return self.saved_tensors
 
     def release(self, every_node: bool = False) -> None:
@@ -93,7 +94,7 @@ class BackwardCFunction(Node, FunctionCtx):
         fwd = self._forward_cls
         backward, vjp = fwd.backward, fwd.vjp
         if backward is not Function.backward and vjp is not Function.vjp:
-            raise self.policy.error("fn_backward_and_vjp")
+            raise self.policy.errors.fn_backward_and_vjp()
         return vjp if vjp is not Function.vjp else backward
 
     def apply(self, grads: list) -> tuple:
@@ -101,6 +102,8 @@ class BackwardCFunction(Node, FunctionCtx):
         grads = list(grads)
         if self.materialize_grads and any(g is None for g in grads):
             grads = self._materialized(grads)
+        if self._nondiff and self.policy.function_nondiff_grad_none:
+            grads = [None if i in self._nondiff else g for i, g in enumerate(grads)]
         it = iter(grads)
         full = [next(it) if is_tensor else None for is_tensor in self._output_is_tensor]
         return self._validate(user_fn(self, *full))
@@ -120,31 +123,35 @@ class BackwardCFunction(Node, FunctionCtx):
         """One gradient per tensor input edge from what the user's backward returned."""
         policy = self.policy
         name = self.name()
+        if policy.function_strict_types and isinstance(result, list):
+            raise policy.errors.fn_output_type()
         if not isinstance(result, tuple):
             result = (result,)
         n_in, got = len(self._input_is_tensor), len(result)
         if got > n_in and all(r is None for r in result[n_in:]):
             result = result[:n_in]
         if len(result) != n_in:
-            raise policy.error("fn_grad_count", name=name, expected=n_in, got=got)
+            raise policy.errors.fn_grad_count(name=name, expected=n_in, got=got)
         grads = []
         for position, (is_tensor, g) in enumerate(zip(self._input_is_tensor, result)):
             if not is_tensor:
-                if g is not None:
-                    raise policy.error("fn_grad_non_tensor", name=name, position=position + 1)
+                if g is not None and not policy.function_strict_types:   # OneFlow ignores it for a None input
+                    raise policy.errors.fn_grad_non_tensor(name=name, position=position + 1)
                 continue
             if g is not None and not isinstance(g, Tensor):
-                raise policy.error("fn_grad_type", type=type(g).__name__)
+                raise policy.errors.fn_grad_type(type=type(g).__name__)
             grads.append(g)
         out = []
         for index, (edge, g, shape) in enumerate(zip(self.next_edges, grads, self._input_shapes)):
             if edge is None or g is None:
+                if edge is not None and policy.function_none_grad_error:
+                    raise policy.errors.fn_grad_none(cls=self._forward_cls.__name__, index=index)
                 out.append(None)
                 continue
             gshape = g._data.shape
             if gshape != shape:
                 if not _expandable(shape, gshape):
-                    raise policy.error("fn_grad_shape", name=name, index=index, got=_shape_list(gshape),
+                    raise policy.errors.fn_grad_shape(name=name, index=index, got=_shape_list(gshape),
                                        expected=_shape_list(shape))
                 from ..ops import sum_to
                 g = sum_to(g, shape)
@@ -171,36 +178,41 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     clear_saved_tensors_on_access = False
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(TORCH.error("fn_instantiated", cls=self.__class__), stacklevel=2)
+        warnings.warn(TORCH.errors.fn_instantiated(cls=self.__class__), stacklevel=2)
 
     def __call__(self, *args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_legacy_call")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_legacy_call()
 
     @staticmethod
     def forward(*args, **kwargs):
-        raise policy_of(args, tuple(kwargs.values())).error("fn_forward_missing")
+        raise policy_of(args, tuple(kwargs.values())).errors.fn_forward_missing()
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):
-        raise policy_of(ctx).error("fn_setup_context_missing")
+        raise policy_of(ctx).errors.fn_setup_context_missing()
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise policy_of(ctx).error("fn_backward_missing")
+        raise policy_of(ctx).errors.fn_backward_missing()
 
     vjp = backward  # the two names are aliases; a Function defines one of them
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise policy_of(ctx).error("fn_jvp_missing")
+        raise policy_of(ctx).errors.fn_jvp_missing()
 
     @staticmethod
     def vmap(info, in_dims, *args):
-        raise policy_of(args).error("fn_vmap_missing")
+        raise policy_of(args).errors.fn_vmap_missing()
 
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run forward with grad mode off and, when an input needs a gradient, record the node."""
+        policy = policy_of(args)
+        if policy.function_strict_types:
+            for i, a in enumerate(args):
+                if not (a is None or isinstance(a, Tensor)):
+                    raise policy.errors.fn_apply_arg_type(index=i, type=type(a))
         trace = traceback.format_stack()[:-1] if mode.state.anomaly or getattr(mode.state, "forward_traces",
                                                                                  False) else None
         setup = cls.setup_context is not Function.setup_context
@@ -262,10 +274,12 @@ def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: boo
     forward may not be modified in place, non-differentiable outputs stay outside the graph."""
     policy = ctx.policy
     outs = output if isinstance(output, tuple) else (output,)
+    if policy.function_strict_types and not all(isinstance(o, Tensor) for o in outs):
+        raise policy.errors.fn_output_type()
     out_ids = {id(o) for o in outs}
     dirty = {id(t) for t in ctx.__dict__.pop("dirty_tensors", ()) if t is not None}
     if any(d not in out_ids for d in dirty):
-        raise policy.error("fn_dirty_not_output")
+        raise policy.errors.fn_dirty_not_output()
     non_diff = {id(t) for t in ctx.__dict__.get("non_differentiable", ()) if t is not None}
     input_ids = {id(a) for a in inputs if isinstance(a, Tensor)}
     marker = (_VIEW_KIND, ctx._forward_cls.__name__)
@@ -290,9 +304,9 @@ def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: boo
                 if executable and o._view is not None:
                     res._view = (o._view[0], o._view[1], marker)
             if attach:
-                res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
+                res._grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
             elif executable:
-                res.grad_fn, res.output_nr, res._requires_grad = None, 0, False
+                res._grad_fn, res.output_nr, res._requires_grad = None, 0, False
         tensor_outs.append(res)
         results.append(res)
     ctx.out_meta = tuple((t._data.shape, t._data.dtype) for t in tensor_outs)
@@ -300,6 +314,8 @@ def _wrap_outputs(ctx: BackwardCFunction, inputs: tuple, output, executable: boo
         ctx.out_cls = type(tensor_outs[0])
         ctx._xp = backend.namespace(tensor_outs[0]._data)
     ctx._output_is_tensor = tuple(isinstance(o, Tensor) for o in outs)
+    if non_diff:
+        ctx._nondiff = frozenset(i for i, t in enumerate(o for o in outs if isinstance(o, Tensor)) if id(t) in non_diff)
     to_save = ctx.__dict__.pop("to_save", None)
     if executable and to_save is not None:
         ctx._fn_saved = _save(ctx, to_save)
@@ -323,31 +339,31 @@ def _same(t: Tensor) -> Tensor:
 
 def _attach_dirty(ctx, t: Tensor, nr: int, attach: bool, policy) -> None:
     """A dirty input: its history becomes the node (through CopySlices when it is a view)."""
-    if t.grad_fn is None and t._requires_grad:
-        raise policy.error("fn_dirty_leaf")
+    if t._grad_fn is None and t._requires_grad:
+        raise policy.errors.fn_dirty_leaf()
     if not attach:
         return
     view = t._view
     if view is not None and view[0]._requires_grad:
-        if view[0].grad_fn is None:
-            raise policy.error("leaf_view_inplace", tensor=view[0])
+        if view[0]._grad_fn is None:
+            raise policy.errors.leaf_view_inplace(tensor=view[0])
         from ..ops.indexing import _rebase_view
         res = t._new(t._data)
-        res.grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
+        res._grad_fn, res.output_nr, res._requires_grad = ctx, nr, True
         _rebase_view(t, view, res)
         return
-    t.grad_fn, t.output_nr, t._requires_grad = ctx, nr, True
+    t._grad_fn, t.output_nr, t._requires_grad = ctx, nr, True
 
 
 def _save(ctx, to_save: tuple) -> tuple:
     from ..ops import save, save_output
     saved = []
     for i, t in enumerate(to_save):
-        if t is None:
+        if t is None and not ctx.policy.function_strict_types:
             saved.append(None)
         elif not isinstance(t, Tensor):
-            raise ctx.policy.error("fn_save_type", index=i, type=type(t).__name__)
-        elif t.grad_fn is ctx:
+            raise ctx.policy.errors.fn_save_type(index=i, type=type(t).__name__)
+        elif t._grad_fn is ctx:
             saved.append(save_output(t))   # an output: re-wrapped at unpack, no reference cycle
         else:
             saved.append(save(t))
@@ -364,7 +380,7 @@ class DelayedError(Node):
     _name = "torch::autograd::Error"
 
     def apply(self, grads: list) -> tuple:
-        raise self.policy.error("once_differentiable")
+        raise self.policy.errors.once_differentiable()
 
 
 DelayedError.__name__ = DelayedError.__qualname__ = "Error"
@@ -412,7 +428,7 @@ def _delayed_error(outs: tuple) -> tuple:
     for i, f in enumerate(fakes):
         if isinstance(f, Tensor):
             r = f._new(f._data)
-            r.grad_fn, r.output_nr, r._requires_grad = node, i, True
+            r._grad_fn, r.output_nr, r._requires_grad = node, i, True
             f = r
         results.append(f)
     return tuple(results)

@@ -26,8 +26,8 @@ def _as_tuple(inp, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
         if not isinstance(el, Tensor):
             policy = policy_of(items)
             if is_tuple:
-                raise policy.error("functional_arg_type_at", arg_name=arg_name, fn_name=fn_name, index=i, type=type(el))
-            raise policy.error("functional_arg_type", arg_name=arg_name, fn_name=fn_name, type=type(el))
+                raise policy.errors.functional_arg_type_at(arg_name=arg_name, fn_name=fn_name, index=i, type=type(el))
+            raise policy.errors.functional_arg_type(arg_name=arg_name, fn_name=fn_name, type=type(el))
     return is_tuple, items
 
 
@@ -66,8 +66,8 @@ def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
     policy = policy_of(other)
     if len(other) != len(v):
         if is_other_tuple:
-            raise policy.error("functional_v_length", expected=len(other), got=len(v))
-        raise policy.error("functional_v_single")
+            raise policy.errors.functional_v_length(expected=len(other), got=len(v))
+        raise policy.errors.functional_v_single()
     for idx, (el_v, el_other) in enumerate(zip(v, other)):
         if el_v._data.shape != el_other._data.shape:
             raise policy.error("functional_v_entry_size" if is_other_tuple else "functional_v_size", index=idx,
@@ -80,15 +80,15 @@ def _check_requires_grad(inputs: tuple, input_type: str, strict: bool) -> None:
     policy = policy_of(inputs)
     for i, inp in enumerate(inputs):
         if inp is None:
-            raise policy.error("functional_strict_output_independent", index=i)
+            raise policy.errors.functional_strict_output_independent(index=i)
         if not inp._requires_grad:
             if input_type == "hessian":
-                raise policy.error("functional_strict_hessian_constant", index=i)
+                raise policy.errors.functional_strict_hessian_constant(index=i)
             if input_type == "jacobian":
-                raise policy.error("functional_strict_jacobian_constant", index=i)
+                raise policy.errors.functional_strict_jacobian_constant(index=i)
             if input_type == "grad_inputs":
-                raise policy.error("functional_strict_grad_inputs_constant", index=i)
-            raise policy.error("functional_strict_output_no_grad", index=i)
+                raise policy.errors.functional_strict_grad_inputs_constant(index=i)
+            raise policy.errors.functional_strict_output_no_grad(index=i)
 
 
 def _autograd_grad(outputs: tuple, inputs: tuple, grad_outputs=None, create_graph: bool = False,
@@ -130,12 +130,12 @@ def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool, 
 
 def _strict_none_error(policy: Policy, stage: str, i: int) -> Exception:
     if stage == "back":
-        return policy.error("functional_strict_output_independent", index=i)
+        return policy.errors.functional_strict_output_independent(index=i)
     if stage == "back_trick":
-        return policy.error("functional_strict_tangent_unused", index=i)
+        return policy.errors.functional_strict_tangent_unused(index=i)
     if stage == "double_back":
-        return policy.error("functional_strict_jacobian_independent", index=i)
-    return policy.error("functional_strict_hessian_tangent_unused", index=i)
+        return policy.errors.functional_strict_jacobian_independent(index=i)
+    return policy.errors.functional_strict_hessian_tangent_unused(index=i)
 
 
 def _enabled(create_graph: bool):
@@ -144,9 +144,9 @@ def _enabled(create_graph: bool):
 
 def _single_scalar_output(outputs: tuple, is_outputs_tuple: bool, fn_name: str) -> None:
     if is_outputs_tuple or not isinstance(outputs[0], Tensor):
-        raise policy_of(outputs).error("functional_not_single_tensor", fn_name=fn_name)
+        raise policy_of(outputs).errors.functional_not_single_tensor(fn_name=fn_name)
     if outputs[0]._data.size != 1:
-        raise outputs[0].policy.error("functional_not_single_element", fn_name=fn_name)
+        raise outputs[0].policy.errors.functional_not_single_element(fn_name=fn_name)
 
 
 def _prepare_v(v, ref: tuple, is_ref_tuple: bool, create_graph: bool, fn_name: str):
@@ -157,7 +157,7 @@ def _prepare_v(v, ref: tuple, is_ref_tuple: bool, create_graph: bool, fn_name: s
         _validate_v(v, ref, is_ref_tuple)
         return v
     if len(ref) != 1 or ref[0]._data.size != 1:
-        raise policy_of(ref).error("functional_v_none_input")
+        raise policy_of(ref).errors.functional_v_none_input()
     return None
 
 
@@ -174,7 +174,7 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         if v is not None:
             v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp")
         elif len(outputs) != 1 or outputs[0]._data.size != 1:
-            raise policy_of(outputs).error("functional_v_none_output")
+            raise policy_of(outputs).errors.functional_v_none_output()
     with _enabled(create_graph):
         grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
         result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
@@ -255,10 +255,10 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
     outputs and inputs). Reverse mode takes one vjp per output element; "forward-mode" (which
     needs `vectorize=True`, as in PyTorch) takes one jvp per input element."""
     if strategy not in ("forward-mode", "reverse-mode"):
-        raise policy_of(inputs).error("functional_jacobian_strategy")
+        raise policy_of(inputs).errors.functional_jacobian_strategy()
     if strategy == "forward-mode":
         if create_graph:
-            raise policy_of(inputs).error("functional_forward_create_graph")
+            raise policy_of(inputs).errors.functional_forward_create_graph()
         return _jacobian_forward(func, inputs, strict, vectorize)
     with mode._GradModeGuard(True):
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
@@ -267,7 +267,7 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
         _check_requires_grad(outputs, "outputs", strict)
         if vectorize and strict:
-            raise policy_of(inputs).error("functional_strict_vectorize")
+            raise policy_of(inputs).errors.functional_strict_vectorize()
         jac = tuple(_jacobian_rows(out, i, inputs, strict, create_graph) for i, out in enumerate(outputs))
         jac = _grad_postprocess(jac, create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
@@ -283,11 +283,11 @@ def _jacobian_rows(out: Tensor, i: int, inputs: tuple, strict: bool, create_grap
         for k, (row, g, inp) in enumerate(zip(rows, vj, inputs)):
             if g is not None:
                 if strict and create_graph and not g._requires_grad:
-                    raise out.policy.error("functional_strict_jacobian_no_graph", index=i)
+                    raise out.policy.errors.functional_strict_jacobian_no_graph(index=i)
                 row.append(g)
             else:
                 if strict:
-                    raise out.policy.error("functional_strict_output_unused_input", index=i, input_index=k)
+                    raise out.policy.errors.functional_strict_output_unused_input(index=i, input_index=k)
                 row.append(_zeros_like(inp))
     result = []
     for row, inp in zip(rows, inputs):
@@ -304,10 +304,10 @@ def _zeros_like_shape(like: Tensor, shape: tuple) -> Tensor:
 def _jacobian_forward(func: Callable, inputs, strict: bool, vectorize: bool):
     """Column by column: the jvp of each input basis vector (double-vjp trick)."""
     if strict:
-        raise policy_of(inputs).error("functional_forward_strict")
+        raise policy_of(inputs).errors.functional_forward_strict()
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     if not vectorize:
-        raise policy_of(inputs).error("functional_forward_not_vectorized")
+        raise policy_of(inputs).errors.functional_forward_not_vectorized()
     from ..ops import reshape, stack
     with mode._GradModeGuard(True):
         prims = _grad_preprocess(inputs, create_graph=False, need_graph=True)
@@ -340,16 +340,16 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
     """The Hessian of a scalar function: the Jacobian of its gradient."""
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
-        raise policy_of(inputs).error("functional_hessian_strategy")
+        raise policy_of(inputs).errors.functional_hessian_strategy()
 
     def ensure_single_output_function(*inp):
         out = func(*inp)
         is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
         _check_requires_grad(t_out, "outputs", strict)
         if is_out_tuple or not isinstance(out, Tensor):
-            raise policy_of(t_out).error("functional_not_single_tensor", fn_name="hessian")
+            raise policy_of(t_out).errors.functional_not_single_tensor(fn_name="hessian")
         if out._data.size != 1:
-            raise out.policy.error("functional_not_single_element", fn_name="hessian")
+            raise out.policy.errors.functional_not_single_element(fn_name="hessian")
         from ..ops import reshape
         return reshape(out, ())
 

@@ -213,11 +213,11 @@ def _analytical_jacobian(inputs: tuple, output: Tensor, nondet_tol: float, check
     jac2, _, _ = _stack_rows(rows2, diff_inputs, n_out)
     reentrant = all(a.size == 0 or _max_abs(a - b) <= nondet_tol for a, b in zip(jac1, jac2))
     if not types_ok and check_grad_dtypes:
-        raise output.policy.error("gradcheck_grad_dtype_mismatch")
+        raise output.policy.errors.gradcheck_grad_dtype_mismatch()
     if not sizes_ok:
-        raise output.policy.error("gradcheck_analytical_size")
+        raise output.policy.errors.gradcheck_analytical_size()
     if not reentrant:
-        raise output.policy.error("gradcheck_nondet", nondet_tol=nondet_tol)
+        raise output.policy.errors.gradcheck_nondet(nondet_tol=nondet_tol)
     return jac1
 
 
@@ -265,20 +265,20 @@ def _check_inputs(tupled_inputs: tuple) -> None:
     for idx, inp in enumerate(tupled_inputs):
         if isinstance(inp, Tensor) and inp._requires_grad:
             if inp._data.dtype.name not in ("float64", "complex128"):
-                warnings.warn(inp.policy.error("gradcheck_not_double", index=idx), stacklevel=4)
+                warnings.warn(inp.policy.errors.gradcheck_not_double(index=idx), stacklevel=4)
             d = inp._data
             if not all(st > 0 or sz <= 1 for st, sz in zip(d.strides, d.shape)):
-                raise inp.policy.error("gradcheck_stride_zero", index=idx)
+                raise inp.policy.errors.gradcheck_stride_zero(index=idx)
             any_requiring_grad = True
     if not any_requiring_grad:
-        raise policy_of(tupled_inputs).error("gradcheck_no_input_requires_grad")
+        raise policy_of(tupled_inputs).errors.gradcheck_no_input_requires_grad()
 
 
 def _check_no_differentiable_outputs(func, inputs, func_out, eps) -> None:
     for per_input in _numerical_jacobian(func, inputs, func_out, eps):
         for jac in per_input:
             if bool((jac != 0).any()):
-                raise policy_of(inputs).error("gradcheck_numerical_nonzero")
+                raise policy_of(inputs).errors.gradcheck_numerical_nonzero()
 
 
 def _slow_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol,
@@ -298,14 +298,14 @@ def _slow_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
             for j, n in enumerate(n_per_out):
                 a = forward[j][live[i]]
                 if not _allclose(a, n, rtol, atol):
-                    raise diff[j].policy.error("gradcheck_forward_jacobian_mismatch", output_idx=i, input_idx=j,
+                    raise diff[j].policy.errors.gradcheck_forward_jacobian_mismatch(output_idx=i, input_idx=j,
                                                numerical=_wrap(diff[j], n), analytical=_wrap(diff[j], a))
         return
     for i, o in enumerate(outputs):
         analytical = _analytical_jacobian(inputs, o, nondet_tol, check_grad_dtypes)
         for j, (a, n) in enumerate(zip(analytical, numerical[i])):
             if not _allclose(a, n, rtol, atol):
-                raise o.policy.error("gradcheck_jacobian_mismatch", output_idx=i, input_idx=j, numerical=_wrap(o, n),
+                raise o.policy.errors.gradcheck_jacobian_mismatch(output_idx=i, input_idx=j, numerical=_wrap(o, n),
                                      analytical=_wrap(diff[j], a))
 
 
@@ -338,7 +338,7 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
             for row in numerical:
                 for jvp in row:
                     if jvp.size and _max_abs(jvp) > nondet_tol:
-                        raise policy_of(inputs).error("gradcheck_numerical_nonzero")
+                        raise policy_of(inputs).errors.gradcheck_numerical_nonzero()
         analytical = []    # [output][input] scalars (v^T J) u
         for o, v in zip(outputs, all_v):
             vj = _analytical_jacobian(inputs, o, nondet_tol, check_grad_dtypes, v=v)
@@ -393,10 +393,10 @@ def _test_batched_grad(inputs: tuple, output: Tensor, output_idx: int) -> None:
     try:
         result = vjp(stack(rows), batched=True)
     except RuntimeError as ex:
-        raise output.policy.error("gradcheck_batched_error", error=ex) from ex
+        raise output.policy.errors.gradcheck_batched_error(error=ex) from ex
     for input_idx, (res, exp) in enumerate(zip(result, expected)):
         if not _allclose(res._data, exp._data, 1e-05, 1e-08):
-            raise output.policy.error("gradcheck_batched_mismatch", output_idx=output_idx, input_idx=input_idx, got=res,
+            raise output.policy.errors.gradcheck_batched_mismatch(output_idx=output_idx, input_idx=input_idx, got=res,
                                       expected=exp)
 
 
@@ -413,26 +413,26 @@ def _test_batched_forward_grad(func, inputs: tuple) -> None:
             batched = xp.stack(tangents) @ jac
             single = xp.stack([res[k][j][0] for res in one_by_one])
             if not _allclose(batched, single, 1e-05, 1e-08):
-                raise inp.policy.error("gradcheck_batched_forward_mismatch", output_idx=k, input_idx=k,
+                raise inp.policy.errors.gradcheck_batched_forward_mismatch(output_idx=k, input_idx=k,
                                        got=_wrap(inp, batched), expected=_wrap(inp, single))
 
 
 def _test_backward_mul_by_grad_output(outputs: tuple, inputs: tuple) -> None:
     diff = [t for _, t in _diff_inputs(inputs)]
     if not diff:
-        raise policy_of(inputs).error("gradcheck_no_tensor_requires_grad")
+        raise policy_of(inputs).errors.gradcheck_no_tensor_requires_grad()
     zeros = [o._new(backend.namespace(o._data).zeros_like(o._data)) for o in outputs]
     for gi, di in zip(_grad(outputs, diff, zeros), diff):
         if gi is None:
             continue
         if bool((gi._data != 0).any()):
-            raise di.policy.error("gradcheck_not_mul_by_grad_output")
+            raise di.policy.errors.gradcheck_not_mul_by_grad_output()
         if gi._data.dtype != di._data.dtype:
-            raise di.policy.error("gradcheck_grad_type")
+            raise di.policy.errors.gradcheck_grad_type()
         if gi.device != di.device:
-            raise di.policy.error("gradcheck_grad_device")
+            raise di.policy.errors.gradcheck_grad_device()
         if gi._data.shape != di._data.shape:
-            raise di.policy.error("gradcheck_grad_size")
+            raise di.policy.errors.gradcheck_grad_size()
 
 
 # passes no gradient on: what an output wrapped by `_undefined_grad` sends back
@@ -447,7 +447,7 @@ def _undefined_grad(t: Tensor) -> Tensor:
 
 
 def _bc_warning(policy: Policy) -> None:
-    warnings.warn(policy.error("gradcheck_undefined_grad_compat"), stacklevel=4)
+    warnings.warn(policy.errors.gradcheck_undefined_grad_compat(), stacklevel=4)
 
 
 def _test_undefined_backward_mode(func, outputs: tuple, inputs: tuple) -> None:
@@ -455,7 +455,7 @@ def _test_undefined_backward_mode(func, outputs: tuple, inputs: tuple) -> None:
     diff = [t for _, t in _diff_inputs(inputs)]
     policy = policy_of(inputs)
     if not diff:
-        raise policy.error("gradcheck_no_tensor_requires_grad")
+        raise policy.errors.gradcheck_no_tensor_requires_grad()
 
     def check(outs: list) -> None:
         zeros = [o._new(backend.namespace(o._data).zeros_like(o._data)) for o in outs]
@@ -463,11 +463,11 @@ def _test_undefined_backward_mode(func, outputs: tuple, inputs: tuple) -> None:
             grads = _grad(outs, diff, zeros)
         except RuntimeError as e:
             _bc_warning(policy)
-            raise policy.error("gradcheck_undefined_grad_unsupported") from e
+            raise policy.errors.gradcheck_undefined_grad_unsupported() from e
         for gi in grads:
             if gi is not None and bool((gi._data != 0).any()):
                 _bc_warning(policy)
-                raise policy.error("gradcheck_undefined_grad_nonzero")
+                raise policy.errors.gradcheck_undefined_grad_nonzero()
 
     with mode._GradModeGuard(True):
         first = [_undefined_grad(o) for o in _differentiable_outputs(func(*inputs)) if isinstance(o, Tensor)]
@@ -491,11 +491,11 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-06, atol: float = 1e-05
     non-tensors) against finite differences; inputs requiring grad should be float64. Returns
     True, or raises GradcheckError (returns False with `raise_exception=False`)."""
     if not (check_forward_ad or check_backward_ad):
-        raise policy_of(inputs).error("gradcheck_no_mode")
+        raise policy_of(inputs).errors.gradcheck_no_mode()
     if check_batched_grad and not check_backward_ad:
-        raise policy_of(inputs).error("gradcheck_batched_needs_backward")
+        raise policy_of(inputs).errors.gradcheck_batched_needs_backward()
     if check_batched_forward_grad and not check_forward_ad:
-        raise policy_of(inputs).error("gradcheck_batched_forward_needs_forward")
+        raise policy_of(inputs).errors.gradcheck_batched_forward_needs_forward()
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
                           check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad,
@@ -541,11 +541,11 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
     grad_outputs, create_graph=True): checks second derivatives. Random grad_outputs in [-1, 1)
     (requiring grad) unless given."""
     if not (check_fwd_over_rev or check_rev_over_rev):
-        raise policy_of(inputs).error("gradgradcheck_no_mode")
+        raise policy_of(inputs).errors.gradgradcheck_no_mode()
     if check_undefined_grad and not check_rev_over_rev:
-        raise policy_of(inputs).error("gradgradcheck_undefined_needs_rev")
+        raise policy_of(inputs).errors.gradgradcheck_undefined_needs_rev()
     if check_batched_grad and not check_rev_over_rev:
-        raise policy_of(inputs).error("gradgradcheck_batched_needs_rev")
+        raise policy_of(inputs).errors.gradgradcheck_batched_needs_rev()
     tupled_inputs = _as_tuple(inputs)
     if grad_outputs is None:
         outputs = _differentiable_outputs(func(*tupled_inputs))
@@ -591,9 +591,9 @@ def _random_grad_output(o: Tensor, noncontiguous: bool) -> Tensor:
 
 def _deprecated_private(name: str, grad_out, inputs) -> None:
     policy = policy_of(inputs)
-    warnings.warn(policy.error("gradcheck_private_api", name=name), stacklevel=3)
+    warnings.warn(policy.errors.gradcheck_private_api(name=name), stacklevel=3)
     if grad_out != 1.0:
-        raise policy.error("gradcheck_grad_out", name=name)
+        raise policy.errors.gradcheck_grad_out(name=name)
 
 
 def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):

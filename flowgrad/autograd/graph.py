@@ -123,7 +123,11 @@ class Node:
         return self.policy.node_name(self)
 
     @property
-    def next_functions(self) -> tuple:
+    def next_functions(self) -> tuple | list:
+        """`(node, output_nr)` per input, `(None, 0)` where none; with the policy's
+        `compact_next_functions` a list of `(node, 0)` for the inputs that require grad only."""
+        if self.policy.compact_next_functions:
+            return [(e[0], 0) for e in self.next_edges if e is not None]
         return tuple(e if e is not None else (None, 0) for e in self.next_edges)
 
     @property
@@ -148,7 +152,7 @@ class Node:
     def __call__(self, *grads):
         n_out = len(self.out_meta)
         if len(grads) != n_out:
-            raise self.policy.error("node_call_arity", expected=n_out, got=len(grads))
+            raise self.policy.errors.node_call_arity(expected=n_out, got=len(grads))
         return tuple(self.apply(list(grads)))
 
     def __repr__(self):
@@ -217,10 +221,10 @@ class SavedTensor:
         before = tensor._box()[0]
         packed = pack_hook(tensor)
         if tensor._box()[0] != before:
-            raise tensor.policy.error("pack_hook_inplace")
+            raise tensor.policy.errors.pack_hook_inplace()
         origin = None
         if self.tensor is not None and tensor._requires_grad:   # an input: remember where its gradient goes
-            origin = (tensor.grad_fn, tensor.output_nr) if tensor.grad_fn is not None else \
+            origin = (tensor._grad_fn, tensor.output_nr) if tensor._grad_fn is not None else \
                 tensor._grad_accumulator()
         self.hooked = (packed, unpack_hook, origin)
         self.tensor = self._data = None
@@ -228,24 +232,24 @@ class SavedTensor:
     def register_hooks(self, node: Node, pack_hook, unpack_hook) -> None:
         """Pack this saved value now with `pack_hook` (PyTorch's `SavedTensor.register_hooks`)."""
         if not callable(pack_hook) or not callable(unpack_hook):
-            raise node.policy.error("saved_hooks_not_callable")
+            raise node.policy.errors.saved_hooks_not_callable()
         if self.hooked is not None:
-            raise node.policy.error("saved_hooks_already_set")
+            raise node.policy.errors.saved_hooks_already_set()
         self._pack(self.unpack(node), pack_hook, unpack_hook)
 
     def unpack(self, node: Node):
         if self.hooked is not None:
             return self._unpack_hooked(node)
-        if self.version_box[0] != self.version:
+        if self.version_box[0] != self.version and node.policy.check_versions:
             raise _modified_error(node, self)
         if self.tensor is not None:
             if self.had_grad and not self.tensor._requires_grad:
-                raise node.policy.error("saved_detached")
+                raise node.policy.errors.saved_detached()
             return self.tensor
         t = node.out_cls._out_cls._make(self._data)
         t._vc = self.version_box
         t._requires_grad = True
-        t.grad_fn = node
+        t._grad_fn = node
         t.output_nr = self.output_nr
         return t
 
@@ -253,16 +257,16 @@ class SavedTensor:
         packed, unpack_hook, origin = self.hooked
         out = unpack_hook(packed)
         if not hasattr(out, "_version"):
-            raise node.policy.error("unpack_hook_type", type=type(out).__name__)
+            raise node.policy.errors.unpack_hook_type(type=type(out).__name__)
         if self.output_nr < 0 and origin is None:
             return out
         t = out._new(out._data)
         t._vc = out._box()
         t._requires_grad = True
         if self.output_nr >= 0:
-            t.grad_fn, t.output_nr = node, self.output_nr
+            t._grad_fn, t.output_nr = node, self.output_nr
         elif type(origin) is tuple:
-            t.grad_fn, t.output_nr = origin
+            t._grad_fn, t.output_nr = origin
         else:                      # a leaf: the alias accumulates into the original through its accumulator
             t._acc = weakref.ref(origin)
         return t
@@ -278,12 +282,12 @@ class SavedTensorRef:
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
         if self.node._saved is FREED:
-            raise self.node.policy.error("second_backward", node=self.node.policy.node_name(self.node))
+            raise self.node.policy.errors.second_backward(node=self.node.policy.node_name(self.node))
         self.saved.register_hooks(self.node, pack_hook, unpack_hook)
 
     def unpack(self):
         if self.node._saved is FREED:
-            raise self.node.policy.error("second_backward", node=self.node.policy.node_name(self.node))
+            raise self.node.policy.errors.second_backward(node=self.node.policy.node_name(self.node))
         return self.saved.unpack(self.node)
 
 
@@ -295,9 +299,9 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
         shape, dtype = saved._data.shape, saved._data.dtype
     else:
         shape, dtype = t._data.shape, t._data.dtype
-        origin = f", which is output {t.output_nr} of {_strip(t.grad_fn.name())}," if t.grad_fn is not None else ""
+        origin = f", which is output {t.output_nr} of {_strip(t._grad_fn.name())}," if t._grad_fn is not None else ""
     hint = policy.hint_anomaly if mode.state.anomaly else policy.hint
-    return policy.error("modified_inplace", type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),
+    return policy.errors.modified_inplace(type_name=policy.type_name(dtype), shape_list=", ".join(map(str, shape)),
                         origin=origin, version=saved.version_box[0], expected=saved.version, hint=hint)
 
 

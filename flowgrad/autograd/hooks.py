@@ -94,11 +94,11 @@ def _grad_fn_or_accumulator(t):
     from .api import GradientEdge
     if isinstance(t, GradientEdge):
         return t.node
-    if t._requires_grad and t.grad_fn is None:
+    if t._requires_grad and t._grad_fn is None:
         return t._grad_accumulator()
-    if t.grad_fn is None:
-        raise t.policy.error("multi_hook_no_grad_fn")
-    return t.grad_fn
+    if t._grad_fn is None:
+        raise t.policy.errors.multi_hook_no_grad_fn()
+    return t._grad_fn
 
 
 def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "all") -> MultiHandle:
@@ -107,7 +107,7 @@ def register_multi_grad_hook(tensors: Sequence, fn: Callable, *, mode: str = "al
     first gradient to arrive."""
     supported = ("all", "any")
     if mode not in supported:
-        raise policy_of(tensors).error("multi_hook_mode", supported=supported, mode=mode)
+        raise policy_of(tensors).errors.multi_hook_mode(supported=supported, mode=mode)
     lock = threading.Lock()
     if mode == "all":
         nodes = [_grad_fn_or_accumulator(t) for t in tensors]

@@ -65,7 +65,7 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            warnings.warn(TORCH.error("decorate_class"), stacklevel=2)
+            warnings.warn(TORCH.errors.decorate_class(), stacklevel=2)
             func.__init__ = self(func.__init__)
             return func
         if inspect.isgeneratorfunction(func):
@@ -144,7 +144,7 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
-            raise TORCH.error("grad_enabled_type", type=type(mode).__name__)
+            raise TORCH.errors.grad_enabled_type(type=type(mode).__name__)
         self.prev = state.grad_enabled
         self.mode = mode
         state.grad_enabled = mode
@@ -225,7 +225,7 @@ class detect_anomaly:
 
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = check_nan
-        warnings.warn(TORCH.error("anomaly_enabled"), stacklevel=2)
+        warnings.warn(TORCH.errors.anomaly_enabled(), stacklevel=2)
 
     def __enter__(self) -> None:
         self.prev = (state.anomaly, state.anomaly_check_nan)

@@ -1,6 +1,6 @@
 """Per-facade policy: the knobs in which the frameworks differ, and their error message tables.
 
-The core raises errors by kind with the facts (`policy.error("implicit_nonscalar")`); the policy
+The core raises errors by kind with the facts (`policy.errors.implicit_nonscalar()`); the policy
 of the facade in use renders them with its own exception class and text. The default policy is
 PyTorch's, which is flowgrad's own semantics; the oneflow and paddle facades override entries.
 """
@@ -21,8 +21,9 @@ _HINT_ANOMALY = ("Hint: the backtrace further above shows the operation that fai
 _LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 # the C type names PyTorch's messages use for a dtype
-_CTYPES = {"float32": "Float", "float64": "double", "float16": "Half", "int64": "long int", "int32": "int",
-           "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+_CTYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+           "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+           "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def _legacy_type_name(np_dtype) -> str:
@@ -63,6 +64,19 @@ class Policy:
     grad_unreached_inputs_unused: bool = False  # paddle: grad() inputs that need no grad count as unused
     grad_results_follow_create_graph: bool = False  # paddle: grad() results require grad iff create_graph
     grad_returns_list: bool = False            # paddle: grad() returns a list
+    seed_count_exact: bool = False             # oneflow: more gradients than outputs is an error too
+    release_needs_saved_tensor: bool = False   # oneflow: only a node that saved a tensor is released after a pass
+    saving_nodes: frozenset = frozenset()      # oneflow: torch names of nodes its kernels save a tensor for
+    check_versions: bool = True                # oneflow: no version counter check on saved tensors
+    leaf_grad_fn_is_accumulator: bool = False  # oneflow: a used leaf's grad_fn is its (kept) accumulator
+    compact_next_functions: bool = False       # oneflow: next_functions lists (node, 0) per requiring input
+    function_strict_types: bool = False        # oneflow: Function.apply takes tensors or None, returns a tuple
+    function_none_grad_error: bool = False     # oneflow: a None gradient for an input requiring grad is an error
+    function_nondiff_grad_none: bool = False   # oneflow: a non-differentiable output's gradient is None
+    negative_indices_wrap: bool = False        # paddle: gather / index_select count negative indices from the end
+    sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
+    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
+    sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name
@@ -73,7 +87,7 @@ class Policy:
     @property
     def errors(self) -> "_Errors":
         """The policy's exceptions by kind as attributes: `raise policy.errors.seed_shape(index=0, ...)`
-        is `raise policy.error("seed_shape", index=0, ...)`."""
+        is `raise policy.errors.seed_shape(index=0, ...)`."""
         return _Errors(self)
 
     def error(self, kind: str, **facts) -> Exception:

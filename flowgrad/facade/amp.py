@@ -51,9 +51,9 @@ def build(Tensor: type, home: str) -> dict:
 
         def __init__(self, device_type: str, dtype=None, enabled: bool = True, cache_enabled: bool | None = None):
             if not isinstance(device_type, str):
-                raise policy.error("autocast_device_type", type_repr=type(device_type))
+                raise policy.errors.autocast_device_type(type_repr=type(device_type))
             if device_type not in _DEFAULT_DTYPE:
-                raise policy.error("autocast_device_unsupported", device=device_type)
+                raise policy.errors.autocast_device_unsupported(device=device_type)
             self.device = device_type
             self.fast_dtype = dtype
             self._cache_enabled = cache_enabled
@@ -66,20 +66,20 @@ def build(Tensor: type, home: str) -> dict:
             dtype = self.fast_dtype
             name = _DEFAULT_DTYPE[self.device] if dtype is None else getattr(dtype, "name", None)
             if self.device == "cuda" and not cuda_memory.available():
-                warnings.warn(policy.error("autocast_no_cuda"), stacklevel=3)
+                warnings.warn(policy.errors.autocast_no_cuda(), stacklevel=3)
                 return False
             if self.device == "cpu" and (not isinstance(dtype, (backend.DType, type(None))) or name not in _CPU_DTYPES):
-                warnings.warn(policy.error("autocast_dtype_unsupported", device="CPU", module=module), stacklevel=3)
+                warnings.warn(policy.errors.autocast_dtype_unsupported(device="CPU", module=module), stacklevel=3)
                 return False
-            raise policy.error("autocast_not_performed", device=self.device, dtype=f"{module}.{name}")
+            raise policy.errors.autocast_not_performed(device=self.device, dtype=f"{module}.{name}")
 
         def __enter__(self):
             if not isinstance(self._enabled, bool):
-                raise policy.error("autocast_enabled_type", type=type(self._enabled).__name__)
+                raise policy.errors.autocast_enabled_type(type=type(self._enabled).__name__)
             if self.fast_dtype is not None and not isinstance(self.fast_dtype, backend.DType):
-                raise policy.error("autocast_dtype_type", module=module, type=type(self.fast_dtype).__name__)
+                raise policy.errors.autocast_dtype_type(module=module, type=type(self.fast_dtype).__name__)
             if self._cache_enabled is not None and not isinstance(self._cache_enabled, bool):
-                raise policy.error("autocast_cache_type", type=type(self._cache_enabled).__name__)
+                raise policy.errors.autocast_cache_type(type=type(self._cache_enabled).__name__)
             return self
 
         def __exit__(self, exc_type, exc_val, exc_tb) -> bool:
@@ -87,7 +87,7 @@ def build(Tensor: type, home: str) -> dict:
 
         def __call__(self, func):
             if not callable(func):
-                raise policy.error("autocast_not_callable", type=type(func).__name__, module=module)
+                raise policy.errors.autocast_not_callable(type=type(func).__name__, module=module)
 
             @functools.wraps(func)
             def decorated(*args, **kwargs):
@@ -99,7 +99,7 @@ def build(Tensor: type, home: str) -> dict:
         """`cpu.amp.autocast`: `amp.autocast('cpu', ...)` under PyTorch's deprecation warning."""
 
         def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True):
-            warnings.warn(policy.error("autocast_cpu_deprecated"), stacklevel=2)
+            warnings.warn(policy.errors.autocast_cpu_deprecated(), stacklevel=2)
             super().__init__("cpu", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
 
     class GradScaler:
@@ -111,13 +111,13 @@ def build(Tensor: type, home: str) -> dict:
             self._device = device
             self._enabled = enabled
             if device == "cuda" and enabled and not cuda_memory.available():
-                warnings.warn(policy.error("scaler_no_cuda"), stacklevel=2)
+                warnings.warn(policy.errors.scaler_no_cuda(), stacklevel=2)
                 self._enabled = False
             if self._enabled:
                 if growth_factor <= 1.0:
-                    raise policy.error("scaler_growth_factor")
+                    raise policy.errors.scaler_growth_factor()
                 if backoff_factor >= 1.0:
-                    raise policy.error("scaler_backoff_factor")
+                    raise policy.errors.scaler_backoff_factor()
                 self._init_scale = init_scale
                 self._scale: np.float32 | None = None
                 self._growth_factor = growth_factor
@@ -129,7 +129,7 @@ def build(Tensor: type, home: str) -> dict:
 
         def _check_scale(self, fn: str) -> None:
             if self._scale is None:
-                raise policy.error("scaler_not_scaled", fn=fn)
+                raise policy.errors.scaler_not_scaled(fn=fn)
 
         def _scale_like(self, val):
             """The scale as a 0-dim float32 tensor on `val`'s device (so dtype promotion is PyTorch's)."""
@@ -148,7 +148,7 @@ def build(Tensor: type, home: str) -> dict:
                 if isinstance(val, abc.Iterable):
                     scaled = map(apply, val)
                     return type(val)(scaled) if isinstance(val, (list, tuple)) else scaled
-                raise policy.error("scaler_outputs_type")
+                raise policy.errors.scaler_outputs_type()
             return apply(outputs)
 
         def _unscale_grads_(self, optimizer, inv_scale: float, allow_fp16: bool) -> dict:
@@ -157,12 +157,12 @@ def build(Tensor: type, home: str) -> dict:
                 for group in optimizer.param_groups:
                     for param in group["params"]:
                         if not isinstance(param, _CoreTensor):
-                            raise policy.error("scaler_param_type", type=type(param).__name__)
+                            raise policy.errors.scaler_param_type(type=type(param).__name__)
                         grad = param.grad
                         if grad is None:
                             continue
                         if not allow_fp16 and grad._data.dtype == np.float16:
-                            raise policy.error("scaler_fp16_grads")
+                            raise policy.errors.scaler_fp16_grads()
                         xp = backend.namespace(grad._data)
                         bad = not bool(xp.isfinite(grad._data).all())
                         key = str(grad.device)
@@ -177,9 +177,9 @@ def build(Tensor: type, home: str) -> dict:
             self._check_scale("unscale_")
             state = self._per_optimizer_states[id(optimizer)]
             if state["stage"] == UNSCALED:
-                raise policy.error("scaler_unscale_twice")
+                raise policy.errors.scaler_unscale_twice()
             if state["stage"] == STEPPED:
-                raise policy.error("scaler_unscale_after_step")
+                raise policy.errors.scaler_unscale_after_step()
             inv_scale = float(np.float32(1.0 / float(self._scale)))
             state["found_inf_per_device"] = self._unscale_grads_(optimizer, inv_scale, False)
             state["stage"] = UNSCALED
@@ -189,15 +189,15 @@ def build(Tensor: type, home: str) -> dict:
             if not self._enabled:
                 return optimizer.step(*args, **kwargs)
             if "closure" in kwargs:
-                raise policy.error("scaler_closure")
+                raise policy.errors.scaler_closure()
             self._check_scale("step")
             state = self._per_optimizer_states[id(optimizer)]
             if state["stage"] == STEPPED:
-                raise policy.error("scaler_step_twice")
+                raise policy.errors.scaler_step_twice()
             if state["stage"] == READY:
                 self.unscale_(optimizer)
             if not state["found_inf_per_device"]:
-                raise policy.error("scaler_no_inf_checks")
+                raise policy.errors.scaler_no_inf_checks()
             retval = None
             if not sum(state["found_inf_per_device"].values()):
                 retval = optimizer.step(*args, **kwargs)
@@ -216,13 +216,13 @@ def build(Tensor: type, home: str) -> dict:
                 else:
                     if (new_scale.device.type != self._device or new_scale.numel() != 1
                             or new_scale.requires_grad is True):
-                        raise policy.error("scaler_new_scale")
+                        raise policy.errors.scaler_new_scale()
                     self._scale = np.float32(new_scale.item())
             else:
                 found = [v for state in self._per_optimizer_states.values()
                          for v in state["found_inf_per_device"].values()]
                 if not found:
-                    raise policy.error("scaler_no_inf_checks_update")
+                    raise policy.errors.scaler_no_inf_checks_update()
                 if sum(found):
                     self._scale = np.float32(float(self._scale) * self._backoff_factor)
                     self._growth_tracker = 0
@@ -281,7 +281,7 @@ def build(Tensor: type, home: str) -> dict:
             if not self._enabled:
                 return
             if len(state_dict) == 0:
-                raise policy.error("scaler_empty_state")
+                raise policy.errors.scaler_empty_state()
             self._init_scale = state_dict["scale"]
             if self._scale is not None:
                 self._scale = np.float32(state_dict["scale"])
@@ -296,7 +296,7 @@ def build(Tensor: type, home: str) -> dict:
             state = self.__dict__.copy()
             if self._enabled:
                 if len(self._per_optimizer_states) != 0:
-                    raise policy.error("scaler_pickle_mid_iteration")
+                    raise policy.errors.scaler_pickle_mid_iteration()
                 state["_init_scale"] = self.get_scale()
                 state["_init_growth_tracker"] = self._get_growth_tracker()
                 state["_scale"] = None
@@ -311,7 +311,7 @@ def build(Tensor: type, home: str) -> dict:
 
         def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
                      growth_interval: int = 2000, enabled: bool = True) -> None:
-            warnings.warn(policy.error("scaler_cpu_deprecated"), stacklevel=2)
+            warnings.warn(policy.errors.scaler_cpu_deprecated(), stacklevel=2)
             super().__init__("cpu", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
 
     place(autocast, f"{home}.amp")

@@ -3,16 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-_HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class defined in Python
-
-
-def typename(obj: object) -> str:
-    """The type name PyTorch's argument checks print: a builtin's or a Python class's name (`int`,
-    `Tensor`), an extension type's dotted name (`numpy.bool`, `numpy.ndarray`)."""
-    cls = type(obj)
-    if cls.__module__ == "builtins" or cls.__flags__ & _HEAPTYPE:
-        return cls.__name__
-    return f"{cls.__module__}.{cls.__qualname__}"
+from ..ops._args import typename  # noqa: F401  (the kit's messages quote types the same way)
 
 
 def is_long(obj: object) -> bool:

@@ -1,5 +1,5 @@
 """The torch family's `backends` flags (`backends.cudnn`, `backends.cuda`, `backends.mps`,
-`backends.opt_einsum`): modules whose flags are properties checked as PyTorch checks them, holding
+`backends.opt_einsum`, `backends.mha`): modules whose flags are properties checked as PyTorch checks them, holding
 the values a CPU build of PyTorch reports.
 
 flowgrad uses neither cuDNN, MPS nor opt_einsum (its convolutions and einsum are its own ops over
@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import types
 
+from ..nn import attention
 from . import cuda_memory, settings
 from .argcheck import typename
 
@@ -25,7 +26,7 @@ def _flag(state: dict, key: str, setter: str, policy) -> property:
 
     def set(self, value: bool) -> None:
         if not isinstance(value, bool):
-            raise policy.error("backends_flag_bool", setter=setter, type=typename(value))
+            raise policy.errors.backends_flag_bool(setter=setter, type=typename(value))
         state[key] = value
 
     return property(get, set)
@@ -79,32 +80,32 @@ class _CuBLAS:
             return state[name][0]
         if name.endswith("_split_k") and name[:-len("_split_k")] in self._REDUCTIONS:
             return state[name[:-len("_split_k")]][1]
-        raise self._policy.error("backends_unknown_attribute", name=name)
+        raise self._policy.errors.backends_unknown_attribute(name=name)
 
     def __setattr__(self, name: str, value) -> None:
         if name == "allow_tf32":
             if not isinstance(value, bool):
-                raise self._policy.error("backends_flag_bool", setter="set_allow_tf32_cublas", type=typename(value))
+                raise self._policy.errors.backends_flag_bool(setter="set_allow_tf32_cublas", type=typename(value))
             settings.set_matmul_allows_tf32(value)
         elif name in self._REDUCTIONS:
             self._state[name] = self._reduction(value, name)
         else:
-            raise self._policy.error("backends_unknown_attribute", name=name)
+            raise self._policy.errors.backends_unknown_attribute(name=name)
 
     def _reduction(self, value, attr: str) -> tuple[bool, bool]:
         def ensure(obj, which: str) -> bool:
             if isinstance(obj, bool):
                 return obj
-            raise self._policy.error("backends_reduction_item", attr=attr, which=which, type_repr=type(obj))
+            raise self._policy.errors.backends_reduction_item(attr=attr, which=which, type_repr=type(obj))
 
         if isinstance(value, bool):
             return value, True
         if not isinstance(value, (list, tuple)):
-            raise self._policy.error("backends_reduction_type", attr=attr, type_repr=type(value))
+            raise self._policy.errors.backends_reduction_type(attr=attr, type_repr=type(value))
         if not value:
-            raise self._policy.error("backends_reduction_empty", attr=attr)
+            raise self._policy.errors.backends_reduction_empty(attr=attr)
         if len(value) > 2:
-            raise self._policy.error("backends_reduction_long", attr=attr)
+            raise self._policy.errors.backends_reduction_long(attr=attr)
         reduced = ensure(value[0], "allow_reduced_precision")
         return reduced, True if len(value) == 1 else ensure(value[1], "allow_splitk")
 
@@ -154,3 +155,20 @@ def opt_einsum(package: str) -> types.ModuleType:
                   {"is_available": is_available, "get_opt_einsum": get_opt_einsum})
     mod.enabled, mod.strategy = False, None
     return mod
+
+
+def mha(package: str) -> types.ModuleType:
+    """`<package>.mha`: the switch of PyTorch's fused attention inference paths. flowgrad computes
+    their values on the ordinary path; the one visible trait it reproduces, the nested-tensor
+    encoder's zeros at padded positions, follows the switch (`flowgrad.nn.attention.FASTPATH`)."""
+
+    def get_fastpath_enabled() -> bool:
+        """Whether the fast paths of TransformerEncoder and MultiheadAttention may run."""
+        return attention.FASTPATH["enabled"]
+
+    def set_fastpath_enabled(value: bool) -> None:
+        """Set whether the fast paths may run (unchecked, as in PyTorch)."""
+        attention.FASTPATH["enabled"] = value
+
+    return _module(f"{package}.mha", "MhaModule", "Config options of the fused attention paths.", {},
+                   {"get_fastpath_enabled": get_fastpath_enabled, "set_fastpath_enabled": set_fastpath_enabled})

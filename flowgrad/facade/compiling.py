@@ -43,27 +43,27 @@ def build_compile(policy) -> Callable:
         if model is None:
             def decorate(model):
                 if model is None:
-                    raise policy.error("compile_model_none")
+                    raise policy.errors.compile_model_none()
                 return compile(model, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
                                options=options, name=name, disable=disable, recompile_limit=recompile_limit,
                                isolate_recompiles=isolate_recompiles, shapes_spec=shapes_spec)
             return decorate
         if mode is not None and options is not None:
-            raise policy.error("compile_mode_and_options")
+            raise policy.errors.compile_mode_and_options()
         if mode is None and options is None:
             mode = "default"
         if isinstance(backend, str):
             if backend not in BACKENDS:
-                raise policy.error("compile_backend", backend=backend)
+                raise policy.errors.compile_backend(backend=backend)
             if backend == "inductor":
                 if mode and mode not in MODES:
-                    raise policy.error("compile_mode", mode=mode, modes=", ".join(MODES))
+                    raise policy.errors.compile_mode(mode=mode, modes=", ".join(MODES))
                 if options is not None and not hasattr(options, "items"):
-                    raise policy.error("compile_options_type", type=type(options).__name__)
+                    raise policy.errors.compile_options_type(type=type(options).__name__)
         if dynamic is not None and not isinstance(dynamic, bool):
-            raise policy.error("compile_dynamic", type_repr=type(dynamic))
+            raise policy.errors.compile_dynamic(type_repr=type(dynamic))
         if not callable(model):
-            raise policy.error("compile_not_callable", type_repr=type(model))
+            raise policy.errors.compile_not_callable(type_repr=type(model))
         return model
 
     return compile
@@ -73,7 +73,7 @@ def build_jit(policy, Module: type, module: str) -> dict:
     """`script`, `trace`, `is_scripting`, `is_tracing`, `ignore`, `unused` for the facade `module`."""
 
     def _deprecated(fn: str) -> None:
-        warnings.warn(policy.error("jit_deprecated", fn=fn), stacklevel=3)
+        warnings.warn(policy.errors.jit_deprecated(fn=fn), stacklevel=3)
 
     def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
         """Return `obj` (a function, class, module, list or dict) unchanged: flowgrad has no TorchScript,
@@ -82,8 +82,8 @@ def build_jit(policy, Module: type, module: str) -> dict:
         if callable(obj) or isinstance(obj, (Module, list, dict)):
             return obj
         if type(obj).__module__ == "builtins":
-            raise policy.error("jit_script_builtin", type_repr=type(obj))
-        raise policy.error("jit_script_object", type_repr=type(obj))
+            raise policy.errors.jit_script_builtin(type_repr=type(obj))
+        raise policy.errors.jit_script_object(type_repr=type(obj))
 
     def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-05,
               strict=True, _force_outplace=False, _module_class=None, _compilation_unit=None,
@@ -92,7 +92,7 @@ def build_jit(policy, Module: type, module: str) -> dict:
         calls run its Python code again (no recorded graph is replayed, so nothing is checked)."""
         _deprecated("trace")
         if not callable(func):
-            raise policy.error("jit_trace_not_callable")
+            raise policy.errors.jit_trace_not_callable()
         if example_kwarg_inputs is not None:
             func(**example_kwarg_inputs)
             return func
@@ -101,7 +101,7 @@ def build_jit(policy, Module: type, module: str) -> dict:
         try:
             args = tuple(example_inputs)
         except TypeError:
-            raise policy.error("jit_trace_inputs", type=type(example_inputs).__name__) from None
+            raise policy.errors.jit_trace_inputs(type=type(example_inputs).__name__) from None
         func(*args)
         return func
 

@@ -10,7 +10,13 @@ import numpy as np
 from .. import backend, creation
 from .. import ops
 from ..tensor import Tensor as _CoreTensor
+from .argcheck import is_long, typename
 from .generator import build as build_generator
+
+
+def _is_int(s) -> bool:
+    """An int as PyTorch's size arguments take it: a Python or NumPy integer or a 0-d integer tensor."""
+    return is_long(s) or (isinstance(s, _CoreTensor) and s._data.ndim == 0 and s._data.dtype.kind in "iu")
 
 
 def build(Tensor: type, dtypes: dict, module: str) -> dict:
@@ -26,12 +32,36 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         t = Tensor._make(arr)
         if requires_grad:
             if arr.dtype.kind != "f":
-                raise policy.error("int_requires_grad")
+                raise policy.errors.int_requires_grad()
             t._requires_grad = True
         return t
 
-    def _size(size):
-        return ops.parse_shape(size) if size else ()
+    def _size(fn, size):
+        """PyTorch's `size` argument of `fn`: ints, one tuple / list / Size of ints, or none."""
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = size[0]
+            if size and not _is_int(size[0]):
+                raise policy.errors.size_element(fn=fn, type=typename(size[0]), pos=0)
+        elif size and not _is_int(size[0]):
+            if len(size) > 1:
+                raise policy.errors.size_positional(fn=fn, given=len(size))
+            raise policy.errors.size_type(fn=fn, type=typename(size[0]))
+        for pos, s in enumerate(size):
+            if not _is_int(s):
+                raise policy.errors.size_unpack(fn=fn, type=typename(s), pos=pos + 1)
+        shape = tuple(builtins.int(s) for s in size)
+        if any(s < 0 for s in shape):
+            if fn == "zeros":
+                raise policy.errors.size_negative_zeros()
+            raise policy.errors.size_negative(dim=next(s for s in shape if s < 0), shape=list(shape))
+        return shape
+
+    def _random_dtype(kernel, dtype):
+        """The dtype of a random float tensor; PyTorch's error for any other."""
+        dt = backend.to_np_dtype(dtype)
+        if dt is not None and dt.kind != "f":
+            raise policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
+        return dtype
 
     def _like(t, dtype, device):
         return (dtype if dtype is not None else t._data.dtype), (device if device is not None else t.device)
@@ -50,7 +80,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
         if isinstance(data, _CoreTensor):
-            warning = policy.error("tensor_from_tensor")
+            warning = policy.errors.tensor_from_tensor()
             warnings.warn(str(warning), type(warning), stacklevel=2)
         return _finish(creation.array_from(data, dtype, _dev(device), policy=policy), requires_grad)
 
@@ -63,9 +93,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def from_numpy(arr: np.ndarray):
         if not isinstance(arr, np.ndarray):
-            raise policy.error("from_numpy_type", type=type(arr).__name__)
+            raise policy.errors.from_numpy_type(type=type(arr).__name__)
         if arr.dtype not in backend.DTYPES:
-            raise policy.error("from_numpy_dtype", dtype=arr.dtype)
+            raise policy.errors.from_numpy_dtype(dtype=arr.dtype)
         return Tensor._make(arr)
 
     def from_dlpack(ext):
@@ -74,18 +104,21 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return Tensor._make(dlpack.array_from_dlpack(ext, policy))
 
     def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
-        return _finish(creation.full(_size(size), 0, dtype or backend.default_float(), _dev(device)), requires_grad)
+        return _finish(creation.full(_size("zeros", size), 0, dtype or backend.default_float(), _dev(device)), requires_grad)
 
     def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
-        return _finish(creation.full(_size(size), 1, dtype or backend.default_float(), _dev(device)), requires_grad)
+        return _finish(creation.full(_size("ones", size), 1, dtype or backend.default_float(), _dev(device)), requires_grad)
 
     def empty(*size, dtype=None, device=None, requires_grad=False, **kw):
-        return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+        return _finish(creation.full(_size("empty", size), 0, dtype or backend.default_float(), _dev(device)),
+                       requires_grad)
 
     def full(size, fill_value, dtype=None, device=None, requires_grad=False):
         if isinstance(fill_value, _CoreTensor):
             fill_value = fill_value.item()
-        shape = _size((size,)) if not isinstance(size, builtins.int) else (size,)
+        if not isinstance(size, (tuple, list)):
+            raise policy.errors.size_type(fn="full", type=typename(size))
+        shape = _size("full", (size,))
         return _finish(creation.full(shape, fill_value, dtype, _dev(device)), requires_grad)
 
     def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
@@ -105,11 +138,13 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(creation.rand(t._data.shape, dt, dv, generator), requires_grad)
+        return _finish(creation.rand(t._data.shape, _random_dtype("check_uniform_bounds", dt), dv, generator),
+                       requires_grad)
 
     def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(creation.randn(t._data.shape, dt, dv, generator), requires_grad)
+        return _finish(creation.randn(t._data.shape, _random_dtype("normal_kernel_cpu", dt), dv, generator),
+                       requires_grad)
 
     def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
         return _finish(creation.arange(start, end, step, dtype, _dev(device), policy=policy), requires_grad)
@@ -147,10 +182,12 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         default_generator.set_state(new_state)
 
     def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
-        return _finish(creation.rand(_size(size), dtype, _dev(device), generator), requires_grad)
+        return _finish(creation.rand(_size("rand", size), _random_dtype("check_uniform_bounds", dtype), _dev(device),
+                                     generator), requires_grad)
 
     def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
-        return _finish(creation.randn(_size(size), dtype, _dev(device), generator), requires_grad)
+        return _finish(creation.randn(_size("randn", size), _random_dtype("normal_kernel_cpu", dtype), _dev(device),
+                                      generator), requires_grad)
 
     def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
         if high is None or isinstance(high, (tuple, list)):

@@ -31,6 +31,27 @@ def available() -> bool:
         return False
 
 
+def device_count() -> int:
+    """How many CUDA devices CuPy sees (0 without CUDA)."""
+    return cupy().cuda.runtime.getDeviceCount() if available() else 0
+
+
+def current_device() -> int:
+    return cupy().cuda.Device().id if available() else 0
+
+
+def synchronize(device=None) -> None:
+    """Wait for the work queued on the GPU (nothing to wait for without CUDA)."""
+    if available():
+        cupy().cuda.Stream.null.synchronize()
+
+
+def manual_seed(seed: int) -> None:
+    """Seed flowgrad's one generator (which every device draws from)."""
+    from .. import creation
+    creation.default_generator.manual_seed(seed)
+
+
 def build(device_cls: type, policy) -> dict:
     """The memory queries for a facade (its device class parses device strings, its policy raises)."""
 
@@ -42,7 +63,7 @@ def build(device_cls: type, policy) -> dict:
         if isinstance(device, str):
             device = device_cls(device)
         if isinstance(device, device_cls) and device.type != "cuda":
-            raise policy.error("cuda_expected_device", device=device)
+            raise policy.errors.cuda_expected_device(device=device)
         index = device.index if isinstance(device, device_cls) else None
         return index if index is not None else cupy().cuda.Device().id
 
@@ -68,13 +89,13 @@ def build(device_cls: type, policy) -> dict:
         """0 without CUDA; with CUDA, NotImplementedError: CuPy's pool keeps no peak."""
         if not available():
             return 0
-        raise policy.error("cuda_no_peak", fn="max_memory_allocated")
+        raise policy.errors.cuda_no_peak(fn="max_memory_allocated")
 
     def max_memory_reserved(device=None) -> int:
         """0 without CUDA; with CUDA, NotImplementedError: CuPy's pool keeps no peak."""
         if not available():
             return 0
-        raise policy.error("cuda_no_peak", fn="max_memory_reserved")
+        raise policy.errors.cuda_no_peak(fn="max_memory_reserved")
 
     def reset_peak_memory_stats(device=None) -> None:
         """Checks the device as PyTorch does; without CUDA then fails as a CPU build of PyTorch does
@@ -82,15 +103,15 @@ def build(device_cls: type, policy) -> dict:
         if isinstance(device, str):
             device = device_cls(device)
         if isinstance(device, device_cls) and device.type != "cuda":
-            raise policy.error("cuda_expected_device", device=device)
+            raise policy.errors.cuda_expected_device(device=device)
         if not available():
-            raise policy.error("cuda_no_reset_peak")
-        raise policy.error("cuda_no_peak", fn="reset_peak_memory_stats")
+            raise policy.errors.cuda_no_reset_peak()
+        raise policy.errors.cuda_no_peak(fn="reset_peak_memory_stats")
 
     def get_device_name(device=None) -> str:
         """The name of a CUDA device (AssertionError without CUDA, as in a CPU build of PyTorch)."""
         if not available():
-            raise policy.error("cuda_not_compiled")
+            raise policy.errors.cuda_not_compiled()
         props = cupy().cuda.runtime.getDeviceProperties(_index(device))
         name = props["name"]
         return name.decode() if isinstance(name, bytes) else str(name)

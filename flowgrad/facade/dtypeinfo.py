@@ -27,7 +27,7 @@ def build(home: str, dtypes: dict, policy) -> dict:
 
     def _np_dtype(fn: str, args: tuple, kwargs: dict):
         if len(args) + len(kwargs) > 1 or (kwargs and "type" not in kwargs):
-            raise policy.error("dtypeinfo_arity", fn=fn, given=len(args) + len(kwargs))
+            raise policy.errors.dtypeinfo_arity(fn=fn, given=len(args) + len(kwargs))
         if not args and not kwargs:
             return None
         value = args[0] if args else kwargs["type"]
@@ -35,14 +35,14 @@ def build(home: str, dtypes: dict, policy) -> dict:
             return value.np
         if isinstance(value, type) and value in _PYTHON_TYPES:
             return _PYTHON_TYPES[value]
-        raise policy.error("dtypeinfo_arg_type", fn=fn, module=module, type=typename(value))
+        raise policy.errors.dtypeinfo_arg_type(fn=fn, module=module, type=typename(value))
 
     class _Info:
         __slots__ = ()
         _fields: tuple = ()
 
         def __setattr__(self, name, value):
-            raise policy.error("dtypeinfo_readonly", name=name, module=module, fn=type(self).__name__)
+            raise policy.errors.dtypeinfo_readonly(name=name, module=module, fn=type(self).__name__)
 
         def __eq__(self, other):
             return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self._fields)
@@ -56,7 +56,7 @@ def build(home: str, dtypes: dict, policy) -> dict:
         __str__ = __repr__
 
         def __reduce__(self):
-            raise policy.error("dtypeinfo_pickle", module=module, fn=type(self).__name__)
+            raise policy.errors.dtypeinfo_pickle(module=module, fn=type(self).__name__)
 
     class finfo(_Info):
         """Machine limits of a floating point dtype (the default dtype when none is given)."""
@@ -70,7 +70,7 @@ def build(home: str, dtypes: dict, policy) -> dict:
             if dt.kind == "c":   # a complex dtype's limits are its real part's
                 dt = np.dtype(np.float64 if dt.itemsize == 16 else np.float32)
             if dt.kind != "f":
-                raise policy.error("finfo_not_float", module=module)
+                raise policy.errors.finfo_not_float(module=module)
             info = np.finfo(dt)
             values = {"bits": int(info.bits), "eps": float(info.eps), "max": float(info.max), "min": float(info.min),
                       "tiny": float(info.tiny), "smallest_normal": float(info.smallest_normal),
@@ -91,11 +91,11 @@ def build(home: str, dtypes: dict, policy) -> dict:
         def __init__(self, *args, **kwargs):
             dt = _np_dtype("iinfo", args, kwargs)
             if dt is None:
-                raise policy.error("dtypeinfo_missing", fn="iinfo")
+                raise policy.errors.dtypeinfo_missing(fn="iinfo")
             if dt.kind == "b":
-                raise policy.error("iinfo_bool", module=module)
+                raise policy.errors.iinfo_bool(module=module)
             if dt.kind not in "iu":
-                raise policy.error("iinfo_not_int", module=module)
+                raise policy.errors.iinfo_not_int(module=module)
             info = np.iinfo(dt)
             for name, value in {"bits": int(info.bits), "max": int(info.max), "min": int(info.min),
                                 "dtype": dtypes[dt].name}.items():
@@ -110,7 +110,7 @@ def build(home: str, dtypes: dict, policy) -> dict:
 
     def _tensor_arg(fn: str, input):
         if not isinstance(input, _CoreTensor):
-            raise policy.error("predicate_not_tensor", fn=fn, type=typename(input))
+            raise policy.errors.predicate_not_tensor(fn=fn, type=typename(input))
         return input._data.dtype
 
     def is_complex(input) -> builtins.bool:

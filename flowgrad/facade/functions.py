@@ -45,7 +45,7 @@ def _with_out(fn):
             return fn(*args, **kwargs)
         if is_grad_enabled() and builtins.any(isinstance(a, _CoreTensor) and a._requires_grad
                                               for a in (*args, *kwargs.values(), out)):
-            raise out.policy.error("out_requires_grad", name=fn.__name__)
+            raise out.policy.errors.out_requires_grad(name=fn.__name__)
         res = fn(*args, **kwargs)
         out._data = res._data.astype(out._data.dtype, copy=False) if res._data.shape != out._data.shape else out._data
         out._data[...] = res._data

@@ -44,11 +44,11 @@ def build(Tensor: type, module: str) -> tuple[type, object]:
         def manual_seed(self, seed: int) -> "Generator":
             """Seed the stream; a seed in [-2**63, 2**64) is taken modulo 2**64. Returns the generator."""
             if isinstance(seed, np.integer):
-                raise policy.error("generator_seed_integer")
+                raise policy.errors.generator_seed_integer()
             if not isinstance(seed, int) or isinstance(seed, bool):
-                raise policy.error("generator_seed_type", type=typename(seed))
+                raise policy.errors.generator_seed_type(type=typename(seed))
             if not -2 ** 63 <= seed < _U64:
-                raise policy.error("generator_seed_overflow")
+                raise policy.errors.generator_seed_overflow()
             self._core.manual_seed(seed % _U64)
             return self
 
@@ -67,14 +67,14 @@ def build(Tensor: type, module: str) -> tuple[type, object]:
         def set_state(self, new_state) -> "Generator":
             """Restore a state get_state returned; returns the generator."""
             if not isinstance(new_state, _CoreTensor):
-                raise policy.error("rng_state_type", type=typename(new_state))
+                raise policy.errors.rng_state_type(type=typename(new_state))
             data = new_state._host()
             if data.dtype != np.uint8:
-                raise policy.error("rng_state_dtype")
+                raise policy.errors.rng_state_dtype()
             if not new_state.is_contiguous():
-                raise policy.error("rng_state_contiguous")
+                raise policy.errors.rng_state_contiguous()
             if data.size != creation.STATE_BYTES:
-                raise policy.error("rng_state_size", expected=creation.STATE_BYTES, got=data.size)
+                raise policy.errors.rng_state_size(expected=creation.STATE_BYTES, got=data.size)
             self._core.set_state(data)
             return self
 

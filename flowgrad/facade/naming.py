@@ -47,7 +47,7 @@ def make_size(module: str, home: str, policy: Policy) -> type:
 
         def __add__(self, other):
             if not isinstance(other, tuple):
-                raise policy.error("size_concat_type", type=type(other).__name__, module=module)
+                raise policy.errors.size_concat_type(type=type(other).__name__, module=module)
             return Size(tuple(self) + tuple(other))
 
         def __radd__(self, other):

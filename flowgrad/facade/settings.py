@@ -39,9 +39,9 @@ def build(policy) -> dict:
         """Record the float32 matmul precision: "highest" (the default), "high" or "medium". flowgrad
         always computes float32 matmuls in float32, which every setting permits."""
         if not isinstance(precision, str):
-            raise policy.error("matmul_precision_type", type=typename(precision))
+            raise policy.errors.matmul_precision_type(type=typename(precision))
         if precision not in _PRECISIONS:
-            warnings.warn(policy.error("matmul_precision_value", value=precision), stacklevel=2)
+            warnings.warn(policy.errors.matmul_precision_value(value=precision), stacklevel=2)
             return
         _state["precision"] = precision
 
@@ -54,9 +54,9 @@ def build(policy) -> dict:
         CPU whatever the switch says; on CUDA the atomic scatter-adds of CuPy's `add.at` are not, and
         flowgrad does not refuse them when the switch is on."""
         if not isinstance(mode, builtins.bool):
-            raise policy.error("deterministic_mode_type", type=typename(mode))
+            raise policy.errors.deterministic_mode_type(type=typename(mode))
         if not isinstance(warn_only, builtins.bool):
-            raise policy.error("deterministic_warn_only_type", type=typename(warn_only))
+            raise policy.errors.deterministic_warn_only_type(type=typename(warn_only))
         _state["deterministic"], _state["warn_only"] = mode, warn_only
 
     def are_deterministic_algorithms_enabled() -> builtins.bool:
@@ -71,13 +71,13 @@ def build(policy) -> dict:
     def set_deterministic_debug_mode(debug_mode: builtins.str | builtins.int) -> None:
         """0 / "default": off; 1 / "warn": deterministic, warn only; 2 / "error": deterministic."""
         if not isinstance(debug_mode, (builtins.int, builtins.str)):
-            raise policy.error("debug_mode_type", type_repr=type(debug_mode))
+            raise policy.errors.debug_mode_type(type_repr=type(debug_mode))
         if isinstance(debug_mode, builtins.str):
             if debug_mode not in ("default", "warn", "error"):
-                raise policy.error("debug_mode_name", value=debug_mode)
+                raise policy.errors.debug_mode_name(value=debug_mode)
             debug_mode = ("default", "warn", "error").index(debug_mode)
         if debug_mode not in (0, 1, 2):
-            raise policy.error("debug_mode_number", value=debug_mode)
+            raise policy.errors.debug_mode_number(value=debug_mode)
         # PyTorch's 0 leaves warn_only as it was
         _state["deterministic"] = debug_mode != 0
         if debug_mode:

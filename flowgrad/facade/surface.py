@@ -138,9 +138,15 @@ def rad2deg(input):
 
 
 def fmod(input, other):
-    return input - ops.trunc(input / other) * other if input._data.dtype.kind == "f" else \
-        input._new(backend.namespace(input._data).fmod(input._data, other._data if isinstance(other, Tensor)
-                                                       else other))
+    d = input._data
+    if d.dtype.kind == "f":
+        return input - ops.trunc(input / other) * other
+    o = other._data if isinstance(other, Tensor) else other
+    if (o.dtype.kind in "iub" and bool((o == 0).any())) if hasattr(o, "dtype") else (type(o) is int and o == 0):
+        raise input.policy.errors.zero_division()
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        return input._new(xp.fmod(d, o))
 
 
 def frac(input):
@@ -187,7 +193,7 @@ def _bitwise(name):
         d = input._data
         xp = backend.namespace(d)
         if d.dtype.kind == "f":
-            raise input.policy.error("not_implemented_for", op=f"{name}_cpu", dtype_scalar=d.dtype)
+            raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
         if other is None:
             return input._new(getattr(xp, name)(d))
         o = other._data if isinstance(other, Tensor) else other
@@ -240,11 +246,11 @@ def meshgrid(*tensors, indexing=None):
         tensors = tuple(tensors[0])
     policy = (tensors[0] if tensors else Tensor).policy
     if indexing is None:
-        warning = policy.error("meshgrid_indexing_default")
+        warning = policy.errors.meshgrid_indexing_default()
         warnings.warn(str(warning), type(warning), stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise policy.error("meshgrid_indexing", indexing=indexing)
+        raise policy.errors.meshgrid_indexing(indexing=indexing)
     ts = list(tensors)
     swap = indexing == "xy" and len(ts) >= 2
     if swap:
@@ -283,7 +289,7 @@ def diag(x, diagonal=0):
     d = x._data
     if d.ndim == 1:
         if diagonal:
-            raise x.policy.error("diag_vector_offset")
+            raise x.policy.errors.diag_vector_offset()
         return x._new(backend.namespace(d).eye(d.shape[0], dtype=d.dtype)) * x
     k = np.arange(max(0, min(d.shape[0], d.shape[1] - diagonal) if diagonal >= 0 else
                       min(d.shape[0] + diagonal, d.shape[1])))
@@ -358,7 +364,7 @@ def _returns_self(self, *args, **kwargs):
 
 def _H(self):
     if self._data.ndim > 2:
-        raise self.policy.error("tensor_H_ndim", ndim=self._data.ndim)
+        raise self.policy.errors.tensor_H_ndim(ndim=self._data.ndim)
     return ops.t(self) if self._data.ndim == 2 else self
 
 

@@ -68,8 +68,9 @@ class Tensor(_CoreTensor):
     # ----------------------------------------------------------------- grad
     @property
     def grad(self):
-        if self.grad_fn is not None and self._requires_grad and not self.retains_grad:
-            warning = self.policy.error("nonleaf_grad_access")
+        if self._grad_fn is not None and self._requires_grad and not self.retains_grad and \
+                "nonleaf_grad_access" in self.policy.messages:
+            warning = self.policy.errors.nonleaf_grad_access()
             warnings.warn(str(warning), type(warning), stacklevel=2)
         return self._grad
 
@@ -78,15 +79,15 @@ class Tensor(_CoreTensor):
         if value is not None:
             policy = self.policy
             if not isinstance(value, _CoreTensor):
-                raise policy.error("grad_assign_type", type=type(value).__name__)
+                raise policy.errors.grad_assign_type(type=type(value).__name__)
             if value is self:
-                raise policy.error("grad_assign_self")
+                raise policy.errors.grad_assign_self()
             if type(value._data) is not type(self._data) or value.device != self.device:
-                raise policy.error("grad_assign_device")
+                raise policy.errors.grad_assign_device()
             if value._data.dtype != self._data.dtype:
-                raise policy.error("grad_assign_dtype", got_ctype=value._data.dtype, want_scalar=self._data.dtype)
+                raise policy.errors.grad_assign_dtype(got_ctype=value._data.dtype, want_scalar=self._data.dtype)
             if value._data.shape != self._data.shape:
-                raise policy.error("grad_assign_shape", got=list(value._data.shape), want=list(self._data.shape))
+                raise policy.errors.grad_assign_shape(got=list(value._data.shape), want=list(self._data.shape))
         self._grad = value
 
     @grad.deleter
@@ -99,7 +100,7 @@ class Tensor(_CoreTensor):
     # ----------------------------------------------------------------- conversions
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force:
-            raise self.policy.error("numpy_requires_grad")
+            raise self.policy.errors.numpy_requires_grad()
         return self._host()
 
     def __repr__(self, *, tensor_contents=None) -> str:
@@ -109,7 +110,7 @@ class Tensor(_CoreTensor):
         if self._data.ndim == 0:
             return self.item().__format__(spec)
         if spec:
-            raise self.policy.error("format_spec_unsupported")
+            raise self.policy.errors.format_spec_unsupported()
         return repr(self)
 
     def to(self, *args, **kwargs):
@@ -204,12 +205,18 @@ class Tensor(_CoreTensor):
         return self._factories.tensor(data, dtype=dt, device=dv, requires_grad=requires_grad)
 
     # ----------------------------------------------------------------- random in-place
+    def _random_float(self, kernel: str) -> None:
+        if self._data.dtype.kind != "f":
+            raise self.policy.errors.not_implemented_for(op=kernel, dtype_scalar=self._data.dtype)
+
     def uniform_(self, a=0.0, b=1.0, generator=None):
         from ..ops import indexing
+        self._random_float("check_uniform_bounds")
         return indexing.inplace(self, lambda x: x._new(creation.uniform_like(x._data, a, b, generator)))
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
         from ..ops import indexing
+        self._random_float("normal_kernel_cpu")
         return indexing.inplace(self, lambda x: x._new(creation.normal_like(x._data, mean, std, generator)))
 
     def random_(self, low=0, high=None, generator=None):
@@ -226,6 +233,8 @@ class Tensor(_CoreTensor):
 
     def exponential_(self, lambd=1.0, generator=None):
         from ..ops import indexing
+        if self._data.dtype.kind != "f":
+            raise self.policy.errors.exponential_dtype(dtype_scalar=self._data.dtype)
         return indexing.inplace(self, lambda x: x._new(creation._gen(generator).exponential(
             1 / lambd, x._data.shape).astype(x._data.dtype)))
 

@@ -50,9 +50,9 @@ def _blas_pools() -> tuple[object | None, str]:
 
 def _check(fn: str, n, policy) -> int:
     if not is_long(n):
-        raise policy.error("threads_type", fn=fn, type=typename(n))
+        raise policy.errors.threads_type(fn=fn, type=typename(n))
     if n <= 0:
-        raise policy.error("threads_positive", fn=fn)
+        raise policy.errors.threads_positive(fn=fn)
     return int(n)
 
 
@@ -71,7 +71,7 @@ def build(policy) -> dict:
             if _state["warned"]:
                 return
             _state["warned"] = True
-        warnings.warn(policy.error("threads_not_applied", n=n, reason=reason), stacklevel=2)
+        warnings.warn(policy.errors.threads_not_applied(n=n, reason=reason), stacklevel=2)
 
     def get_num_threads() -> int:
         """The intra-op thread count: NumPy's BLAS pool size where threadpoolctl can see it, else the
@@ -86,7 +86,7 @@ def build(policy) -> dict:
         n = _check("set_num_interop_threads", int, policy)
         with _LOCK:
             if _state["interop"] is not None:
-                raise policy.error("threads_interop_once")
+                raise policy.errors.threads_interop_once()
             _state["interop"] = n
 
     def get_num_interop_threads() -> int:

@@ -1,12 +1,12 @@
 """Every user-facing message of the core, as PyTorch words it: kind -> (exception class, template).
 
-The core raises by kind with the facts (`policy.error("kind", **facts)`); a facade's policy starts
+The core raises by kind with the facts (`policy.errors.kind(**facts)`); a facade's policy starts
 from this table and overrides the kinds its framework words or types differently. One module per
 area keeps the tables short; a kind is defined once across all of them.
 """
 from __future__ import annotations
 
-from . import autograd, conv, data, nn, ops, optim, runtime, tensor, tools
+from . import attention, autograd, conv, data, nn, ops, optim, runtime, tensor, tools
 
 
 def _merge(*tables: dict) -> dict:
@@ -21,4 +21,4 @@ def _merge(*tables: dict) -> dict:
 
 TORCH_MESSAGES: dict[str, tuple[type, str]] = _merge(
     autograd.MESSAGES, tensor.MESSAGES, ops.MESSAGES, nn.MESSAGES, optim.MESSAGES, data.MESSAGES, tools.MESSAGES,
-    runtime.MESSAGES, conv.MESSAGES)
+    runtime.MESSAGES, attention.MESSAGES, conv.MESSAGES)

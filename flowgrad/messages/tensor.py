@@ -52,11 +52,23 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                         "sourceTensor.detach().clone() or "
                                         "sourceTensor.detach().clone().requires_grad_(True), rather than "
                                         "torch.tensor(sourceTensor)."),
+    "size_type": (TypeError, "{fn}(): argument 'size' (position 1) must be tuple of ints, not {type}"),
+    "size_element": (TypeError, "{fn}(): argument 'size' (position 1) must be tuple of ints, but found element of "
+                                "type {type} at pos {pos}"),
+    "size_unpack": (TypeError, "{fn}(): argument 'size' failed to unpack the object at pos {pos} with error \"type "
+                               "must be tuple of ints,but got {type}\""),
+    "size_positional": (TypeError, "{fn}() takes 1 positional argument but {given} were given"),
+    "size_negative_zeros": (RuntimeError, "zeros: Dimension size must be non-negative."),
+    "size_negative": (RuntimeError, "Trying to create tensor with negative dimension {dim}: {shape}"),
+    "exponential_dtype": (RuntimeError, "Exponential distribution is a continuous probability distribution. dtype must "
+                                        "be a floating point but you specified {dtype_scalar}"),
+    "value_overflow": (RuntimeError, "value cannot be converted to type {dtype} without overflow"),
+    "int_overflow": (ValueError, "Overflow when unpacking long long"),
     "from_numpy_type": (TypeError, "expected np.ndarray (got {type})"),
     "from_numpy_dtype": (TypeError, "can't convert np.ndarray of type numpy.{dtype}. The only supported types are: "
                                     "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
                                     "uint64, uint32, uint16, uint8, and bool."),
-    "not_implemented_for": (RuntimeError, "\"{op}\" not implemented for '{dtype_scalar}'"),
+    "not_implemented_for": (NotImplementedError, "\"{op}\" not implemented for '{dtype_scalar}'"),
     "meshgrid_indexing_default": (UserWarning, "torch.meshgrid: in an upcoming release, it will be required to pass "
                                                "the indexing argument."),
     "meshgrid_indexing": (RuntimeError, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: "

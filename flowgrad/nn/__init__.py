@@ -4,6 +4,7 @@ paddle facade) wrap these with their own class names and tensor classes."""
 from __future__ import annotations
 
 from . import functional, init, rnn_utils, utils  # noqa: F401
+from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold
 from .embedding_bag import EmbeddingBag
@@ -23,8 +24,14 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, A
                       MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
 from .parameter import Parameter
 
-# Every Module subclass defined here, by name: a facade derives its own class for each.
+# Layers that other layers build but that PyTorch does not name in torch.nn: a facade derives a
+# class for each (Module._layer finds it) without presenting it.
+INNER_MODULE_CLASSES = {"NonDynamicallyQuantizableLinear": NonDynamicallyQuantizableLinear}
+# Every other Module subclass defined here, by name: a facade derives its own class for each.
 MODULE_CLASSES = {name: obj for name, obj in dict(globals()).items()
-                  if isinstance(obj, type) and issubclass(obj, Module) and obj is not Module}
+                  if isinstance(obj, type) and issubclass(obj, Module) and obj is not Module
+                  and name not in INNER_MODULE_CLASSES}

@@ -14,7 +14,7 @@ from .parameter import Parameter
 def _index(module: Module, idx, size: int) -> int:
     idx = operator.index(idx)
     if not -size <= idx < size:
-        raise module._tensor_cls.policy.error("nn_index_range", index=idx)
+        raise module._tensor_cls.policy.errors.nn_index_range(index=idx)
     return idx % size if size else idx
 
 
@@ -62,7 +62,7 @@ class Sequential(Module):
 
     def __add__(self, other):
         if not isinstance(other, Sequential):
-            raise self._tensor_cls.policy.error("nn_sequential_add", type=type(other))
+            raise self._tensor_cls.policy.errors.nn_sequential_add(type=type(other))
         ret = self.__class__()
         for i, m in enumerate(chain(self, other)):
             ret.add_module(str(i), m)
@@ -70,7 +70,7 @@ class Sequential(Module):
 
     def __iadd__(self, other):
         if not isinstance(other, Sequential):
-            raise self._tensor_cls.policy.error("nn_sequential_add", type=type(other))
+            raise self._tensor_cls.policy.errors.nn_sequential_add(type=type(other))
         offset = len(self)
         for i, m in enumerate(other):
             self.add_module(str(i + offset), m)
@@ -78,9 +78,9 @@ class Sequential(Module):
 
     def __mul__(self, other: int):
         if not isinstance(other, int):
-            raise self._tensor_cls.policy.error("nn_sequential_mul_type", cls=type(self), type=type(other))
+            raise self._tensor_cls.policy.errors.nn_sequential_mul_type(cls=type(self), type=type(other))
         if other <= 0:
-            raise self._tensor_cls.policy.error("nn_sequential_mul_factor", factor=other, cls=type(self))
+            raise self._tensor_cls.policy.errors.nn_sequential_mul_factor(factor=other, cls=type(self))
         ret = self.__class__()
         n = 0
         for _ in range(other):
@@ -97,10 +97,10 @@ class Sequential(Module):
 
     def insert(self, index: int, module: Module) -> "Sequential":
         if not isinstance(module, Module):
-            raise self._tensor_cls.policy.error("nn_sequential_insert_type", module_cls=Module)
+            raise self._tensor_cls.policy.errors.nn_sequential_insert_type(module_cls=Module)
         n = len(self._modules)
         if not -n <= index <= n:
-            raise self._tensor_cls.policy.error("nn_sequential_insert_index", index=index)
+            raise self._tensor_cls.policy.errors.nn_sequential_insert_index(index=index)
         if index < 0:
             index += n
         mods = list(self._modules.values())
@@ -182,7 +182,7 @@ class ModuleList(Module):
 
     def extend(self, modules) -> "ModuleList":
         if isinstance(modules, (Tensor, str)) or not hasattr(modules, "__iter__"):
-            raise self._tensor_cls.policy.error("nn_modulelist_extend", type=type(modules).__name__)
+            raise self._tensor_cls.policy.errors.nn_modulelist_extend(type=type(modules).__name__)
         offset = len(self)
         for i, m in enumerate(modules):
             self.add_module(str(offset + i), m)
@@ -255,16 +255,16 @@ class ModuleDict(Module):
 
     def update(self, modules) -> None:
         if not isinstance(modules, Iterable):
-            raise self._tensor_cls.policy.error("nn_moduledict_update", type=type(modules).__name__)
+            raise self._tensor_cls.policy.errors.nn_moduledict_update(type=type(modules).__name__)
         if isinstance(modules, (Mapping, ModuleDict)):
             for key, module in modules.items():
                 self[key] = module
         else:
             for j, m in enumerate(modules):
                 if not isinstance(m, Iterable):
-                    raise self._tensor_cls.policy.error("nn_moduledict_element", index=j, type=type(m).__name__)
+                    raise self._tensor_cls.policy.errors.nn_moduledict_element(index=j, type=type(m).__name__)
                 if len(m) != 2:
-                    raise self._tensor_cls.policy.error("nn_moduledict_element_length", index=j, length=len(m))
+                    raise self._tensor_cls.policy.errors.nn_moduledict_element_length(index=j, length=len(m))
                 self[m[0]] = m[1]
 
 
@@ -320,7 +320,7 @@ class ParameterList(Module):
 
     def extend(self, values) -> "ParameterList":
         if isinstance(values, Tensor) or not hasattr(values, "__iter__"):
-            raise self._tensor_cls.policy.error("nn_parameterlist_extend", type=type(values).__name__)
+            raise self._tensor_cls.policy.errors.nn_parameterlist_extend(type=type(values).__name__)
         for v in values:
             self.append(v)
         return self
@@ -329,7 +329,7 @@ class ParameterList(Module):
         return "\n".join(_param_line(k, p) for k, p in enumerate(self))
 
     def __call__(self, *args, **kwargs):
-        raise self._tensor_cls.policy.error("nn_parameterlist_call")
+        raise self._tensor_cls.policy.errors.nn_parameterlist_call()
 
 
 class ParameterDict(Module):
@@ -391,4 +391,4 @@ class ParameterDict(Module):
                          if isinstance(p, Tensor) else _param_line(k, p) for k, p in self.items())
 
     def __call__(self, input):
-        raise self._tensor_cls.policy.error("nn_parameterdict_call")
+        raise self._tensor_cls.policy.errors.nn_parameterdict_call()

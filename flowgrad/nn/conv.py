@@ -21,20 +21,20 @@ class _ConvNd(Module):
         super().__init__()
         policy = self._tensor_cls.policy
         if groups <= 0:
-            raise policy.error("nn_conv_groups")
+            raise policy.errors.nn_conv_groups()
         if in_channels % groups != 0:
-            raise policy.error("nn_conv_in_groups")
+            raise policy.errors.nn_conv_in_groups()
         if out_channels % groups != 0:
-            raise policy.error("nn_conv_out_groups")
+            raise policy.errors.nn_conv_out_groups()
         valid_padding = {"valid", "same"}
         if isinstance(padding, str):
             if padding not in valid_padding:
-                raise policy.error("nn_conv_padding_string", padding=padding, valid=valid_padding)
+                raise policy.errors.nn_conv_padding_string(padding=padding, valid=valid_padding)
             if padding == "same" and any(s != 1 for s in stride):
-                raise policy.error("nn_conv_same_strided")
+                raise policy.errors.nn_conv_same_strided()
         valid_modes = {"zeros", "reflect", "replicate", "circular"}
         if padding_mode not in valid_modes:
-            raise policy.error("nn_conv_padding_mode", modes=valid_modes, mode=padding_mode)
+            raise policy.errors.nn_conv_padding_mode(modes=valid_modes, mode=padding_mode)
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = kernel_size
@@ -129,7 +129,7 @@ class _ConvTransposeNd(_ConvNd):
                  groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
                  dtype=None) -> None:
         if padding_mode != "zeros":
-            raise self._tensor_cls.policy.error("conv_transpose_padding_mode", name=type(self).__name__)
+            raise self._tensor_cls.policy.errors.conv_transpose_padding_mode(name=type(self).__name__)
         n = self._spatial
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, n), _ntuple(stride, n),
                          _ntuple(padding, n), _ntuple(dilation, n), True, _ntuple(output_padding, n), groups, bias,
@@ -144,13 +144,13 @@ class _ConvTransposeNd(_ConvNd):
         if len(output_size) == lead + n:
             output_size = output_size[lead:]
         if len(output_size) != n:
-            raise self._tensor_cls.policy.error("conv_transpose_output_size_len", dims=n, ndim=len(shape),
+            raise self._tensor_cls.policy.errors.conv_transpose_output_size_len(dims=n, ndim=len(shape),
                                                 full=lead + n, got=len(output_size))
         low = [(shape[lead + i] - 1) * self.stride[i] - 2 * self.padding[i]
                + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i in range(n)]
         high = [low[i] + self.stride[i] - 1 for i in range(n)]
         if any(not low[i] <= output_size[i] <= high[i] for i in range(n)):
-            raise self._tensor_cls.policy.error("conv_transpose_output_size_range", size=output_size, low=low,
+            raise self._tensor_cls.policy.errors.conv_transpose_output_size_range(size=output_size, low=low,
                                                 high=high, input_shape=shape[2:])
         return tuple(output_size[i] - low[i] for i in range(n))
 

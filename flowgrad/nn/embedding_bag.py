@@ -21,10 +21,10 @@ class EmbeddingBag(Module):
         if padding_idx is not None:
             if padding_idx > 0:
                 if padding_idx >= num_embeddings:
-                    raise policy.error("embedding_bag_module_padding_idx")
+                    raise policy.errors.embedding_bag_module_padding_idx()
             elif padding_idx < 0:
                 if padding_idx < -num_embeddings:
-                    raise policy.error("embedding_bag_module_padding_idx")
+                    raise policy.errors.embedding_bag_module_padding_idx()
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         if _weight is None:
@@ -32,7 +32,7 @@ class EmbeddingBag(Module):
             self.reset_parameters()
         else:
             if list(_weight._data.shape) != [num_embeddings, embedding_dim]:
-                raise policy.error("nn_embedding_weight_shape")
+                raise policy.errors.nn_embedding_weight_shape()
             self.weight = self._param_cls(_weight)
         self.mode = mode
         self.sparse = sparse

@@ -37,14 +37,15 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
-__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"] if name not in __all__]
+__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"]
+            if name not in __all__]
 
 
 def _legacy_reduction(size_average, reduce, reduction, policy):
     if size_average is None and reduce is None:
         return reduction
     reduction = _legacy_string(size_average, reduce)
-    warnings.warn(policy.error("nn_reduction_legacy", reduction=reduction), stacklevel=3)
+    warnings.warn(policy.errors.nn_reduction_legacy(reduction=reduction), stacklevel=3)
     return reduction
 
 
@@ -94,10 +95,10 @@ def prelu(input, weight):
     count = weight._data.size
     if count != 1:
         if d.ndim == 0:
-            raise input.policy.error("prelu_zero_dim")
+            raise input.policy.errors.prelu_zero_dim()
         channels = d.shape[1] if d.ndim >= 2 else 1
         if count != channels:
-            raise input.policy.error("prelu_channels", params=count, channels=channels)
+            raise input.policy.errors.prelu_channels(params=count, channels=channels)
     return _activation.prelu(input, weight)
 
 
@@ -112,7 +113,7 @@ def gelu(input, approximate: str = "none"):
         return _layers.gelu(input)
     if approximate == "tanh":
         return _layers.gelu_tanh(input)
-    raise input.policy.error("nn_gelu_approximate")
+    raise input.policy.errors.nn_gelu_approximate()
 
 
 def silu(input, inplace: bool = False):
@@ -161,7 +162,7 @@ def tanhshrink(input):
 
 
 def _softmax_dim(name: str, input) -> int:
-    warnings.warn(input.policy.error("nn_softmax_implicit_dim", name=name), stacklevel=3)
+    warnings.warn(input.policy.errors.nn_softmax_implicit_dim(name=name), stacklevel=3)
     return 0 if input._data.ndim in (0, 1, 3) else 1
 
 
@@ -196,7 +197,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
-        raise input.policy.error("nn_dropout_p", p=p)
+        raise input.policy.errors.nn_dropout_p(p=p)
     if not training or p == 0.0:
         return input
     d = input._data
@@ -217,10 +218,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float =
         n = weight._data.shape[0]
         if padding_idx > 0:
             if padding_idx >= n:
-                raise weight.policy.error("nn_padding_idx")
+                raise weight.policy.errors.nn_padding_idx()
         elif padding_idx < 0:
             if padding_idx < -n:
-                raise weight.policy.error("nn_padding_idx")
+                raise weight.policy.errors.nn_padding_idx()
             padding_idx += n
     if max_norm is not None:
         _embedding_renorm(weight, input, max_norm, norm_type)
@@ -241,14 +242,14 @@ def _embedding_renorm(weight, input, max_norm, norm_type):
 def one_hot(tensor, num_classes: int = -1):
     d = tensor._data
     if d.dtype != np.int64:
-        raise tensor.policy.error("nn_one_hot_dtype")
+        raise tensor.policy.errors.nn_one_hot_dtype()
     xp = backend.namespace(d)
     if num_classes == -1:
         num_classes = int(d.max()) + 1 if d.size else 0
     if d.size and (int(d.min()) < 0):
-        raise tensor.policy.error("nn_one_hot_negative")
+        raise tensor.policy.errors.nn_one_hot_negative()
     if d.size and int(d.max()) >= num_classes:
-        raise tensor.policy.error("nn_one_hot_too_large")
+        raise tensor.policy.errors.nn_one_hot_too_large()
     return tensor._new((d[..., None] == xp.arange(num_classes)).astype(np.int64))
 
 
@@ -269,11 +270,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
         if t is not None and t._data.size != c:
-            raise input.policy.error("nn_batch_norm_size", name=name, expected=c, got=t._data.size)
+            raise input.policy.errors.nn_batch_norm_size(name=name, expected=c, got=t._data.size)
     if training:
         n = d.size // c
         if n <= 1:
-            raise input.policy.error("nn_batch_norm_one_value", input_shape=d.shape)
+            raise input.policy.errors.nn_batch_norm_one_value(input_shape=d.shape)
         mean = ops.mean(input, dims, keepdim=True)
         centered = input - mean
         var = ops.mean(centered * centered, dims, keepdim=True)
@@ -310,7 +311,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     k = len(normalized_shape)
     if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
         inner = ", ".join(map(str, normalized_shape))
-        raise input.policy.error("nn_layer_norm_shape", normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
+        raise input.policy.errors.nn_layer_norm_shape(normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
     dims = tuple(range(d.ndim - k, d.ndim))
     mean = ops.mean(input, dims, keepdim=True)
     centered = input - mean
@@ -343,7 +344,7 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
 
 def _check_reduction(reduction, policy):
     if reduction not in ("none", "mean", "sum"):
-        raise policy.error("nn_reduction_invalid", reduction=reduction)
+        raise policy.errors.nn_reduction_invalid(reduction=reduction)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
@@ -375,7 +376,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     _check_reduction(reduction, input.policy)
     if beta < 0:
-        raise input.policy.error("nn_smooth_l1_beta")
+        raise input.policy.errors.nn_smooth_l1_beta()
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)
@@ -407,14 +408,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     _check_reduction(reduction, input.policy)
     if label_smoothing > 1.0:  # PyTorch checks only this side: a negative value means no smoothing
-        raise input.policy.error("nn_label_smoothing", value=label_smoothing)
+        raise input.policy.errors.nn_label_smoothing(value=label_smoothing)
     d, td = input._data, target._data
     class_dim = 0 if d.ndim == 1 else 1
     c = d.shape[class_dim]
     logp = ops.log_softmax(input, class_dim)
     if d.shape == td.shape:  # class probabilities
         if td.dtype.kind != "f":
-            raise input.policy.error("nn_target_probabilities_dtype", dtype_scalar=td.dtype)
+            raise input.policy.errors.nn_target_probabilities_dtype(dtype_scalar=td.dtype)
         t = target
         if label_smoothing > 0:
             t = t * (1 - label_smoothing) + label_smoothing / c
@@ -464,7 +465,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if reduction == "mean":
-        warnings.warn(input.policy.error("nn_kl_div_mean"), stacklevel=2)
+        warnings.warn(input.policy.errors.nn_kl_div_mean(), stacklevel=2)
     if log_target:
         loss = ops.exp(target) * (target - input)
     else:
@@ -473,3 +474,134 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     if reduction == "batchmean":
         return ops.sum(loss) / (input._data.shape[0] if input._data.ndim else 1)
     return _layers.reduce_loss(loss, reduction)
+
+
+# -------------------------------------------------------------------------------- attention
+# scaled_dot_product_attention is PyTorch's math backend composed from the op table (matmul,
+# softmax, masked_fill), so its gradients, to any order, are those of the ops; multi_head_attention_forward
+# (nn.MultiheadAttention's functional form) lives in nn/attention.py.
+
+from ..autograd.policy import policy_of  # noqa: E402
+from ..tensor import Tensor  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention"]
+
+
+def _sdpa_check_args(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa) -> None:
+    """PyTorch's argument parsing: the types it accepts for each argument."""
+    for position, (arg, t) in enumerate((("query", query), ("key", key), ("value", value)), 1):
+        if not isinstance(t, Tensor):
+            raise policy_of(query, key, value).errors.sdpa_input_type(arg=arg, position=position,
+                                                     type=type(t).__name__)
+    policy = query.policy
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):
+        raise policy.errors.sdpa_arg_type(arg="attn_mask", expected="Tensor", type=type(attn_mask).__name__)
+    for arg, v, kinds, expected in (("dropout_p", dropout_p, (int, float, np.integer, np.floating), "float"),
+                                    ("is_causal", is_causal, (bool,), "bool"),
+                                    ("scale", 0.0 if scale is None else scale, (int, float, np.integer, np.floating),
+                                     "float"),
+                                    ("enable_gqa", enable_gqa, (bool,), "bool")):
+        if not isinstance(v, kinds):
+            raise policy.errors.sdpa_arg_type(arg=arg, expected=expected, type=type(v).__name__)
+
+
+def _sdpa_validate(query, key, value, attn_mask, is_causal) -> None:
+    """PyTorch's checks of the inputs, in its order."""
+    policy = query.policy
+    qd, kd, vd = query._data, key._data, value._data
+    if not qd.dtype == kd.dtype == vd.dtype:
+        raise policy.errors.sdpa_dtype(query_ctype=qd.dtype, key_ctype=kd.dtype, value_ctype=vd.dtype)
+    if not query.device == key.device == value.device:
+        raise policy.errors.sdpa_device(query=query.device, key=key.device, value=value.device)
+    if min(qd.ndim, kd.ndim, vd.ndim) < 2:
+        raise policy.errors.sdpa_dims(query=qd.ndim, key=kd.ndim, value=vd.ndim)
+    if attn_mask is not None:
+        md = attn_mask._data
+        if md.dtype not in (np.bool_, np.float32, qd.dtype):
+            raise policy.errors.sdpa_mask_dtype(mask_ctype=md.dtype, query_ctype=qd.dtype)
+        if md.ndim == 0:
+            raise policy.errors.sdpa_dim_scalar(dim=-2)
+        if md.ndim == 1:
+            raise policy.errors.sdpa_dim_range(low=-1, high=0, dim=-2)
+    if is_causal and attn_mask is not None:
+        raise policy.errors.sdpa_causal_with_mask()
+    if qd.dtype.kind != "f":
+        raise policy.errors.sdpa_not_float(found_scalar=qd.dtype)
+
+
+def _sdpa_group_heads(query, key, value):
+    """Grouped-query attention: key and value heads repeated (interleaved) up to the query's."""
+    policy = query.policy
+    for t in (query, key, value):
+        n = t._data.ndim
+        if n < 3:
+            raise policy.errors.sdpa_dim_range(low=-n, high=n - 1, dim=-3)
+    hq, hk, hv = query._data.shape[-3], key._data.shape[-3], value._data.shape[-3]
+    if hq == hk == hv:
+        return key, value
+    if hq % hk or hq % hv:
+        raise policy.errors.sdpa_gqa_heads()
+
+    def repeat(t, times):
+        if times == 1:
+            return t
+        shape = t._data.shape
+        wide = ops.expand(ops.unsqueeze(t, -3), *shape[:-2], times, *shape[-2:])
+        return ops.reshape(wide, shape[:-3] + (shape[-3] * times,) + shape[-2:])
+    return repeat(key, hq // hk), repeat(value, hq // hv)
+
+
+def _safe_softmax(scores):
+    """Softmax over the last dimension where a row that is all -inf gives zeros (and passes no
+    gradient), as PyTorch's attention does."""
+    d = scores._data
+    xp = backend.namespace(d)
+    dead = xp.all(d == -xp.inf, axis=-1, keepdims=True)
+    if not bool(dead.any()):
+        return ops.softmax(scores, -1)
+    dead = scores._new(dead)
+    return ops.masked_fill(ops.softmax(ops.masked_fill(scores, dead, 0.0), -1), dead, 0.0)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: float = 0.0, is_causal: bool = False,
+                                 *, scale=None, enable_gqa: bool = False):
+    """softmax(Q K^T * scale + mask) V over the last two dimensions, PyTorch's math backend: a bool
+    mask keeps the True positions, a float mask is added, `is_causal` keeps the lower triangle;
+    a row with nothing to attend to gives zeros. Half precision runs in float32."""
+    _sdpa_check_args(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+    _sdpa_validate(query, key, value, attn_mask, is_causal)
+    policy = query.policy
+    origin = query._data.dtype
+    if origin == np.float16:
+        query, key, value = (ops.cast(t, np.float32) for t in (query, key, value))
+    if enable_gqa:
+        key, value = _sdpa_group_heads(query, key, value)
+    xp = backend.namespace(query._data)
+    dtype = query._data.dtype
+    factor = (1.0 / float(np.sqrt(query._data.shape[-1])) if scale is None else abs(float(scale))) ** 0.5
+    q = query * (-factor if scale is not None and scale < 0 else factor)
+    scores = ops.matmul(q, ops.transpose(key, -2, -1) * factor)
+    if is_causal:
+        n_q, n_k = query._data.shape[-2], key._data.shape[-2]
+        attn_mask = query._new(xp.tril(xp.ones((n_q, n_k), dtype=bool)))
+    if attn_mask is not None:
+        md = attn_mask._data
+        if md.dtype == np.bool_:   # PyTorch's conversion: 0 where True, -inf where False, in query's dtype
+            attn_mask = attn_mask._new(xp.where(md, 0.0, -xp.inf).astype(origin))
+        shape = scores._data.shape
+        err = ops.broadcast_error(shape, md.shape, policy)
+        if err is not None:
+            raise err
+        wide = tuple(np.broadcast_shapes(shape, md.shape))
+        if wide != shape:   # PyTorch adds the mask in place into the scores
+            raise policy.errors.sdpa_mask_grows(out=list(shape), wide=list(wide))
+        if attn_mask._data.dtype != dtype:
+            attn_mask = ops.cast(attn_mask, dtype)
+        scores = scores + attn_mask
+    attn = _safe_softmax(scores)
+    if dropout_p > 0.0:
+        if dropout_p > 1.0:
+            raise policy.errors.sdpa_dropout_p(p=float(dropout_p))
+        attn = dropout(attn, float(dropout_p), True)
+    out = ops.matmul(attn, value)
+    return ops.cast(out, origin) if out._data.dtype != origin else out

@@ -28,14 +28,14 @@ def _expand(name: str, values: tuple, dims: int, policy) -> tuple:
     if len(values) == 1:
         return values * dims
     if len(values) != dims:
-        raise policy.error("conv_param_length", name=name, dims=dims, value=list(values))
+        raise policy.errors.conv_param_length(name=name, dims=dims, value=list(values))
     return values
 
 
 def _batched(input, spatial: int, fn: str):
     d = input._data
     if d.ndim not in (spatial + 1, spatial + 2):
-        raise input.policy.error("nn_conv2d_input_dim", unbatched=spatial + 1, batched=spatial + 2, fn=fn,
+        raise input.policy.errors.nn_conv2d_input_dim(unbatched=spatial + 1, batched=spatial + 2, fn=fn,
                                  size=_dims(d.shape))
     unbatched = d.ndim == spatial + 1
     return (ops.unsqueeze(input, 0) if unbatched else input), unbatched
@@ -47,53 +47,53 @@ def _check(x, weight, bias, stride, padding, dilation, groups, output_padding, t
     policy = x.policy
     xs, ws = x._data.shape, weight._data.shape
     if len(ws) < 3:
-        raise policy.error("nn_conv2d_weight_dim")
+        raise policy.errors.nn_conv2d_weight_dim()
     k = len(ws) - 2
     stride, padding, dilation, output_padding = (
         _expand(name, v, k, policy) for name, v in (("stride", stride), ("padding", padding),
                                                       ("dilation", dilation), ("output_padding", output_padding)))
     if groups <= 0:
-        raise policy.error("conv_nonpositive_groups")
+        raise policy.errors.conv_nonpositive_groups()
     if any(p < 0 for p in padding):
-        raise policy.error("conv_negative_padding")
+        raise policy.errors.conv_negative_padding()
     if any(p < 0 for p in output_padding):
-        raise policy.error("conv_negative_output_padding")
+        raise policy.errors.conv_negative_output_padding()
     if any(s <= 0 for s in stride):
-        raise policy.error("conv_nonpositive_stride")
+        raise policy.errors.conv_nonpositive_stride()
     if any(dl < 0 for dl in dilation):
-        raise policy.error("conv_negative_dilation")
+        raise policy.errors.conv_negative_dilation()
     if len(xs) != len(ws):
-        raise policy.error("conv_weight_input_dims", dims=len(ws), weight=_dims(ws), got=len(xs), input=_dims(xs))
+        raise policy.errors.conv_weight_input_dims(dims=len(ws), weight=_dims(ws), got=len(xs), input=_dims(xs))
     if ws[0] < groups:
-        raise policy.error("conv_weight_below_groups", groups=groups, weight=_dims(ws))
+        raise policy.errors.conv_weight_below_groups(groups=groups, weight=_dims(ws))
     if ws[0] % groups:
-        raise policy.error("nn_conv2d_weight_groups", groups=groups, weight=_dims(ws))
+        raise policy.errors.nn_conv2d_weight_groups(groups=groups, weight=_dims(ws))
     bias_shape = None if bias is None else bias._data.shape
     if not transposed:
         if xs[1] != ws[1] * groups:
-            raise policy.error("nn_conv2d_channels", groups=groups, weight=_dims(ws), input=_dims(xs),
+            raise policy.errors.nn_conv2d_channels(groups=groups, weight=_dims(ws), input=_dims(xs),
                                expected=ws[1] * groups, got=xs[1])
         if bias is not None and bias_shape != (ws[0],):
-            raise policy.error("nn_conv2d_bias", weight=_dims(ws), expected=ws[0], bias=_dims(bias_shape))
+            raise policy.errors.nn_conv2d_bias(weight=_dims(ws), expected=ws[0], bias=_dims(bias_shape))
         padded = [xs[2 + i] + 2 * padding[i] for i in range(k)]
         kernel = [dilation[i] * (ws[2 + i] - 1) + 1 for i in range(k)]
         if not same and any(p < kk for p, kk in zip(padded, kernel)):
-            raise policy.error("nn_conv2d_kernel_size", padded=" x ".join(map(str, padded)),
+            raise policy.errors.nn_conv2d_kernel_size(padded=" x ".join(map(str, padded)),
                                kernel=" x ".join(map(str, kernel)))
     else:
         if xs[1] != ws[0]:
-            raise policy.error("conv_transposed_channels", weight=_dims(ws), input=_dims(xs), expected=ws[0],
+            raise policy.errors.conv_transposed_channels(weight=_dims(ws), input=_dims(xs), expected=ws[0],
                                got=xs[1])
         if bias is not None and bias_shape != (ws[1] * groups,):
-            raise policy.error("conv_transposed_bias", weight=_dims(ws), expected=ws[1] * groups,
+            raise policy.errors.conv_transposed_bias(weight=_dims(ws), expected=ws[1] * groups,
                                bias=_dims(bias_shape))
     if x._data.dtype != weight._data.dtype:
-        raise policy.error("nn_conv2d_dtype", want_scalar=x._data.dtype, got_scalar=weight._data.dtype)
+        raise policy.errors.nn_conv2d_dtype(want_scalar=x._data.dtype, got_scalar=weight._data.dtype)
     if bias is not None and bias._data.dtype != x._data.dtype:
-        raise policy.error("conv_bias_dtype", input_type=_C_TYPES.get(str(x._data.dtype), x._data.dtype),
+        raise policy.errors.conv_bias_dtype(input_type=_C_TYPES.get(str(x._data.dtype), x._data.dtype),
                            bias_type=_C_TYPES.get(str(bias._data.dtype), bias._data.dtype))
     if any(dl == 0 for dl in dilation):
-        raise policy.error("conv_zero_dilation")
+        raise policy.errors.conv_zero_dilation()
     return stride, padding, dilation, output_padding
 
 
@@ -112,7 +112,7 @@ def _conv(fn: str, spatial: int, input, weight, bias, stride, padding, dilation,
     mode = None
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
-            raise policy.error("nn_conv2d_padding_string", padding=padding)
+            raise policy.errors.nn_conv2d_padding_string(padding=padding)
         mode, padding = padding, 0
     stride, padding, dilation = (_int_tuple(fn, name, v, spatial, policy) for name, v in
                                  (("stride", stride), ("padding", padding), ("dilation", dilation)))
@@ -120,7 +120,7 @@ def _conv(fn: str, spatial: int, input, weight, bias, stride, padding, dilation,
                                           mode == "same")
     if mode == "same":
         if any(s != 1 for s in stride):
-            raise policy.error("nn_conv2d_same_strided")
+            raise policy.errors.nn_conv2d_same_strided()
         pads = _same_padding(weight._data.shape[2:], dilation)
     else:
         pads = tuple(p for p in padding for _ in range(2))
@@ -144,7 +144,7 @@ def _int_tuple(fn: str, name: str, v, spatial: int, policy) -> tuple:
     """An int or a sequence of ints, as the Python binding accepts a `tuple of ints` argument."""
     values = _ntuple(v, spatial)
     if not all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in values):
-        raise policy.error("conv_param_ints", fn=fn, name=name, type_name=type(v).__name__)
+        raise policy.errors.conv_param_ints(fn=fn, name=name, type_name=type(v).__name__)
     return tuple(int(e) for e in values)
 
 
@@ -170,14 +170,14 @@ def _conv_transpose(fn: str, spatial: int, input, weight, bias, stride, padding,
                                                        output_padding, True)
     k = len(stride)
     if any(op >= s and op >= dl for op, s, dl in zip(output_padding, stride, dilation)):
-        raise policy.error("conv_output_padding", values=_per_axis(output_padding, stride, dilation))
+        raise policy.errors.conv_output_padding(values=_per_axis(output_padding, stride, dilation))
     in_spatial = x._data.shape[2:]
     ks = weight._data.shape[2:]
     out_spatial = tuple((in_spatial[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (ks[i] - 1)
                         + output_padding[i] + 1 for i in range(k))
     if any(o < 1 for o in out_spatial):
         lead = (1,) if k == 1 else ()
-        raise policy.error("conv_transposed_output_size", input=" x ".join(map(str, lead + tuple(in_spatial))),
+        raise policy.errors.conv_transposed_output_size(input=" x ".join(map(str, lead + tuple(in_spatial))),
                            output=" x ".join(map(str, lead + out_spatial)))
     pads = tuple(p for p in padding for _ in range(2))
     out = _nd.conv_transpose(x, weight, bias, stride, pads, dilation, groups, out_spatial)
@@ -207,17 +207,17 @@ def _fold_params(policy, kernel_size, dilation, padding, stride) -> tuple:
     for name, v in (("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding), ("stride", stride)):
         v = _ntuple(v, 2)
         if len(v) != 2:
-            raise policy.error("fold_param_len", name=name, size=len(v))
+            raise policy.errors.fold_param_len(name=name, size=len(v))
         values.append(tuple(int(e) for e in v))
     kernel, dilation, padding, stride = values
     if min(kernel) <= 0:
-        raise policy.error("fold_kernel_positive", h=kernel[0], w=kernel[1])
+        raise policy.errors.fold_kernel_positive(h=kernel[0], w=kernel[1])
     if min(dilation) <= 0:
-        raise policy.error("fold_dilation_positive", h=dilation[0], w=dilation[1])
+        raise policy.errors.fold_dilation_positive(h=dilation[0], w=dilation[1])
     if min(padding) < 0:
-        raise policy.error("fold_padding_negative", h=padding[0], w=padding[1])
+        raise policy.errors.fold_padding_negative(h=padding[0], w=padding[1])
     if min(stride) <= 0:
-        raise policy.error("fold_stride_positive", h=stride[0], w=stride[1])
+        raise policy.errors.fold_stride_positive(h=stride[0], w=stride[1])
     return kernel, dilation, padding, stride
 
 
@@ -229,14 +229,14 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C * kh * kw, L), every sliding block as a column."""
     policy = input.policy
     if isinstance(kernel_size, (tuple, list)) and len(kernel_size) != 2:
-        raise policy.error("fold_param_len", name="kernel_size", size=len(kernel_size))
+        raise policy.errors.fold_param_len(name="kernel_size", size=len(kernel_size))
     kernel, dilation, padding, stride = _fold_params(policy, kernel_size, dilation, padding, stride)
     shape = input._data.shape
     if len(shape) not in (3, 4) or any(s == 0 for s in shape[-3:]):
-        raise policy.error("unfold_input_dims", size=_dims(shape))
+        raise policy.errors.unfold_input_dims(size=_dims(shape))
     blocks = _blocks(shape[-2:], kernel, dilation, padding, stride)
     if min(blocks) < 1:
-        raise policy.error("unfold_blocks", h=shape[-2], w=shape[-1], kernel=kernel, dilation=dilation,
+        raise policy.errors.unfold_blocks(h=shape[-2], w=shape[-1], kernel=kernel, dilation=dilation,
                            padding=padding, blocks=blocks)
     unbatched = len(shape) == 3
     x = ops.unsqueeze(input, 0) if unbatched else input
@@ -249,17 +249,17 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     policy = input.policy
     size = _ntuple(output_size, 2)
     if len(size) != 2:
-        raise policy.error("fold_param_len", name="output_size", size=len(size))
+        raise policy.errors.fold_param_len(name="output_size", size=len(size))
     kernel, dilation, padding, stride = _fold_params(policy, kernel_size, dilation, padding, stride)
     shape = input._data.shape
     if len(shape) not in (2, 3) or any(s == 0 for s in shape[-2:]):
-        raise policy.error("fold_input_dims", size=_dims(shape))
+        raise policy.errors.fold_input_dims(size=_dims(shape))
     k = kernel[0] * kernel[1]
     if shape[-2] % k:
-        raise policy.error("fold_divisible", size=shape[-2], kernel=kernel)
+        raise policy.errors.fold_divisible(size=shape[-2], kernel=kernel)
     blocks = _blocks(size, kernel, dilation, padding, stride)
     if blocks[0] * blocks[1] != shape[-1]:
-        raise policy.error("fold_blocks", size=tuple(size), kernel=kernel, dilation=dilation, padding=padding,
+        raise policy.errors.fold_blocks(size=tuple(size), kernel=kernel, dilation=dilation, padding=padding,
                            stride=stride, bh=blocks[0], bw=blocks[1], blocks=blocks[0] * blocks[1], got=shape[-1])
     unbatched = len(shape) == 2
     x = ops.unsqueeze(input, 0) if unbatched else input

@@ -26,15 +26,15 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
                   padding_idx=None):
     policy = weight.policy
     if per_sample_weights is not None and input._data.shape != per_sample_weights._data.shape:
-        raise policy.error("embedding_bag_weights_shape", weights_shape=per_sample_weights._data.shape,
+        raise policy.errors.embedding_bag_weights_shape(weights_shape=per_sample_weights._data.shape,
                            input_shape=input._data.shape)
     if weight._data.ndim != 2:
-        raise policy.error("embedding_bag_weight_dim", ndim=weight._data.ndim)
+        raise policy.errors.embedding_bag_weight_dim(ndim=weight._data.ndim)
     idx = input._data
     psw = per_sample_weights
     if idx.ndim == 2:
         if offsets is not None:
-            raise policy.error("embedding_bag_2d_offsets", type_name=str(type(offsets)))
+            raise policy.errors.embedding_bag_2d_offsets(type_name=str(type(offsets)))
         starts = np.arange(0, idx.size, idx.shape[1]) if idx.shape[1] else np.zeros(idx.shape[0], dtype=np.int64)
         idx = idx.reshape(-1)
         include_last_offset = False
@@ -42,39 +42,39 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
             psw = ops.reshape(psw, (-1,))
     elif idx.ndim == 1:
         if offsets is None:
-            raise policy.error("embedding_bag_offsets_none")
+            raise policy.errors.embedding_bag_offsets_none()
         if offsets._data.ndim != 1:
-            raise policy.error("embedding_bag_offsets_dim")
+            raise policy.errors.embedding_bag_offsets_dim()
         starts = backend.to_device(offsets._data, backend.CPU).astype(np.int64)
     else:
-        raise policy.error("embedding_bag_input_dim", ndim=idx.ndim)
+        raise policy.errors.embedding_bag_input_dim(ndim=idx.ndim)
     if mode == "max":
         if scale_grad_by_freq:
-            raise policy.error("embedding_bag_max_freq")
+            raise policy.errors.embedding_bag_max_freq()
         if sparse:
-            raise policy.error("embedding_bag_max_sparse")
+            raise policy.errors.embedding_bag_max_sparse()
     elif mode not in ("sum", "mean"):
-        raise policy.error("embedding_bag_mode")
+        raise policy.errors.embedding_bag_mode()
     if max_norm is not None:
         _renorm(weight, idx, max_norm, norm_type)
     if psw is not None and mode != "sum":
-        raise policy.error("embedding_bag_weights_mode", mode=mode)
+        raise policy.errors.embedding_bag_weights_mode(mode=mode)
     if scale_grad_by_freq or sparse:
-        raise policy.error("embedding_bag_not_built", what="scale_grad_by_freq" if scale_grad_by_freq else "sparse")
+        raise policy.errors.embedding_bag_not_built(what="scale_grad_by_freq" if scale_grad_by_freq else "sparse")
     for name, t in (("indices", input), ("offsets", offsets)):
         if t is not None and t._data.dtype.kind not in "iu":
-            raise policy.error("embedding_bag_index_dtype", arg=1 if name == "indices" else 2, name=name,
+            raise policy.errors.embedding_bag_index_dtype(arg=1 if name == "indices" else 2, name=name,
                                type_name=policy.type_name(t._data.dtype))
     n = weight._data.shape[0]
     if padding_idx is not None:
         if not -n <= padding_idx < n:
-            raise policy.error("embedding_bag_padding_idx", low=-n, high=n - 1, got=padding_idx)
+            raise policy.errors.embedding_bag_padding_idx(low=-n, high=n - 1, got=padding_idx)
         padding_idx %= n
     total = idx.shape[0]
     if starts.size and starts[0] != 0:
-        raise policy.error("embedding_bag_first_offset", got=int(starts[0]))
+        raise policy.errors.embedding_bag_first_offset(got=int(starts[0]))
     if starts.size and starts[-1] > total:
-        raise policy.error("embedding_bag_last_offset", length=total, got=int(starts[-1]))
+        raise policy.errors.embedding_bag_last_offset(length=total, got=int(starts[-1]))
     host_idx = backend.to_device(idx, backend.CPU).astype(np.int64)
     if include_last_offset:      # the extra offset closes no bag: the last bag runs to the end, as in ATen
         starts = starts[:-1]

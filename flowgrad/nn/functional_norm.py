@@ -39,15 +39,15 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
     policy = input.policy
     shape = input._data.shape
     if len(shape) < 2:
-        raise policy.error("norm_input_min_dims", ndim=len(shape))
+        raise policy.errors.norm_input_min_dims(ndim=len(shape))
     n, c = shape[:2]
     if input._data.dtype.kind != "f":
-        raise policy.error("not_implemented_for", op="GroupNormKernelImpl", dtype_scalar=input._data.dtype)
+        raise policy.errors.not_implemented_for(op="GroupNormKernelImpl", dtype_scalar=input._data.dtype)
     if c % num_groups:
-        raise policy.error("group_norm_groups", size=_dims(shape), groups=num_groups)
+        raise policy.errors.group_norm_groups(size=_dims(shape), groups=num_groups)
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and (t._data.ndim != 1 or t._data.shape[0] != c):
-            raise policy.error("group_norm_affine", name=name, shape=_dims(t._data.shape), size=_dims(shape))
+            raise policy.errors.group_norm_affine(name=name, shape=_dims(t._data.shape), size=_dims(shape))
     return _normalization.group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -58,7 +58,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if use_input_stats:
         spatial = math.prod(shape[2:])
         if spatial <= 1:
-            raise input.policy.error("instance_norm_spatial", input_shape=shape)
+            raise input.policy.errors.instance_norm_spatial(input_shape=shape)
         out, mean, var = _normalize(input, dims, eps)
         m = float(momentum)
         if running_mean is not None:
@@ -82,7 +82,7 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
     """Each value over (k + alpha * the mean of the squares of `size` neighbouring channels) ** beta."""
     shape = input._data.shape
     if len(shape) < 3:
-        raise input.policy.error("local_response_norm_dims", ndim=len(shape))
+        raise input.policy.errors.local_response_norm_dims(ndim=len(shape))
     if input._data.size == 0:
         return input * 1
     div = ops.unsqueeze(input * input, 1)

@@ -18,33 +18,33 @@ def pad(input, pad, mode: str = "constant", value=None):
         return _conv.constant_pad(input, pad, 0 if value is None else value)
     policy = input.policy
     if mode not in ("reflect", "replicate", "circular"):
-        raise policy.error("nn_pad_mode", mode=mode)
+        raise policy.errors.nn_pad_mode(mode=mode)
     if value is not None and value != 0:
-        raise policy.error("pad_mode_value", mode=mode)
+        raise policy.errors.pad_mode_value(mode=mode)
     if len(pad) % 2:
-        raise policy.error("pad_length_odd")
+        raise policy.errors.pad_length_odd()
     d = input._data
     k = len(pad) // 2
     if k not in (1, 2, 3) or d.ndim not in (k + 1, k + 2):
-        raise policy.error("pad_mode_dims", size=len(pad), ndim=d.ndim)
+        raise policy.errors.pad_mode_dims(size=len(pad), ndim=d.ndim)
     for i in range(k):
         dim = d.ndim - 1 - i
         lo, hi = pad[2 * i], pad[2 * i + 1]
         n = d.shape[dim]
         if mode == "reflect" and (lo >= n or hi >= n):
-            raise policy.error("nn_pad_reflect_size", arg=4 + 2 * i, lo=lo, hi=hi, dim=dim, size=list(d.shape))
+            raise policy.errors.nn_pad_reflect_size(arg=4 + 2 * i, lo=lo, hi=hi, dim=dim, size=list(d.shape))
         if mode == "circular":
             if lo > n or hi > n:
-                raise policy.error("pad_circular_wrap")
+                raise policy.errors.pad_circular_wrap()
             if n + min(lo, 0) + min(hi, 0) <= 0:
-                raise policy.error("pad_circular_empty")
+                raise policy.errors.pad_circular_empty()
     out_shape = list(d.shape)
     for i in range(k):
         out_shape[d.ndim - 1 - i] += pad[2 * i] + pad[2 * i + 1]
     if mode != "circular" and k == 1 and out_shape[-1] < 1:
-        raise policy.error("pad_too_small", size=d.shape[-1], out=out_shape[-1])
+        raise policy.errors.pad_too_small(size=d.shape[-1], out=out_shape[-1])
     if mode != "circular" and min(out_shape) < 0:
-        raise policy.error("pad_negative_dimension", dim=min(out_shape), size=_dims(out_shape))
+        raise policy.errors.pad_negative_dimension(dim=min(out_shape), size=_dims(out_shape))
     if mode != "circular":
         return _padding.index_pad(input, pad, mode)
     out = input

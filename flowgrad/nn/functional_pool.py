@@ -45,7 +45,7 @@ def _param(policy, fn: str, name: str, v, nd: int) -> tuple:
             raise policy.error("avg_pool3d_stride_len" if avg3d else "pool_stride_len", fn=fn, count=count)
         if name == "padding":
             raise policy.error("avg_pool3d_padding_len" if avg3d else "pool_padding_len", fn=fn, count=count)
-        raise policy.error("pool_dilation_len", fn=fn, count=count)
+        raise policy.errors.pool_dilation_len(fn=fn, count=count)
     return tuple(int(e) for e in values)
 
 
@@ -58,18 +58,18 @@ def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
     padding = _param(policy, fn, "padding", padding, nd)
     dilation = (1,) * nd if dilation is None else _param(policy, fn, "dilation", dilation, nd)
     if d.ndim not in (nd + 1, nd + 2):
-        raise policy.error("nn_pool_input_dim", unbatched=nd + 1, batched=nd + 2)
+        raise policy.errors.nn_pool_input_dim(unbatched=nd + 1, batched=nd + 2)
     if any(s == 0 for s in stride):
-        raise policy.error("pool_stride_zero")
+        raise policy.errors.pool_stride_zero()
     axes = ("T", "H", "W")[-nd:]
     if any(k <= 0 for k in kernel):
-        raise policy.error("pool_kernel_positive", values=" ".join(f"k{a}: {k}" for a, k in zip(axes, kernel)))
+        raise policy.errors.pool_kernel_positive(values=" ".join(f"k{a}: {k}" for a, k in zip(axes, kernel)))
     if any(dl <= 0 for dl in dilation):
-        raise policy.error("pool_dilation_positive",
+        raise policy.errors.pool_dilation_positive(
                            values=" ".join(f"dilation{a}: {dl}" for a, dl in zip(axes, dilation)))
     for p, k, dl in zip(padding, kernel, dilation):
         if p > k // 2:
-            raise policy.error("nn_pool_pad", pad=p, kernel=k, dilation=dl)
+            raise policy.errors.nn_pool_pad(pad=p, kernel=k, dilation=dl)
     return kernel, stride, padding, dilation
 
 
@@ -84,7 +84,7 @@ def _check_output(input, nd, kernel, stride, padding, dilation, ceil_mode):
             for i in range(nd)]
     if any(o < 1 for o in outs):
         c = input._data.shape[-nd - 1]
-        raise input.policy.error("pool_output_small", input="x".join(map(str, (c, *size))),
+        raise input.policy.errors.pool_output_small(input="x".join(map(str, (c, *size))),
                                  output="x".join(map(str, (c, *(max(o, 0) for o in outs)))))
 
 
@@ -95,7 +95,7 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
     policy = input.policy
     d = input._data
     if d.ndim not in (2, 3) or d.shape[-1] == 0 or d.shape[-2] == 0:
-        raise policy.error("pool1d_input_dim", fn=fn, size=_dims(d.shape))
+        raise policy.errors.pool1d_input_dim(fn=fn, size=_dims(d.shape))
     values = {}
     for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding), ("dilation", dilation)):
         if name == "stride" and (v is None or (isinstance(v, (list, tuple)) and len(v) == 0)):
@@ -109,14 +109,14 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
     k, s, p, dl = (values[n] for n in ("kernel_size", "stride", "padding", "dilation"))
     for name, v in (("kernel_size", k), ("stride", s), ("dilation", dl)):
         if v <= 0:
-            raise policy.error("pool1d_positive", fn=fn, name=name, value=v)
+            raise policy.errors.pool1d_positive(fn=fn, name=name, value=v)
     if p < 0:
-        raise policy.error("pool1d_padding_negative", fn=fn, value=p)
+        raise policy.errors.pool1d_padding_negative(fn=fn, value=p)
     if p > k // 2:
-        raise policy.error("pool1d_padding_half", fn=fn, pad=p, kernel=k)
+        raise policy.errors.pool1d_padding_half(fn=fn, pad=p, kernel=k)
     out = _pooling.pool_output_size(d.shape[-1], k, s, p, dl, ceil_mode)[0]
     if out <= 0:
-        raise policy.error("pool1d_output_size", fn=fn, size=out)
+        raise policy.errors.pool1d_output_size(fn=fn, size=out)
     return k, s, p, dl
 
 
@@ -158,7 +158,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     policy = input.policy
     d = input._data
     if d.ndim not in (2, 3):
-        raise policy.error("pool_dims_range", low=2, high=3, ndim=d.ndim, fn="avg_pool1d")
+        raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn="avg_pool1d")
     args = {}
     for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding)):
         if name == "stride" and (v is None or (isinstance(v, (list, tuple)) and len(v) == 0)):
@@ -166,7 +166,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
             continue
         v = _sizes(v)
         if len(v) != 1:
-            raise policy.error("pool_one_int", fn="avg_pool1d", name=name, got=len(v))
+            raise policy.errors.pool_one_int(fn="avg_pool1d", name=name, got=len(v))
         args[name] = int(v[0])
     out = avg_pool2d(ops.unsqueeze(input, -2), (1, args["kernel_size"]), (1, args["stride"]), (0, args["padding"]),
                      ceil_mode, count_include_pad)
@@ -177,7 +177,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
                count_include_pad: bool = True, divisor_override=None):
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
-        raise input.policy.error("pool_divisor_zero")
+        raise input.policy.errors.pool_divisor_zero()
     _check_output(input, 2, kernel, stride, padding, (1, 1), ceil_mode)
     x, unbatched = _batch(input, 2)
     out = _pooling.avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
@@ -188,10 +188,10 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
                count_include_pad: bool = True, divisor_override=None):
     kernel, stride, padding, _ = _pool_args(input, "avg_pool3d", 3, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
-        raise input.policy.error("pool_divisor_zero")
+        raise input.policy.errors.pool_divisor_zero()
     size = input._data.shape[-3:]
     if any(s + 2 * p < k for s, p, k in zip(size, padding, kernel)):
-        raise input.policy.error("avg_pool3d_small", t=size[0], h=size[1], w=size[2], kt=kernel[0], kh=kernel[1],
+        raise input.policy.errors.avg_pool3d_small(t=size[0], h=size[1], w=size[2], kt=kernel[0], kh=kernel[1],
                                  kw=kernel[2])
     _check_output(input, 3, kernel, stride, padding, (1, 1, 1), ceil_mode)
     x, unbatched = _batch(input, 3)
@@ -212,20 +212,20 @@ def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
     d = input._data
     sizes = _sizes(output_size)
     if nd == 1 and len(sizes) != 1:
-        raise policy.error("pool_one_int", fn=fn, name="output_size", got=len(sizes))
+        raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
     if len(sizes) == 1:
         sizes = sizes * nd
     if len(sizes) != nd:
-        raise policy.error("adaptive_output_size_len", fn=fn, count=nd)
+        raise policy.errors.adaptive_output_size_len(fn=fn, count=nd)
     if nd == 1:
         if d.ndim not in (2, 3):
-            raise policy.error("pool_dims_range", low=2, high=3, ndim=d.ndim, fn=fn)
+            raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn=fn)
     elif d.ndim not in (nd + 1, nd + 2):
         raise policy.error("adaptive_max_input_dim" if "max" in fn else "nn_adaptive_pool_input_dim", fn=fn,
                            unbatched=nd + 1, batched=nd + 2, size=list(d.shape))
     for dim in range(1, d.ndim):
         if d.shape[dim] == 0 and nd > 1:
-            raise policy.error("nn_adaptive_pool_empty", fn=fn, size=list(d.shape), dim=dim)
+            raise policy.errors.nn_adaptive_pool_empty(fn=fn, size=list(d.shape), dim=dim)
     spatial = d.shape[-nd:]
     return tuple(spatial[i] if s is None else int(s) for i, s in enumerate(sizes))
 
@@ -364,11 +364,11 @@ def _unpool_size(input, nd: int, kernel, stride, padding, output_size) -> tuple:
     if len(size) == nd + 2:
         size = size[2:]
     if len(size) != nd:
-        raise policy.error("unpool_output_size_len", dims=nd, full=nd + 2, got=len(size))
+        raise policy.errors.unpool_output_size_len(dims=nd, full=nd + 2, got=len(size))
     for i in range(nd):
         low, high = default[i] - stride[i], default[i] + stride[i]
         if not low < size[i] < high:
-            raise policy.error("unpool_output_size_range", size=size, dim=i, low=low, high=high)
+            raise policy.errors.unpool_output_size_range(size=size, dim=i, low=low, high=high)
     return tuple(int(s) for s in size)
 
 
@@ -383,16 +383,16 @@ def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_si
     policy = input.policy
     shape = input._data.shape
     if indices._data.shape != shape:
-        raise policy.error("unpool_indices_shape", input=_dims(shape), indices=_dims(indices._data.shape))
+        raise policy.errors.unpool_indices_shape(input=_dims(shape), indices=_dims(indices._data.shape))
     if indices._data.dtype != np.int64:
-        raise policy.error("unpool_indices_dtype", got_scalar=indices._data.dtype)
+        raise policy.errors.unpool_indices_dtype(got_scalar=indices._data.dtype)
     flat_idx = indices._data.reshape(shape[:-nd] + (-1,))
     cells = math.prod(size)
     bad = (flat_idx < 0) | (flat_idx >= cells)
     if bad.any():
         first = int(flat_idx.reshape(-1)[int(backend.namespace(bad).argmax(bad.reshape(-1)))])
         sizes = size + (1,) if nd == 1 else size       # ATen unpools 1-d as 2-d of width 1
-        raise policy.error("unpool_index_range", index=first, cells="x".join(map(str, sizes)))
+        raise policy.errors.unpool_index_range(index=first, cells="x".join(map(str, sizes)))
     if nd == 1:     # as 2-d unpooling of height 1, as PyTorch runs it
         out = _pooling.max_unpool(ops.unsqueeze(input, -2), ops.unsqueeze(indices, -2), (1,) + size)
         return ops.squeeze(out, -2)

@@ -11,7 +11,8 @@ import numpy as np
 from ..ops import resample as _resample
 from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample", "upsample_nearest",
+           "upsample_bilinear"]
 
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
 _STEMS = {"nearest": "UpsampleNearest{}D", "nearest-exact": "UpsampleNearestExact{}D", "linear": "UpsampleLinear{}D",
@@ -22,9 +23,9 @@ def _shuffle_checks(input, fn: str, factor: int):
     policy = input.policy
     shape = input._data.shape
     if len(shape) < 3:
-        raise policy.error("pixel_shuffle_dims", fn=fn, ndim=len(shape))
+        raise policy.errors.pixel_shuffle_dims(fn=fn, ndim=len(shape))
     if factor <= 0:
-        raise policy.error("pixel_shuffle_factor", fn=fn,
+        raise policy.errors.pixel_shuffle_factor(fn=fn,
                            name="upscale_factor" if fn == "pixel_shuffle" else "downscale_factor", value=factor)
     return shape
 
@@ -35,7 +36,7 @@ def pixel_shuffle(input, upscale_factor: int):
     shape = _shuffle_checks(input, "pixel_shuffle", r)
     c, h, w = shape[-3:]
     if c % (r * r):
-        raise input.policy.error("pixel_shuffle_channels", channels=c, square=r * r)
+        raise input.policy.errors.pixel_shuffle_channels(channels=c, square=r * r)
     return _resample.pixel_shuffle(input, r)
 
 
@@ -45,9 +46,9 @@ def pixel_unshuffle(input, downscale_factor: int):
     shape = _shuffle_checks(input, "pixel_unshuffle", r)
     c, h, w = shape[-3:]
     if h % r:
-        raise input.policy.error("pixel_unshuffle_size", what="height", dim=-2, size=h, factor=r)
+        raise input.policy.errors.pixel_unshuffle_size(what="height", dim=-2, size=h, factor=r)
     if w % r:
-        raise input.policy.error("pixel_unshuffle_size", what="width", dim=-1, size=w, factor=r)
+        raise input.policy.errors.pixel_unshuffle_size(what="width", dim=-1, size=w, factor=r)
     return _resample.pixel_unshuffle(input, r)
 
 
@@ -56,11 +57,11 @@ def channel_shuffle(input, groups: int):
     policy = input.policy
     shape = input._data.shape
     if len(shape) <= 2:
-        raise policy.error("channel_shuffle_dims", size=f"[{', '.join(map(str, shape))}]")
+        raise policy.errors.channel_shuffle_dims(size=f"[{', '.join(map(str, shape))}]")
     if groups <= 0:
-        raise policy.error("channel_shuffle_groups", groups=groups)
+        raise policy.errors.channel_shuffle_groups(groups=groups)
     if shape[1] % groups:
-        raise policy.error("channel_shuffle_channels", channels=shape[1], groups=groups)
+        raise policy.errors.channel_shuffle_channels(channels=shape[1], groups=groups)
     return _resample.channel_shuffle(input, groups)
 
 
@@ -103,33 +104,33 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
     policy = input.policy
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
-            raise policy.error("interpolate_align_corners")
+            raise policy.errors.interpolate_align_corners()
     elif align_corners is None:
         align_corners = False
     shape = input._data.shape
     dim = len(shape) - 2
     if size is not None and scale_factor is not None:
-        raise policy.error("interpolate_size_and_scale")
+        raise policy.errors.interpolate_size_and_scale()
     scales = [None] * max(dim, 0)
     if size is not None:
         if isinstance(size, (list, tuple)):
             if len(size) != dim:
-                raise policy.error("interpolate_size_dims", spatial=list(shape[2:]), size=size)
+                raise policy.errors.interpolate_size_dims(spatial=list(shape[2:]), size=size)
             outs = [int(s) for s in size]
         else:
             outs = [int(size)] * dim
     elif scale_factor is not None:
         if isinstance(scale_factor, (list, tuple)):
             if len(scale_factor) != dim:
-                raise policy.error("interpolate_scale_dims", spatial=list(shape[2:]), scale=scale_factor)
+                raise policy.errors.interpolate_scale_dims(spatial=list(shape[2:]), scale=scale_factor)
             scales = [float(f) for f in scale_factor]
         else:
             scales = [float(scale_factor)] * dim
         outs = None
     else:
-        raise policy.error("interpolate_no_size")
+        raise policy.errors.interpolate_no_size()
     if recompute_scale_factor and size is not None:
-        raise policy.error("interpolate_recompute_with_size")
+        raise policy.errors.interpolate_recompute_with_size()
     if mode == "area" and outs is None:
         recompute_scale_factor = True
     if outs is None:
@@ -137,18 +138,18 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
         if recompute_scale_factor:
             scales = [None] * dim
     if antialias:
-        raise policy.error("interpolate_antialias_not_built")
+        raise policy.errors.interpolate_antialias_not_built()
     known = ("nearest", "nearest-exact", "area", "linear", "bilinear", "trilinear", "bicubic", "lanczos")
     if dim not in (1, 2, 3) or mode not in known:
-        raise policy.error("interpolate_input_dims", ndim=len(shape), mode=mode)
+        raise policy.errors.interpolate_input_dims(ndim=len(shape), mode=mode)
     if mode in _LINEAR and _LINEAR[mode] != dim:
-        raise policy.error("interpolate_mode_dims", ndim=len(shape), mode=mode, needs=_LINEAR[mode] + 2)
+        raise policy.errors.interpolate_mode_dims(ndim=len(shape), mode=mode, needs=_LINEAR[mode] + 2)
     if mode in ("bicubic", "lanczos"):
-        raise policy.error("interpolate_mode_not_built", mode=mode)
+        raise policy.errors.interpolate_mode_not_built(mode=mode)
     if mode == "area":
         return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1](input, outs)
     if input._data.dtype.kind != "f":
-        raise policy.error("not_implemented_for", dtype_scalar=input._data.dtype,
+        raise policy.errors.not_implemented_for(dtype_scalar=input._data.dtype,
                            op="compute_indices_weights_nearest" if mode.startswith("nearest") else
                            "compute_indices_weights_linear")
     if any(o <= 0 for o in outs):
@@ -169,15 +170,15 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
 
 def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):
     """The deprecated name of interpolate."""
-    warnings.warn(input.policy.error("upsample_deprecated", name="upsample"), stacklevel=2)
+    warnings.warn(input.policy.errors.upsample_deprecated(name="upsample"), stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
-    warnings.warn(input.policy.error("upsample_deprecated", name="upsample_nearest"), stacklevel=2)
+    warnings.warn(input.policy.errors.upsample_deprecated(name="upsample_nearest"), stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
-    warnings.warn(input.policy.error("upsample_deprecated", name="upsample_bilinear"), stacklevel=2)
+    warnings.warn(input.policy.errors.upsample_deprecated(name="upsample_bilinear"), stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -36,7 +36,7 @@ def _rng(generator):
 
 def _no_op(tensor) -> bool:
     if tensor._data.size == 0:
-        warnings.warn(tensor.policy.error("nn_init_zero_element"), stacklevel=3)
+        warnings.warn(tensor.policy.errors.nn_init_zero_element(), stacklevel=3)
         return True
     return False
 
@@ -61,17 +61,17 @@ def _gain(nonlinearity: str, param, policy) -> float:
         elif (not isinstance(param, bool) and isinstance(param, int)) or isinstance(param, float):
             negative_slope = param
         else:
-            raise policy.error("nn_init_negative_slope", param=param)
+            raise policy.errors.nn_init_negative_slope(param=param)
         return math.sqrt(2.0 / (1 + negative_slope ** 2))
     if nonlinearity == "selu":
         return 3.0 / 4
-    raise policy.error("nn_init_nonlinearity", nonlinearity=nonlinearity)
+    raise policy.errors.nn_init_nonlinearity(nonlinearity=nonlinearity)
 
 
 def _calculate_fan_in_and_fan_out(tensor) -> tuple[int, int]:
     shape = tensor._data.shape
     if len(shape) < 2:
-        raise tensor.policy.error("nn_init_fan_dims")
+        raise tensor.policy.errors.nn_init_fan_dims()
     receptive = 1
     for s in shape[2:]:
         receptive *= s
@@ -82,7 +82,7 @@ def _calculate_correct_fan(tensor, mode: str) -> int:
     mode = mode.lower()
     valid_modes = ["fan_in", "fan_out"]
     if mode not in valid_modes:
-        raise tensor.policy.error("nn_init_fan_mode", mode=mode, valid=valid_modes)
+        raise tensor.policy.errors.nn_init_fan_mode(mode=mode, valid=valid_modes)
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
 
@@ -121,16 +121,16 @@ def zeros_(tensor):
 
 def eye_(tensor):
     if tensor._data.ndim != 2:
-        raise tensor.policy.error("nn_init_dims", dims="2")
+        raise tensor.policy.errors.nn_init_dims(dims="2")
     return _fill(tensor, np.eye(*tensor._data.shape))
 
 
 def dirac_(tensor, groups: int = 1):
     shape = tensor._data.shape
     if len(shape) not in (3, 4, 5):
-        raise tensor.policy.error("nn_init_dims", dims="3, 4, or 5")
+        raise tensor.policy.errors.nn_init_dims(dims="3, 4, or 5")
     if shape[0] % groups != 0:
-        raise tensor.policy.error("nn_init_dirac_groups")
+        raise tensor.policy.errors.nn_init_dirac_groups()
     out_per_group = shape[0] // groups
     min_dim = min(out_per_group, shape[1])
     host = np.zeros(shape)
@@ -176,7 +176,7 @@ def kaiming_normal_(tensor, a: float = 0, mode: str = "fan_in", nonlinearity: st
 def orthogonal_(tensor, gain: float = 1, generator=None):
     shape = tensor._data.shape
     if len(shape) < 2:
-        raise tensor.policy.error("nn_init_dims", dims="2 or more")
+        raise tensor.policy.errors.nn_init_dims(dims="2 or more")
     if tensor._data.size == 0:
         return tensor
     rows = shape[0]
@@ -193,7 +193,7 @@ def orthogonal_(tensor, gain: float = 1, generator=None):
 
 def sparse_(tensor, sparsity: float, std: float = 0.01, generator=None):
     if tensor._data.ndim != 2:
-        raise tensor.policy.error("nn_init_dims", dims="2")
+        raise tensor.policy.errors.nn_init_dims(dims="2")
     rows, cols = tensor._data.shape
     rng = _rng(generator)
     host = rng.standard_normal((rows, cols)) * std

@@ -299,7 +299,7 @@ class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if p < 0 or p > 1:
-            raise self._tensor_cls.policy.error("nn_dropout_p", p=p)
+            raise self._tensor_cls.policy.errors.nn_dropout_p(p=p)
         self.p = p
         self.inplace = inplace
 
@@ -324,10 +324,10 @@ class Embedding(Module):
         if padding_idx is not None:
             if padding_idx > 0:
                 if padding_idx >= num_embeddings:
-                    raise self._tensor_cls.policy.error("nn_padding_idx")
+                    raise self._tensor_cls.policy.errors.nn_padding_idx()
             elif padding_idx < 0:
                 if padding_idx < -num_embeddings:
-                    raise self._tensor_cls.policy.error("nn_padding_idx")
+                    raise self._tensor_cls.policy.errors.nn_padding_idx()
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm
@@ -341,7 +341,7 @@ class Embedding(Module):
             self.reset_parameters()
         else:
             if list(_weight._data.shape) != [num_embeddings, embedding_dim]:
-                raise self._tensor_cls.policy.error("nn_embedding_weight_shape")
+                raise self._tensor_cls.policy.errors.nn_embedding_weight_shape()
             self.weight = self._param_cls(_weight, requires_grad=not _freeze)
 
     def reset_parameters(self) -> None:
@@ -371,7 +371,7 @@ class Embedding(Module):
     def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx=None, max_norm=None,
                         norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
         if embeddings._data.ndim != 2:
-            raise embeddings.policy.error("nn_embedding_pretrained_dim")
+            raise embeddings.policy.errors.nn_embedding_pretrained_dim()
         rows, cols = embeddings._data.shape
         return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
                    _freeze=freeze)
@@ -494,19 +494,19 @@ class _BatchNorm(Module):
 class BatchNorm1d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim not in (2, 3):
-            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="2D or 3D", ndim=input._data.ndim)
+            raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="2D or 3D", ndim=input._data.ndim)
 
 
 class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim != 4:
-            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="4D", ndim=input._data.ndim)
+            raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="4D", ndim=input._data.ndim)
 
 
 class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim != 5:
-            raise self._tensor_cls.policy.error("nn_batchnorm_input_dim", expected="5D", ndim=input._data.ndim)
+            raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="5D", ndim=input._data.ndim)
 
 
 class PixelShuffle(Module):

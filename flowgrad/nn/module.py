@@ -78,6 +78,7 @@ class Module:
 
     _param_cls = Parameter      # the facade's Parameter class
     _tensor_cls = Tensor        # the facade's tensor class (buffers, created tensors)
+    _facade_classes: dict = {}  # neutral layer class -> the facade's class for it (filled by the facade)
     _version: int = 1
     training: bool
     call_super_init: bool = False
@@ -85,9 +86,9 @@ class Module:
 
     def __init__(self, *args, **kwargs) -> None:
         if kwargs:
-            raise self._tensor_cls.policy.error("nn_init_keyword", cls=type(self).__name__, name=next(iter(kwargs)))
+            raise self._tensor_cls.policy.errors.nn_init_keyword(cls=type(self).__name__, name=next(iter(kwargs)))
         if args:
-            raise self._tensor_cls.policy.error("nn_init_positional", cls=type(self).__name__, given=len(args) + 1)
+            raise self._tensor_cls.policy.errors.nn_init_positional(cls=type(self).__name__, given=len(args) + 1)
         d = self.__dict__
         d["training"] = True
         d["_parameters"] = {}
@@ -101,7 +102,7 @@ class Module:
 
     # ------------------------------------------------------------------------- calling
     def forward(self, *args, **kwargs):
-        raise self._tensor_cls.policy.error("nn_forward_missing", cls=type(self).__name__)
+        raise self._tensor_cls.policy.errors.nn_forward_missing(cls=type(self).__name__)
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks):
@@ -116,7 +117,7 @@ class Module:
                     if isinstance(res, tuple) and len(res) == 2:
                         args, kwargs = res
                     else:
-                        raise self._tensor_cls.policy.error("nn_forward_pre_hook_result", result=res)
+                        raise self._tensor_cls.policy.errors.nn_forward_pre_hook_result(result=res)
             else:
                 res = fn(self, args)
                 if res is not None:
@@ -139,7 +140,7 @@ class Module:
                         if res is not None:
                             result = res
                     except Exception as exc:  # PyTorch silences these with a warning
-                        warning = self._tensor_cls.policy.error("nn_always_call_hook_silenced", exc=exc)
+                        warning = self._tensor_cls.policy.errors.nn_always_call_hook_silenced(exc=exc)
                         warnings.warn(warning, stacklevel=2)
             raise
 
@@ -163,17 +164,17 @@ class Module:
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
         policy = self._tensor_cls.policy
         if "_buffers" not in self.__dict__:
-            raise policy.error("nn_buffer_before_init")
+            raise policy.errors.nn_buffer_before_init()
         if not isinstance(name, str):
-            raise policy.error("nn_buffer_name_type", type=_typename(name))
+            raise policy.errors.nn_buffer_name_type(type=_typename(name))
         if "." in name:
-            raise policy.error("nn_buffer_name_dot")
+            raise policy.errors.nn_buffer_name_dot()
         if name == "":
-            raise policy.error("nn_buffer_name_empty")
+            raise policy.errors.nn_buffer_name_empty()
         if hasattr(self, name) and name not in self._buffers:
-            raise policy.error("nn_attribute_exists", name=name)
+            raise policy.errors.nn_attribute_exists(name=name)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise policy.error("nn_buffer_type", type=_typename(tensor), name=name)
+            raise policy.errors.nn_buffer_type(type=_typename(tensor), name=name)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -183,36 +184,36 @@ class Module:
     def register_parameter(self, name: str, param) -> None:
         policy = self._tensor_cls.policy
         if "_parameters" not in self.__dict__:
-            raise policy.error("nn_parameter_before_init")
+            raise policy.errors.nn_parameter_before_init()
         if not isinstance(name, str):
-            raise policy.error("nn_parameter_name_type", type=_typename(name))
+            raise policy.errors.nn_parameter_name_type(type=_typename(name))
         if "." in name:
-            raise policy.error("nn_parameter_name_dot")
+            raise policy.errors.nn_parameter_name_dot()
         if name == "":
-            raise policy.error("nn_parameter_name_empty")
+            raise policy.errors.nn_parameter_name_empty()
         if hasattr(self, name) and name not in self._parameters:
-            raise policy.error("nn_attribute_exists", name=name)
+            raise policy.errors.nn_attribute_exists(name=name)
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise policy.error("nn_parameter_type", type=_typename(param), name=name)
-        elif param.grad_fn is not None:
-            raise policy.error("nn_parameter_nonleaf", name=name)
+            raise policy.errors.nn_parameter_type(type=_typename(param), name=name)
+        elif param._grad_fn is not None:
+            raise policy.errors.nn_parameter_nonleaf(name=name)
         else:
             self._parameters[name] = param
 
     def add_module(self, name: str, module) -> None:
         policy = self._tensor_cls.policy
         if not isinstance(module, Module) and module is not None:
-            raise policy.error("nn_not_a_module_subclass", type=_typename(module))
+            raise policy.errors.nn_not_a_module_subclass(type=_typename(module))
         if not isinstance(name, str):
-            raise policy.error("nn_module_name_type", type=_typename(name))
+            raise policy.errors.nn_module_name_type(type=_typename(name))
         if hasattr(self, name) and name not in self._modules:
-            raise policy.error("nn_attribute_exists", name=name)
+            raise policy.errors.nn_attribute_exists(name=name)
         if "." in name:
-            raise policy.error("nn_module_name_dot", name=name)
+            raise policy.errors.nn_module_name_dot(name=name)
         if name == "":
-            raise policy.error("nn_module_name_empty")
+            raise policy.errors.nn_module_name_empty()
         self._modules[name] = module
 
     register_module = add_module
@@ -231,40 +232,40 @@ class Module:
             m = d["_modules"]
             if name in m:
                 return m[name]
-        raise self._tensor_cls.policy.error("nn_no_attribute", cls=type(self).__name__, name=name)
+        raise self._tensor_cls.policy.errors.nn_no_attribute(cls=type(self).__name__, name=name)
 
     def __setattr__(self, name: str, value) -> None:
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
-                raise self._tensor_cls.policy.error("nn_parameters_before_init")
+                raise self._tensor_cls.policy.errors.nn_parameters_before_init()
             for store in (d, self._buffers, self._modules):
                 store.pop(name, None)
             self._non_persistent_buffers_set.discard(name)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise self._tensor_cls.policy.error("nn_assign_parameter", type=_typename(value), name=name)
+                raise self._tensor_cls.policy.errors.nn_assign_parameter(type=_typename(value), name=name)
             self.register_parameter(name, value)
         else:
             modules = d.get("_modules")
             if isinstance(value, Module):
                 if modules is None:
-                    raise self._tensor_cls.policy.error("nn_module_before_init")
+                    raise self._tensor_cls.policy.errors.nn_module_before_init()
                 for store in (d, self._parameters, self._buffers):
                     store.pop(name, None)
                 self._non_persistent_buffers_set.discard(name)
                 modules[name] = value
             elif modules is not None and name in modules:
                 if value is not None:
-                    raise self._tensor_cls.policy.error("nn_assign_child", type=_typename(value), name=name)
+                    raise self._tensor_cls.policy.errors.nn_assign_child(type=_typename(value), name=name)
                 modules[name] = value
             else:
                 buffers = d.get("_buffers")
                 if buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
-                        raise self._tensor_cls.policy.error("nn_assign_buffer", type=_typename(value), name=name)
+                        raise self._tensor_cls.policy.errors.nn_assign_buffer(type=_typename(value), name=name)
                     buffers[name] = value
                 else:
                     object.__setattr__(self, name, value)
@@ -290,29 +291,29 @@ class Module:
         mod = self
         for item in target.split("."):
             if not hasattr(mod, item):
-                raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=item)
+                raise self._tensor_cls.policy.errors.nn_get_missing(owner=mod._get_name(), name=item)
             mod = getattr(mod, item)
             if not isinstance(mod, Module):
-                raise self._tensor_cls.policy.error("nn_get_not_module", name=item)
+                raise self._tensor_cls.policy.errors.nn_get_not_module(name=item)
         return mod
 
     def get_parameter(self, target: str):
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
-            raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=name)
+            raise self._tensor_cls.policy.errors.nn_get_missing(owner=mod._get_name(), name=name)
         param = getattr(mod, name)
         if not isinstance(param, Parameter):
-            raise self._tensor_cls.policy.error("nn_get_not_parameter", name=name)
+            raise self._tensor_cls.policy.errors.nn_get_not_parameter(name=name)
         return param
 
     def get_buffer(self, target: str):
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
-            raise self._tensor_cls.policy.error("nn_get_missing", owner=mod._get_name(), name=name)
+            raise self._tensor_cls.policy.errors.nn_get_missing(owner=mod._get_name(), name=name)
         if name not in mod._buffers:
-            raise self._tensor_cls.policy.error("nn_get_not_buffer", name=name)
+            raise self._tensor_cls.policy.errors.nn_get_not_buffer(name=name)
         return getattr(mod, name)
 
     # ------------------------------------------------------------------------ walking
@@ -374,7 +375,7 @@ class Module:
     # --------------------------------------------------------------------------- modes
     def train(self, mode: bool = True) -> "Module":
         if not isinstance(mode, bool):
-            raise self._tensor_cls.policy.error("nn_train_mode")
+            raise self._tensor_cls.policy.errors.nn_train_mode()
         for m in self.modules():
             m.__dict__["training"] = mode
         return self
@@ -437,10 +438,10 @@ class Module:
             elif isinstance(a, bool):
                 continue
             else:
-                raise self._tensor_cls.policy.error("nn_to_arguments", type=type(a).__name__)
+                raise self._tensor_cls.policy.errors.nn_to_arguments(type=type(a).__name__)
         np_dt = backend.to_np_dtype(dtype) if dtype is not None else None
         if np_dt is not None and np_dt.kind != "f":
-            raise self._tensor_cls.policy.error("nn_to_dtype", dtype=repr(self._tensor_cls._dtypes[np_dt]))
+            raise self._tensor_cls.policy.errors.nn_to_dtype(dtype=repr(self._tensor_cls._dtypes[np_dt]))
         dev = backend.Device(device) if device is not None else None
 
         def convert(a):
@@ -480,10 +481,10 @@ class Module:
 
     # ------------------------------------------------------------------- state dicts
     def get_extra_state(self) -> Any:
-        raise self._tensor_cls.policy.error("nn_get_extra_state")
+        raise self._tensor_cls.policy.errors.nn_get_extra_state()
 
     def set_extra_state(self, state: Any) -> None:
-        raise self._tensor_cls.policy.error("nn_set_extra_state")
+        raise self._tensor_cls.policy.errors.nn_set_extra_state()
 
     def _has_extra_state(self) -> bool:
         return getattr(type(self), "get_extra_state", Module.get_extra_state) is not Module.get_extra_state
@@ -536,12 +537,12 @@ class Module:
                 continue
             inp = state_dict[key]
             if not isinstance(inp, Tensor):
-                error_msgs.append(str(param.policy.error("nn_load_state_not_tensor", key=key, type=type(inp))))
+                error_msgs.append(str(param.policy.errors.nn_load_state_not_tensor(key=key, type=type(inp))))
                 continue
             if param._data.ndim == 0 and inp._data.ndim == 1 and inp._data.shape[0] == 1:
                 inp = inp[0]
             if inp._data.shape != param._data.shape:
-                error_msgs.append(str(param.policy.error("nn_load_state_size", key=key, got_shape=inp._data.shape,
+                error_msgs.append(str(param.policy.errors.nn_load_state_size(key=key, got_shape=inp._data.shape,
                                                          want_shape=param._data.shape)))
                 continue
             _queue_copy(self, name, param, inp, assign)
@@ -568,7 +569,7 @@ class Module:
         nothing has been copied."""
         policy = self._tensor_cls.policy
         if not isinstance(state_dict, Mapping):
-            raise policy.error("nn_state_dict_type", type=type(state_dict))
+            raise policy.errors.nn_state_dict_type(type=type(state_dict))
         missing, unexpected, errors = [], [], []
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)
@@ -589,11 +590,11 @@ class Module:
             _pending.stack.pop()
         if strict:
             if unexpected:
-                errors.insert(0, str(policy.error("nn_load_state_unexpected", keys=_quoted(unexpected))))
+                errors.insert(0, str(policy.errors.nn_load_state_unexpected(keys=_quoted(unexpected))))
             if missing:
-                errors.insert(0, str(policy.error("nn_load_state_missing", keys=_quoted(missing))))
+                errors.insert(0, str(policy.errors.nn_load_state_missing(keys=_quoted(missing))))
         if errors:
-            raise policy.error("nn_load_state", cls=type(self).__name__, errors="\n\t".join(errors))
+            raise policy.errors.nn_load_state(cls=type(self).__name__, errors="\n\t".join(errors))
         with _no_grad():
             for apply in pending:
                 apply()
@@ -650,8 +651,9 @@ class Module:
         default device override this)."""
         return None
 
-    def _factory_xp(self, device):
-        d = device if device is not None else self._default_device()
+    @classmethod
+    def _factory_xp(cls, device):
+        d = device if device is not None else cls._default_device()
         return backend.xp_for(None if d is None else backend.Device(d))
 
     def _new_parameter(self, shape, dtype=None, device=None):
@@ -663,6 +665,11 @@ class Module:
 
     def _new_tensor(self, arr):
         return self._tensor_cls._make(arr)
+
+    def _layer(self, neutral_cls: type) -> type:
+        """The class of this module's facade for a neutral layer class, so that a layer building
+        sub-layers (MultiheadAttention's out_proj, a Transformer's blocks) builds them in its facade."""
+        return self._facade_classes.get(neutral_cls, neutral_cls)
 
 
 def _queue_copy(module, name, param, inp, assign) -> None:

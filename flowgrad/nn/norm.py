@@ -15,7 +15,7 @@ class GroupNorm(Module):
                  dtype=None, *, bias: bool = True) -> None:
         super().__init__()
         if num_channels % num_groups != 0:
-            raise self._tensor_cls.policy.error("group_norm_channels", channels=num_channels, groups=num_groups)
+            raise self._tensor_cls.policy.errors.group_norm_channels(channels=num_channels, groups=num_groups)
         self.num_groups = num_groups
         self.num_channels = num_channels
         self.eps = eps
@@ -57,7 +57,7 @@ class _InstanceNorm(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         ndim = input._data.ndim
         if ndim not in (self._spatial + 1, self._spatial + 2):
-            raise self._tensor_cls.policy.error("instance_norm_input_dim",
+            raise self._tensor_cls.policy.errors.instance_norm_input_dim(
                                                 dims=f"{self._spatial + 1}D or {self._spatial + 2}D", ndim=ndim)
 
     def forward(self, input):
@@ -68,8 +68,8 @@ class _InstanceNorm(_BatchNorm):
         got = input._data.shape[feature_dim]
         if got != self.num_features:
             if self.affine:
-                raise policy.error("instance_norm_features", dim=feature_dim, features=self.num_features, got=got)
-            warnings.warn(policy.error("instance_norm_features_warning", dim=feature_dim), stacklevel=2)
+                raise policy.errors.instance_norm_features(dim=feature_dim, features=self.num_features, got=got)
+            warnings.warn(policy.errors.instance_norm_features_warning(dim=feature_dim), stacklevel=2)
         unbatched = ndim == self._spatial + 1
         x = input.unsqueeze(0) if unbatched else input
         out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,

@@ -55,7 +55,7 @@ class _CircularPadNd(_PadNd):
 
     def forward(self, input):
         if input._data.ndim not in (self._dims + 1, self._dims + 2):
-            raise self._tensor_cls.policy.error("pad_circular_input_dim", dims=self._expected,
+            raise self._tensor_cls.policy.errors.pad_circular_input_dim(dims=self._expected,
                                                 ndim=input._data.ndim)
         return super().forward(input)
 

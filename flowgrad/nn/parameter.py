@@ -26,7 +26,7 @@ class Parameter(Tensor):
             t = cls._make(data._data)
             t._vc = data._box()  # the same storage, like detach()
         else:
-            raise cls.policy.error("nn_parameter_data", type=type(data).__name__)
+            raise cls.policy.errors.nn_parameter_data(type=type(data).__name__)
         if requires_grad:
             t._set_requires_grad(True, "int_requires_grad")
         return t

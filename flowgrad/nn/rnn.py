@@ -122,23 +122,23 @@ class RNNBase(Module):
         self.bidirectional = bidirectional
         self.proj_size = proj_size
         if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
-            raise policy.error("rnn_dropout_range")
+            raise policy.errors.rnn_dropout_range()
         if dropout > 0 and num_layers == 1:
-            warnings.warn(policy.error("rnn_dropout_one_layer", dropout=dropout, num_layers=num_layers), stacklevel=2)
+            warnings.warn(policy.errors.rnn_dropout_one_layer(dropout=dropout, num_layers=num_layers), stacklevel=2)
         for arg, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
                                  ("input_size", input_size, int), ("hidden_size", hidden_size, int)):
             if not isinstance(value, kind):
-                raise policy.error("rnn_arg_type", arg=arg, expected=kind.__name__, got=type(value).__name__)
+                raise policy.errors.rnn_arg_type(arg=arg, expected=kind.__name__, got=type(value).__name__)
             if kind is int and value <= 0:
-                raise policy.error("rnn_arg_positive", arg=arg)
+                raise policy.errors.rnn_arg_positive(arg=arg)
         if num_layers <= 0:
-            raise policy.error("rnn_arg_positive", arg="num_layers")
+            raise policy.errors.rnn_arg_positive(arg="num_layers")
         if proj_size < 0:
-            raise policy.error("rnn_proj_negative")
+            raise policy.errors.rnn_proj_negative()
         if proj_size >= hidden_size:
-            raise policy.error("rnn_proj_too_big")
+            raise policy.errors.rnn_proj_too_big()
         if mode not in _GATES:
-            raise policy.error("rnn_mode", mode=mode)
+            raise policy.errors.rnn_mode(mode=mode)
         gate_size = _GATES[mode] * hidden_size
         real_hidden = proj_size if proj_size > 0 else hidden_size
         num_directions = 2 if bidirectional else 1
@@ -200,12 +200,12 @@ class RNNBase(Module):
         policy = self._tensor_cls.policy
         weight = self._flat_weights[0]
         if input._data.dtype != weight._data.dtype:
-            raise policy.error("rnn_input_dtype", input_dtype=input.dtype, weight_dtype=weight.dtype)
+            raise policy.errors.rnn_input_dtype(input_dtype=input.dtype, weight_dtype=weight.dtype)
         want = 2 if batch_sizes is not None else 3
         if input._data.ndim != want:
-            raise policy.error("rnn_input_ndim", want=want, ndim=input._data.ndim)
+            raise policy.errors.rnn_input_ndim(want=want, ndim=input._data.ndim)
         if self.input_size != input._data.shape[-1]:
-            raise policy.error("rnn_input_size", want=self.input_size, got=input._data.shape[-1])
+            raise policy.errors.rnn_input_size(want=self.input_size, got=input._data.shape[-1])
 
     def get_expected_hidden_size(self, input, batch_sizes) -> tuple:
         if batch_sizes is not None:
@@ -218,7 +218,7 @@ class RNNBase(Module):
 
     def check_hidden_size(self, hx, expected_hidden_size: tuple, which: str = "hidden") -> None:
         if tuple(hx._data.shape) != tuple(expected_hidden_size):
-            raise self._tensor_cls.policy.error("rnn_hidden_size", which=which, want=tuple(expected_hidden_size),
+            raise self._tensor_cls.policy.errors.rnn_hidden_size(which=which, want=tuple(expected_hidden_size),
                                                 got=list(hx._data.shape))
 
     def check_forward_args(self, input, hidden, batch_sizes) -> None:
@@ -245,7 +245,7 @@ class RNNBase(Module):
                 input = ops.transpose(input, 0, 1)
             steps, batch = input._data.shape[0], input._data.shape[1]
             if steps == 0:
-                raise self._tensor_cls.policy.error("rnn_empty_sequence")
+                raise self._tensor_cls.policy.errors.rnn_empty_sequence()
             sizes = [batch] * steps
             rows = ops.reshape(input, (steps * batch, input._data.shape[2]))
         else:
@@ -296,8 +296,8 @@ class RNNBase(Module):
         ndim = input._data.ndim
         if ndim not in (2, 3):
             if name == "RNN":
-                raise policy.error("rnn_input_dims", ndim=ndim)
-            raise policy.error("rnn_lstm_gru_input_dims", name=name, ndim=ndim)
+                raise policy.errors.rnn_input_dims(ndim=ndim)
+            raise policy.errors.rnn_lstm_gru_input_dims(name=name, ndim=ndim)
         batched = ndim == 3
         batch_dim = 0 if self.batch_first else 1
         if not batched:
@@ -310,8 +310,8 @@ class RNNBase(Module):
             if any(d != want for d in dims):
                 where = "batched 3-D" if batched else "unbatched 2-D"
                 if lstm:
-                    raise policy.error("rnn_lstm_hx_dims", batched=where, want=f"{want}-D", h=dims[0], c=dims[1])
-                raise policy.error("rnn_hx_dims", batched=where, want=f"{want}-D", ndim=dims[0])
+                    raise policy.errors.rnn_lstm_hx_dims(batched=where, want=f"{want}-D", h=dims[0], c=dims[1])
+                raise policy.errors.rnn_hx_dims(batched=where, want=f"{want}-D", ndim=dims[0])
             if not batched:
                 hx = tuple(ops.unsqueeze(h, 1) for h in hx)
         self._check_state(input, hx, None)
@@ -332,7 +332,7 @@ class RNN(RNNBase):
 
     def __init__(self, *args, **kwargs) -> None:
         if "proj_size" in kwargs:
-            raise self._tensor_cls.policy.error("rnn_proj_not_lstm")
+            raise self._tensor_cls.policy.errors.rnn_proj_not_lstm()
         if len(args) > 3:
             self.nonlinearity = args[3]
             args = args[:3] + args[4:]
@@ -343,7 +343,7 @@ class RNN(RNNBase):
         elif self.nonlinearity == "relu":
             mode = "RNN_RELU"
         else:
-            raise self._tensor_cls.policy.error("rnn_nonlinearity", nonlinearity=self.nonlinearity)
+            raise self._tensor_cls.policy.errors.rnn_nonlinearity(nonlinearity=self.nonlinearity)
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):
@@ -393,7 +393,7 @@ class GRU(RNNBase):
 
     def __init__(self, *args, **kwargs) -> None:
         if "proj_size" in kwargs:
-            raise self._tensor_cls.policy.error("rnn_proj_not_lstm")
+            raise self._tensor_cls.policy.errors.rnn_proj_not_lstm()
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):
@@ -440,11 +440,11 @@ class RNNCellBase(Module):
         batch of one, default the state to zeros; returns (input, states, batched)."""
         policy = self._tensor_cls.policy
         if input._data.ndim not in (1, 2):
-            raise policy.error("rnn_cell_input_dims", name=name, ndim=input._data.ndim)
+            raise policy.errors.rnn_cell_input_dims(name=name, ndim=input._data.ndim)
         if hx is not None:
             for label, h in zip(which, hx):
                 if h._data.ndim not in (1, 2):
-                    raise policy.error("rnn_cell_hidden_dims", name=name, which=label, ndim=h._data.ndim)
+                    raise policy.errors.rnn_cell_hidden_dims(name=name, which=label, ndim=h._data.ndim)
         batched = input._data.ndim == 2
         if not batched:
             input = ops.unsqueeze(input, 0)
@@ -454,13 +454,13 @@ class RNNCellBase(Module):
         elif not batched:
             hx = tuple(ops.unsqueeze(h, 0) for h in hx)
         if input._data.shape[1] != self.input_size:
-            raise policy.error("rnn_cell_input_size", got=input._data.shape[1], want=self.input_size)
+            raise policy.errors.rnn_cell_input_size(got=input._data.shape[1], want=self.input_size)
         for index, h in enumerate(hx):
             if h._data.shape[0] != input._data.shape[0]:
-                raise policy.error("rnn_cell_batch", batch=input._data.shape[0], index=index, got=h._data.shape[0])
+                raise policy.errors.rnn_cell_batch(batch=input._data.shape[0], index=index, got=h._data.shape[0])
             normalize_dim(1, h._data.ndim)
             if h._data.shape[1] != self.hidden_size:
-                raise policy.error("rnn_cell_hidden_size", index=index, got=h._data.shape[1], want=self.hidden_size)
+                raise policy.errors.rnn_cell_hidden_size(index=index, got=h._data.shape[1], want=self.hidden_size)
         return input, hx, batched
 
     def _step(self, mode: str, input, state: tuple) -> tuple:
@@ -483,7 +483,7 @@ class RNNCell(RNNCellBase):
         elif self.nonlinearity == "relu":
             mode = "RNN_RELU"
         else:
-            raise self._tensor_cls.policy.error("rnn_cell_nonlinearity", nonlinearity=self.nonlinearity)
+            raise self._tensor_cls.policy.errors.rnn_cell_nonlinearity(nonlinearity=self.nonlinearity)
         (out,) = self._step(mode, input, (h,))
         return out if batched else ops.squeeze(out, 0)
 

@@ -34,10 +34,10 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
             unsorted_indices = invert_permutation(sorted_indices)
         if batch_sizes is not None:
             if batch_sizes.device.type != "cpu":
-                raise batch_sizes.policy.error("rnn_batch_sizes_device")
+                raise batch_sizes.policy.errors.rnn_batch_sizes_device()
             return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
         if not (isinstance(data, (list, tuple)) and len(data) == 2):
-            raise TORCH.error("rnn_packed_args")
+            raise TORCH.errors.rnn_packed_args()
         return super().__new__(cls, data[0], data[1], sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs) -> "PackedSequence":
@@ -220,14 +220,14 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
     """Stack tensors of shapes (L_i, *) into (max L, B, *) (or (B, max L, *) with batch_first),
     filling with `padding_value` after (padding_side="right") or before ("left") each sequence."""
     if not isinstance(sequences, Iterable):
-        raise TORCH.error("rnn_pad_iterable", type=type(sequences))
+        raise TORCH.errors.rnn_pad_iterable(type=type(sequences))
     sequences = tuple(sequences)
     if not sequences:
-        raise TORCH.error("rnn_pad_empty")
+        raise TORCH.errors.rnn_pad_empty()
     first = sequences[0]
     policy = first.policy
     if padding_side not in ("left", "right"):
-        raise policy.error("rnn_pad_side", side=padding_side)
+        raise policy.errors.rnn_pad_side(side=padding_side)
     trailing = first._data.shape[1:]
     dtype = first._data.dtype
     pieces, starts = [], []
@@ -239,7 +239,7 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
                 raise err
             wide = np.broadcast_shapes(target, seq._data.shape)
             if wide != target:
-                raise policy.error("rnn_pad_output_shape", out=", ".join(map(str, target)),
+                raise policy.errors.rnn_pad_output_shape(out=", ".join(map(str, target)),
                                    wide=", ".join(map(str, wide)))
             seq = ops.broadcast_to(seq, target)
         pieces.append(ops.cast(seq, dtype))
@@ -265,13 +265,13 @@ def _as_lengths(lengths, policy) -> np.ndarray:
         arr = lengths._data
         device = str(lengths.device)
         if backend.device_of(arr).type != "cpu":
-            raise policy.error("rnn_pack_lengths", ndim=arr.ndim, device=device)
+            raise policy.errors.rnn_pack_lengths(ndim=arr.ndim, device=device)
         arr = arr.astype(np.int64)
     else:
         arr = np.asarray(lengths).astype(np.int64)
         device = "cpu"
     if arr.ndim != 1:
-        raise policy.error("rnn_pack_lengths", ndim=arr.ndim, device=device)
+        raise policy.errors.rnn_pack_lengths(ndim=arr.ndim, device=device)
     return arr
 
 
@@ -291,14 +291,14 @@ def pack_padded_sequence(input, lengths, batch_first: bool = False, enforce_sort
     d = input._data
     normalize_dim(1, d.ndim)
     if d.size == 0:
-        raise policy.error("rnn_pack_empty")
+        raise policy.errors.rnn_pack_empty()
     steps_total, batch = (d.shape[1], d.shape[0]) if batch_first else (d.shape[0], d.shape[1])
     if lens.shape[0] != batch:
-        raise policy.error("rnn_pack_batch", got=lens.shape[0], batch=batch)
+        raise policy.errors.rnn_pack_batch(got=lens.shape[0], batch=batch)
     if lens[-1] <= 0:
-        raise policy.error("rnn_pack_nonpositive")
+        raise policy.errors.rnn_pack_nonpositive()
     if np.any(lens[1:] > lens[:-1]):
-        raise policy.error("rnn_pack_unsorted")
+        raise policy.errors.rnn_pack_unsorted()
     batch_sizes = (lens[None, :] > np.arange(lens[0])[:, None]).sum(1)
     # the rows (t, b) with b < batch_sizes[t], time-major; steps past the padded length hold no rows
     t, b = np.nonzero(np.arange(min(int(lens[0]), steps_total))[:, None] < lens[None, :])
@@ -316,7 +316,7 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
     max_seq_length = bs.shape[0]
     if total_length is not None:
         if total_length < max_seq_length:
-            raise data.policy.error("rnn_total_length", total=total_length, longest=max_seq_length)
+            raise data.policy.errors.rnn_total_length(total=total_length, longest=max_seq_length)
         max_seq_length = total_length
     batch = int(bs[0])
     lengths = (bs[None, :] > np.arange(batch)[:, None]).sum(1)

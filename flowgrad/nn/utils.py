@@ -38,7 +38,7 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
     norms = xp.stack([_norm_array(xp, t._data, norm_type) for t in tensors])
     total = _norm_array(xp, norms, norm_type)
     if error_if_nonfinite and not bool(xp.isfinite(total)):
-        raise tensors[0].policy.error("nn_clip_nonfinite", norm_type=norm_type)
+        raise tensors[0].policy.errors.nn_clip_nonfinite(norm_type=norm_type)
     return tensors[0]._new(xp.asarray(total))
 
 
@@ -85,7 +85,7 @@ def parameters_to_vector(parameters):
 
 def vector_to_parameters(vec, parameters) -> None:
     if not isinstance(vec, Tensor):
-        raise TORCH.error("nn_vector_type", type=type(vec).__name__)
+        raise TORCH.errors.nn_vector_type(type=type(vec).__name__)
     pointer = 0
     for p in parameters:
         n = p._data.size

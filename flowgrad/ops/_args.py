@@ -10,6 +10,16 @@ from .. import backend
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
+_HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def typename(obj: object) -> str:
+    """The type name PyTorch's argument checks print: a builtin's or a Python class's name (`int`,
+    `Tensor`), an extension type's dotted name (`numpy.bool`, `numpy.ndarray`)."""
+    cls = type(obj)
+    if cls.__module__ == "builtins" or cls.__flags__ & _HEAPTYPE:
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def as_tensor_like(x, like: Tensor) -> Tensor:
@@ -26,9 +36,9 @@ def as_tensor_like(x, like: Tensor) -> Tensor:
 def check_same(cls, a: Tensor, b: Tensor) -> None:
     """Refuse tensors of two facades or two devices in one op."""
     if type(b)._out_cls is not cls:
-        raise cls.policy.error("facade_mismatch", a=cls.__module__, b=type(b).__module__)
+        raise cls.policy.errors.facade_mismatch(a=cls.__module__, b=type(b).__module__)
     if type(a._data) is not type(b._data) or (type(a._data) is not np.ndarray and a.device != b.device):
-        raise cls.policy.error("device_mismatch", a=_dev_str(b), b=_dev_str(a))
+        raise cls.policy.errors.device_mismatch(a=_dev_str(b), b=_dev_str(a))
 
 
 def _dev_str(t: Tensor) -> str:
@@ -90,7 +100,7 @@ def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
     a, b = (1,) * (n - len(xs)) + xs, (1,) * (n - len(ys)) + ys
     for i in range(n - 1, -1, -1):
         if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return (policy or Tensor.policy).error("broadcast", a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
+            return (policy or Tensor.policy).errors.broadcast(a=a[i], b=b[i], dim=i, x=list(xs), y=list(ys))
     return None
 
 

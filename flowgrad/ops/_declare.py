@@ -66,7 +66,7 @@ def edge(t: Tensor):
     """The gradient edge of a tensor: its grad_fn slot, or its leaf accumulator; None if it needs no grad."""
     if t is None or not t._requires_grad:
         return None
-    fn = t.grad_fn
+    fn = t._grad_fn
     if fn is not None:
         return (fn, t.output_nr)
     return (t._grad_accumulator(), 0)
@@ -83,7 +83,7 @@ def _trace():
 def save(t: Tensor) -> SavedTensor:
     """Save an input tensor for backward (version-checked at unpack)."""
     if t._extra is not None and t._extra.inference and not _state.inference:
-        raise t.policy.error("inference_saved")
+        raise t.policy.errors.inference_saved()
     return SavedTensor(t)
 
 
@@ -195,7 +195,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
 _EDGES = {
     1: """\
     t = inputs[0]
-    fn = t.grad_fn
+    fn = t._grad_fn
     node.next_edges = edges = ((fn, t.output_nr) if fn is not None and t._requires_grad else _edge(t),)
 """,
     2: """\
@@ -214,7 +214,7 @@ _MAKE_NODE = """\
     node._hooks = node._metadata = None
     node._trace = _trace() if _TRACING[0] and (_FORWARD_TRACES[0] or _anomaly()) else None
     out._requires_grad = True
-    out.grad_fn = node
+    out._grad_fn = node
 """
 _SAVE = "(_SavedTensor({t}) if {t}._extra is None else _save({t}))"   # save(t), inlined for the common case
 _ONE_OUTPUT = """\
@@ -227,7 +227,7 @@ _MANY_OUTPUTS = """\
 _OUTPUT_NRS = """\
     for i, o in enumerate(outs):
         o._requires_grad = True
-        o.grad_fn = node
+        o._grad_fn = node
         o.output_nr = i
 """
 
@@ -308,7 +308,7 @@ def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> 
 # ------------------------------------------------------------------------------- introspection
 
 def _freed(node: Node) -> Exception:
-    return node.policy.error("second_backward", node=node.policy.node_name(node))
+    return node.policy.errors.second_backward(node=node.policy.node_name(node))
 
 
 def _saved_value(node: Node, i: int, raw: bool):

@@ -115,19 +115,38 @@ DivBackward0 = derivative("DivBackward0", paddle="DivideGradNode", oneflow="broa
 DivScalar = variant(DivBackward0, paddle="DivideGradNode", oneflow="scalar_divBackward")
 
 
+def _check_divisor(cls, x, y) -> None:
+    """PyTorch's error for an integer division or remainder by zero (x, y: promoted operands)."""
+    a = x if hasattr(x, "dtype") else y
+    if a.dtype.kind in "iu" and (bool((y == 0).any()) if hasattr(y, "dtype") else y == 0):
+        raise cls.policy.errors.zero_division()
+
+
+def _trunc_divide(a, b):
+    cls, x, y, ta, tb = binary_arrays(a, b)
+    xp = _xp(x, y)
+    if (x if hasattr(x, "dtype") else y).dtype.kind not in "iu":
+        with backend.quiet(xp):
+            return cls._make(xp.trunc(xp.divide(x, y)))
+    _check_divisor(cls, x, y)
+    q = xp.floor_divide(x, y)
+    return cls._make(q + ((xp.remainder(x, y) != 0) & ((xp.sign(x) * xp.sign(y)) < 0)))
+
+
 def div(a, b, rounding_mode=None):
     if rounding_mode is not None:
         if rounding_mode == "floor":
             return floor_divide(a, b)
         if rounding_mode == "trunc":
-            return trunc(div(a, b)).detach()
+            return _trunc_divide(a, b)
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                          f"'{rounding_mode}'")
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
     try:
-        r = x / y
+        with backend.quiet(_xp(x, y)):
+            r = x / y
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
@@ -164,7 +183,9 @@ def pow(a, b):
     if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
             and isinstance(y, int) and y < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    out = cls._make(x ** y)
+    with backend.quiet(_xp(x, y)):
+        r = x ** y
+    out = cls._make(r)
     if not recording(ta, tb):
         return out
     if tb is None:
@@ -212,7 +233,10 @@ RemainderBackward0 = derivative("RemainderBackward0", self=identity, other=None)
 def remainder(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    out = cls._make(xp.remainder(x, y))
+    _check_divisor(cls, x, y)
+    with backend.quiet(xp):
+        r = xp.remainder(x, y)
+    out = cls._make(r)
     if recording(ta):
         RemainderBackward0.record((ta, None), out)
     return out
@@ -221,7 +245,9 @@ def remainder(a, b):
 def floor_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    return cls._make(xp.floor_divide(x, y))
+    _check_divisor(cls, x, y)
+    with backend.quiet(xp):
+        return cls._make(xp.floor_divide(x, y))
 
 
 def _squared_norm(self, other):
@@ -270,9 +296,16 @@ def where(condition, a, b):
 
 # ------------------------------------------------------------------------------- unary
 
-def _unary(name, node_cls, forward, float_out=True):
-    """The forward of a one-input op: `forward(xp, array)`, recorded as `node_cls`."""
+def _unary(name, node_cls, forward, float_out=True, quiet=False):
+    """The forward of a one-input op: `forward(xp, array)`, recorded as `node_cls`; `quiet` for
+    the ops that can make inf/NaN (silently, as PyTorch's)."""
     record = node_cls.record
+    if quiet:
+        loud = forward
+
+        def forward(xp, d):
+            with backend.quiet(xp):
+                return loud(xp, d)
 
     def op(x):
         d = x._data
@@ -312,20 +345,20 @@ _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
              lambda xp, d: -d, float_out=False)
-exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d))
-log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d))
+exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d), quiet=True)
+log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d), quiet=True)
 log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
-              lambda xp, d: xp.log2(d))
+              lambda xp, d: xp.log2(d), quiet=True)
 log10 = _unary("log10", derivative("Log10Backward0", self=lambda grad, self: grad / (self * _LN10)),
-               lambda xp, d: xp.log10(d))
+               lambda xp, d: xp.log10(d), quiet=True)
 log1p = _unary("log1p", derivative("Log1PBackward0", paddle="Log1pGradNode", oneflow="log1pBackward",
-                                   self=lambda grad, self: grad / (self + 1)), lambda xp, d: xp.log1p(d))
+                                   self=lambda grad, self: grad / (self + 1)), lambda xp, d: xp.log1p(d), quiet=True)
 expm1 = _unary("expm1", derivative("Expm1Backward0", self=lambda grad, result: grad * (result + 1)),
-               lambda xp, d: xp.expm1(d))
+               lambda xp, d: xp.expm1(d), quiet=True)
 sin = _unary("sin", derivative("SinBackward0", self=lambda grad, self: grad * cos(self)), lambda xp, d: xp.sin(d))
 cos = _unary("cos", derivative("CosBackward0", self=lambda grad, self: grad * -sin(self)), lambda xp, d: xp.cos(d))
 tan = _unary("tan", derivative("TanBackward0", self=lambda grad, result: grad * (result * result + 1)),
-             lambda xp, d: xp.tan(d))
+             lambda xp, d: xp.tan(d), quiet=True)
 
 # The backward formulas of tanh, sigmoid and relu are primitives of their own (one array expression
 # instead of three recorded ops per node), each with its own derivative, so create_graph works.
@@ -374,13 +407,13 @@ relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward),
 abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
              lambda xp, d: xp.abs(d), float_out=False)
 sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
-              lambda xp, d: xp.sqrt(d))
+              lambda xp, d: xp.sqrt(d), quiet=True)
 rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
                                    self=lambda grad, result: grad * (result * result * result) * -0.5),
-               lambda xp, d: 1 / xp.sqrt(d))
+               lambda xp, d: 1 / xp.sqrt(d), quiet=True)
 reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0",
                                              self=lambda grad, result: grad * -(result * result)),
-                    lambda xp, d: 1 / d)
+                    lambda xp, d: 1 / d, quiet=True)
 erf = _unary("erf", derivative("ErfBackward0",
                                self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * exp(-(self * self))),
              _erf_array)

@@ -3,6 +3,8 @@
 history rebasing, CopySlices for views). Reading by a key (getitem) is a shape primitive."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import backend
@@ -31,7 +33,7 @@ def index_put(x, key, value):
     """`x` with `value` written at `key` (out of place; setitem runs it through `inplace`)."""
     d = x._data
     xp = backend.namespace(d)
-    key, advanced = normalize_key(key, xp)
+    key, advanced = normalize_key(key, xp, x.policy)
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
     r[key] = v
@@ -76,12 +78,26 @@ GatherBackward0 = derivative("GatherBackward0", paddle="TakeAlongAxisGradNode", 
                              self=lambda grad, in_shape, dim, index: scatter_into_zeros(in_shape, dim, index, grad))
 
 
+def _check_index(op, x, dim, idx, name="self"):
+    """PyTorch's checks of gather's / scatter's index: an integer tensor of x's number of
+    dimensions whose entries lie in [0, size) along `dim`."""
+    if idx.dtype != np.int64 and idx.dtype != np.int32:
+        raise x.policy.errors.index_dtype(op=op)
+    d = x._data
+    if idx.ndim != d.ndim and (idx.ndim > 1 or d.ndim > 1):
+        raise x.policy.errors.index_ndim(name=name)
+    if idx.size:
+        n = d.shape[dim] if d.ndim else 1
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < (-n if x.policy.negative_indices_wrap else 0) or hi >= n:
+            raise x.policy.errors.index_bounds(index=lo if lo < 0 else hi, dim=dim, size=n)
+
+
 def gather(x, dim, index):
     d = x._data
     dim = normalize_dim(dim, d.ndim)
     idx = index._data
-    if idx.dtype != np.int64:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
+    _check_index("gather", x, dim, idx, "input")
     out = x._out_cls._make(d[_along(idx, dim)])
     if _grad_enabled() and x._requires_grad:
         GatherBackward0.record((x,), out, d.shape, dim, index.detach())
@@ -118,7 +134,11 @@ def scatter_into_zeros(shape, dim, index, src):
 
 
 def scatter_add(x, dim, index, src):
-    return x + scatter_into_zeros(x._data.shape, normalize_dim(dim, x._data.ndim), index, src)
+    dim = normalize_dim(dim, x._data.ndim)
+    _check_index("scatter", x, dim, index._data)
+    if src._data.dtype != x._data.dtype:
+        raise x.policy.errors.scatter_src_dtype()
+    return x + scatter_into_zeros(x._data.shape, dim, index, src)
 
 
 def _scatter_self_grad(grad, dim, index):
@@ -131,31 +151,66 @@ ScatterBackward0 = derivative("ScatterBackward0", keep="dim index", self=_scatte
                               src=lambda grad, dim, index: gather(grad, dim, index))
 
 
+# scatter's reduce=: a derivative PyTorch does not implement (the node raises in backward)
+ScatterReduceNotImplemented = derivative("NotImplemented", keep="op", self=lambda grad, op: _no_derivative(grad, op),
+                                         src=lambda grad, op: _no_derivative(grad, op))
+
+
+def _no_derivative(grad, op):
+    raise grad.policy.errors.derivative_not_implemented(op=op)
+
+
+_SCATTER_REDUCE = {"add": "add", "multiply": "multiply"}
+_WARNED: set = set()   # warnings PyTorch gives once per process
+
+
 def scatter(x, dim, index, src=None, value=None, reduce=None):
+    """`x` with `src` (a tensor, or a number `value`) written at `index` along `dim`; with
+    `reduce=` "add" or "multiply" combined into the entries there instead, repeated indices each
+    contributing."""
     if src is None:
         src = value
+    policy = x.policy
+    if reduce is not None and reduce not in _SCATTER_REDUCE:
+        raise policy.errors.scatter_reduce()
     d = x._data
     dim = normalize_dim(dim, d.ndim)
     idx = index._data
+    _check_index("scatter", x, dim, idx)
+    ts = src if isinstance(src, Tensor) else None
+    if ts is not None and ts._data.dtype != d.dtype:
+        raise policy.errors.scatter_src_dtype()
+    v = ts._data[tuple(slice(0, s) for s in idx.shape)] if ts is not None else src
     r = d.copy()
     pos = _along(idx, dim)
-    if isinstance(src, Tensor):
-        r[pos] = src._data[tuple(slice(0, s) for s in idx.shape)]
-        ts = src
+    if reduce is None:
+        r[pos] = v
     else:
-        r[pos] = src
-        ts = None
+        if ts is not None and "scatter_reduce" not in _WARNED:
+            _WARNED.add("scatter_reduce")
+            warnings.warn(policy.errors.scatter_reduce_deprecated(), stacklevel=3)
+        getattr(backend.namespace(r), _SCATTER_REDUCE[reduce]).at(r, pos, v)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
-        ScatterBackward0.record((x, ts), out, dim, index.detach())
+        if reduce is None:
+            ScatterBackward0.record((x, ts), out, dim, index.detach())
+        else:
+            ScatterReduceNotImplemented.record((x, ts), out, "aten::scatter")
     return out
 
 
 def index_select(x, dim, index):
     dim = normalize_dim(dim, x._data.ndim)
     idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    policy = x.policy
     if idx.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
+        raise policy.errors.index_select_vector()
+    if idx.dtype != np.int64 and idx.dtype != np.int32:
+        raise policy.errors.index_select_dtype()
+    if idx.size:
+        n = x._data.shape[dim] if x._data.ndim else 1
+        if int(idx.min()) < (-n if policy.negative_indices_wrap else 0) or int(idx.max()) >= n:
+            raise policy.errors.index_out_of_range()
     return getitem(x, (slice(None),) * dim + (idx.reshape(-1),))
 
 
@@ -265,7 +320,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     the new node."""
     ext = self._extra
     if ext is not None and ext.inference and not _state.inference:
-        raise self.policy.error("inference_inplace")
+        raise self.policy.errors.inference_inplace()
     rec = _grad_enabled() and (self._requires_grad or
                                    any(isinstance(a, Tensor) and a._requires_grad for a in args))
     if not rec:
@@ -274,7 +329,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         res = fn(self, *args, **kwargs)
         _write(self, res)
         return self
-    if self.grad_fn is None and self._requires_grad:
+    if self._grad_fn is None and self._requires_grad:
         raise self.policy.error(leaf_error, tensor=self)
     view = self._view
     if view is not None:
@@ -282,17 +337,17 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         if view[2] is not None:  # an op name, or (error kind, name) for a custom Function's output
             kind, op = view[2] if type(view[2]) is tuple else ("multi_view_inplace", view[2])
             raise self.policy.error(kind, output_nr=self.output_nr, op=op)
-        if base.grad_fn is None and base._requires_grad:
-            raise self.policy.error("leaf_view_inplace", tensor=base)
+        if base._grad_fn is None and base._requires_grad:
+            raise self.policy.errors.leaf_view_inplace(tensor=base)
     alias = self._new(self._data.copy())
-    alias._requires_grad, alias.grad_fn, alias.output_nr = self._requires_grad, self.grad_fn, self.output_nr
+    alias._requires_grad, alias._grad_fn, alias.output_nr = self._requires_grad, self._grad_fn, self.output_nr
     res = fn(alias, *args, **kwargs)
     _write(self, res)
     retains = self.retains_grad
     if retains:  # the retained grad follows the tensor to its new history
-        del self.grad_fn._hooks.retains[self.output_nr]
+        del self._grad_fn._hooks.retains[self.output_nr]
     if view is None:
-        self.grad_fn, self.output_nr, self._requires_grad = res.grad_fn, res.output_nr, res._requires_grad
+        self._grad_fn, self.output_nr, self._requires_grad = res._grad_fn, res.output_nr, res._requires_grad
     else:
         _rebase_view(self, view, res)
     if retains:
@@ -323,7 +378,7 @@ def _rebase_view(self, view, res) -> None:
     CopySlices.record((base, res), base, view_fn)
     base.output_nr = 0
     rederived = view_fn(base)
-    self.grad_fn, self.output_nr, self._requires_grad = rederived.grad_fn, rederived.output_nr, True
+    self._grad_fn, self.output_nr, self._requires_grad = rederived._grad_fn, rederived.output_nr, True
 
 
 def _write(self, res) -> None:

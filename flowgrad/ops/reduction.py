@@ -57,10 +57,10 @@ def sum(x, dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------------ mean
 
-MeanBackward0 = derivative("MeanBackward0", keep=_REDUCED,
+MeanBackward0 = derivative("MeanBackward0", oneflow="scalar_mulBackward", keep=_REDUCED,
                            self=lambda grad, in_shape, dims, keepdim: S.expand_to(
                                _kept(grad, in_shape, dims, keepdim), in_shape) / _count(in_shape, dims))
-MeanBackward1 = variant(MeanBackward0, "MeanBackward1")
+MeanBackward1 = variant(MeanBackward0, "MeanBackward1", oneflow="scalar_mulBackward")
 
 
 def mean(x, dim=None, keepdim=False, dtype=None):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import check_same, normalize_dim
+from ._args import check_same, normalize_dim, typename
 from ._declare import _grad_enabled, derivative, identity, variant
 from .elementwise import cast
 
@@ -49,10 +49,10 @@ def _view_out(x, arr, fn):
 
 # ---------------------------------------------------------------------------------- reshape
 
-ViewBackward0 = derivative("ViewBackward0", paddle="ReshapeGradNode", keep="in_shape",
+ViewBackward0 = derivative("ViewBackward0", paddle="ReshapeGradNode", oneflow="reshapeBackward", keep="in_shape",
                            self=lambda grad, in_shape: reshape(grad, in_shape))
 # a reshape that had to copy (non-contiguous input) is an UnsafeView in PyTorch
-UnsafeViewBackward0 = variant(ViewBackward0, "UnsafeViewBackward0", paddle="ReshapeGradNode")
+UnsafeViewBackward0 = variant(ViewBackward0, "UnsafeViewBackward0", paddle="ReshapeGradNode", oneflow="reshapeBackward")
 
 
 def _check_shape(x, shape):
@@ -537,26 +537,31 @@ def contiguous(x, memory_format=None):
 
 # ---------------------------------------------------------------------------------- getitem
 
-def _array_key(k, xp):
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
+
+
+def _array_key(k, xp, policy):
     if isinstance(k, Tensor):
         a = k._data
-        return a if a.dtype == np.bool_ or a.dtype.kind in "iu" else a.astype(np.int64)
-    if isinstance(k, (list, np.ndarray)):
-        a = xp.asarray(k)
-        if a.dtype.kind == "f" and a.size == 0:
-            a = a.astype(np.int64)
+        if a.dtype not in _INDEX_DTYPES:
+            raise policy.errors.index_tensor_dtype()
         return a
+    if isinstance(k, (list, np.ndarray)):   # (a sequence or array of floats indexes truncated, as in PyTorch)
+        a = xp.asarray(k)
+        return a.astype(np.int64) if a.dtype.kind == "f" else a
+    if isinstance(k, (float, np.floating)):
+        raise policy.errors.index_type(type=typename(k))
     return k
 
 
-def normalize_key(key, xp) -> tuple:
+def normalize_key(key, xp, policy) -> tuple:
     """A tuple key with tensors/lists turned into arrays; returns (key, is_advanced)."""
     if not isinstance(key, tuple):
         key = (key,)
     out = []
     advanced = False
     for k in key:
-        k = _array_key(k, xp)
+        k = _array_key(k, xp, policy)
         if isinstance(k, (bool, np.bool_)):
             k = xp.asarray(k)
         if hasattr(k, "dtype") and hasattr(k, "ndim"):
@@ -593,7 +598,7 @@ def _node_for_key(key, advanced):
 def getitem(x, key):
     d = x._data
     xp = backend.namespace(d)
-    key, advanced = normalize_key(key, xp)
+    key, advanced = normalize_key(key, xp, x.policy)
     try:
         r = d[key]
     except IndexError as exc:

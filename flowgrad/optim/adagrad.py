@@ -12,15 +12,15 @@ class Adagrad(Optimizer):
                  differentiable: bool = False, fused=None) -> None:
         policy = policy_of(params)
         if not 0.0 <= as_float(lr):
-            raise policy.error("optim_invalid_lr", lr=lr)
+            raise policy.errors.optim_invalid_lr(lr=lr)
         if not 0.0 <= lr_decay:
-            raise policy.error("optim_invalid_lr_decay", lr_decay=lr_decay)
+            raise policy.errors.optim_invalid_lr_decay(lr_decay=lr_decay)
         if not 0.0 <= weight_decay:
-            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
+            raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
         if not 0.0 <= initial_accumulator_value:
-            raise policy.error("optim_invalid_initial_accumulator", value=initial_accumulator_value)
+            raise policy.errors.optim_invalid_initial_accumulator(value=initial_accumulator_value)
         if not 0.0 <= eps:
-            raise policy.error("optim_invalid_eps", eps=eps)
+            raise policy.errors.optim_invalid_eps(eps=eps)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "fused": fused}

@@ -12,14 +12,14 @@ class Adam(Optimizer):
                  differentiable: bool = False, fused=None, decoupled_weight_decay: bool = False) -> None:
         policy = policy_of(params)
         if not 0.0 <= as_float(lr):
-            raise policy.error("optim_invalid_lr", lr=lr)
+            raise policy.errors.optim_invalid_lr(lr=lr)
         if not 0.0 <= eps:
-            raise policy.error("optim_invalid_eps", eps=eps)
+            raise policy.errors.optim_invalid_eps(eps=eps)
         for index in (0, 1):
             if not 0.0 <= betas[index] < 1.0:
-                raise policy.error("optim_invalid_beta", index=index, beta=betas[index])
+                raise policy.errors.optim_invalid_beta(index=index, beta=betas[index])
         if not 0.0 <= weight_decay:
-            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
+            raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
                     "maximize": maximize, "foreach": foreach, "capturable": capturable,
                     "differentiable": differentiable, "fused": fused,

@@ -29,12 +29,12 @@ def _policy(optimizer) -> Policy:
 
 def _check_optimizer(optimizer) -> None:
     if not isinstance(optimizer, Optimizer):
-        raise TORCH.error("sched_not_optimizer", type=type(optimizer).__name__)
+        raise TORCH.errors.sched_not_optimizer(type=type(optimizer).__name__)
 
 
 def _warn_get_lr_called_within_step(sched) -> None:
     if not sched._get_lr_called_within_step:
-        warnings.warn(_policy(sched.optimizer).error("sched_get_lr"), stacklevel=3)
+        warnings.warn(_policy(sched.optimizer).errors.sched_get_lr(), stacklevel=3)
 
 
 class LRScheduler:
@@ -53,7 +53,7 @@ class LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise _policy(optimizer).error("sched_initial_lr", index=i)
+                    raise _policy(optimizer).errors.sched_initial_lr(index=i)
         self.base_lrs = _lrs(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         self._patch_optimizer_step()
@@ -98,12 +98,12 @@ class LRScheduler:
     def step(self, epoch=None) -> None:
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(_policy(self.optimizer).error("sched_step_overridden"), stacklevel=2)
+                warnings.warn(_policy(self.optimizer).errors.sched_step_overridden(), stacklevel=2)
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(_policy(self.optimizer).error("sched_step_order"), stacklevel=2)
+                warnings.warn(_policy(self.optimizer).errors.sched_step_order(), stacklevel=2)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(_policy(self.optimizer).error("sched_epoch_deprecated"), stacklevel=2)
+            warnings.warn(_policy(self.optimizer).errors.sched_epoch_deprecated(), stacklevel=2)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None) -> None:
@@ -132,7 +132,7 @@ class _LambdaBase(LRScheduler):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
         else:
             if len(lr_lambda) != len(optimizer.param_groups):
-                raise _policy(optimizer).error("sched_lambda_count", expected=len(optimizer.param_groups),
+                raise _policy(optimizer).errors.sched_lambda_count(expected=len(optimizer.param_groups),
                                                got=len(lr_lambda))
             self.lr_lambdas = list(lr_lambda)
         super().__init__(optimizer, last_epoch)
@@ -169,7 +169,7 @@ class MultiplicativeLR(_LambdaBase):
         fns = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
         for fn in fns:
             if not callable(fn):
-                raise _policy(optimizer).error("sched_lambda_callable", type=type(fn).__name__)
+                raise _policy(optimizer).errors.sched_lambda_callable(type=type(fn).__name__)
         super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list:
@@ -219,7 +219,7 @@ class MultiStepLR(LRScheduler):
 class ConstantLR(LRScheduler):
     def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5, last_epoch: int = -1) -> None:
         if factor > 1.0 or factor < 0:
-            raise _policy(optimizer).error("sched_constant_factor")
+            raise _policy(optimizer).errors.sched_constant_factor()
         self.factor = factor
         self.total_iters = total_iters
         super().__init__(optimizer, last_epoch)
@@ -241,9 +241,9 @@ class LinearLR(LRScheduler):
     def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
         if start_factor > 1.0 or start_factor <= 0:
-            raise _policy(optimizer).error("sched_linear_start")
+            raise _policy(optimizer).errors.sched_linear_start()
         if end_factor > 1.0 or end_factor < 0:
-            raise _policy(optimizer).error("sched_linear_end")
+            raise _policy(optimizer).errors.sched_linear_end()
         self.start_factor = start_factor
         self.end_factor = end_factor
         self.total_iters = total_iters
@@ -315,17 +315,17 @@ class SequentialLR(LRScheduler):
     def __init__(self, optimizer, schedulers: list, milestones: list, last_epoch: int = -1) -> None:
         policy, cls = _policy(optimizer), type(self).__name__
         if len(schedulers) < 1:
-            raise policy.error("sched_sequential_empty", cls=cls)
+            raise policy.errors.sched_sequential_empty(cls=cls)
         for i, s in enumerate(schedulers):
             if not hasattr(s, "optimizer"):
-                raise policy.error("sched_sequential_no_optimizer", cls=cls, index=i)
+                raise policy.errors.sched_sequential_no_optimizer(cls=cls, index=i)
             if isinstance(s, ReduceLROnPlateau):
-                raise policy.error("sched_sequential_plateau", cls=cls, index=i)
+                raise policy.errors.sched_sequential_plateau(cls=cls, index=i)
             if optimizer != s.optimizer:
-                raise policy.error("sched_sequential_optimizer", cls=cls, sched=type(s).__name__, index=i,
+                raise policy.errors.sched_sequential_optimizer(cls=cls, sched=type(s).__name__, index=i,
                                    sched_optimizer=s.optimizer, optimizer=type(optimizer).__name__)
         if len(milestones) != len(schedulers) - 1:
-            raise policy.error("sched_sequential_milestones", schedulers=len(schedulers), milestones=len(milestones))
+            raise policy.errors.sched_sequential_milestones(schedulers=len(schedulers), milestones=len(milestones))
         self._schedulers = schedulers
         self._milestones = milestones
         self.last_epoch = last_epoch + 1
@@ -368,13 +368,13 @@ class ReduceLROnPlateau(LRScheduler):
                  threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr=0,
                  eps: float = 1e-8) -> None:
         if factor >= 1.0:
-            raise _policy(optimizer).error("sched_plateau_factor")
+            raise _policy(optimizer).errors.sched_plateau_factor()
         self.factor = factor
         _check_optimizer(optimizer)
         self.optimizer = optimizer
         if isinstance(min_lr, (list, tuple)):
             if len(min_lr) != len(optimizer.param_groups):
-                raise _policy(optimizer).error("sched_plateau_min_lrs", expected=len(optimizer.param_groups),
+                raise _policy(optimizer).errors.sched_plateau_min_lrs(expected=len(optimizer.param_groups),
                                                got=len(min_lr))
             self.default_min_lr = None
             self.min_lrs = list(min_lr)
@@ -399,7 +399,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(_policy(self.optimizer).error("sched_epoch_deprecated"), stacklevel=2)
+            warnings.warn(_policy(self.optimizer).errors.sched_epoch_deprecated(), stacklevel=2)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current
@@ -418,7 +418,7 @@ class ReduceLROnPlateau(LRScheduler):
     def _reduce_lr(self, epoch) -> None:
         if len(self.optimizer.param_groups) != len(self.min_lrs):
             if self.default_min_lr is None:
-                raise _policy(self.optimizer).error("sched_plateau_groups", groups=len(self.optimizer.param_groups),
+                raise _policy(self.optimizer).errors.sched_plateau_groups(groups=len(self.optimizer.param_groups),
                                                     min_lrs=len(self.min_lrs))
             self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
         for i, group in enumerate(self.optimizer.param_groups):
@@ -442,9 +442,9 @@ class ReduceLROnPlateau(LRScheduler):
 
     def _init_is_better(self, mode, threshold, threshold_mode) -> None:
         if mode not in {"min", "max"}:
-            raise _policy(self.optimizer).error("sched_plateau_mode", mode=mode)
+            raise _policy(self.optimizer).errors.sched_plateau_mode(mode=mode)
         if threshold_mode not in {"rel", "abs"}:
-            raise _policy(self.optimizer).error("sched_plateau_threshold_mode", mode=threshold_mode)
+            raise _policy(self.optimizer).errors.sched_plateau_threshold_mode(mode=threshold_mode)
         self.mode_worse = math.inf if mode == "min" else -math.inf
         self.mode = mode
         self.threshold = threshold

@@ -67,12 +67,12 @@ class Optimizer:
         self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
         self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
         if isinstance(params, Tensor):
-            raise params.policy.error("optim_params_tensor", type=_typename(params))
+            raise params.policy.errors.optim_params_tensor(type=_typename(params))
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
         param_groups = list(params)
         if len(param_groups) == 0:
-            raise policy_of(param_groups).error("optim_empty")
+            raise policy_of(param_groups).errors.optim_empty()
         if not isinstance(param_groups[0], dict):
             param_groups = [{"params": param_groups}]
         for group in param_groups:
@@ -104,12 +104,12 @@ class Optimizer:
     def add_param_group(self, param_group: dict) -> None:
         policy = policy_of(param_group, self.param_groups)
         if not isinstance(param_group, dict):
-            raise policy.error("optim_group_type", type=type(param_group))
+            raise policy.errors.optim_group_type(type=type(param_group))
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
-            raise policy.error("optim_params_set")
+            raise policy.errors.optim_params_set()
         else:
             param_group["params"] = list(params)
         tensors, names = [], []
@@ -124,26 +124,26 @@ class Optimizer:
             if len(names) == len(tensors):
                 param_group["param_names"] = names
             else:
-                raise policy.error("optim_names_partial")
+                raise policy.errors.optim_names_partial()
         for p in tensors:
             if not isinstance(p, Tensor):
-                raise policy.error("optim_not_tensor", type=_typename(p))
-            if not self.defaults.get("differentiable", None) and not (p.grad_fn is None or p.retains_grad):
-                raise policy.error("optim_nonleaf")
+                raise policy.errors.optim_not_tensor(type=_typename(p))
+            if not self.defaults.get("differentiable", None) and not (p._grad_fn is None or p.retains_grad):
+                raise policy.errors.optim_nonleaf()
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise policy.error("optim_required", name=name)
+                raise policy.errors.optim_required(name=name)
             param_group.setdefault(name, default)
         if len(tensors) != len({id(p) for p in tensors}):
-            warnings.warn(policy.error("optim_duplicate_params"), stacklevel=3)
+            warnings.warn(policy.errors.optim_duplicate_params(), stacklevel=3)
         seen = set()
         for group in self.param_groups:
             seen.update(id(p) for p in group["params"])
             if ("param_names" in param_group) != ("param_names" in group):
                 which = "with" if "param_names" in param_group else "without"
-                raise policy.error("optim_group_names", which=which)
+                raise policy.errors.optim_group_names(which=which)
         if any(id(p) in seen for p in tensors):
-            raise policy.error("optim_param_in_two_groups")
+            raise policy.errors.optim_param_in_two_groups()
         self.param_groups.append(param_group)
 
     # ------------------------------------------------------------------------------ step
@@ -159,7 +159,7 @@ class Optimizer:
         for hook in list(self._optimizer_step_pre_hooks.values()):
             res = hook(self, (), {})
             if res is not None:
-                raise policy_of(self.param_groups).error("optim_step_pre_hook_result", func=type(self).step,
+                raise policy_of(self.param_groups).errors.optim_step_pre_hook_result(func=type(self).step,
                                                          hook=hook, result=res)
         with mode.no_grad():
             for group in self.param_groups:
@@ -236,9 +236,9 @@ class Optimizer:
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
-            raise policy_of(self.param_groups).error("optim_load_group_count")
+            raise policy_of(self.param_groups).errors.optim_load_group_count()
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
-            raise policy_of(self.param_groups).error("optim_load_group_size")
+            raise policy_of(self.param_groups).errors.optim_load_group_size()
         id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
                           chain.from_iterable(g["params"] for g in groups)))
 

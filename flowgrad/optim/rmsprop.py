@@ -12,15 +12,15 @@ class RMSprop(Optimizer):
                  maximize: bool = False, differentiable: bool = False) -> None:
         policy = policy_of(params)
         if not 0.0 <= as_float(lr):
-            raise policy.error("optim_invalid_lr", lr=lr)
+            raise policy.errors.optim_invalid_lr(lr=lr)
         if not 0.0 <= eps:
-            raise policy.error("optim_invalid_eps", eps=eps)
+            raise policy.errors.optim_invalid_eps(eps=eps)
         if not 0.0 <= momentum:
-            raise policy.error("optim_invalid_momentum", momentum=momentum)
+            raise policy.errors.optim_invalid_momentum(momentum=momentum)
         if not 0.0 <= weight_decay:
-            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
+            raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
         if not 0.0 <= alpha:
-            raise policy.error("optim_invalid_alpha", alpha=alpha)
+            raise policy.errors.optim_invalid_alpha(alpha=alpha)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
                     "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable}

@@ -11,16 +11,16 @@ class SGD(Optimizer):
                  fused=None) -> None:
         policy = policy_of(params)
         if as_float(lr) < 0.0:
-            raise policy.error("optim_invalid_lr", lr=lr)
+            raise policy.errors.optim_invalid_lr(lr=lr)
         if momentum < 0.0:
-            raise policy.error("optim_invalid_momentum", momentum=momentum)
+            raise policy.errors.optim_invalid_momentum(momentum=momentum)
         if weight_decay < 0.0:
-            raise policy.error("optim_invalid_weight_decay", weight_decay=weight_decay)
+            raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
                     "nesterov": nesterov, "maximize": maximize, "foreach": foreach, "differentiable": differentiable,
                     "fused": fused}
         if nesterov and (momentum <= 0 or dampening != 0):
-            raise policy.error("optim_nesterov")
+            raise policy.errors.optim_nesterov()
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:

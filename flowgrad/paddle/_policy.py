@@ -12,12 +12,25 @@ _TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be becaus
           "  [Hint: Expected node->IsTensorWrappersCleared() != true, but received "
           "node->IsTensorWrappersCleared():1 == true:1.] (at /paddle/paddle/fluid/eager/backward.cc:204)\n")
 
+
+
+class EnforceNotMet(Exception):
+    """Paddle's exception for a failed check inside a kernel (`paddle.EnforceNotMet`)."""
+
+
 PADDLE_MESSAGES: dict[str, tuple[type, str]] = dict(TORCH_MESSAGES)
 PADDLE_MESSAGES.update({
     "broadcast": (ValueError, "(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
                               "together with the shape of X = {x} and the shape of Y = {y}. Received [{a}] in X is "
                               "not equal to [{b}] in Y at i:{dim}."),
     "second_backward": (SystemError, _TWICE),
+    "int_overflow": (ValueError, "(InvalidArgument) Input object type error or incompatible array data type. "
+                                 "tensor.set() supports array with bool, float16, float32, float64, int8, int16, int32, "
+                                 "int64, uint8 or uint16, please check your input or input array data type. (at "
+                                 "/paddle/paddle/fluid/pybind/tensor_py.h:566)\n"),
+    "zero_division": (EnforceNotMet, "() InvalidArgumentError: Integer division by zero encountered in (floor/trunc) "
+                                     "divide. Please check the input value. (at "
+                                     "/paddle/paddle/phi/kernels/funcs/elementwise_functor.h:326)\n"),
     "input_unused": (ValueError, "(InvalidArgument) The {index}-th input does not appear in the backward graph. "
                                  "Please check the input tensor or set allow_unused=True to get None result.\n"
                                  "  [Hint: Expected allow_unused == true, but received allow_unused:0 != true:1.] "
@@ -105,7 +118,7 @@ class PaddlePolicy(Policy):
             facts["at"] = "".join(f"  {f.filename}({f.lineno}): {f.name}\n" for f in reversed(frames))
         elif kind == "duplicate_tensors":
             t = facts.pop("tensor")
-            facts["name"] = t.name if t.grad_fn is None else ""
+            facts["name"] = t.name if t._grad_fn is None else ""
         return super().error(kind, **facts)
 
 
@@ -124,6 +137,10 @@ PADDLE = PaddlePolicy(
     grad_unreached_inputs_unused=True,
     grad_results_follow_create_graph=True,
     grad_returns_list=True,
+    negative_indices_wrap=True,
+    sequence_tensors_stack=True,
+    sign_keeps_nan=True,
+    values_fit_dtype=False,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

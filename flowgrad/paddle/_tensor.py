@@ -171,7 +171,7 @@ class Tensor(_CoreTensor):
         try:
             return self._name
         except AttributeError:
-            kind = "eager_tmp" if self.grad_fn is not None else "generated_tensor"
+            kind = "eager_tmp" if self._grad_fn is not None else "generated_tensor"
             self._name = f"{kind}_{next(_names[kind])}"
             return self._name
 
@@ -249,7 +249,7 @@ class Tensor(_CoreTensor):
     def retain_grads(self) -> None:
         """Keep this non-leaf's gradient in `.grad`, overwritten by each backward. It is a hook:
         it sees the gradient as changed by the hooks registered before it, not after."""
-        if self.grad_fn is None or not self._requires_grad or self.retains_grad:
+        if self._grad_fn is None or not self._requires_grad or self.retains_grad:
             return
         ref = weakref.ref(self)
 

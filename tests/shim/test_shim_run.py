@@ -118,7 +118,7 @@ def test_report_lists_what_the_run_asked_for_and_flowgrad_lacks(tmp_path):
     res = flowgrad("run", "--report", "gaps.py", cwd=tmp_path)
     assert res.returncode == 0 and res.stdout == "2.0\n"
     assert res.stderr.splitlines() == [
-        "flowgrad run --report (aliased: torch, paddle): 3 framework APIs the run asked for are missing from flowgrad",
+        "flowgrad run --report (aliased: torch, oneflow, paddle): 3 framework APIs the run asked for are missing from flowgrad",
         "   uses  API                        kind              first place",
         "      3  torch._dynamo              module            gaps.py:7",
         "      1  torch.Tensor.refine_names  tensor attribute  gaps.py:11",
@@ -198,6 +198,39 @@ def test_compat_oneflow_without_its_facade_is_a_module_not_found_error():
     """, compat=True)
     assert out.strip() == ("No module named 'oneflow': cannot alias 'oneflow': flowgrad's oneflow facade "
                            "(flowgrad.oneflow) is not available in this flowgrad")
+
+
+@pytest.mark.skipif(not HAVE_ONEFLOW_FACADE, reason="flowgrad.oneflow is not part of this flowgrad")
+def test_compat_answers_import_oneflow_with_the_facade():
+    out = ok("""
+        import sys
+        import oneflow as flow
+        import oneflow.nn.functional as F
+        from oneflow.utils.data import DataLoader
+        from oneflow.autograd import Function
+        import flowgrad.oneflow
+        from flowgrad import shim
+        assert flow is flowgrad.oneflow is sys.modules["oneflow"] and F is flowgrad.oneflow.nn.functional
+        assert DataLoader is flowgrad.oneflow.utils.data.DataLoader and Function is flowgrad.oneflow.autograd.Function
+        assert sys.meta_path[0] is shim._FINDER and shim.installed() == ("oneflow",)
+        assert "torch" not in sys.modules and "flowgrad.torch" not in sys.modules
+        x = flow.tensor([1., 2.], requires_grad=True)
+        (x * x).sum().backward()
+        print(x.grad)
+    """, compat=True)
+    assert out == "tensor([2., 4.], dtype=oneflow.float32)\n"
+
+
+@pytest.mark.skipif(not HAVE_ONEFLOW_FACADE, reason="flowgrad.oneflow is not part of this flowgrad")
+def test_run_as_oneflow_aliases_oneflow_only(tmp_path):
+    script = tmp_path / "x.py"
+    script.write_text("import sys\nimport oneflow as flow\n"
+                      "print(flow.__name__, flow.ones(2).sum().item(), 'torch' in sys.modules)\n"
+                      "import torch\n")
+    res = flowgrad("run", "--as", "oneflow", str(script), cwd=tmp_path)
+    assert res.stdout == "flowgrad.oneflow 2.0 False\n"
+    both = flowgrad("run", "--as", "oneflow,torch", str(script), cwd=tmp_path)
+    assert both.returncode == 0 and both.stdout == "flowgrad.oneflow 2.0 False\n"
 
 
 @pytest.mark.skipif(not HAVE_REAL_TORCH, reason="real torch is not installed")

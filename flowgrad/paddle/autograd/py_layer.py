@@ -198,7 +198,7 @@ def _inplace_outputs(cls, ctx, inputs: tuple, outs: tuple) -> tuple:
     for o in outs:
         if not isinstance(o, _CoreTensor) or id(o) not in input_ids or id(o) in keep:
             continue
-        if o._requires_grad and o.grad_fn is None:
+        if o._requires_grad and o._grad_fn is None:
             raise ValueError(f"(InvalidArgument) {cls.__name__} : Leaf Var ({o.name}) that doesn't stop gradient "
                              "can't use inplace strategy.\n  [Hint: Expected !inplace_tensor_autograd_meta->"
                              "StopGradient() && egr::EagerUtils::IsLeafTensor(*inplace_tensor) == false, but received "

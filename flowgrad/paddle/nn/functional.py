@@ -137,7 +137,7 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, 
 
 def adaptive_avg_pool2d(x, output_size, data_format: str = "NCHW", name=None):
     if x.ndim not in (3, 4):  # checked for any output size (PyTorch skips the check for 1x1)
-        raise x.policy.error("nn_adaptive_pool_input_dim", fn="adaptive_avg_pool2d", unbatched=3, batched=4,
+        raise x.policy.errors.nn_adaptive_pool_input_dim(fn="adaptive_avg_pool2d", unbatched=3, batched=4,
                              size=list(x.shape))
     return F.adaptive_avg_pool2d(x, output_size)
 
@@ -195,7 +195,7 @@ def cross_entropy(input, label, weight=None, ignore_index: int = -100, reduction
         if not soft_label:
             label = _class_index_label(input, label, class_axis)
         if label_smoothing < 0:  # refused (PyTorch takes a negative value as no smoothing)
-            raise input.policy.error("nn_label_smoothing", value=label_smoothing)
+            raise input.policy.errors.nn_label_smoothing(value=label_smoothing)
         loss = F.cross_entropy(input, label, weight, ignore_index=ignore_index, reduction=reduction,
                                label_smoothing=label_smoothing)
     if reduction == "none" and keep_axis:

@@ -1,33 +1,13 @@
 """torch.nn for the torch facade: the framework-neutral flowgrad.nn classes under PyTorch's names,
-building torch tensors and torch.nn.Parameter objects."""
+building torch tensors and torch.nn.Parameter objects (presented by the facade kit)."""
 from __future__ import annotations
 
 from ... import nn as _nn
+from ...facade import nn as _kit
 from .._tensor import Tensor as _Tensor
 from . import functional, init, utils
 from .parameter import Parameter
 
-
-class Module(_nn.Module):
-    __doc__ = _nn.Module.__doc__
-    _param_cls = Parameter
-    _tensor_cls = _Tensor
-
-    @staticmethod
-    def _default_device():
-        return _Tensor._factories._default_device[0]
-
-
-def _facade(neutral: type) -> type:
-    """torch.nn.<Name>: the neutral layer class with the torch Module mixed in, through the facade
-    class of a public neutral base (so that an nn.LSTM is an nn.RNNBase, as in PyTorch)."""
-    bases = [globals()[b.__name__] for b in neutral.__bases__ if _nn.MODULE_CLASSES.get(b.__name__) is b]
-    return type(neutral.__name__, (neutral, *(bases or [Module])),
-                {"__module__": __name__, "__qualname__": neutral.__name__, "__doc__": neutral.__doc__})
-
-
-for _name, _cls in sorted(_nn.MODULE_CLASSES.items(), key=lambda item: len(item[1].__mro__)):
-    globals()[_name] = _facade(_cls)
-del _name, _cls
+globals().update(_kit.build(__name__, _Tensor, Parameter))
 
 __all__ = ["Module", "Parameter", "functional", "init", "utils"] + sorted(_nn.MODULE_CLASSES)

@@ -4,3 +4,6 @@ from __future__ import annotations
 from ...nn.functional import *  # noqa: F401,F403
 from ...nn.functional import (__all__, max_pool1d_with_indices, max_pool2d_with_indices,  # noqa: F401
                               max_pool3d_with_indices)
+from ...nn.attention import multi_head_attention_forward  # noqa: F401
+
+__all__ = [*__all__, "multi_head_attention_forward"]

@@ -1,0 +1,4 @@
+"""oneflow.utils: `data` (datasets, samplers, DataLoader)."""
+from __future__ import annotations
+
+from . import data  # noqa: F401

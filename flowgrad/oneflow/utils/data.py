@@ -1,0 +1,12 @@
+"""oneflow.utils.data: the framework-neutral datasets, samplers and DataLoader (`flowgrad.data`),
+collating into oneflow tensors."""
+from __future__ import annotations
+
+from ...data import *  # noqa: F401,F403
+from ...data import __all__ as _neutral
+from ...facade import data as _kit
+from .._tensor import Tensor
+
+globals().update(_kit.build(__name__, Tensor))
+
+__all__ = list(_neutral) + ["default_collate", "default_convert"]
