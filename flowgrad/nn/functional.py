@@ -37,7 +37,8 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
-__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"] if name not in __all__]
+__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"]
+            if name not in __all__]
 
 
 def _legacy_reduction(size_average, reduce, reduction, policy):

@@ -65,7 +65,8 @@ def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
     if any(k <= 0 for k in kernel):
         raise policy.errors.pool_kernel_positive(values=" ".join(f"k{a}: {k}" for a, k in zip(axes, kernel)))
     if any(dl <= 0 for dl in dilation):
-        raise policy.errors.pool_dilation_positive(values=" ".join(f"dilation{a}: {dl}" for a, dl in zip(axes, dilation)))
+        raise policy.errors.pool_dilation_positive(
+                           values=" ".join(f"dilation{a}: {dl}" for a, dl in zip(axes, dilation)))
     for p, k, dl in zip(padding, kernel, dilation):
         if p > k // 2:
             raise policy.errors.nn_pool_pad(pad=p, kernel=k, dilation=dl)

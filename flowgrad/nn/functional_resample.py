@@ -11,7 +11,8 @@ import numpy as np
 from ..ops import resample as _resample
 from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample", "upsample_nearest",
+           "upsample_bilinear"]
 
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
 _STEMS = {"nearest": "UpsampleNearest{}D", "nearest-exact": "UpsampleNearestExact{}D", "linear": "UpsampleLinear{}D",

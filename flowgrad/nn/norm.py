@@ -57,7 +57,8 @@ class _InstanceNorm(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         ndim = input._data.ndim
         if ndim not in (self._spatial + 1, self._spatial + 2):
-            raise self._tensor_cls.policy.errors.instance_norm_input_dim(dims=f"{self._spatial + 1}D or {self._spatial + 2}D", ndim=ndim)
+            raise self._tensor_cls.policy.errors.instance_norm_input_dim(
+                                                dims=f"{self._spatial + 1}D or {self._spatial + 2}D", ndim=ndim)
 
     def forward(self, input):
         self._check_input_dim(input)
