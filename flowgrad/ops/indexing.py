@@ -330,6 +330,8 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     if not rec:
         if fn in _UFUNC_NAMES and len(args) == 1 and not kwargs and _ufunc_inplace(self, fn, args[0]):
             return self
+        if (fn is fill or fn is fill_zero) and not kwargs and _fill_inplace(self, fn, args):
+            return self
         res = fn(self, *args, **kwargs)
         _write(self, res)
         return self
@@ -374,6 +376,21 @@ def _ufunc_inplace(self, fn, other) -> bool:
     if a is not d or d.dtype.kind != "f" or not d.flags.writeable or (hasattr(b, "shape") and b.shape != d.shape):
         return False
     getattr(backend.namespace(d), _UFUNC_NAMES[fn])(d, b, out=d)
+    self._bump()
+    return True
+
+
+def _fill_inplace(self, fn, args) -> bool:
+    """`fill_` / `zero_` written where the tensor's array stands when nothing is recorded: no second
+    buffer of the tensor's size; False when the general path must run (a read-only array)."""
+    d = self._data
+    if not d.flags.writeable:
+        return False
+    if fn is fill_zero:
+        d[...] = 0
+    else:
+        value = args[0]
+        d[...] = check_fill_value(self.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
     self._bump()
     return True
 
