@@ -23,7 +23,9 @@ EXTRAS = {
 
 
 def _public(module) -> set[str]:
-    return {n for n in dir(module) if not n.startswith("_")}
+    # (identifiers only: pytest's assertion rewriting, which covers an installed plugin's package,
+    # adds `@py_builtins` / `@pytest_ar` to the modules it rewrites)
+    return {n for n in dir(module) if not n.startswith("_") and n.isidentifier()}
 
 
 def _modules(space: str):
