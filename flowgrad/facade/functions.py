@@ -51,6 +51,7 @@ def _with_out(fn):
         out._data[...] = res._data
         out._bump()
         return out
+    wrapper._out_target = fn
     return wrapper
 
 
