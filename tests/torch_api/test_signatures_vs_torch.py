@@ -300,6 +300,8 @@ def test_parameter_names_match_pytorch():
     for qual, bad in sorted(left.items()):
         print(f"  {qual}: {bad}  {EXCEPTIONS[qual][1] if qual in EXCEPTIONS else '<<< not listed'}")
     assert {q: sorted(b) for q, b in left.items()} == {q: sorted(b) for q, (b, _, _) in EXCEPTIONS.items()}
+    assert compared - matching == sum(len(b) for b, _, _ in EXCEPTIONS.values())
+    assert compared >= 1300
 
 
 @pytest.mark.parametrize("qual", sorted(EXCEPTIONS))
@@ -311,6 +313,70 @@ def test_exception_reason_holds_on_real_torch(qual):
         with pytest.raises(TypeError):
             eval(code, {"torch": torch})
 
+
+
+# ---------------------------------------------------------------------------------- defaults
+
+def _reference_defaults(real, name: str, method: bool) -> dict:
+    """PyTorch's literal defaults: a Python function's own, else the docstring's signature line's."""
+    if inspect.isfunction(real):
+        params = inspect.signature(real).parameters.values()
+        if not all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            return {p.name: p.default for p in params if p.default is not p.empty}
+    for line in (getattr(real, "__doc__", None) or "").strip().splitlines()[:4]:
+        line = line.strip()
+        if line.startswith(name + "("):
+            body = line[len(name) + 1:line.index("->") if "->" in line else len(line)].rstrip().rstrip(")")
+            out = {}
+            for token in _split_top(body):
+                key, eq, value = token.strip().replace("\\*", "*").partition("=")
+                if eq:
+                    try:
+                        out[key.split(":")[0].strip().lstrip("*")] = ast.literal_eval(value.strip())
+                    except (ValueError, SyntaxError):
+                        pass        # torch.strided, torch.preserve_format, ...: not literals
+            return out
+    return {}
+
+
+# Defaults that differ from the reference on purpose: qualified name -> (parameter, why).
+DEFAULT_EXCEPTIONS = {
+    **{q: ("dim", "the parser's default is () (all dims); the docstring writes None")
+       for q in ("torch.amax", "torch.amin", "Tensor.amax", "Tensor.amin")},
+    **{q: ("dim", "the parser's default is -1 (the last dim); the docstring writes None")
+       for q in ("torch.kthvalue", "torch.topk", "Tensor.kthvalue", "Tensor.topk")},
+    **{q: ("correction", "None means the documented 1 unless the unbiased overload sets it: one signature serves "
+                         "both overloads") for q in ("torch.std", "torch.var", "torch.std_mean", "torch.var_mean",
+                                                     "Tensor.std", "Tensor.var")},
+    "torch.asarray": ("requires_grad", "PyTorch's None means False for a new tensor; flowgrad builds only False"),
+    "torch.tril_indices": ("device", "None is the default device, the CPU"),
+    "torch.triu_indices": ("device", "None is the default device, the CPU"),
+    "torch.save": ("pickle_module", "None is Python's pickle"),
+    **{f"F.max_pool{n}d_with_indices": ("return_indices", "the indices are returned whatever the flag, as in "
+                                                          "PyTorch") for n in (1, 2, 3)},
+}
+
+
+def test_defaults_match_pytorch():
+    compared, differ = 0, {}
+    for qual, name, real, ours, method in _surfaces():
+        ref = _reference_defaults(real, name, method)
+        try:
+            mine = inspect.signature(ours).parameters
+        except (TypeError, ValueError):
+            continue
+        for key, value in ref.items():
+            if key == "out" or key not in mine or mine[key].default is inspect.Parameter.empty:
+                continue
+            compared += 1
+            if mine[key].default != value or type(mine[key].default) is not type(value):
+                if not (isinstance(value, (int, float)) and not isinstance(value, bool) and
+                        type(mine[key].default) in (int, float) and mine[key].default == value):
+                    differ.setdefault(qual, set()).add(key)
+    left = sum(len(keys) for keys in differ.values())
+    print(f"\nliteral defaults compared: {compared}, matching: {compared - left}, deliberate exceptions left: {left}")
+    assert differ == {q: {k} for q, (k, _) in DEFAULT_EXCEPTIONS.items()}
+    assert compared >= 500
 
 
 # --------------------------------------------------------------- calls as porting tools make them
