@@ -11,9 +11,13 @@ Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
   name, then the rest in order);
 - `*name`: PyTorch's size-like varargs (`x.view(2, 3)`, `x.view((2, 3))`, `x.view(size=(2, 3))`);
 - `out=None`: PyTorch's `out=`; written into when the op supports it, refused with a clear error
-  otherwise.
+  otherwise;
+- `name=default!`: a parameter flowgrad has not built, whatever the op takes.
 A parameter that reaches no op parameter is one flowgrad has not built: only its default is accepted
-and anything else raises `argument_unsupported` (never accepted and ignored).
+and anything else raises `argument_unsupported` (never accepted and ignored). An op of the form
+`(self, *args, **kwargs)` (an in-place method handing its arguments on) takes the positional ones
+through `*args` and the keyword-only ones by keyword. Each adapter keeps its generated source in
+`__source__`.
 """
 from __future__ import annotations
 
@@ -156,7 +160,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     op_params = _op_params(op)
     paired = _pair(name, params, op_params)
     env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out,
-           "_write_out": _write_out, "_NAME": name}
+           "write_out": write_out, "_NAME": name}
     head, checks, star = [], [], False
     for i, p in enumerate(params):
         if p.var:
@@ -188,7 +192,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     body = f"    return {call}\n"
     if any(p.name == "out" for p in params):
         inputs = "".join(f"{p.name}, " for p in params if not p.var and p.name != "out")
-        checks.append(f"    if out is not None:\n        return _write_out(_NAME, out, lambda: {call}, ({inputs}))"
+        checks.append(f"    if out is not None:\n        return write_out(_NAME, out, lambda: {call}, ({inputs}))"
                       if writes_out else "    if out is not None:\n        _no_out(_policy, _NAME)")
     fname = name if name.isidentifier() else "_adapter"
     src = f"def {fname}({', '.join(head)}):\n" + "".join(c + "\n" for c in checks) + body
@@ -209,7 +213,7 @@ def _no_out(policy, name: str) -> None:
     raise policy.errors.out_unsupported(name=name)
 
 
-def _write_out(name: str, out, compute: Callable, inputs: tuple):
+def write_out(name: str, out, compute: Callable, inputs: tuple):
     """PyTorch's `out=`: the result copied into `out`, refused when autograd would need it."""
     from ..autograd.mode import is_grad_enabled
     if is_grad_enabled() and builtins.any(isinstance(a, _CoreTensor) and a._requires_grad for a in (*inputs, out)):
