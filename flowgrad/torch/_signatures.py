@@ -6,9 +6,10 @@ from __future__ import annotations
 
 _UNARY_OUT = "input, *, out=None"
 _BINARY_OUT = "input, other, *, out=None"
-_LIKE = "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"
-_RAND_LIKE = "input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"
-_FILLED = "*size, out=None, dtype=None, layout=None, device=None, requires_grad=False"
+_LIKE = "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False"
+_RAND_LIKE = ("input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, "
+              "pin_memory=False")
+_FILLED = "*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _RANDOM = "*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _STAT = "input, dim=None, unbiased=None, keepdim=False, *, correction=None"
 
@@ -64,15 +65,15 @@ FUNCTIONS = {
     "min": "input, dim=None, keepdim=False, *, out=None",
     "median": "input, dim=None, keepdim=False, *, out=None",
     "count_nonzero": "input, dim=None",
-    "nansum": "input, dim=None, keepdim=False, *, dtype=None",
+    "nansum": "input, dim=None, keepdim=False, *, dtype=None, out=None",
     "sort": "input, dim=-1, descending=False, *, stable=False, out=None",
-    "argsort": "input, dim=-1, descending=False, *, stable=False",
+    "argsort": "input, dim=-1, descending=False, *, stable=False, out=None",
     "kthvalue": "input, k, dim=-1, keepdim=False, *, out=None",
     "cumsum": "input, dim, *, dtype=None, out=None",
     "logsumexp": "input, dim, keepdim=False, *, out=None",
     "std": _STAT + ", out=None", "var": _STAT + ", out=None", "std_mean": _STAT, "var_mean": _STAT,
     "norm": "input, p='fro', dim=None, keepdim=False, out=None, dtype=None",
-    "softmax": "input, dim, dtype=None", "log_softmax": "input, dim, dtype=None",
+    "softmax": "input, dim, dtype=None, *, out=None", "log_softmax": "input, dim, dtype=None, *, out=None",
     # shapes and indexing
     "chunk": "input, chunks, dim=0",
     "flatten": "input, start_dim=0, end_dim=-1",
@@ -100,8 +101,9 @@ FUNCTIONS = {
     "index_select": "input, dim, index, *, out=None",
     "masked_fill": "input, mask, value",
     "masked_select": "input, mask, *, out=None",
-    "scatter": "input, dim, index, src=None, value=None, *, reduce=None",
-    "scatter_add": "input, dim, index, src",
+    "scatter": "input, dim, index, src=None, value=None, *, reduce=None, out=None",
+    "scatter_add": "input, dim, index, src, *, out=None",
+    "diff": "input, n=1, dim=-1, prepend=None, append=None, *, out=None",
     "take_along_dim": "input, indices, dim=None, *, out=None",
     "tril": "input, diagonal=0, *, out=None",
     "triu": "input, diagonal=0, *, out=None",
@@ -115,29 +117,32 @@ FUNCTIONS = {
     "topk": "input, k, dim=-1, largest=True, sorted=True, *, out=None",
     # creation
     "zeros": _FILLED, "ones": _FILLED,
-    "empty": _FILLED + ", pin_memory=False, memory_format=None",
-    "full": "size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False",
+    "empty": _FILLED + ", memory_format=None",
+    "full": "size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
     "rand": _RANDOM, "randn": _RANDOM,
     "zeros_like": _LIKE, "ones_like": _LIKE, "empty_like": _LIKE,
     "full_like": "input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, "
-                 "memory_format=None",
+                 "memory_format=None, pin_memory=False",
     "rand_like": _RAND_LIKE, "randn_like": _RAND_LIKE,
     "bernoulli": "input, *, generator=None, out=None",
-    "arange": "start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False",
-    "linspace": "start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False",
-    "eye": "n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False",
+    "arange": "start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
+              "pin_memory=False",
+    "linspace": "start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
+                "pin_memory=False",
+    "eye": "n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
     "tensor": "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False",
     "as_tensor": "data, *, dtype=None, device=None",
     "asarray": "obj@data, *, dtype=None, device=None, copy=None, requires_grad=False",
     "from_numpy": "ndarray",
     "from_dlpack": "ext_tensor, *, device=None, copy=None",
     "randint": "low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, "
-               "requires_grad=False",
+               "requires_grad=False, pin_memory=False",
     "randperm": "n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
                 "pin_memory=False",
     "randint_like": "input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, "
-                    "memory_format=None, generator=None",
-    "normal": "mean, std, size=None, *, generator=None, out=None",
+                    "memory_format=None, generator=None, pin_memory=False",
+    "normal": "mean, std, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False, "
+              "requires_grad=False",
     "tril_indices": "row, col, offset=0, *, dtype=None, device=None, layout=None",
     "triu_indices": "row, col, offset=0, *, dtype=None, device=None, layout=None",
     # dtype and runtime queries
@@ -172,6 +177,7 @@ METHODS = {
     "cuda": "device=None, non_blocking=False, memory_format=None",
     "type": "dtype=None, non_blocking=False",
     "apply_": "callable",
+    "copy_": "other@src, non_blocking=False",
     "clone": "*, memory_format=None",
     "mean": "dim=None, keepdim=False, *, dtype=None",
     "nansum": "dim=None, keepdim=False, *, dtype=None",

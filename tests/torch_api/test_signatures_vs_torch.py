@@ -233,6 +233,8 @@ EXCEPTIONS = {
     #    and flowgrad follows the parser
     "Tensor.dot": (["other"], "docstring and overrides say `other`; the parser takes `tensor`",
                    (f"{_V}.dot(other={_V})", "raises")),
+    "Tensor.copy_": (["src"], "docstring and overrides say `src`; the parser takes `other`",
+                     (f"{_X}.copy_(src={_X})", "raises")),
     "Tensor.mul": (["out"], "Tensor methods take no out=", (f"{_X}.mul({_X}, out={_X})", "raises")),
     "Tensor.true_divide": (["out"], "Tensor methods take no out=", (f"{_X}.true_divide({_X}, out={_X})", "raises")),
     "Tensor.floor_divide": (["out"], "Tensor methods take no out=",
