@@ -204,6 +204,6 @@ METHODS = {
     "clamp_min_": "min", "clamp_max_": "max", "tril_": "diagonal=0", "triu_": "diagonal=0",
     "lerp_": "end, weight", "nan_to_num_": "nan=0.0, posinf=None, neginf=None",
     "addcmul_": "tensor1, tensor2, *, value=1", "addcdiv_": "tensor1, tensor2, *, value=1",
-    "masked_fill_": "mask, value", "fill_": "value", "index_put_": "indices, values, accumulate=False",
+    "masked_fill_": "mask, value", "fill_": "value", "index_put_": "indices, values, accumulate=False!",
     "scatter_": "dim, index, src=None, value=None, *, reduce=None", "scatter_add_": "dim, index, src",
 }
