@@ -159,7 +159,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         return op
     op_params = _op_params(op)
     paired = _pair(name, params, op_params)
-    env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out,
+    env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
            "write_out": write_out, "_NAME": name}
     head, checks, star = [], [], False
     for i, p in enumerate(params):
@@ -187,8 +187,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     if var_feed is not None:
         # PyTorch's size-like varargs: given positionally (ints or one sequence) or by keyword
         checks.insert(0, f"    if {var_feed} is not None:\n        if _args:\n"
-                         f"            raise TypeError(f\"{{_NAME}}() got multiple values for argument '{var_feed}'\")\n"
-                         f"        _args = ({var_feed},)")
+                         f"            _twice(_policy, _NAME, {var_feed!r})\n        _args = ({var_feed},)")
     body = f"    return {call}\n"
     if any(p.name == "out" for p in params):
         inputs = "".join(f"{p.name}, " for p in params if not p.var and p.name != "out")
@@ -207,6 +206,10 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
 
 def _unsupported(policy, name: str, argument: str, value, default) -> None:
     raise policy.errors.argument_unsupported(name=name, argument=argument, value=value, default=default)
+
+
+def _twice(policy, name: str, argument: str) -> None:
+    raise policy.errors.argument_given_twice(name=name, argument=argument)
 
 
 def _no_out(policy, name: str) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 _UNARY_OUT = "input, *, out=None"
 _BINARY_OUT = "input, other, *, out=None"
 _LIKE = "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False"
-_RAND_LIKE = ("input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, "
-              "pin_memory=False")
+_RAND_LIKE = ("input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, "
+              "memory_format=None, pin_memory=False")
 _FILLED = "*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _RANDOM = "*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _STAT = "input, dim=None, unbiased=None, keepdim=False, *, correction=None"
@@ -118,7 +118,8 @@ FUNCTIONS = {
     # creation
     "zeros": _FILLED, "ones": _FILLED,
     "empty": _FILLED + ", memory_format=None",
-    "full": "size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
+    "full": "size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
+            "pin_memory=False",
     "rand": _RANDOM, "randn": _RANDOM,
     "zeros_like": _LIKE, "ones_like": _LIKE, "empty_like": _LIKE,
     "full_like": "input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, "
@@ -141,8 +142,8 @@ FUNCTIONS = {
                 "pin_memory=False",
     "randint_like": "input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, "
                     "memory_format=None, generator=None, pin_memory=False",
-    "normal": "mean, std, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False, "
-              "requires_grad=False",
+    "normal": "mean, std, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, "
+              "pin_memory=False, requires_grad=False",
     "tril_indices": "row, col, offset=0, *, dtype=None, device=None, layout=None",
     "triu_indices": "row, col, offset=0, *, dtype=None, device=None, layout=None",
     # dtype and runtime queries
@@ -162,7 +163,8 @@ WRITES_OUT = frozenset((
 _MEMORY_FORMAT = "memory_format=None"
 METHODS = {
     **{name: "other" for name in (
-        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "ge", "gt", "greater", "le", "lt", "less", "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
+        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "ge", "gt", "greater", "le", "lt", "less",
+        "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
         "remainder", "floor_divide", "matmul")},
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
     "div": "other, *, rounding_mode=None", "divide": "other, *, rounding_mode=None",
