@@ -8,7 +8,8 @@ entry's names already are the op's, the op itself is used.
 
 Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
 - `name@op_name`: the parameter reaches the op's parameter `op_name` (otherwise parameters pair by
-  name, then the rest in order);
+  name, then the rest in order); several may reach one (PyTorch's overloads, `max(input, dim)` and
+  `max(input, other)`): at most one of them is given;
 - `*name`: PyTorch's size-like varargs (`x.view(2, 3)`, `x.view((2, 3))`, `x.view(size=(2, 3))`);
 - `out=None`: PyTorch's `out=`; written into when the op supports it, refused with a clear error
   otherwise;
@@ -142,14 +143,29 @@ def _call(name: str, params: list[_Param], paired: dict, op_params: list[inspect
             continue
         elif not src:
             gap = True
-        elif q.kind is q.KEYWORD_ONLY or gap:
-            if q.kind is q.POSITIONAL_ONLY:
-                raise AssertionError(f"{name}: positional-only op parameter {q.name!r} after a gap")
-            keywords.append(f"{q.name}={src[0].name}")
         else:
-            positional.append(src[0].name)
+            # several PyTorch parameters for one op parameter (overloads: `max(input, dim)` and
+            # `max(input, other)`): the one given, the last in the table first
+            value = src[0].name
+            for p in src[1:]:
+                value = f"({p.name} if {p.name} is not None else {value})"
+            if q.kind is q.KEYWORD_ONLY or gap:
+                if q.kind is q.POSITIONAL_ONLY:
+                    raise AssertionError(f"{name}: positional-only op parameter {q.name!r} after a gap")
+                keywords.append(f"{q.name}={value}")
+            else:
+                positional.append(value)
     keywords += [f"{p.name}={p.name}" for p in feeds.get("**", [])]
     return positional + keywords, var_feed
+
+
+def _overloaded(paired: dict) -> list[list[str]]:
+    """Groups of PyTorch parameters that feed one op parameter (at most one of each may be given)."""
+    groups: dict = {}
+    for torch_name, q in paired.items():
+        if q != "**" and q.kind is not q.VAR_POSITIONAL:
+            groups.setdefault(q.name, []).append(torch_name)
+    return [g for g in groups.values() if len(g) > 1]
 
 
 def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = False) -> Callable:
@@ -182,6 +198,9 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         test = "is not" if p.default is None or isinstance(p.default, builtins.bool) else "!="
         checks.append(f"    if {p.name} {test} _d{i}:\n"
                       f"        _unsupported(_policy, _NAME, {p.name!r}, {p.name}, _d{i})")
+    for group in _overloaded(paired):
+        given = " + ".join(f"({n} is not None)" for n in group)
+        checks.append(f"    if {given} > 1:\n        _twice(_policy, _NAME, {group[-1]!r})")
     args, var_feed = _call(name, params, paired, op_params)
     call = f"_op({', '.join(args)})"
     if var_feed is not None:

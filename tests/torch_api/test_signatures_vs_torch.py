@@ -413,6 +413,8 @@ CALLS = [
     ("torch.softmax", [("input", "x"), ("dim", 1)], 2),
     ("torch.std", [("input", "x"), ("dim", 1), "*", ("correction", 0), ("keepdim", True)], 1),
     ("torch.max", [("input", "x"), ("dim", 1), ("keepdim", True)], 1),
+    ("torch.max", [("input", "x"), "*", ("other", "y")], 1),       # the (input, other) overload by keyword
+    ("Tensor.min", [("self", "x"), "*", ("other", "y")], 1),
     ("torch.topk", [("input", "x"), ("k", 2), ("dim", 0), ("largest", False), ("sorted", True)], 2),
     ("torch.split", [("tensor", "x"), ("split_size_or_sections", 2), ("dim", 1)], 2),
     ("torch.narrow", [("input", "x"), ("dim", 1), ("start", 1), ("length", 2)], 4),
