@@ -40,7 +40,15 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
         else:
             python_data = not isinstance(data, (np.ndarray, np.generic))
             try:
-                arr = np.asarray(_flatten_tensors(data, policy) if python_data and _holds_tensor(data) else data)
+                # tensors inside a sequence: looked for only when the first element is one or NumPy fails
+                # (a list of numbers is not walked in Python)
+                tensors = python_data and isinstance(_first_leaf(data), Tensor)
+                try:
+                    arr = np.asarray(_flatten_tensors(data, policy) if tensors else data)
+                except ValueError:
+                    if tensors or not python_data or not _holds_tensor(data):
+                        raise
+                    arr = np.asarray(_flatten_tensors(data, policy))
             except OverflowError:
                 raise policy.errors.int_overflow() from None
             if python_data:
@@ -60,6 +68,12 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
     if device is not None:
         arr = backend.to_device(arr, backend.Device(device))
     return arr
+
+
+def _first_leaf(data):
+    while isinstance(data, (list, tuple)) and data:
+        data = data[0]
+    return data
 
 
 def _holds_tensor(data) -> bool:
@@ -115,6 +129,10 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
         raise policy.errors.arange_zero_step()
+    if not all(math.isfinite(v) for v in vals[:2]):
+        raise policy.errors.arange_range(start=vals[0], end=vals[1])
+    if (vals[1] - vals[0]) * vals[2] < 0 and not policy.arange_wrong_sign_empty:
+        raise policy.errors.arange_sign()
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()

@@ -273,7 +273,9 @@ class Tensor:
 
     def detach_(self) -> "Tensor":
         if self._view is not None:
-            raise self.policy.errors.detach_view_inplace()
+            if not self.policy.detach_views_inplace:
+                raise self.policy.errors.detach_view_inplace()
+            self._view = None   # a detached view still shares its base's array and version counter
         self._grad_fn = None
         self._requires_grad = False
         self.output_nr = 0

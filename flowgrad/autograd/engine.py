@@ -28,9 +28,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..ops import add, cast, copy_grad, sum_to, zeros_for
+from ..ops import add, cast, copy_grad, edge, sum_to, zeros_for
 from . import mode
-from .graph import FREED, AccumulateGrad, Node, SavedTensor
+from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, shown_grad
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
@@ -78,10 +78,11 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     release = not retain_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
+    tie = create_graph and policy.double_grad_name is not None
     inline = not (anomaly or capture or filtered)
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
+    task = _GraphTask(roots, pending, needed, _grad.get())
     grad_mode = _grad.set(create_graph)
-    task = _GraphTask(roots, pending, needed)
     quiet = np.errstate(all="ignore")   # formulas make inf/NaN silently, as PyTorch's do
     quiet.__enter__()
     try:
@@ -95,6 +96,8 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
             p = pending[node]   # (the entry stays, emptied: the pass's record of what it reached)
             if observer is not None:
                 observer.popped(node)
+            if tie:
+                saved = node._saved is not None   # (before a release frees it)
             if inline and len(p) == 3 and node._plain and node._hooks is None:
                 # the common case, inlined: a declared op's one-output node, nothing to observe
                 if node._saved is FREED:
@@ -137,6 +140,8 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     node.release(free_every or picky)
                 fresh = own and node.fresh_grads and node._hooks is None and len(grads) == 1
 
+            if tie and outs:
+                outs = _tie(policy, node, outs, saved)
             # 3. routing: each gradient to the buffer of the node its edge leads to
             if outs is None:
                 outs = (None,) * len(node.next_edges)
@@ -157,7 +162,7 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
                     if od.shape != shape:
                         out = sum_to(out, shape)
                         owned = own
-                    if od.dtype is not dtype and od.dtype != dtype:
+                    if od.dtype is not dtype and od.dtype != dtype and getattr(nxt, "grad_in_dtype_consistent", True):
                         out = cast(out, dtype)
                         owned = own
                     if filtered and observer is not None:
@@ -183,6 +188,51 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
         _graph_tasks.reset(task.token)
         _grad.reset(grad_mode)
     return captured
+
+
+class DoubleGradTie(Node):
+    """Under create_graph where the policy names double-grad nodes (paddle's `<Op>DoubleGradNode`):
+    a first-order gradient made by a node passes through one of these, whose edges also reach that
+    node's forward inputs, so differentiating the gradient again reaches them (with zeros where it
+    does not depend on them), as paddle's double-grad nodes do. Subclassed per name."""
+
+    __slots__ = ()
+    _classes: dict = {}
+
+    def apply(self, grads: list) -> tuple:
+        g = grads[0]
+        return (g,) + tuple(None if e is None else zeros_for(g, *e[0].out_meta[e[1]]) for e in self.next_edges[1:])
+
+
+def _tie(policy: Policy, node: Node, outs, saved: bool) -> tuple:
+    """`outs` of `node`, each through a DoubleGradTie named by the policy (none for the nodes it does
+    not name), whose edges reach the node's inputs where the policy says so and the node saved
+    something (its formulas use the forward values, as paddle's double-grad kernels take them)."""
+    named = policy.double_grad_name(node)
+    if named is None:
+        return outs
+    name, ties_inputs = named
+    cls = DoubleGradTie._classes.get(name)
+    if cls is None:
+        cls = DoubleGradTie._classes[name] = type(name, (DoubleGradTie,), {
+            "__slots__": (), "names": dict.fromkeys(("torch", "paddle", "oneflow"), name)})
+    inputs = tuple(e for e in node.next_edges if e is not None) if saved and ties_inputs else ()
+    tied = []
+    for out in outs:
+        if out is None:
+            tied.append(None)
+            continue
+        t = cls.__new__(cls)
+        t.next_edges = (edge(out),) + inputs
+        t.out_meta = ((out._data.shape, out._data.dtype),)
+        t.out_cls = type(out)
+        t.seq = _next_seq()
+        t._saved = t._hooks = t._metadata = t._trace = None
+        res = out._new(out._data)
+        res._vc = out._box()
+        res._grad_fn, res.output_nr, res._requires_grad = t, 0, True
+        tied.append(res)
+    return tuple(tied)
 
 
 def _saves_tensor(policy: Policy, node: Node) -> bool:
@@ -360,7 +410,14 @@ def _tensor_hooks(policy: Policy, node: Node, grads: list, capture: bool) -> lis
 def _apply_tensor_hooks(policy: Policy, hooks: dict, grad):
     for hook in tuple(hooks.values()):
         try:
-            out = hook(grad)
+            if policy.hooks_keep_caller_grad_mode:
+                token = _grad.set(_graph_tasks.get()[-1].caller_grad_mode)
+                try:
+                    out = hook(shown_grad(policy, grad))
+                finally:
+                    _grad.reset(token)
+            else:
+                out = hook(shown_grad(policy, grad))
         except Exception as exc:
             if "hook_raised" not in policy.messages:
                 raise
@@ -440,13 +497,14 @@ class _GraphTask:
     id and which nodes it will execute. Current around the execution loop (a stack: reentrant
     backward passes nest)."""
 
-    __slots__ = ("id", "roots", "reached", "needed", "token")
+    __slots__ = ("id", "roots", "reached", "needed", "token", "caller_grad_mode")
     _ids = itertools.count()
 
-    def __init__(self, roots, reached: dict, needed):
+    def __init__(self, roots, reached: dict, needed, caller_grad_mode: bool):
         """Made current on this thread until `token` is reset."""
         self.id = next(_GraphTask._ids)
         self.roots, self.reached, self.needed = roots, reached, needed
+        self.caller_grad_mode = caller_grad_mode
         self.token = _graph_tasks.set(_graph_tasks.get() + (self,))
 
     def will_execute(self, node: Node) -> bool:

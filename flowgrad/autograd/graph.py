@@ -156,7 +156,7 @@ class Node:
         return tuple(self.apply(list(grads)))
 
     def __repr__(self):
-        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
+        return self.policy.node_repr(self)
 
 
 class AccumulateGrad(Node):
@@ -307,3 +307,14 @@ def _modified_error(node: Node, saved: SavedTensor) -> Exception:
 
 def _strip(name: str) -> str:
     return re.sub(r"Backward\d*$", "", name.rsplit("::", 1)[-1])
+
+
+def shown_grad(policy, grad):
+    """A gradient as user code (a hook, a custom function's backward) sees it: where the policy makes
+    gradients require grad, a detached alias that does."""
+    if grad is None or grad._requires_grad or not policy.grads_require_grad:
+        return grad
+    out = grad._new(grad._data)
+    out._vc = grad._box()
+    out._requires_grad = True
+    return out

@@ -41,6 +41,10 @@ def _render_fact(key: str, value, size_str: Callable):
     return value
 
 
+def _torch_node_repr(node) -> str:
+    return f"<{node.name().rsplit('::', 1)[-1]} object at {hex(id(node))}>"
+
+
 def _torch_size(shape) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
 
@@ -75,12 +79,21 @@ class Policy:
     function_nondiff_grad_none: bool = False   # oneflow: a non-differentiable output's gradient is None
     negative_indices_wrap: bool = False        # paddle: gather / index_select count negative indices from the end
     sequence_tensors_stack: bool = False       # paddle: tensor([t1, t2]) stacks tensors instead of taking scalars
-    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8) wraps instead of raising
+    values_fit_dtype: bool = True              # paddle: tensor(300, dtype=uint8), x[0] = 300 wrap, no error
+    ints_cast_to_float: bool = False           # paddle: std / var / softmax of an integer tensor run in float
+    arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
+    leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
+    detach_views_inplace: bool = False        # paddle: detach_() on a view detaches it
+    hooks_keep_caller_grad_mode: bool = False  # paddle: tensor hooks run under the caller's grad mode
+    double_grad_name: Callable | None = None  # paddle: node -> (its double-grad node's name, ties inputs) or None
+    mixed_kind_promotion: bool = True          # paddle: two tensors of dim > 0 and different dtypes promote only
+                                               # float with float or with complex
     messages: dict = dataclasses.field(default_factory=lambda: dict(TORCH_MESSAGES))
     size_str: Callable = _torch_size
     type_name: Callable = _legacy_type_name
     node_name: Callable = lambda node: node.names["torch"]   # the policy's column of the naming table
+    node_repr: Callable = _torch_node_repr                    # `repr(grad_fn)`
     hint: str = _HINT
     hint_anomaly: str = _HINT_ANOMALY
 

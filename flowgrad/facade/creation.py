@@ -10,6 +10,7 @@ import numpy as np
 from .. import backend, creation
 from .. import ops
 from ..tensor import Tensor as _CoreTensor
+from ..ops._args import check_fill_value
 from .argcheck import is_long, typename
 from .generator import build as build_generator
 
@@ -119,6 +120,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         if not isinstance(size, (tuple, list)):
             raise policy.errors.size_type(fn="full", type=typename(size))
         shape = _size("full", (size,))
+        fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dtype) or np.dtype(np.int64))
         return _finish(creation.full(shape, fill_value, dtype, _dev(device)), requires_grad)
 
     def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
@@ -131,6 +133,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kw):
         dt, dv = _like(t, dtype, device)
+        fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dt))
         return _finish(creation.full(t._data.shape, fill_value, dt, dv), requires_grad)
 
     def empty_like(t, dtype=None, device=None, requires_grad=False, **kw):

@@ -6,7 +6,7 @@ import operator
 import re
 
 from .. import backend
-from ..autograd.policy import Policy
+from ..autograd.policy import TORCH, Policy
 
 # the torch family's dtype aliases (PyTorch and OneFlow spell them alike)
 DTYPE_ALIASES = {"float16": ("half",), "float32": ("float",), "float64": ("double",), "int16": ("short",),
@@ -89,7 +89,7 @@ def _version_key(value) -> tuple:
         value = ".".join(str(v) for v in value)
     match = _VERSION.fullmatch(str(value).strip())
     if match is None:
-        raise ValueError(f"Invalid version: '{value}'")
+        raise TORCH.errors.version_invalid(value=value)
     release, pre, pre_n, post, local = match.groups()
     nums = tuple(int(p) for p in release.split("."))
     while len(nums) > 1 and nums[-1] == 0:   # 2.13 == 2.13.0

@@ -59,6 +59,10 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
+    d = input._data
+    n = d.shape[ops.normalize_dim(dim, d.ndim)] if d.ndim else 1
+    if not 0 <= k <= n:
+        raise input.policy.errors.topk_range()
     values, idx = sort(input, dim, descending=largest)
     if input._data.ndim == 0:
         return type(input)._return_types["topk"](values, idx)
@@ -66,7 +70,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    d = input._data
+    axis = ops.normalize_dim(dim, d.ndim)
+    if not 1 <= k <= (d.shape[axis] if d.ndim else 1):
+        raise input.policy.errors.kthvalue_range(dim=axis)
     values, idx = sort(input, dim)
+    if d.ndim == 0:
+        return type(input)._return_types["kthvalue"](values, idx)
     v, i = ops.narrow(values, dim, k - 1, 1), ops.narrow(idx, dim, k - 1, 1)
     if not keepdim:
         v, i = ops.squeeze(v, dim), ops.squeeze(i, dim)
@@ -262,7 +272,6 @@ def meshgrid(*tensors, indexing=None):
         view[i] = -1
         out.append(ops.expand(ops.reshape(t, tuple(view)), shape))
     if swap:
-        out = [ops.transpose(o, 0, 1) for o in out]
         out[0], out[1] = out[1], out[0]
     return tuple(out)
 
@@ -287,6 +296,8 @@ def tensordot(a, b, dims=2):
 def diag(x, diagonal=0):
     """The diagonal of a matrix, or the matrix with vector `x` on its main diagonal."""
     d = x._data
+    if d.ndim not in (1, 2):
+        raise x.policy.errors.diag_dims(ndim=d.ndim)
     if d.ndim == 1:
         if diagonal:
             raise x.policy.errors.diag_vector_offset()
@@ -303,6 +314,8 @@ def cdist(a, b, p=2.0):
 
 
 def trace(input):
+    if input._data.ndim != 2:
+        raise input.policy.errors.trace_dims(ndim=input._data.ndim)
     return ops.sum(diag(input))
 
 

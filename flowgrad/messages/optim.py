@@ -3,6 +3,9 @@
 _ORDER_URL = "See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
 
 MESSAGES: dict[str, tuple[type, str]] = {
+    # optim/named_state.py: a named (paddle-layout) state dict that lacks an accumulator
+    "optim_accumulator_missing": (AssertionError, "optimizer Tensor {name} not found"),
+    "optim_accumulator_unset": (AssertionError, "Optimizer set error, {name} should in state dict"),
     # Optimizer: parameters and groups (flowgrad/optim/optimizer.py)
     "optim_params_tensor": (TypeError, "params argument given to the optimizer should be an iterable of Tensors or "
                                        "dicts, but got {type}"),

@@ -12,6 +12,8 @@ _NO_AUTOCAST = ("flowgrad does not autocast: autocast(device_type={device!r}, dt
                 "mixed precision). Pass enabled=False, or cast the model and its inputs yourself.")
 
 MESSAGES: dict[str, tuple[type, str]] = {
+    # torch.__version__ comparisons (facade/naming.py): packaging's InvalidVersion is a ValueError
+    "version_invalid": (ValueError, "Invalid version: '{value}'"),
     # thread counts (flowgrad/facade/threads.py)
     "threads_type": (RuntimeError, "{fn} expects an int, but got {type}"),
     "threads_positive": (RuntimeError, "{fn} expects a positive integer"),

@@ -62,6 +62,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "size_negative": (RuntimeError, "Trying to create tensor with negative dimension {dim}: {shape}"),
     "exponential_dtype": (RuntimeError, "Exponential distribution is a continuous probability distribution. dtype must "
                                         "be a floating point but you specified {dtype_scalar}"),
+    "arange_sign": (RuntimeError, "upper bound and lower bound inconsistent with step sign"),
+    "arange_range": (RuntimeError, "unsupported range: {start} -> {end}"),
     "value_overflow": (RuntimeError, "value cannot be converted to type {dtype} without overflow"),
     "int_overflow": (ValueError, "Overflow when unpacking long long"),
     "from_numpy_type": (TypeError, "expected np.ndarray (got {type})"),

@@ -171,6 +171,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "gradcheck_grad_out": (ValueError, "Expected grad_out to be 1.0. {name} no longer supports values of grad_out != "
                                        "1.0."),
     # autograd.functional: arguments
+    # autograd/lazy_jacobian.py (paddle.autograd.jacobian's matrices)
+    "jacobian_index_0d": (IndexError, "0-D tensor can not be indexed."),
+    "jacobian_index_ellipsis": (IndexError, "Ellipsis index currently is not supported."),
+    "jacobian_index_type": (TypeError, "Not supported index type {index}."),
     "functional_arg_type": (TypeError, "The {arg_name} given to {fn_name} must be either a Tensor or a tuple of "
                                        "Tensors but the given {arg_name} has type {type}."),
     "functional_arg_type_at": (TypeError, "The {arg_name} given to {fn_name} must be either a Tensor or a tuple of "

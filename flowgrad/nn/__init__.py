@@ -6,19 +6,23 @@ from __future__ import annotations
 from . import functional, init, rnn_utils, utils  # noqa: F401
 from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-from .layers import (ELU, GELU, BatchNorm1d, BatchNorm2d, Bilinear,
-                     DataParallel, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
-                     Linear, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin,
-                     Softplus, Softsign, Tanh, Unflatten)
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold
+from .embedding_bag import EmbeddingBag
+from .layers import (ELU, GELU, BatchNorm1d, BatchNorm2d, BatchNorm3d, Bilinear, ChannelShuffle, DataParallel,
+                     Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
+                     Linear, LogSigmoid, LogSoftmax, Mish, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, Sigmoid,
+                     SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Unflatten)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .module import Module
+from .norm import GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LocalResponseNorm
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
                       ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
-                      AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
+                      AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, LPPool1d, LPPool2d, LPPool3d, MaxPool1d,
+                      MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
                           TransformerEncoderLayer)

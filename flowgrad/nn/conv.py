@@ -1,5 +1,5 @@
-"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d, PyTorch's constructors, attributes,
-initialisation and `extra_repr` over one N-d base."""
+"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d (PyTorch's constructors, attributes,
+initialisation and `extra_repr` over one N-d base), and Unfold / Fold."""
 from __future__ import annotations
 
 import math
@@ -170,3 +170,36 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 class ConvTranspose3d(_ConvTransposeNd):
     _spatial = 3
+
+
+class Unfold(Module):
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, "
+                f"stride={self.stride}")
+
+
+class Fold(Module):
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")

@@ -1,8 +1,9 @@
 """The functional forms of layers, activations and losses (PyTorch's torch.nn.functional).
 
 Everything is composed from the op table (flowgrad.ops, including the fused layer/loss primitives
-in ops.layers and the convolution primitives in ops.conv), so results keep the facade class of
-their inputs and every function is differentiable to any order.
+in ops.layers), so results keep the facade class of their inputs and every function is
+differentiable to any order. Convolution, pooling, padding, normalisation and resampling forms
+live in the functional_* modules beside this one and are re-exported here.
 """
 from __future__ import annotations
 
@@ -12,16 +13,20 @@ import numpy as np
 
 from .. import backend, creation
 from .. import ops
-from ..ops import conv as _conv
-from ..ops import conv_nd as _conv_nd
+from ..ops import activation as _activation
 from ..ops import layers as _layers
 from .functional_conv import *  # noqa: F401,F403
-from .functional_conv import _dims
 from .functional_conv import __all__ as _conv_all
+from .functional_conv import _dims
+from .functional_embedding_bag import embedding_bag  # noqa: F401
+from .functional_norm import *  # noqa: F401,F403
+from .functional_norm import __all__ as _norm_all
 from .functional_pad import pad  # noqa: F401
 from .functional_pool import *  # noqa: F401,F403
 from .functional_pool import __all__ as _pool_all
 from .functional_pool import max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices  # noqa: F401
+from .functional_resample import *  # noqa: F401,F403
+from .functional_resample import __all__ as _resample_all
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "gelu", "silu", "mish", "sigmoid", "tanh",
@@ -32,15 +37,7 @@ __all__ = [
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
     "unfold", "flatten",
 ]
-__all__ += [name for name in _conv_all + _pool_all if name not in __all__]
-
-
-def _pair(v, name="kernel_size"):
-    if isinstance(v, (tuple, list)):
-        if len(v) == 1:
-            return (int(v[0]), int(v[0]))
-        return (int(v[0]), int(v[1]))
-    return (int(v), int(v))
+__all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"] if name not in __all__]
 
 
 def _legacy_reduction(size_average, reduce, reduction, policy):
@@ -89,6 +86,19 @@ def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
 
 def leaky_relu_(input, negative_slope: float = 0.01):
     return leaky_relu(input, negative_slope, True)
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x), one weight per channel (dim 1) or one for all."""
+    d = input._data
+    count = weight._data.size
+    if count != 1:
+        if d.ndim == 0:
+            raise input.policy.errors.prelu_zero_dim()
+        channels = d.shape[1] if d.ndim >= 2 else 1
+        if count != channels:
+            raise input.policy.errors.prelu_channels(params=count, channels=channels)
+    return _activation.prelu(input, weight)
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
@@ -247,19 +257,6 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
 
 
 # ---------------------------------------------------------------------------------- padding
-
-def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), as a convolution with one-hot kernels (differentiable)."""
-    d = input._data
-    kernel, dilation, padding, stride = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
-    c = d.shape[1]
-    k = kernel[0] * kernel[1]
-    xp = backend.namespace(d)
-    eye = xp.eye(k, dtype=d.dtype).reshape(k, 1, kernel[0], kernel[1])
-    w = input._new(xp.tile(eye, (c, 1, 1, 1)))
-    out = _conv_nd.convolution(input, w, None, stride, (padding[0], padding[0], padding[1], padding[1]), dilation, c)
-    return ops.reshape(out, (d.shape[0], c * k, -1))
-
 
 # ---------------------------------------------------------------------------- normalisation
 

@@ -8,7 +8,7 @@ import numpy as np
 from .. import ops
 from ..ops import conv_nd as _nd
 
-__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "unfold", "fold"]
 
 _C_TYPES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
 
@@ -114,8 +114,10 @@ def _conv(fn: str, spatial: int, input, weight, bias, stride, padding, dilation,
         if padding not in ("same", "valid"):
             raise policy.errors.nn_conv2d_padding_string(padding=padding)
         mode, padding = padding, 0
-    stride, padding, dilation, _ = _check(x, weight, bias, _ntuple(stride, spatial), _ntuple(padding, spatial),
-                                          _ntuple(dilation, spatial), groups, (0,), False, mode == "same")
+    stride, padding, dilation = (_int_tuple(fn, name, v, spatial, policy) for name, v in
+                                 (("stride", stride), ("padding", padding), ("dilation", dilation)))
+    stride, padding, dilation, _ = _check(x, weight, bias, stride, padding, dilation, groups, (0,), False,
+                                          mode == "same")
     if mode == "same":
         if any(s != 1 for s in stride):
             raise policy.errors.nn_conv2d_same_strided()
@@ -139,10 +141,10 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: in
 
 
 def _int_tuple(fn: str, name: str, v, spatial: int, policy) -> tuple:
+    """An int or a sequence of ints, as the Python binding accepts a `tuple of ints` argument."""
     values = _ntuple(v, spatial)
-    for i, e in enumerate(values):
-        if not isinstance(e, (int, np.integer)) or isinstance(e, bool):
-            raise policy.errors.conv_param_ints(fn=fn, name=name, type_name=type(e).__name__, pos=i)
+    if not all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in values):
+        raise policy.errors.conv_param_ints(fn=fn, name=name, type_name=type(v).__name__)
     return tuple(int(e) for e in values)
 
 
@@ -195,3 +197,71 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
     return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
+
+
+# ------------------------------------------------------------------------------- unfold / fold
+
+def _fold_params(policy, kernel_size, dilation, padding, stride) -> tuple:
+    """(kernel, dilation, padding, stride) as pairs, checked in ATen's order."""
+    values = []
+    for name, v in (("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding), ("stride", stride)):
+        v = _ntuple(v, 2)
+        if len(v) != 2:
+            raise policy.errors.fold_param_len(name=name, size=len(v))
+        values.append(tuple(int(e) for e in v))
+    kernel, dilation, padding, stride = values
+    if min(kernel) <= 0:
+        raise policy.errors.fold_kernel_positive(h=kernel[0], w=kernel[1])
+    if min(dilation) <= 0:
+        raise policy.errors.fold_dilation_positive(h=dilation[0], w=dilation[1])
+    if min(padding) < 0:
+        raise policy.errors.fold_padding_negative(h=padding[0], w=padding[1])
+    if min(stride) <= 0:
+        raise policy.errors.fold_stride_positive(h=stride[0], w=stride[1])
+    return kernel, dilation, padding, stride
+
+
+def _blocks(spatial, kernel, dilation, padding, stride) -> tuple:
+    return tuple((spatial[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1 for i in range(2))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: (N, C, H, W) -> (N, C * kh * kw, L), every sliding block as a column."""
+    policy = input.policy
+    if isinstance(kernel_size, (tuple, list)) and len(kernel_size) != 2:
+        raise policy.errors.fold_param_len(name="kernel_size", size=len(kernel_size))
+    kernel, dilation, padding, stride = _fold_params(policy, kernel_size, dilation, padding, stride)
+    shape = input._data.shape
+    if len(shape) not in (3, 4) or any(s == 0 for s in shape[-3:]):
+        raise policy.errors.unfold_input_dims(size=_dims(shape))
+    blocks = _blocks(shape[-2:], kernel, dilation, padding, stride)
+    if min(blocks) < 1:
+        raise policy.errors.unfold_blocks(h=shape[-2], w=shape[-1], kernel=kernel, dilation=dilation,
+                           padding=padding, blocks=blocks)
+    unbatched = len(shape) == 3
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    out = _nd.unfold(x, kernel, dilation, padding, stride)
+    return ops.squeeze(out, 0) if unbatched else out
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im, the adjoint of unfold: (N, C * kh * kw, L) -> (N, C, H, W), overlapping values summed."""
+    policy = input.policy
+    size = _ntuple(output_size, 2)
+    if len(size) != 2:
+        raise policy.errors.fold_param_len(name="output_size", size=len(size))
+    kernel, dilation, padding, stride = _fold_params(policy, kernel_size, dilation, padding, stride)
+    shape = input._data.shape
+    if len(shape) not in (2, 3) or any(s == 0 for s in shape[-2:]):
+        raise policy.errors.fold_input_dims(size=_dims(shape))
+    k = kernel[0] * kernel[1]
+    if shape[-2] % k:
+        raise policy.errors.fold_divisible(size=shape[-2], kernel=kernel)
+    blocks = _blocks(size, kernel, dilation, padding, stride)
+    if blocks[0] * blocks[1] != shape[-1]:
+        raise policy.errors.fold_blocks(size=tuple(size), kernel=kernel, dilation=dilation, padding=padding,
+                           stride=stride, bh=blocks[0], bw=blocks[1], blocks=blocks[0] * blocks[1], got=shape[-1])
+    unbatched = len(shape) == 2
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    out = _nd.fold(x, tuple(int(s) for s in size), kernel, dilation, padding, stride)
+    return ops.squeeze(out, 0) if unbatched else out

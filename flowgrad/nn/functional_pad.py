@@ -7,6 +7,7 @@ import numpy as np
 from .. import ops
 from ..ops import conv as _conv
 from ..ops import padding as _padding
+from .functional_conv import _dims
 
 __all__ = ["pad"]
 
@@ -32,8 +33,18 @@ def pad(input, pad, mode: str = "constant", value=None):
         n = d.shape[dim]
         if mode == "reflect" and (lo >= n or hi >= n):
             raise policy.errors.nn_pad_reflect_size(arg=4 + 2 * i, lo=lo, hi=hi, dim=dim, size=list(d.shape))
-        if mode == "circular" and (lo > n or hi > n):
-            raise policy.errors.pad_circular_wrap()
+        if mode == "circular":
+            if lo > n or hi > n:
+                raise policy.errors.pad_circular_wrap()
+            if n + min(lo, 0) + min(hi, 0) <= 0:
+                raise policy.errors.pad_circular_empty()
+    out_shape = list(d.shape)
+    for i in range(k):
+        out_shape[d.ndim - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+    if mode != "circular" and k == 1 and out_shape[-1] < 1:
+        raise policy.errors.pad_too_small(size=d.shape[-1], out=out_shape[-1])
+    if mode != "circular" and min(out_shape) < 0:
+        raise policy.errors.pad_negative_dimension(dim=min(out_shape), size=_dims(out_shape))
     if mode != "circular":
         return _padding.index_pad(input, pad, mode)
     out = input

@@ -1,9 +1,10 @@
 """The functional poolings (PyTorch's F.max_pool1d/2d/3d, F.avg_pool1d/2d/3d and the adaptive ones).
 
-1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d pooling on the primitives of
-flowgrad.ops.conv, 3-d on the N-d ones of flowgrad.ops.pooling. Adaptive average pooling multiplies
-each spatial dim by a matrix of window weights; adaptive max pooling gathers every window (padded
-to the largest by repeating a cell of its own) and takes the max, so both are compositions.
+1-d pooling runs as 2-d pooling of height 1, as PyTorch runs it; 2-d and 3-d pooling on the
+primitives of flowgrad.ops.pooling. Adaptive average pooling multiplies
+each spatial dim by a matrix of window weights (flowgrad.ops.resample); adaptive max pooling gathers
+every window (padded to the largest by repeating a cell of its own) and takes the max
+(flowgrad.ops.pooling).
 """
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import math
 import numpy as np
 
 from .. import backend, ops
-from ..ops import conv as _conv
 from ..ops import pooling as _pooling
+from ..ops import resample as _resample
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "adaptive_max_pool3d"]
+           "adaptive_max_pool2d", "adaptive_max_pool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d",
+           "max_unpool2d", "max_unpool3d"]
 
 _COUNT = {2: "two", 3: "three"}
 
@@ -129,8 +131,9 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices: bool = False):
     kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
                                                    dilation)
+    _check_output(input, 2, kernel, stride, padding, dilation, ceil_mode)
     x, unbatched = _batch(input, 2)
-    out, idx = _conv.max_pool2d_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
+    out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
     if unbatched:
         out, idx = ops.squeeze(out, 0), ops.squeeze(idx, 0)
     return (out, idx) if return_indices else out
@@ -174,8 +177,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
+    _check_output(input, 2, kernel, stride, padding, (1, 1), ceil_mode)
     x, unbatched = _batch(input, 2)
-    out = _conv.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    out = _pooling.avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return ops.squeeze(out, 0) if unbatched else out
 
 
@@ -239,16 +243,14 @@ def _adaptive_avg(input, fn: str, nd: int, output_size):
         # PyTorch's shortcut, taken before the input is checked
         return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     outs = _adaptive_sizes(input, fn, nd, output_size)
-    if nd > 1 and all(o == 1 for o in outs):
+    if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
+        return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)
+    if all(o == 1 for o in outs):
         return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     d = input._data
-    xp = backend.namespace(d)
-    out = input
-    for i in range(nd):
-        dim = d.ndim - nd + i
-        m = input._new(xp.asarray(_adaptive_matrix(d.shape[dim], outs[i], d.dtype).T))
-        out = ops.transpose(ops.matmul(ops.transpose(out, dim, -1), m), dim, -1)
-    return out
+    plan = tuple(("matrix", _adaptive_matrix(d.shape[d.ndim - nd + i], outs[i], d.dtype), d.shape[d.ndim - nd + i])
+                 for i in range(nd))
+    return _resample.resample(input, plan, f"AdaptiveAvgPool{nd}D")
 
 
 def adaptive_avg_pool1d(input, output_size):
@@ -265,8 +267,12 @@ def adaptive_avg_pool3d(input, output_size):
 
 def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
     outs = _adaptive_sizes(input, fn, nd, output_size)
-    d = input._data
-    size = d.shape[-nd:]
+    if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
+        res = _adaptive_max(ops.unsqueeze(input, -2), "adaptive_max_pool2d", 2, (1, outs[0]), return_indices)
+        if return_indices:
+            return ops.squeeze(res[0], -2), ops.squeeze(res[1], -2)
+        return ops.squeeze(res, -2)
+    size = input._data.shape[-nd:]
     # per dim: (out, widest window) cell indices, a short window padded with its own first cell
     per_dim = []
     for n_in, n_out in zip(size, outs):
@@ -280,17 +286,12 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         shape = [1] * (2 * nd)
         shape[i], shape[nd + i] = idx.shape
         flat = flat + idx.reshape(shape) * math.prod(size[i + 1:])
-    flat = flat.reshape(*outs, -1)                                      # (*outs, window)
-    lead = d.shape[:-nd]
-    xp = backend.namespace(d)
-    gathered = ops.index_select(ops.reshape(input, lead + (-1,)), len(lead), input._new(xp.asarray(flat.reshape(-1))))
-    values, pos = ops.max(ops.reshape(gathered, lead + flat.shape), -1)
-    if not return_indices:
-        return values
-    table = xp.asarray(flat.reshape(-1, flat.shape[-1]))
-    cell = xp.arange(math.prod(outs)).reshape(outs)
-    idx = table[cell, pos._data]
-    return values, input._new(idx.astype(np.int64))
+    unbatched = input._data.ndim == nd + 1
+    x = ops.unsqueeze(input, 0) if unbatched else input
+    values, indices = _pooling.adaptive_max_pool(x, flat.reshape(*outs, -1))
+    if unbatched:
+        values, indices = ops.squeeze(values, 0), ops.squeeze(indices, 0)
+    return (values, indices) if return_indices else values
 
 
 def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
@@ -318,3 +319,95 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=True):
     return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+# ------------------------------------------------------------------------------------ LP pooling
+
+def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
+    """(sum over each window of x ** p) ** (1 / p), through avg pooling as PyTorch composes it."""
+    max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
+    avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
+    if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
+        if norm_type > 0:
+            return max_pool(ops.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+        return -max_pool(-ops.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input ** norm_type, kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input ** norm_type, kernel_size, padding=0, ceil_mode=ceil_mode)
+    window = math.prod(_sizes(kernel_size)) if len(_sizes(kernel_size)) == nd else _sizes(kernel_size)[0] ** nd
+    return ((ops.sign(out) * ops.relu(ops.abs(out))) * window) ** (1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode: bool = False):
+    return _lp_pool(input, 1, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode: bool = False):
+    return _lp_pool(input, 2, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode: bool = False):
+    return _lp_pool(input, 3, norm_type, kernel_size, stride, ceil_mode)
+
+
+# ------------------------------------------------------------------------------------- unpooling
+
+def _unpool_size(input, nd: int, kernel, stride, padding, output_size) -> tuple:
+    policy = input.policy
+    shape = input._data.shape
+    default = [(shape[-nd + i] - 1) * stride[i] + kernel[i] - 2 * padding[i] for i in range(nd)]
+    if output_size is None:
+        return tuple(default)
+    size = output_size
+    if len(size) == nd + 2:
+        size = size[2:]
+    if len(size) != nd:
+        raise policy.errors.unpool_output_size_len(dims=nd, full=nd + 2, got=len(size))
+    for i in range(nd):
+        low, high = default[i] - stride[i], default[i] + stride[i]
+        if not low < size[i] < high:
+            raise policy.errors.unpool_output_size_range(size=size, dim=i, low=low, high=high)
+    return tuple(int(s) for s in size)
+
+
+def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_size):
+    """Each value written at its flat (spatial) index into zeros of the output size, as max pooling's
+    indices name them."""
+    kernel = tuple(int(k) for k in _sizes(kernel_size)) * (nd if len(_sizes(kernel_size)) == 1 else 1)
+    stride = kernel if stride is None else tuple(int(s) for s in _sizes(stride)) * (
+        nd if len(_sizes(stride)) == 1 else 1)
+    padding = tuple(int(p) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
+    size = _unpool_size(input, nd, kernel, stride, padding, output_size)
+    policy = input.policy
+    shape = input._data.shape
+    if indices._data.shape != shape:
+        raise policy.errors.unpool_indices_shape(input=_dims(shape), indices=_dims(indices._data.shape))
+    if indices._data.dtype != np.int64:
+        raise policy.errors.unpool_indices_dtype(got_scalar=indices._data.dtype)
+    flat_idx = indices._data.reshape(shape[:-nd] + (-1,))
+    cells = math.prod(size)
+    bad = (flat_idx < 0) | (flat_idx >= cells)
+    if bad.any():
+        first = int(flat_idx.reshape(-1)[int(backend.namespace(bad).argmax(bad.reshape(-1)))])
+        sizes = size + (1,) if nd == 1 else size       # ATen unpools 1-d as 2-d of width 1
+        raise policy.errors.unpool_index_range(index=first, cells="x".join(map(str, sizes)))
+    if nd == 1:     # as 2-d unpooling of height 1, as PyTorch runs it
+        out = _pooling.max_unpool(ops.unsqueeze(input, -2), ops.unsqueeze(indices, -2), (1,) + size)
+        return ops.squeeze(out, -2)
+    unbatched = len(shape) == nd + 1
+    x, idx = (ops.unsqueeze(input, 0), ops.unsqueeze(indices, 0)) if unbatched else (input, indices)
+    out = _pooling.max_unpool(x, idx, size)
+    return ops.squeeze(out, 0) if unbatched else out
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(input, indices, 1, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(input, indices, 2, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(input, indices, 3, kernel_size, stride, padding, output_size)

@@ -153,6 +153,24 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}{_inplace_str(self.inplace)}"
 
 
+class PReLU(Module):
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None) -> None:
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = self._new_parameter((num_parameters,), dtype, device)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
 class ELU(Module):
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -483,6 +501,48 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input._data.ndim != 4:
             raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="4D", ndim=input._data.ndim)
+
+
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input) -> None:
+        if input._data.ndim != 5:
+            raise self._tensor_cls.policy.errors.nn_batchnorm_input_dim(expected="5D", ndim=input._data.ndim)
+
+
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
 
 
 class DataParallel(Module):

@@ -1,5 +1,5 @@
-"""Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d,
-with PyTorch's constructors, attributes and `extra_repr`."""
+"""Pooling layers: MaxPool, AvgPool, AdaptiveAvgPool, AdaptiveMaxPool, LPPool and MaxUnpool in 1, 2
+and 3 dims, with PyTorch's constructors, attributes and `extra_repr`."""
 from __future__ import annotations
 
 from . import functional as F
@@ -139,3 +139,65 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     _functional = "adaptive_max_pool3d"
+
+
+class _LPPoolNd(Module):
+    _functional = "lp_pool2d"
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return getattr(F, self._functional)(input, float(self.norm_type), self.kernel_size, self.stride,
+                                            self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    _functional = "lp_pool1d"
+
+
+class LPPool2d(_LPPoolNd):
+    _functional = "lp_pool2d"
+
+
+class LPPool3d(_LPPoolNd):
+    _functional = "lp_pool3d"
+
+
+class _MaxUnpoolNd(Module):
+    _dims = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        n = self._dims
+        as_tuple = lambda v: tuple(v) if isinstance(v, (tuple, list)) else (v,) * n  # noqa: E731
+        self.kernel_size = as_tuple(kernel_size)
+        self.stride = as_tuple(stride if stride is not None else kernel_size)
+        self.padding = as_tuple(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return getattr(F, f"max_unpool{self._dims}d")(input, indices, self.kernel_size, self.stride, self.padding,
+                                                      output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _dims = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _dims = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _dims = 3

@@ -85,6 +85,7 @@ ONEFLOW = OneFlowPolicy(
     size_str=size_str,
     type_name=lambda np_dtype: f"oneflow.{np_dtype}",
     node_name=lambda node: node.names["oneflow"],   # its column of the naming table
+    node_repr=lambda node: f"<{node.name()} at {hex(id(node))}>",
     hint="",
     hint_anomaly="",
 )

@@ -1,7 +1,7 @@
 """oneflow.Tensor, oneflow.Size, oneflow.dtype and oneflow.device: the kit's torch-family classes
 under OneFlow's names, policy and print format, with OneFlow's autograd surface on the tensor:
 `requires_grad` settable on leaves only, `requires_grad_` anywhere, `register_hook` returning
-None, `backward` without `inputs=`."""
+None, `numpy()` whether or not it requires grad, `backward` without `inputs=`."""
 from __future__ import annotations
 
 from .. import backend
@@ -71,6 +71,10 @@ class Tensor(TorchFamilyTensor):
         TorchFamilyTensor.register_hook(self, hook)
         if self._grad_fn is None:
             self._grad_accumulator()
+
+    def numpy(self):
+        """The values as a NumPy array; OneFlow converts a tensor that requires grad as well."""
+        return self._host()
 
     def backward(self, gradient=None, retain_graph: bool = False, create_graph: bool = False) -> None:
         api.backward(self, gradient, retain_graph, create_graph, policy=self.policy)

@@ -7,6 +7,8 @@ import builtins as _builtins
 import numpy as np
 
 from .. import backend
+from ..autograd.mode import _graph_tasks
+from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
@@ -63,6 +65,10 @@ def binary_arrays(a, b, float_result: bool = False):
         dta, dtb = da.dtype, db.dtype
         if dta == dtb and not (float_result and dta.kind != "f"):
             return cls, da, db, ta, tb
+        if not cls.policy.mixed_kind_promotion and da.ndim and db.ndim and dta != dtb and \
+                not (dta.kind == dtb.kind == "f" or "c" in (dta.kind, dtb.kind)) and not _graph_tasks.get():
+            # a user's operands (backward formulas mix a float gradient with a mask freely)
+            raise cls.policy.errors.promotion_kinds(x=dta, y=dtb)
         dims = tuple(d.dtype for d in (da, db) if d.ndim)
         zeros = tuple(d.dtype for d in (da, db) if not d.ndim)
         dt = backend.result_type(dims, zeros, (), backend.default_float())
@@ -81,6 +87,8 @@ def binary_arrays(a, b, float_result: bool = False):
     k = d.dtype.kind
     if (k == "f" or (type(s) is int and k in "iu") or type(s) is bool) and not (float_result and k != "f"):
         dt = d.dtype
+        if k != "f" and type(s) is int:
+            s = _wrapped(s, dt)
     else:
         dt = backend.result_type((d.dtype,) if d.ndim else (), () if d.ndim else (d.dtype,), (type(s),),
                                  backend.default_float())
@@ -90,6 +98,39 @@ def binary_arrays(a, b, float_result: bool = False):
     if ta is not None:
         return cls, d, s, ta, None
     return cls, s, d, None, tb
+
+
+_INT_BOUNDS: dict = {}
+
+
+def _wrapped(s: int, dt) -> int:
+    """A Python int operand of an integer tensor, wrapped into its dtype when it does not fit (as
+    PyTorch computes `uint8_tensor + 300`; NumPy refuses it)."""
+    bounds = _INT_BOUNDS.get(dt)
+    if bounds is None:
+        info = np.iinfo(dt)
+        bounds = _INT_BOUNDS[dt] = (int(info.min), int(info.max))
+    if bounds[0] <= s <= bounds[1]:
+        return s
+    return int(np.array(s & ((1 << (8 * dt.itemsize)) - 1), dtype=np.uint64).astype(dt))
+
+
+_C_INT_NAMES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t"}
+
+
+def check_fill_value(policy, value, dt):
+    """`value` to write into a tensor of dtype `dt` (fill_, full, setitem, masked_fill), with
+    PyTorch's errors for a Python int it does not fit: beyond int64 an OverflowError, else a
+    RuntimeError naming the C type; an unsigned dtype takes negative values down to -max, wrapped."""
+    if type(value) is not int or dt.kind not in "iu":
+        return value
+    if not -2 ** 63 <= value < 2 ** 64:
+        raise policy.errors.int_too_big()
+    info = np.iinfo(dt)
+    if not (-int(info.max) if dt.kind == "u" else int(info.min)) <= value <= int(info.max) \
+            and policy.values_fit_dtype:
+        raise policy.errors.value_overflow_c(name=_C_INT_NAMES[str(dt)])
+    return _wrapped(value, dt)
 
 
 def broadcast_error(a_shape, b_shape, policy=None) -> Exception | None:
@@ -119,10 +160,11 @@ def float_array(t: Tensor):
     return d if d.dtype.kind == "f" else d.astype(backend.default_float())
 
 
-def normalize_dim(dim: int, ndim: int) -> int:
+def normalize_dim(dim: int, ndim: int, policy=None) -> int:
+    """`dim` in [0, ndim) (a 0-d tensor takes 0 and -1); `policy` words the error (PyTorch's by default)."""
     n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise (policy or TORCH).errors.dim_range(low=-n, high=n - 1, dim=dim)
     return dim % n
 
 

@@ -152,8 +152,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
     for name, w in zip(inputs, wants):
         unknown = [p for p in w or () if p not in known]
         if unknown:
-            raise TypeError(f"{spec['torch']}: the formula for {name!r} names {unknown}, which the row does not "
-                            "declare")
+            raise TORCH.errors.op_row_unknown_name(node=spec["torch"], input=name, unknown=unknown)
     # saved in PyTorch's order, which saved-tensor hooks observe: its generated nodes save their
     # inputs sorted by argument name (mul saves `other` before `self`, mm `mat2` before `self`)
     # and the op's result after them

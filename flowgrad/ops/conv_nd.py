@@ -20,7 +20,7 @@ from ._declare import _grad_enabled, derivative
 from . import reduction as R
 
 __all__ = ["convolution", "conv_transpose", "conv_input_grad", "conv_weight_grad", "im2col", "col2im",
-           "conv_output_size"]
+           "conv_output_size", "unfold", "fold"]
 
 
 # ------------------------------------------------------------------------------------ geometry
@@ -219,4 +219,44 @@ def conv_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
                                                groups))
     if _requires(x, g):
         ConvolutionBackwardWeight.record((x, g), out, (stride, pads, dilation, groups), d.shape, gd.shape[2:])
+    return out
+
+
+# ------------------------------------------------------------------------------- unfold / fold
+
+# unfold (im2col) and fold (col2im) are linear and each other's adjoint: each one's gradient is the other
+Im2ColBackward0 = derivative("Im2ColBackward0", keep="spatial geom",
+                             self=lambda grad, spatial, geom: fold(grad, spatial, *geom))
+Col2ImBackward0 = derivative("Col2ImBackward0", keep="geom", self=lambda grad, geom: unfold(grad, *geom))
+
+
+def unfold(x, kernel, dilation, padding, stride):
+    """(N, C, *spatial) -> (N, C * prod(kernel), blocks): every sliding block as a column."""
+    d = x._data
+    n, c = d.shape[:2]
+    nd = d.ndim - 2
+    pads = tuple(p for p in padding for _ in range(2))
+    cols = im2col(backend.namespace(d), d, kernel, stride, pads, dilation)       # (N, *out, C, K)
+    cols = cols.transpose(0, nd + 1, nd + 2, *range(1, nd + 1)).reshape(n, c * math.prod(kernel), -1)
+    out = x._out_cls._make(cols)
+    if _requires(x):
+        Im2ColBackward0.record((x,), out, d.shape[2:], (kernel, dilation, padding, stride))
+    return out
+
+
+def fold(x, spatial, kernel, dilation, padding, stride):
+    """The adjoint of unfold: (N, C * prod(kernel), blocks) columns summed back into (N, C, *spatial)."""
+    d = x._data
+    n = d.shape[0]
+    nd = len(spatial)
+    k = math.prod(kernel)
+    c = d.shape[1] // k
+    pads = tuple(p for p in padding for _ in range(2))
+    outs = tuple(conv_output_size(spatial[i], kernel[i], stride[i], padding[i], padding[i], dilation[i])
+                 for i in range(nd))
+    gcols = d.reshape((n, c, k) + outs).transpose(0, *range(3, nd + 3), 1, 2)
+    out = x._out_cls._make(col2im(backend.namespace(d), gcols, (n, c) + tuple(spatial), kernel, stride, pads,
+                                  dilation))
+    if _requires(x):
+        Col2ImBackward0.record((x,), out, (kernel, dilation, padding, stride))
     return out

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .. import backend
+from ..autograd.policy import policy_of
 from ..tensor import Tensor
 from ._args import binary_arrays, check_same, reraise_broadcast
 from ._declare import _grad_enabled, derivative, identity, recording, variant
@@ -56,8 +57,7 @@ RsubBackward1 = derivative("RsubBackward1", paddle="ScaleGradNode", oneflow="sca
 def sub(a, b, alpha=1):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if getattr(x, "dtype", None) == np.bool_ and getattr(y, "dtype", None) == np.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
+        raise cls.policy.errors.sub_bool()
     try:
         r = x - y if alpha == 1 else x - y * alpha
     except ValueError as e:
@@ -139,14 +139,16 @@ def div(a, b, rounding_mode=None):
             return floor_divide(a, b)
         if rounding_mode == "trunc":
             return _trunc_divide(a, b)
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-                         f"'{rounding_mode}'")
+        raise policy_of(a, b).errors.div_rounding_mode(mode=rounding_mode)
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     if ta is None:  # scalar / tensor is scalar * reciprocal(tensor), as PyTorch records it
         return mul(reciprocal(tb), a)
     try:
-        with backend.quiet(_xp(x, y)):
+        if tb is None and y != 0:   # (a nonzero number: no inf/NaN made here, no warning to silence)
             r = x / y
+        else:
+            with backend.quiet(_xp(x, y)):
+                r = x / y
     except ValueError as e:
         reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
@@ -178,13 +180,28 @@ PowBackward2 = derivative("PowBackward2", paddle="ElementwisePowGradNode", keep=
                           exponent=_pow_number_base)
 
 
+def _int_power(xp, x, y):
+    """Integer powers with PyTorch's results for negative exponents (NumPy refuses them): 1 for a
+    base of 1, +-1 for -1 by the exponent's parity, 0 for any other base."""
+    neg = y < 0
+    if not neg.any():
+        return x ** y
+    r = x ** xp.where(neg, 0, y)
+    return xp.where(neg, xp.where(x == 1, 1, xp.where(x == -1, 1 - 2 * (y & 1), 0)), r).astype(r.dtype)
+
+
 def pow(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if tb is None and not isinstance(y, np.ndarray) and isinstance(x, np.ndarray) and x.dtype.kind in "iu" \
             and isinstance(y, int) and y < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    with backend.quiet(_xp(x, y)):
+        raise cls.policy.errors.pow_negative_int()
+    if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y
+    elif getattr(y, "dtype", None) is not None and y.dtype.kind in "iu":
+        r = _int_power(_xp(x, y), x, y)
+    else:
+        with backend.quiet(_xp(x, y)):
+            r = x ** y
     out = cls._make(r)
     if not recording(ta, tb):
         return out
@@ -279,6 +296,8 @@ WhereBackward0 = derivative("WhereBackward0", save="condition",
 def where(condition, a, b):
     c = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if c.dtype != np.bool_:
+        if isinstance(condition, Tensor):
+            raise condition.policy.errors.where_condition(dtype_scalar=c.dtype)
         c = c.astype(bool)
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
         a = condition._new(backend.namespace(c).asarray(a, dtype=backend.default_float()))
@@ -343,8 +362,16 @@ def _sigmoid_array(xp, d):
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
-neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
-             lambda xp, d: -d, float_out=False)
+_neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
+              lambda xp, d: -d, float_out=False)
+
+
+def neg(x):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.neg_bool()
+    return _neg(x)
+
+
 exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d), quiet=True)
 log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d), quiet=True)
 log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
@@ -404,8 +431,16 @@ tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp
 sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
 relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward),
               lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d, float_out=False)
-abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
-             lambda xp, d: xp.abs(d), float_out=False)
+_abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
+              lambda xp, d: xp.abs(d), float_out=False)
+
+
+def abs(x):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.not_implemented_for(op="abs_cpu", dtype_scalar=x._data.dtype)
+    return _abs(x)
+
+
 sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
               lambda xp, d: xp.sqrt(d), quiet=True)
 rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
@@ -423,7 +458,25 @@ def _zero_grad(grad):  # piecewise-constant functions
     return grad * 0
 
 
-sign = _unary("sign", derivative("SignBackward0", self=_zero_grad), lambda xp, d: xp.sign(d), float_out=False)
+SignBackward0 = derivative("SignBackward0", self=_zero_grad)
+
+
+def sign(x):
+    """-1, 0 or 1 by the sign of each element; 0 for NaN (a policy may keep NaN); bools unchanged."""
+    d = x._data
+    xp = backend.namespace(d)
+    if d.dtype == np.bool_:
+        r = d.copy()
+    else:
+        r = xp.sign(d)
+        if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
+            r = xp.nan_to_num(r, nan=0.0)
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        SignBackward0.record((x,), out)
+    return out
+
+
 round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False)
 floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False)
 ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False)
@@ -450,9 +503,11 @@ def clamp(x, min=None, max=None):
             out = minimum(out, max)
         return out
     if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        raise x.policy.errors.clamp_no_bounds()
     d = x._data
     xp = backend.namespace(d)
+    if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
+        d = d.astype(backend.default_float())
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)
@@ -468,12 +523,13 @@ ToCopyBackward0 = derivative("ToCopyBackward0", paddle="CastGradNode",
                              self=identity)  # the engine casts it back to the input's dtype
 
 
-def cast(x: Tensor, dtype) -> Tensor:
-    """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats."""
+def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
+    """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats.
+    To its own dtype: `x` itself, or with `copy` a new tensor (paddle's cast)."""
     dt = backend.to_np_dtype(dtype)
-    if x._data.dtype == dt:
+    if x._data.dtype == dt and not copy:
         return x
-    out = x._out_cls._make(x._data.astype(dt))
+    out = x._out_cls._make(x._data.astype(dt, copy=True))
     if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
         ToCopyBackward0.record((x,), out)
     return out

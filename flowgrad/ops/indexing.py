@@ -9,7 +9,8 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import binary_arrays, normalize_dim
+from ._args import binary_arrays, check_fill_value, normalize_dim
+from ..autograd.mode import _GradModeGuard
 from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
 from . import shape as S
@@ -48,6 +49,7 @@ def index_put(x, key, value):
 def setitem(x, key, value):
     if isinstance(value, Tensor) and value._data.dtype != x._data.dtype:
         value = E.cast(value, x._data.dtype)
+    value = check_fill_value(x.policy, value, x._data.dtype)
     inplace(x, index_put, key, value, leaf_error="leaf_view_inplace")
 
 
@@ -220,11 +222,11 @@ MaskedFillBackward0 = derivative("MaskedFillBackward0", keep="mask", self=lambda
 def masked_fill(x, mask, value):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
+        raise x.policy.errors.masked_fill_mask(dtype_ctype=m.dtype)
     d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
-    v = value._data if isinstance(value, Tensor) else value
+    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
     out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
         MaskedFillBackward0.record((x,), out, m_full)
@@ -233,6 +235,8 @@ def masked_fill(x, mask, value):
 
 def masked_select(x, mask):
     m = mask._data if isinstance(mask, Tensor) else mask
+    if m.dtype != np.bool_:
+        raise x.policy.errors.masked_select_mask()
     xp = backend.namespace(x._data)
     shape = np.broadcast_shapes(x._data.shape, m.shape)
     xb = S.expand(x, shape) if x._data.shape != shape else x
@@ -254,7 +258,7 @@ ZeroBackward0 = variant(FillBackward0, "ZeroBackward0")
 
 def fill(x, value):
     d = x._data
-    v = value._data if isinstance(value, Tensor) else value
+    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
     out = x._out_cls._make(backend.namespace(d).full(d.shape, v, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
         FillBackward0.record((x,), out)
@@ -330,6 +334,9 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         _write(self, res)
         return self
     if self._grad_fn is None and self._requires_grad:
+        if self.policy.leaf_inplace_writes_first and leaf_error == "leaf_inplace":
+            with _GradModeGuard(False):  # paddle's kernel has run when it refuses (the version stays)
+                self._data[...] = fn(self._new(self._data), *args, **kwargs)._data
         raise self.policy.error(leaf_error, tensor=self)
     view = self._view
     if view is not None:
@@ -384,17 +391,13 @@ def _rebase_view(self, view, res) -> None:
 def _write(self, res) -> None:
     d, r = self._data, res._data
     if r.shape != d.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, d.shape))}] doesn't match the broadcast shape "
-                           f"[{', '.join(map(str, r.shape))}]")
+        raise self.policy.errors.inplace_shape(shape=list(d.shape), broadcast=list(r.shape))
     if r.dtype != d.dtype:
         if (r.dtype.kind == "f" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b"):
-            names = self.policy.type_name
-            raise RuntimeError(f"result type {names(r.dtype)[6:-6]} can't be cast to the desired output type "
-                               f"{names(d.dtype)[6:-6]}")
+            raise self.policy.errors.result_type_cast(result_scalar=r.dtype, want_scalar=d.dtype)
         r = r.astype(d.dtype)
     if not d.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
+        raise self.policy.errors.inplace_overlap()
     d[...] = r
     self._bump()
 

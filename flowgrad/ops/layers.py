@@ -23,17 +23,6 @@ __all__ = ["linear", "embedding", "mse_loss", "nll_loss", "binary_cross_entropy"
            "reduce_loss", "REDUCTIONS"]
 
 REDUCTIONS = ("none", "mean", "sum")
-_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half"}
-
-
-def _dtype_name(dt) -> str:
-    return _DTYPE_NAMES.get(str(dt), str(dt))
-
-
 def _same_facade(a, b) -> None:
     if type(b)._out_cls is not a._out_cls or type(a._data) is not type(b._data):
         check_same(a._out_cls, a, b)
@@ -41,8 +30,7 @@ def _same_facade(a, b) -> None:
 
 def _not_differentiable(fn_name: str, arg_name: str, t) -> None:
     if t is not None and t._requires_grad and _grad_enabled():
-        raise RuntimeError(f"The function '{fn_name}' is not differentiable with respect to argument '{arg_name}'. "
-                           "This input cannot have requires_grad True.")
+        raise t.policy.errors.not_differentiable(fn=fn_name, arg=arg_name)
 
 
 def reduce_loss(x, reduction: str):
@@ -53,7 +41,7 @@ def reduce_loss(x, reduction: str):
         return R.sum(x)
     if reduction == "none":
         return x
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+    raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
 
 
 def _reduce_array(xp, a, reduction):
@@ -83,35 +71,31 @@ LinearUnsafeView = variant(LinearMm, "UnsafeViewBackward0", paddle="ReshapeGradN
 LinearSqueeze = variant(LinearMm, "SqueezeBackward4")
 
 
-def _shape_mismatch(d, wd):
+def _shape_mismatch(policy, d, wd):
     rows = int(np.prod(d.shape[:-1])) if d.ndim > 1 else 1
-    return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{d.shape[-1]} and "
-                        f"{wd.shape[1]}x{wd.shape[0]})")
+    return policy.errors.mm_shapes(a=f"{rows}x{d.shape[-1]}", b=f"{wd.shape[1]}x{wd.shape[0]}")
 
 
 def linear(x, weight, bias=None):
     """`x @ weight.T + bias` as one recorded node (PyTorch's F.linear)."""
     d, wd = x._data, weight._data
-    if wd.ndim != 2 or d.ndim == 0 or d.dtype.kind != "f":   # not one GEMM: composed
+    if wd.ndim != 2 or d.ndim == 0:   # not one GEMM: composed
         out = L.matmul(x, S.t(weight) if wd.ndim == 2 else weight)
         return out if bias is None else out + bias
     _same_facade(x, weight)
     if d.shape[-1] != wd.shape[1]:
-        raise _shape_mismatch(d, wd)
+        raise _shape_mismatch(x.policy, d, wd)
     if d.dtype != wd.dtype:
         if bias is not None:
-            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_dtype_name(d.dtype)} and "
-                               f"{_dtype_name(wd.dtype)}")
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_C_NAMES.get(str(d.dtype))} != "
-                           f"{_C_NAMES.get(str(wd.dtype))}")
+            raise x.policy.errors.linear_dtype(a_scalar=d.dtype, b_scalar=wd.dtype)
+        raise x.policy.errors.mm_dtype(a_ctype=d.dtype, b_ctype=wd.dtype)
     xp = backend.namespace(d)
     out = xp.matmul(d, wd.T)
     if bias is not None:
         _same_facade(x, bias)
         bd = bias._data
         if bd.dtype != d.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_dtype_name(bd.dtype)} and "
-                               f"{_dtype_name(d.dtype)}")
+            raise x.policy.errors.addmm_bias_dtype(a_scalar=bd.dtype, b_scalar=d.dtype)
         out += bd
     res = x._out_cls._make(out)
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
@@ -140,14 +124,13 @@ EmbeddingBackward0 = derivative("EmbeddingBackward0", keep="num_weights indices 
 
 def embedding(indices, weight, padding_idx=None):
     idx = indices._data
+    policy = indices.policy
     if idx.dtype.kind not in "iu":
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {indices.policy.type_name(idx.dtype)} instead (while checking "
-                           "arguments for embedding)")
+        raise policy.errors.embedding_indices_dtype(type=policy.type_name(idx.dtype))
     wd = weight._data
     n = wd.shape[0]
     if idx.size and (int(idx.max()) >= n or int(idx.min()) < 0):
-        raise IndexError("index out of range in self")
+        raise policy.errors.index_out_of_range()
     out = weight._out_cls._make(wd[idx])
     if _grad_enabled() and weight._requires_grad:
         EmbeddingBackward0.record((weight,), out, n, idx, None if padding_idx is None else padding_idx % n)
@@ -167,17 +150,15 @@ MseLossBackward0 = derivative("MseLossBackward0", keep="reduction n", self=_mse_
 
 def _size_warning(x, t):
     import warnings
-    p = x.policy
-    warnings.warn(f"Using a target size ({p.size_str(t._data.shape)}) that is different to the input size "
-                  f"({p.size_str(x._data.shape)}). This will likely lead to incorrect results due to broadcasting. "
-                  "Please ensure they have the same size.", UserWarning, stacklevel=4)
+    warnings.warn(x.policy.errors.target_size_warning(target_shape=t._data.shape, input_shape=x._data.shape),
+                  stacklevel=4)
 
 
 def _pointwise_pair(x, t):
     """Arrays of `x` and `t` promoted to one floating dtype, with PyTorch's size warning/error."""
     _same_facade(x, t)
     if x._data.shape != t._data.shape:
-        err = broadcast_error(x._data.shape, t._data.shape)
+        err = broadcast_error(x._data.shape, t._data.shape, x.policy)
         _size_warning(x, t)
         if err is not None:
             raise err
@@ -186,16 +167,16 @@ def _pointwise_pair(x, t):
         dt = backend.result_type(tuple(a.dtype for a in (d, td) if a.ndim),
                                  tuple(a.dtype for a in (d, td) if not a.ndim), (), backend.default_float())
         if dt.kind != "f":
-            raise RuntimeError(f"result type Float can't be cast to the desired output type {_dtype_name(dt)}")
+            raise x.policy.errors.result_type_cast(result_scalar=np.dtype(np.float32), want_scalar=dt)
         d, td = d.astype(dt, copy=False), td.astype(dt, copy=False)
     elif d.dtype.kind != "f":
-        raise RuntimeError(f"\"mse_cpu\" not implemented for '{_dtype_name(d.dtype)}'")
+        raise x.policy.errors.not_implemented_for(op="mse_cpu", dtype_scalar=d.dtype)
     return d, td
 
 
 def mse_loss(x, t, reduction="mean"):
     if reduction not in REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
     d, td = _pointwise_pair(x, t)
     xp = backend.namespace(d)
     diff = d - td
@@ -224,39 +205,41 @@ NllLossBackward0 = derivative("NllLossBackward0", keep="in_shape index coef", se
 def _check_nll_args(x, target, weight):
     """PyTorch's checks, in PyTorch's order (shapes, then the target dtype, then the weight)."""
     d, td = x._data, target._data
+    policy = x.policy
     if d.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {d.ndim})")
+        raise policy.errors.nll_input_dims(ndim=d.ndim)
     if d.ndim != 1 and d.shape[0] != (td.shape[0] if td.ndim else 0):
-        raise ValueError(f"Expected input batch_size ({d.shape[0]}) to match target batch_size "
-                         f"({td.shape[0] if td.ndim else 0}).")
+        raise policy.errors.nll_batch_size(input=d.shape[0], target=td.shape[0] if td.ndim else 0)
     if d.ndim == 1:
         if td.ndim > 1:
-            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+            raise policy.errors.nll_multi_target()
         if td.ndim == 1 and td.shape[0] != 1:
-            raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {td.shape[0]}")
+            raise policy.errors.nll_1d_target(size=td.shape[0])
     elif d.ndim == 2:
         if td.ndim > 1:
-            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+            raise policy.errors.nll_multi_target()
     elif d.ndim == 3:
         if td.shape != (d.shape[0], d.shape[2]):
-            raise RuntimeError(f"Expected target size [{d.shape[0]}, {d.shape[2]}], got "
-                               f"[{', '.join(map(str, td.shape))}]")
+            raise policy.errors.nll_target_size(want=[d.shape[0], d.shape[2]], got=list(td.shape))
     elif td.shape[1:] != d.shape[2:]:
-        raise RuntimeError(f"size mismatch (got input: [{', '.join(map(str, d.shape))}] , target: "
-                           f"[{', '.join(map(str, td.shape))}]")
+        raise policy.errors.nll_size_mismatch(input=list(d.shape), target=list(td.shape))
     if td.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype_name(td.dtype)}")
+        raise policy.errors.nll_target_dtype(dtype_scalar=td.dtype)
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     if weight is not None and weight._data.shape != (c,):
-        raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got weight "
-                           f"tensor of shape: [{', '.join(map(str, weight._data.shape))}]")
+        raise policy.errors.nll_weight_shape(classes=c, shape=list(weight._data.shape))
+    if d.dtype.kind != "f" and not policy.ints_cast_to_float:
+        raise policy.errors.not_implemented_for(op="nll_loss2d_forward_out_frame" if d.ndim >= 3 else
+                                                "nll_loss_out_frame", dtype_scalar=d.dtype)
+    if weight is not None and weight._data.dtype != d.dtype:
+        raise policy.errors.expected_scalar_type(a_scalar=d.dtype, b_scalar=weight._data.dtype)
     return c
 
 
 def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log-likelihood of class-index targets; `x` is (C,), (N, C) or (N, C, d1, ...)."""
     if reduction not in REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
     c = _check_nll_args(x, target, weight)
     _not_differentiable("nll_loss_forward", "weight", weight)
     d = x._data
@@ -269,7 +252,7 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     bad = (t < 0) | (t >= c)
     bad &= ~ignored
     if bad.any():
-        raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
+        raise x.policy.errors.nll_target_bounds(target=int(t[bad].reshape(-1)[0]))
     safe = xp.where(ignored, 0, t)
     axis = 1 if d.ndim > 1 else 0
     index = xp.expand_dims(safe, axis)
@@ -313,24 +296,22 @@ BinaryCrossEntropyBackward0 = derivative("BinaryCrossEntropyBackward0", save="we
 
 def _bce_check(x, t, weight, name):
     if x._data.shape != t._data.shape:
-        p = x.policy
-        raise ValueError(f"Using a target size ({p.size_str(t._data.shape)}) that is different to the input size "
-                         f"({p.size_str(x._data.shape)}) is deprecated. Please ensure they have the same size.")
+        raise x.policy.errors.bce_target_size(target_shape=t._data.shape, input_shape=x._data.shape)
     _same_facade(x, t)
     if t._data.dtype != x._data.dtype:
-        raise RuntimeError(f"Found dtype {_dtype_name(t._data.dtype)} but expected {_dtype_name(x._data.dtype)}")
+        raise x.policy.errors.found_dtype(got_scalar=t._data.dtype, want_scalar=x._data.dtype)
 
 
 def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     if reduction not in REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
     _bce_check(x, target, weight, "binary_cross_entropy")
     _not_differentiable("binary_cross_entropy", "weight", weight)
     d, td = x._data, target._data
     xp = backend.namespace(d)
     if d.size and (float(d.min()) < 0 or float(d.max()) > 1):
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    with np.errstate(divide="ignore"):
+        raise x.policy.errors.bce_input_range()
+    with backend.quiet(xp):
         logx = xp.maximum(xp.log(d), -100)
         log1mx = xp.maximum(xp.log(1 - d), -100)
     losses = -(td * logx + (1 - td) * log1mx)
@@ -373,18 +354,16 @@ BinaryCrossEntropyWithLogitsBackward0 = derivative(
 
 def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", pos_weight=None):
     if reduction not in REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
     if x._data.shape != target._data.shape:
-        p = x.policy
-        raise ValueError(f"Target size ({p.size_str(target._data.shape)}) must be the same as input size "
-                         f"({p.size_str(x._data.shape)})")
+        raise x.policy.errors.bce_logits_target_size(target_shape=target._data.shape, input_shape=x._data.shape)
     _same_facade(x, target)
     _not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
     _not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     d, td = x._data, target._data
     if td.dtype != d.dtype:
         if d.dtype.kind != "f":
-            raise RuntimeError(f"result type Float can't be cast to the desired output type {_dtype_name(d.dtype)}")
+            raise x.policy.errors.result_type_cast(result_scalar=np.dtype(np.float32), want_scalar=d.dtype)
         td = td.astype(d.dtype)
     xp = backend.namespace(d)
     log_sig = -(xp.maximum(-d, 0) + xp.log1p(xp.exp(-xp.abs(d))))

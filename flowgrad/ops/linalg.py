@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
+from ..autograd.policy import policy_of
 from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
 from . import shape as S
@@ -62,23 +63,39 @@ def _shape_str(s):
     return "x".join(map(str, s))
 
 
+def _product_dtype_error(a, da, db) -> Exception:
+    """PyTorch's error for a product of two dtypes (products promote none), worded by the kernel
+    the shapes lead to: dot, addmv, bmm or mm."""
+    policy = a.policy
+    xn, yn = da.ndim, db.ndim
+    if xn == 1 and yn == 1:
+        return policy.errors.dot_dtype(a_scalar=da.dtype, b_scalar=db.dtype)
+    if yn == 1:
+        return policy.errors.addmv_dtype(a_scalar=db.dtype, b_scalar=da.dtype)
+    if yn >= 3:
+        return policy.errors.expected_scalar_type(a_scalar=da.dtype, b_scalar=db.dtype)
+    return policy.errors.mm_dtype(a_ctype=da.dtype, b_ctype=db.dtype)
+
+
+def _product_shape_error(policy, xs, ys) -> Exception:
+    """PyTorch's error for operands of a product whose shapes do not fit, worded by the kernel."""
+    if not xs or not ys:
+        return policy.errors.matmul_0d(a=len(xs), b=len(ys))
+    if len(xs) == 1 and len(ys) == 1:
+        return policy.errors.dot_sizes(a=xs[0], b=ys[0])
+    if len(xs) == 2 and len(ys) == 1:
+        return policy.errors.mv_sizes(rows=xs[0], mat=_shape_str(xs), vec=ys[0])
+    xs = xs if len(xs) > 1 else (1,) + xs
+    return policy.errors.mm_shapes(a=_shape_str((int(np.prod(xs[:-1])), xs[-1])), b=_shape_str(ys[-2:]))
+
+
 def matmul(a, b, _node_cls=None):
+    da, db = getattr(a, "_data", None), getattr(b, "_data", None)
+    if da is not None and db is not None and da.dtype != db.dtype:
+        raise _product_dtype_error(a, da, db)
     cls, x, y, ta, tb = binary_arrays(a, b)
-    if x.ndim == 0 or y.ndim == 0:
-        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {x.ndim}D and {y.ndim}D")
-    k1 = x.shape[-1]
-    k2 = y.shape[0] if y.ndim == 1 else y.shape[-2]
-    if k1 != k2:
-        if x.ndim == 1 and y.ndim == 1:
-            raise RuntimeError(f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src [{y.shape[0]}] to "
-                               "have the same number of elements, but got {} and {} elements respectively"
-                               .format(x.shape[0], y.shape[0]))
-        if x.ndim == 2 and y.ndim == 1:
-            raise RuntimeError(f"size mismatch, got input ({x.shape[0]}), mat ({_shape_str(x.shape)}), vec "
-                               f"({y.shape[0]})")
-        xs = x.shape if x.ndim > 1 else (1,) + x.shape
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str((int(np.prod(xs[:-1])), xs[-1]))}"
-                           f" and {_shape_str(y.shape[-2:] if y.ndim > 1 else y.shape)})")
+    if x.ndim == 0 or y.ndim == 0 or x.shape[-1] != (y.shape[0] if y.ndim == 1 else y.shape[-2]):
+        raise _product_shape_error(cls.policy, x.shape, y.shape)
     xp = backend.namespace(x)
     out = cls._make(xp.matmul(x, y))
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
@@ -92,26 +109,26 @@ def matmul(a, b, _node_cls=None):
 
 def mm(a, b):
     if a._data.ndim != 2:
-        raise RuntimeError("self must be a matrix")
+        raise a.policy.errors.not_a_matrix(name="self")
     if b._data.ndim != 2:
-        raise RuntimeError("mat2 must be a matrix")
+        raise a.policy.errors.not_a_matrix(name="mat2")
     return matmul(a, b)
 
 
 def bmm(a, b):
     if a._data.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
+        raise a.policy.errors.not_3d(name="batch1")
     if b._data.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
+        raise a.policy.errors.not_3d(name="batch2")
     if a._data.shape[0] != b._data.shape[0]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a._data.shape[0]}, "
-                           f"{a._data.shape[2]}] but got: [{b._data.shape[0]}, {b._data.shape[1]}].")
+        raise a.policy.errors.bmm_sizes(want=[a._data.shape[0], a._data.shape[2]],
+                                        got=[b._data.shape[0], b._data.shape[1]])
     return matmul(a, b, BmmBackward0)
 
 
 def dot(a, b):
     if a._data.ndim != 1 or b._data.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors")
+        raise a.policy.errors.dot_dims(a=a._data.ndim, b=b._data.ndim)
     return matmul(a, b)
 
 
@@ -120,6 +137,9 @@ def mv(a, b):
 
 
 def outer(a, b):
+    for name, t in (("self", a), ("vec2", b)):
+        if t._data.ndim != 1:
+            raise a.policy.errors.outer_dims(name=name, ndim=t._data.ndim)
     return S.unsqueeze(a, -1) * S.unsqueeze(b, 0)
 
 
@@ -143,12 +163,11 @@ def einsum(equation, *operands):
         letters = lhs.replace(",", "")
         out_labels = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     ins = lhs.split(",")
+    policy = policy_of(operands)
     if len(ins) != len(operands):
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
-                           if len(operands) > len(ins) else
-                           "einsum(): fewer operands were provided than specified in the equation")
+        raise policy.errors.einsum_operands(more="more" if len(operands) > len(ins) else "fewer")
     if "." in eq:
-        raise NotImplementedError("einsum with ellipsis is not supported by flowgrad yet")
+        raise policy.errors.einsum_ellipsis()
     all_labels = []
     for s in ins + [out_labels]:
         for c in s:
@@ -158,14 +177,12 @@ def einsum(equation, *operands):
     aligned = []
     for labels, t in zip(ins, operands):
         if len(set(labels)) != len(labels):
-            raise NotImplementedError("einsum with a repeated label in one operand is not supported by flowgrad yet")
+            raise policy.errors.einsum_repeated_label()
         if len(labels) != t._data.ndim:
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match the "
-                               f"number of dimensions ({t._data.ndim}) for operand {len(aligned)} and no ellipsis was "
-                               "given")
+            raise policy.errors.einsum_subscripts(given=len(labels), ndim=t._data.ndim, index=len(aligned))
         for c, n in zip(labels, t._data.shape):
             if sizes.get(c, 1) not in (1, n) and n != 1:
-                raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
+                raise policy.errors.einsum_broadcast()
             sizes[c] = max(sizes.get(c, 1), n)
         order = [labels.index(c) for c in all_labels if c in labels]
         p = S.permute(t, order) if order != list(range(len(order))) else t

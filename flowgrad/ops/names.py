@@ -69,4 +69,42 @@ class _Row:
         return names
 
 
+# paddle's double-grad nodes (the policy's `double_grad_name`): none for the nodes whose gradient paddle
+# computes with a forward op, which its result is named after instead
+_PADDLE_NO_DOUBLE_GRAD = {"ScaleGradNode", "CastGradNode", "SplitGradNode"}
+# nodes whose double-grad node gives no gradient to the forward inputs
+_PADDLE_NO_INPUT_TIES = {"MatmulGradNode", "MaximumGradNode", "MinimumGradNode", "WhereGradNode"}
+
+
+# nodes paddle 3.3.1 has no double-grad op for: create_graph through them raises (its grad kernel, and
+# the line of paddle's generated nodes.cc that says so)
+_PADDLE_NO_DOUBLE_GRAD_OP = {
+    "SoftmaxGradNode": ("softmax_grad", 76113), "LogSoftmaxGradNode": ("log_softmax_grad", 36286),
+    "GeluGradNode": ("gelu_grad", 25317), "MaxGradNode": ("max_grad", 39444), "MinGradNode": ("min_grad", 75198),
+    "AmaxGradNode": ("amax_grad", 1963), "AminGradNode": ("amin_grad", 2129), "ProdGradNode": ("prod_grad", 48117),
+    "PNormGradNode": ("p_norm_grad", 44912), "CumsumGradNode": ("cumsum_grad", 12607),
+    "LogsumexpGradNode": ("logsumexp_grad", 36944), "Atan2GradNode": ("atan2_grad", 3741),
+    "FloorGradNode": ("floor_grad", 21775), "CeilGradNode": ("ceil_grad", 6484), "RoundGradNode": ("round_grad", 52948),
+    "TruncGradNode": ("trunc_grad", 67155), "TrilGradNode": ("tril_grad", 66663), "TriuGradNode": ("triu_grad", 67008),
+    "MvGradNode": ("mv_grad", 43687), "DotGradNode": ("dot_grad", 15146), "Log1pGradNode": ("log1p_grad", 35794),
+    "ErfGradNode": ("erf_grad", 16732),
+    "TanGradNode": ("tan_grad", 64295), "Log2GradNode": ("log2_grad", 35965), "Log10GradNode": ("log10_grad", 35623),
+    "Expm1GradNode": ("expm1_grad", 17972), "RemainderGradNode": ("remainder_grad", 75779),
+    "NllLossGradNode": ("nll_loss_grad", 44396), "EmbeddingGradNode": ("embedding_grad", 73803),
+}
+
+
+def paddle_double_grad(node) -> tuple[str, bool] | None:
+    """`MultiplyGradNode` -> `MultiplyDoubleGradNode`, the node through which paddle's first-order
+    gradients made with create_graph pass, and whether it reaches the forward inputs (None for
+    accumulation, PyLayer and double-grad nodes); paddle's error for a node it has none for."""
+    name = node.names["paddle"]
+    if name in _PADDLE_NO_DOUBLE_GRAD_OP:
+        op, line = _PADDLE_NO_DOUBLE_GRAD_OP[name]
+        raise node.policy.errors.double_grad_unavailable(op=op, line=line)
+    if name in _PADDLE_NO_DOUBLE_GRAD or name.startswith("GradNode") or name.endswith("DoubleGradNode"):
+        return None
+    return name[:-len("GradNode")] + "DoubleGradNode", name not in _PADDLE_NO_INPUT_TIES
+
+
 Node.names = _Row()

@@ -15,8 +15,17 @@ LogSoftmaxBackward0 = derivative("LogSoftmaxBackward0", keep="dim",
                                  self=lambda grad, result, dim: grad - E.exp(result) * R.sum(grad, dim, keepdim=True))
 
 
-def _shifted(x, dim, dtype):
-    d = float_array(x) if dtype is None else x._data.astype(backend.to_np_dtype(dtype))
+def _shifted(x, dim, dtype, kernel):
+    d = x._data
+    if dtype is not None:
+        d = d.astype(backend.to_np_dtype(dtype))
+    elif d.dtype.kind != "f":
+        policy = x.policy
+        if not policy.ints_cast_to_float:
+            lastdim = d.ndim == 0 or dim in (-1, d.ndim - 1)
+            raise policy.errors.not_implemented_for(op=kernel + ("_lastdim" if lastdim else "") + "_kernel_impl",
+                                                    dtype_scalar=d.dtype)
+        d = float_array(x)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:
@@ -25,7 +34,7 @@ def _shifted(x, dim, dtype):
 
 
 def softmax(x, dim, dtype=None):
-    xp, s, dim = _shifted(x, dim, dtype)
+    xp, s, dim = _shifted(x, dim, dtype, "softmax")
     e = xp.exp(s)
     out = x._out_cls._make(e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
     if _grad_enabled() and x._requires_grad:
@@ -34,8 +43,9 @@ def softmax(x, dim, dtype=None):
 
 
 def log_softmax(x, dim, dtype=None):
-    xp, s, dim = _shifted(x, dim, dtype)
-    out = x._out_cls._make(s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s))
+    xp, s, dim = _shifted(x, dim, dtype, "log_softmax")
+    with backend.quiet(xp):
+        out = x._out_cls._make(s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s))
     if _grad_enabled() and x._requires_grad:
         LogSoftmaxBackward0.record((x,), out, dim)
     return out

@@ -1,4 +1,5 @@
-"""Max and average pooling over N spatial dims (N, C, *spatial), on conv_nd's im2col.
+"""Max and average pooling over 2 or 3 spatial dims (N, C, *spatial), on conv_nd's im2col (1-d
+pooling runs as 2-d pooling of height 1, as in PyTorch).
 
 The callers (flowgrad/nn/functional_pool.py) check the arguments and the output size first.
 Windows are read with per-side padding, so ceil mode needs no extra copy: the overhang past the
@@ -11,12 +12,12 @@ import math
 import numpy as np
 
 from .. import backend
-from ._declare import _grad_enabled, derivative
+from ._declare import _grad_enabled, derivative, variant
 from . import indexing as I
 from . import shape as S
 from .conv_nd import col2im, im2col
 
-__all__ = ["pool_output_size", "max_pool_with_indices", "avg_pool"]
+__all__ = ["pool_output_size", "max_pool_with_indices", "adaptive_max_pool", "max_unpool", "avg_pool"]
 
 
 def pool_output_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> tuple[int, int]:
@@ -48,9 +49,13 @@ def _max_pool_grad(grad, x_shape, indices):
     return S.reshape(gx, x_shape)
 
 
-MaxPool3DWithIndicesBackward0 = derivative("MaxPool3DWithIndicesBackward0", oneflow="max_pool_3dBackward",
+MaxPool2DWithIndicesBackward0 = derivative("MaxPool2DWithIndicesBackward0", oneflow="max_pool_2dBackward",
                                            keep="x_shape indices", self=_max_pool_grad)
-_MAX_ROWS = {3: MaxPool3DWithIndicesBackward0}
+MaxPool3DWithIndicesBackward0 = variant(MaxPool2DWithIndicesBackward0, "MaxPool3DWithIndicesBackward0",
+                                        oneflow="max_pool_3dBackward")
+_MAX_ROWS = {2: MaxPool2DWithIndicesBackward0, 3: MaxPool3DWithIndicesBackward0}
+_ADAPTIVE_MAX_ROWS = {2: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool2DBackward0"),
+                      3: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool3DBackward0")}
 
 
 def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
@@ -66,19 +71,65 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     am = xp.argmax(cols, axis=-1)                                              # (N, *outs, C)
     to_channels = (0, nd + 1, *range(1, nd + 1))
     vals = xp.take_along_axis(cols, am[..., None], axis=-1)[..., 0].transpose(to_channels)
-    rest, offsets = am.transpose(to_channels), []                               # kernel offset per dim
-    for k in reversed(kernel):
-        offsets.insert(0, rest % k)
-        rest = rest // k
-    idx = 0
+    rest, offsets = am.transpose(to_channels), [None] * nd                    # kernel offset per dim
+    for i in range(nd - 1, 0, -1):
+        offsets[i], rest = rest % kernel[i], rest // kernel[i]
+    offsets[0] = rest
+    idx = None
     for i in range(nd):
         start = (xp.arange(outs[i]) * stride[i] - padding[i]).reshape((-1,) + (1,) * (nd - 1 - i))
-        idx = idx * size[i] + start + offsets[i] * dilation[i]
+        pos = (offsets[i] * dilation[i] if dilation[i] != 1 else offsets[i]) + start
+        idx = pos if idx is None else idx * size[i] + pos
     idx = idx.astype(np.int64)
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
         _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
     return out, x._out_cls._make(idx)
+
+
+def adaptive_max_pool(x, table):
+    """Max over windows of any sizes: `table` (a host array of shape (*out, widest window)) lists the
+    flat spatial positions of each output cell's window (a short window repeats one of its own
+    cells, which never changes its max nor which cell is first to reach it)."""
+    d = x._data
+    xp = backend.namespace(d)
+    n, c = d.shape[:2]
+    outs = table.shape[:-1]
+    windows = d.reshape(n, c, -1)[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
+    am = xp.argmax(windows, axis=-1)
+    vals = xp.take_along_axis(windows, am[..., None], axis=-1)[..., 0]
+    cell = xp.arange(math.prod(outs)).reshape(outs)
+    idx = xp.asarray(table.reshape(-1, table.shape[-1]))[cell, am].astype(np.int64)
+    out = x._out_cls._make(vals)
+    if _grad_enabled() and x._requires_grad:
+        _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+    return out, x._out_cls._make(idx)
+
+
+# -------------------------------------------------------------------------------------- unpooling
+
+# unpooling writes each value at its index; the gradient reads it back from there (a gather)
+MaxUnpool2DBackward0 = derivative(
+    "MaxUnpool2DBackward0", keep="x_shape indices",
+    self=lambda grad, x_shape, indices: S.reshape(I.gather(S.reshape(grad, (x_shape[0], x_shape[1], -1)), 2, indices),
+                                                  x_shape))
+MaxUnpool3DBackward0 = variant(MaxUnpool2DBackward0, "MaxUnpool3DBackward0")
+
+
+def max_unpool(x, indices, size):
+    """Zeros of spatial size `size` with each value of (N, C, *spatial) `x` written at its flat index
+    (a repeated index keeps one of its values)."""
+    d = x._data
+    xp = backend.namespace(d)
+    n, c = d.shape[:2]
+    idx = indices._data.reshape(n, c, -1)
+    out = xp.zeros((n, c, math.prod(size)), dtype=d.dtype)
+    out[xp.arange(n)[:, None, None], xp.arange(c)[None, :, None], idx] = d.reshape(n, c, -1)
+    res = x._out_cls._make(out.reshape((n, c) + tuple(size)))
+    if _grad_enabled() and x._requires_grad:
+        row = MaxUnpool2DBackward0 if len(size) == 2 else MaxUnpool3DBackward0
+        row.record((x,), res, d.shape, x._out_cls._make(idx))
+    return res
 
 
 # ------------------------------------------------------------------------------------- avg pooling
@@ -110,13 +161,16 @@ def _divide(xp, a, divisor):
 
 # The gradient divided by each window's divisor and spread back over the window (a transposed
 # convolution with a kernel of ones); its own derivative is the pooling again.
-AvgPool3DBackward0 = derivative("AvgPool3DBackward0", oneflow="avg_pool_3dBackward", keep="x_shape geom divisor",
+AvgPool2DBackward0 = derivative("AvgPool2DBackward0", oneflow="avg_pool_2dBackward", keep="x_shape geom divisor",
                                 self=lambda grad, x_shape, geom, divisor: _avg_pool_backward(grad, x_shape, geom,
                                                                                              divisor))
-AvgPool3DBackwardBackward = derivative("AvgPool3DBackwardBackward0", oneflow="avg_pool_3d_gradBackward",
+AvgPool2DBackwardBackward = derivative("AvgPool2DBackwardBackward0", oneflow="avg_pool_2d_gradBackward",
                                        keep="geom divisor",
                                        grad_output=lambda grad, geom, divisor: _avg_pool(grad, geom, divisor))
-_AVG_ROWS = {3: (AvgPool3DBackward0, AvgPool3DBackwardBackward)}
+AvgPool3DBackward0 = variant(AvgPool2DBackward0, "AvgPool3DBackward0", oneflow="avg_pool_3dBackward")
+AvgPool3DBackwardBackward = variant(AvgPool2DBackwardBackward, "AvgPool3DBackwardBackward0",
+                                    oneflow="avg_pool_3d_gradBackward")
+_AVG_ROWS = {2: (AvgPool2DBackward0, AvgPool2DBackwardBackward), 3: (AvgPool3DBackward0, AvgPool3DBackwardBackward)}
 
 
 def _avg_pool(x, geom, divisor):

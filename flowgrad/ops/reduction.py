@@ -67,9 +67,10 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
+        if d.dtype.kind != "f":
+            raise x.policy.errors.mean_dtype_arg(dtype_scalar=d.dtype)
     if d.dtype.kind != "f":
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {x.policy.type_name(d.dtype)[6:-6]}")
+        raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
@@ -146,11 +147,25 @@ MinBackward0 = variant(MaxBackward0, "MinBackward0")
 MedianBackward1 = variant(MaxBackward0, "MedianBackward1")
 
 
-def _full_extremum(x, fn, node_cls, dims, keepdim, name):
+def _check_not_empty(x, name, dim) -> None:
+    """PyTorch's errors for a max / min / argmax over no elements: `dim` as the caller gave it
+    (None: all of them)."""
     d = x._data
-    if d.size == 0 and dims and 0 in [d.shape[i] for i in dims]:
-        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                         "reduction dim with the 'dim' argument.")
+    if d.size:
+        return
+    if dim is None:
+        if name.startswith("arg"):
+            raise x.policy.errors.reduce_empty_arg(op=name)
+        raise x.policy.errors.reduce_empty(op=name)
+    for given in ((dim,) if isinstance(dim, (int, np.integer)) else dim):
+        if d.ndim and d.shape[normalize_dim(int(given), d.ndim)] == 0:
+            raise x.policy.errors.reduce_empty_dim(op=name, dim=given)
+
+
+def _full_extremum(x, fn, node_cls, dims, keepdim, name, dim=None):
+    d = x._data
+    if not d.size:
+        _check_not_empty(x, name, dim)
     out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         node_cls.record((x,), out, d.shape, dims, keepdim)
@@ -159,6 +174,8 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name):
 
 def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
     d = x._data
+    if not d.size:
+        _check_not_empty(x, arg_fn[3:], dim)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:
@@ -216,17 +233,19 @@ def median(x, dim=None, keepdim=False):
 
 
 def amax(x, dim=(), keepdim=False):
-    return _full_extremum(x, "max", AmaxBackward0, normalize_dims(dim if dim != () else None, x._data.ndim),
-                          keepdim, "amax")
+    dim = dim if dim != () else None
+    return _full_extremum(x, "max", AmaxBackward0, normalize_dims(dim, x._data.ndim), keepdim, "amax", dim)
 
 
 def amin(x, dim=(), keepdim=False):
-    return _full_extremum(x, "min", AminBackward0, normalize_dims(dim if dim != () else None, x._data.ndim),
-                          keepdim, "amin")
+    dim = dim if dim != () else None
+    return _full_extremum(x, "min", AminBackward0, normalize_dims(dim, x._data.ndim), keepdim, "amin", dim)
 
 
 def _arg_extremum(fn, x, dim, keepdim):
     d = x._data
+    if not d.size:
+        _check_not_empty(x, fn, dim)
     xp = backend.namespace(d)
     if dim is None:
         r = getattr(xp, fn)(d.reshape(-1))
@@ -319,32 +338,47 @@ def _var_args(dim, unbiased, correction):
     return dim, _correction(unbiased, correction)
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _moment_input(x, name: str):
+    """x's float array for var / std; PyTorch refuses other dtypes (a policy may cast them)."""
+    d = x._data
+    if d.dtype.kind != "f":
+        policy = x.policy
+        if not policy.ints_cast_to_float:
+            raise policy.errors.moment_dtype(op=name)
+        d = d.astype(backend.default_float())
+    return d
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
     dim, c = _var_args(dim, unbiased, correction)
-    d = float_array(x)
+    d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).var(d, axis=dims, ddof=c, keepdims=keepdim))
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        out = x._out_cls._make(xp.var(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         VarBackward0.record((x,), out, d.shape, dims, keepdim, c)
     return out
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
     dim, c = _var_args(dim, unbiased, correction)
-    d = float_array(x)
+    d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).std(d, axis=dims, ddof=c, keepdims=keepdim))
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        out = x._out_cls._make(xp.std(d, axis=dims, ddof=c, keepdims=keepdim))
     if _grad_enabled() and x._requires_grad:
         StdBackward0.record((x,), out, d.shape, dims, keepdim, c)
     return out
 
 
 def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return var(x, dim, unbiased, keepdim, correction=correction), mean(x, dim, keepdim)
+    return var(x, dim, unbiased, keepdim, correction=correction, _name="var_mean"), mean(x, dim, keepdim)
 
 
 def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return std(x, dim, unbiased, keepdim, correction=correction), mean(x, dim, keepdim)
+    return std(x, dim, unbiased, keepdim, correction=correction, _name="std_mean"), mean(x, dim, keepdim)
 
 
 # ------------------------------------------------------------------------------------ norm
@@ -372,6 +406,8 @@ LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNor
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     if p == "fro" or p is None:
         p = 2
+    if x._data.dtype.kind != "f" and dtype is None:
+        raise x.policy.errors.norm_dtype(dtype_scalar=x._data.dtype)
     d = float_array(x)
     xp = backend.namespace(d)
     dims = normalize_dims(dim, d.ndim)

@@ -5,13 +5,15 @@ remember how to re-derive themselves from the base (`_view`), so an in-place op 
 rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import backend
+from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
 from ._args import check_same, normalize_dim, typename
 from ._declare import _grad_enabled, derivative, identity, variant
-from .elementwise import cast
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
@@ -59,17 +61,17 @@ def _check_shape(x, shape):
     n = x._data.size
     known = 1
     neg = 0
-    for s in shape:
+    for i, s in enumerate(shape):
         if s == -1:
             neg += 1
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise x.policy.errors.shape_dim_invalid(size=s, index=i, shape=list(shape))
         else:
             known *= s
     if neg > 1:
-        raise RuntimeError("only one dimension can be inferred")
+        raise x.policy.errors.shape_infer_twice()
     if (neg and (known == 0 or n % known)) or (not neg and known != n):
-        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {n}")
+        raise x.policy.errors.shape_invalid(shape=list(shape), numel=n)
 
 
 def reshape(x, *shape):
@@ -86,17 +88,35 @@ def reshape(x, *shape):
     return out
 
 
+def view_dtype(x, dtype):
+    """x's memory read as `dtype` (the bits reinterpreted, not the values converted): a view that
+    records no gradient; elements of another size change the last dimension."""
+    d = x._data
+    dt = backend.to_np_dtype(dtype)
+    if dt.itemsize != d.itemsize:
+        policy = x.policy
+        if d.ndim == 0:
+            raise policy.errors.view_dtype_0d(self_scalar=d.dtype, want_scalar=dt)
+        if d.strides[-1] != d.itemsize and d.shape[-1] > 1:
+            raise policy.errors.view_dtype_stride(self_scalar=d.dtype, want_scalar=dt,
+                                                  stride=d.strides[-1] // d.itemsize)
+        if dt.itemsize > d.itemsize and d.shape[-1] % (dt.itemsize // d.itemsize):
+            raise policy.errors.view_dtype_size(ratio=dt.itemsize // d.itemsize, self_scalar=d.dtype,
+                                                want_scalar=dt, size=d.shape[-1])
+    out = x._out_cls._make(d.view(dt))
+    return as_view(x, out, lambda b: view_dtype(b, dtype))
+
+
 def view(x, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, Tensor)):
-        return cast(x, shape[0])
+        return view_dtype(x, shape[0])
     shape = parse_shape(shape)
     _check_shape(x, shape)
     r = x._data.view()
     try:
         r.shape = backend.namespace(r).empty(0).reshape(0).shape if False else shape
     except AttributeError:
-        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
-                           "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+        raise x.policy.errors.view_stride() from None
     except ValueError:
         r = x._data.reshape(shape)
     out = x._out_cls._make(r)
@@ -112,7 +132,7 @@ def flatten(x, start_dim=0, end_dim=-1):
         return reshape(x, (1,))
     s, e = normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)
     if s > e:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        raise x.policy.errors.flatten_dims()
     if s == e:
         return x
     shp = x._data.shape
@@ -145,9 +165,7 @@ def permute(x, *dims):
     dims = parse_shape(dims)
     nd = x._data.ndim
     if len(dims) != nd:
-        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
-                           f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
-                           f"len(dims) = {len(dims)}")
+        raise x.policy.errors.permute_dims(ndim=nd, given=len(dims))
     dims = tuple(normalize_dim(d, nd) for d in dims)
     out = _view_out(x, x._data.transpose(dims), lambda b: permute(b, dims))
     if _grad_enabled() and x._requires_grad:
@@ -185,7 +203,7 @@ TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda gr
 def t(x):
     nd = x._data.ndim
     if nd > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+        raise x.policy.errors.t_dims(ndim=nd)
     out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
     if _grad_enabled() and x._requires_grad:
         TBackward0.record((x,), out)
@@ -201,16 +219,14 @@ def expand(x, *sizes):
     sizes = parse_shape(sizes)
     d = x._data
     if len(sizes) < d.ndim:
-        raise RuntimeError(f"expand(torch.FloatTensor{{[{', '.join(map(str, d.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
-                           "the number of sizes provided ({}) must be greater or equal to the number of dimensions in "
-                           "the tensor ({})".format(len(sizes), d.ndim))
+        raise x.policy.errors.expand_sizes(type=x.policy.type_name(d.dtype), shape=list(d.shape), sizes=list(sizes),
+                                           given=len(sizes), ndim=d.ndim)
     lead = len(sizes) - d.ndim
     shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     for i in range(d.ndim):
         if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
-            raise RuntimeError(f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size "
-                               f"({d.shape[i]}) at non-singleton dimension {lead + i}.  Target sizes: "
-                               f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, d.shape))}]")
+            raise x.policy.errors.expand_size(want=shape[lead + i], have=d.shape[i], dim=lead + i,
+                                              sizes=list(sizes), shape=list(d.shape))
     return expand_to(x, shape)
 
 
@@ -308,10 +324,9 @@ CatBackward0 = derivative("CatBackward0", paddle="ConcatGradNode", keep="dim siz
 
 def _tensors_arg(tensors, name):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-                        f"{type(tensors).__name__}")
+        raise policy_of(tensors).errors.tensors_arg_type(fn=name, type=type(tensors).__name__)
     if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+        raise TORCH.errors.cat_empty() if name == "cat" else TORCH.errors.stack_empty()
     return list(tensors)
 
 
@@ -338,11 +353,10 @@ def cat(tensors, dim=0):
     ref = keep[0][1].shape if keep else ()
     for i, (t, a) in enumerate(keep):
         if a.ndim != len(ref):
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {a.ndim}")
+            raise t.policy.errors.cat_ndim(want=len(ref), got=a.ndim)
         for k in range(a.ndim):
             if k != dim and a.shape[k] != ref[k]:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[k]} but "
-                                   f"got size {a.shape[k]} for tensor number {i} in the list.")
+                raise t.policy.errors.cat_sizes(dim=dim, want=ref[k], got=a.shape[k], index=i)
     xp = backend.namespace(arrays[0])
     out = cls._make(xp.concatenate([a for _, a in keep], axis=dim) if keep else arrays[0].copy())
     if _grad_enabled() and any(t._requires_grad for t in tensors):
@@ -364,8 +378,7 @@ def stack(tensors, dim=0):
     s0 = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != s0:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, s0))}] at "
-                               f"entry 0 and [{', '.join(map(str, a.shape))}] at entry {i}")
+            raise tensors[i].policy.errors.stack_sizes(first=list(s0), other=list(a.shape), index=i)
     dim = normalize_dim(dim, arrays[0].ndim + 1)
     out = cls._make(backend.namespace(arrays[0]).stack(arrays, axis=dim))
     if _grad_enabled() and any(t._requires_grad for t in tensors):
@@ -405,14 +418,19 @@ def split(x, split_size_or_sections, dim=0):
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step < 0:
+            raise x.policy.errors.split_negative(size=step)
+        if step == 0 and n:
+            raise x.policy.errors.split_zero(size=n)
         bounds = list(range(0, n, step)) if n else [0]
         sizes = [min(step, n - b) for b in bounds]
         node_cls = SplitBackward0
     else:
         sizes = list(split_size_or_sections)
+        if any(s < 0 for s in sizes):
+            raise x.policy.errors.split_sizes_negative(sizes=sizes)
         if sum(sizes) != n:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
-                               f"dimension {dim}), but got split_sizes={sizes}")
+            raise x.policy.errors.split_sizes(size=n, dim=dim, sizes=sizes)
         node_cls = SplitWithSizesBackward0
     starts = np.cumsum([0] + sizes[:-1]).tolist()
     arrays = [_slice_dim(d, dim, s, k) for s, k in zip(starts, sizes)]
@@ -421,6 +439,8 @@ def split(x, split_size_or_sections, dim=0):
 
 
 def chunk(x, chunks, dim=0):
+    if chunks <= 0:
+        raise x.policy.errors.chunk_count(chunks=chunks)
     n = x._data.shape[normalize_dim(dim, x._data.ndim)]
     step = -(-n // chunks) if n else 1
     return split(x, max(step, 1), dim)
@@ -444,7 +464,21 @@ def _index_dim(d, dim, i):
 
 
 def narrow(x, dim, start, length):
-    dim = normalize_dim(dim, x._data.ndim)
+    d = x._data
+    policy = x.policy
+    if d.ndim == 0:
+        raise policy.errors.narrow_0d()
+    dim = normalize_dim(dim, d.ndim)
+    n = d.shape[dim]
+    start = int(start)
+    if not -n <= start <= n:
+        raise policy.errors.narrow_start(low=-n, high=n, start=start)
+    if start < 0:
+        start += n
+    if length < 0:
+        raise policy.errors.narrow_length()
+    if start + length > n:
+        raise policy.errors.narrow_size(start=start, length=length, size=n)
     return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
 
 
@@ -461,6 +495,8 @@ FlipBackward0 = derivative("FlipBackward0", keep="dims", self=lambda grad, dims:
 def flip(x, *dims):
     dims = parse_shape(dims) if dims else ()
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
+    if len(set(dims)) != len(dims):
+        raise x.policy.errors.dims_repeated(dim=next(i for i in dims if dims.count(i) > 1))
     out = x._out_cls._make(backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
     if _grad_enabled() and x._requires_grad:
         FlipBackward0.record((x,), out, dims)
@@ -485,8 +521,7 @@ def repeat(x, *repeats):
     repeats = parse_shape(repeats)
     d = x._data
     if len(repeats) < d.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
-                           "tensor")
+        raise x.policy.errors.repeat_dims()
     out = x._out_cls._make(backend.namespace(d).tile(d, repeats))
     if _grad_enabled() and x._requires_grad:
         RepeatBackward0.record((x,), out, d.shape, repeats)
@@ -506,6 +541,8 @@ TriuBackward0 = derivative("TriuBackward0", keep="diagonal", self=lambda grad, d
 
 
 def tril(x, diagonal=0):
+    if x._data.ndim < 2:
+        raise x.policy.errors.triangle_dims(op="tril")
     out = x._out_cls._make(backend.namespace(x._data).tril(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         TrilBackward0.record((x,), out, diagonal)
@@ -513,6 +550,8 @@ def tril(x, diagonal=0):
 
 
 def triu(x, diagonal=0):
+    if x._data.ndim < 2:
+        raise x.policy.errors.triangle_dims(op="triu")
     out = x._out_cls._make(backend.namespace(x._data).triu(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         TriuBackward0.record((x,), out, diagonal)
@@ -545,6 +584,9 @@ def _array_key(k, xp, policy):
         a = k._data
         if a.dtype not in _INDEX_DTYPES:
             raise policy.errors.index_tensor_dtype()
+        if a.dtype == np.uint8:   # a mask, as PyTorch still reads it
+            warnings.warn(policy.errors.index_uint8(), stacklevel=4)
+            return a.astype(np.bool_)
         return a
     if isinstance(k, (list, np.ndarray)):   # (a sequence or array of floats indexes truncated, as in PyTorch)
         a = xp.asarray(k)
@@ -567,7 +609,7 @@ def normalize_key(key, xp, policy) -> tuple:
         if hasattr(k, "dtype") and hasattr(k, "ndim"):
             advanced = True
         elif isinstance(k, slice) and k.step is not None and k.step <= 0:
-            raise ValueError("step must be greater than zero")
+            raise policy.errors.slice_step()
         out.append(k)
     return tuple(out), advanced
 

@@ -34,11 +34,12 @@ class Adam(Optimizer):
             group.setdefault("decoupled_weight_decay", False)
 
     def _update_group(self, group: dict) -> None:
-        lr = as_float(group["lr"])
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         beta1, beta2 = (as_float(b) for b in group["betas"])
-        eps, wd = group["eps"], group["weight_decay"]
+        eps = group["eps"]
         amsgrad, maximize, decoupled = group["amsgrad"], group["maximize"], group["decoupled_weight_decay"]
         for p, g in self._grads(group):
+            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
             if maximize:
                 g = -g
             state = self.state[p]

@@ -181,6 +181,14 @@ class Optimizer:
                 out.append((p, g._data))
         return out
 
+    def _param_lr(self, p: Tensor, lr: float) -> float:
+        """The learning rate that updates `p` (a facade may scale the group's per parameter)."""
+        return lr
+
+    def _param_decay(self, p: Tensor, weight_decay: float) -> float:
+        """The weight decay applied to `p` (a facade may set it per parameter)."""
+        return weight_decay
+
     @staticmethod
     def _bump(p: Tensor) -> None:
         p._bump()

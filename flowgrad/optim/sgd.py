@@ -24,10 +24,11 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        lr = as_float(group["lr"])
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         momentum, dampening = group["momentum"], group["dampening"]
-        wd, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
+        nesterov, maximize = group["nesterov"], group["maximize"]
         for p, g in self._grads(group):
+            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
             if maximize:
                 g = -g
             if wd != 0:

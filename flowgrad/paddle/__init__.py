@@ -30,7 +30,11 @@ from ._tensor import CPUPlace, CUDAPlace, Place, Size, Tensor, TensorHookRemoveH
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
 from . import linalg, nn, optimizer, regularizer  # noqa: E402
+from . import base, framework, incubate  # noqa: E402
+from .base.core import is_compiled_with_cuda  # noqa: E402
+from .base.framework import in_dygraph_mode as in_dynamic_mode  # noqa: E402
 from .nn import ParamAttr  # noqa: E402
+from .nn.layer import create_parameter  # noqa: E402
 
 __version__ = "3.3.1+flowgrad"
 
@@ -51,10 +55,6 @@ del _name, _fn
 
 def is_tensor(x) -> bool:
     return isinstance(x, _CoreTensor)
-
-
-def in_dynamic_mode() -> bool:
-    return True
 
 
 def disable_static(place=None) -> None:

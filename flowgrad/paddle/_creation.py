@@ -7,7 +7,7 @@ import numpy as np
 from .. import backend, creation
 from ..tensor import Tensor as _CoreTensor
 from ._ops import _shape
-from ._tensor import Tensor, to_device
+from ._tensor import Tensor, generated_name, to_device
 
 
 def _finish(arr, stop_gradient: bool = True) -> Tensor:
@@ -21,8 +21,10 @@ def _float(dtype):
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tensor:
-    """A new leaf tensor from Python data, a NumPy array or a tensor (copied)."""
-    return _finish(creation.array_from(data, dtype, to_device(place), policy=Tensor.policy), stop_gradient)
+    """A new leaf tensor from Python data, a NumPy array or a tensor (copied, keeping its name)."""
+    t = _finish(creation.array_from(data, dtype, to_device(place), policy=Tensor.policy), stop_gradient)
+    t.name = data.name if isinstance(data, Tensor) else generated_name("generated_tensor")
+    return t
 
 
 def get_default_dtype() -> str:

@@ -162,7 +162,8 @@ def clip(x, min=None, max=None, name=None):
 
 
 def cast(x, dtype):
-    return E.cast(x, dtype)
+    """A new tensor, even to x's own dtype (`Tensor.astype` returns x then)."""
+    return E.cast(x, dtype, copy=True)
 
 
 def where(condition, x=None, y=None, name=None):
@@ -507,7 +508,7 @@ def inplace_method(fn):
 METHODS = {
     "__getitem__": _getitem, "__add__": add, "__radd__": _radd, "__sub__": subtract, "__rsub__": _rsub, "__mul__": multiply,
     "__rmul__": _rmul, "add": add, "subtract": subtract, "multiply": multiply, "divide": divide, "pow": pow,
-    "scale": scale, "square": square, "floor_divide": floor_divide, "remainder": remainder, "mod": remainder,
+    "scale": scale, "cast": cast, "square": square, "floor_divide": floor_divide, "remainder": remainder, "mod": remainder,
     "maximum": maximum, "minimum": minimum, "clip": clip, "where": lambda self, x=None, y=None: where(self, x, y),
     "equal": equal, "not_equal": not_equal, "less_than": less_than, "less_equal": less_equal,
     "greater_than": greater_than, "greater_equal": greater_equal, "equal_all": equal_all, "allclose": allclose,

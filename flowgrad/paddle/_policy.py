@@ -5,6 +5,7 @@ from __future__ import annotations
 import traceback
 
 from ..autograd.policy import TORCH_MESSAGES, Policy
+from ..ops.names import paddle_double_grad
 
 _TWICE = ("(Fatal) The TensorWrappers of {node} do not exist. This may be because:\n"
           "You calculate backward twice for the same subgraph without setting retain_graph=True. Please set "
@@ -42,11 +43,11 @@ PADDLE_MESSAGES.update({
                                        "  [Hint: Expected tensor_version == wrapper_version_snapshot, but received "
                                        "tensor_version:{version} != wrapper_version_snapshot:{expected}.] (at "
                                        "/paddle/paddle/fluid/eager/tensor_wrapper.h:268)\n"),
-    "leaf_inplace": (ValueError, "(InvalidArgument) Leaf Var ({tensor.name}) that doesn't stop gradient can't use "
+    "leaf_inplace": (ValueError, "(InvalidArgument) Leaf Var ({tensor._given_name}) that doesn't stop gradient can't use "
                                  "inplace strategy.\n  [Hint: Expected !autograd_meta->StopGradient() && "
                                  "IsLeafTensor(target) == false, but received !autograd_meta->StopGradient() && "
                                  "IsLeafTensor(target):1 != false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n"),
-    "leaf_view_inplace": (ValueError, "(InvalidArgument) Leaf Tensor ({tensor.name}) that doesn't stop gradient "
+    "leaf_view_inplace": (ValueError, "(InvalidArgument) Leaf Tensor ({tensor._given_name}) that doesn't stop gradient "
                                       "can't use inplace strategy.\n  [Hint: Expected "
                                       "egr::EagerUtils::IsLeafTensor(tensor) && "
                                       "!egr::EagerUtils::autograd_meta(&tensor)->StopGradient() == false, but received "
@@ -64,10 +65,46 @@ PADDLE_MESSAGES.update({
     "hook_size": (ValueError, "(InvalidArgument) The hook '{name}' changed the shape of the gradient it was given."),
     "hook_raised": (OSError, "(External) {type}: {message}\n\nAt:\n{at}\n  [Hint: res should not be null.] (at "
                              "/paddle/paddle/fluid/pybind/eager_utils.cc:2996)\n"),
+    "promotion_kinds": (TypeError, "(InvalidType) Type promotion only support calculations between floating-point "
+                                   "numbers and between complex and real numbers. But got different data type x: {x}, "
+                                   "y: {y}. (at /paddle/paddle/phi/common/type_promotion.h:220)\n"),
+    # PyLayer (the neutral custom function's kinds in paddle's words)
+    "fn_grad_count": (ValueError, "(InvalidArgument) {name} : The number of outputs of `PyLayer.backward` should be "
+                                  "{expected}, but received {got}. (at "
+                                  "/paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:196)\n"),
+    "fn_grad_missing": (ValueError, "(InvalidArgument) {name}'s backward function should not return empty at "
+                                    "{position} position.\n  [Hint: Expected this->OutputMeta()[i][0].IsStopGradient() "
+                                    "== true, but received this->OutputMeta()[i][0].IsStopGradient():0 != true:1.] "
+                                    "(at /paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:243)\n"),
+    "fn_grad_list": (ValueError, "(InvalidArgument) argument must be list or tuple, but got {type} (at "
+                                 "/paddle/paddle/fluid/pybind/eager_utils.cc:2122)\n"),
+    "fn_grad_type": (ValueError, "(InvalidArgument) {name} : We can only support Tensor or None for backward output, "
+                                 ", but got {type}, please check your PyLayer code and make it fits (at "
+                                 "/paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:234)\n"),
+    # paddle 3.3.1 accepts it and corrupts .grad; flowgrad refuses it
+    "fn_grad_shape": (ValueError, "(InvalidArgument) {name} : backward returned a gradient of shape {got} for input "
+                                  "{index} of shape {expected}."),
+    "fn_save_type": (ValueError, "(InvalidArgument) save_for_backward only support Tensor, list of Tensor, tuple of "
+                                 "Tensor. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:820)\n"),
+    "fn_no_tensor_output": (ValueError, "(InvalidArgument) {name} : At least one output of `PyLayer.forward` is a "
+                                        "`Tensor`. (at /paddle/paddle/fluid/pybind/eager_py_layer.cc:524)\n"),
+    "fn_dirty_leaf": (ValueError, "(InvalidArgument) {name} : Leaf Var ({tensor._given_name}) that doesn't stop gradient "
+                                  "can't use inplace strategy.\n  [Hint: Expected !inplace_tensor_autograd_meta->"
+                                  "StopGradient() && egr::EagerUtils::IsLeafTensor(*inplace_tensor) == false, but "
+                                  "received !inplace_tensor_autograd_meta->StopGradient() && "
+                                  "egr::EagerUtils::IsLeafTensor(*inplace_tensor):1 != false:0.] (at "
+                                  "/paddle/paddle/fluid/pybind/eager_py_layer.cc:550)\n"),
+    "fn_backward_raised": (OSError, "(External) \n{{\n    {bar} Error message in backward of {name}(0x{node_id:x})"
+                                    "{bar}\n    {type}: {message}\n    \n    At:\n{at}    \n    {line}\n    \n}}\n"
+                                    " (at /paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:177)\n"),
+    "double_grad_unavailable": (RuntimeError, "(Unavailable) The Op {op} doesn't have any grad op. If you don't "
+                                              "intend calculating higher order derivatives, please set `create_graph`"
+                                              "to False. (at /paddle/paddle/fluid/eager/api/generated/eager_generated/"
+                                              "backwards/nodes.cc:{line})\n"),
     "facade_mismatch": (TypeError, "cannot mix tensors of different flowgrad facades in one operation: {a} and {b}"),
     "duplicate_roots": (AssertionError, "The argument '{what}' of paddle.autograd.backward contains duplicate "
                                         "paddle.Tensor object."),
-    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {name}, please check {what} "
+    "duplicate_tensors": (RuntimeError, "(AlreadyExists) {what} contain duplicate tensor {tensor._given_name}, please check {what} "
                                         "carefully.\n  [Hint: Expected visited_ins.count(auto_grad_meta) == 0, but "
                                         "received visited_ins.count(auto_grad_meta):1 != 0:0.] (at "
                                         "/paddle/paddle/fluid/eager/backward.cc:220)\n"),
@@ -86,12 +123,21 @@ PADDLE_MESSAGES.update({
     "nn_moduledict_update": (TypeError, "'{type}' object is not iterable"),
     "nn_moduledict_element": (ValueError, "ModuleDict update sequence element #{index} has length unknown; 2 is "
                                           "required"),
+    # paddle.nn.Layer's wording
+    **dict.fromkeys(("nn_buffer_before_init", "nn_parameter_before_init", "nn_parameters_before_init",
+                     "nn_module_before_init"), (ValueError, "super().__init__() should be called first")),
+    "nn_assign_parameter": (TypeError, "assignment to parameter '{name}' should be of type Parameter or None, but got "
+                                       "'{type}'"),
+    "nn_buffer_type": (TypeError, "The registered buffer should be a Paddle.Tensor, but received {type}."),
+    "nn_parameter_type": (TypeError, "The parameter to be added should be a Parameter, but received {type}."),
     "optim_step_pre_hook_result": (RuntimeError, "{hook} must return None or a tuple of (new_args, new_kwargs), but "
                                                  "got {result}."),
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
-OWN_KINDS = frozenset({"hook_raised", "duplicate_roots", "duplicate_tensors", "input_in_cuts"})
+OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "double_grad_unavailable", "fn_grad_missing", "fn_grad_list",
+                       "fn_no_tensor_output", "fn_backward_raised", "duplicate_roots", "duplicate_tensors",
+                       "input_in_cuts"})
 
 
 def node_name(node) -> str:
@@ -116,9 +162,12 @@ class PaddlePolicy(Policy):
             exc = facts["message"]
             frames = traceback.extract_tb(exc.__traceback__)[1:]
             facts["at"] = "".join(f"  {f.filename}({f.lineno}): {f.name}\n" for f in reversed(frames))
-        elif kind == "duplicate_tensors":
-            t = facts.pop("tensor")
-            facts["name"] = t.name if t._grad_fn is None else ""
+        elif kind == "fn_backward_raised":
+            exc = facts.pop("exc")
+            frames = traceback.extract_tb(exc.__traceback__)[1:]
+            facts.update(type=type(exc).__name__, message=exc, node_id=id(facts.pop("node")), bar="=" * 28,
+                         line="=" * 112, at="".join(f"      {f.filename}({f.lineno}): {f.name}\n"
+                                                    for f in reversed(frames)))
         return super().error(kind, **facts)
 
 
@@ -137,10 +186,18 @@ PADDLE = PaddlePolicy(
     grad_unreached_inputs_unused=True,
     grad_results_follow_create_graph=True,
     grad_returns_list=True,
+    mixed_kind_promotion=False,
+    leaf_inplace_writes_first=True,
+    hooks_keep_caller_grad_mode=True,
+    detach_views_inplace=True,
+    leaf_grad_fn_is_accumulator=True,
+    double_grad_name=paddle_double_grad,
     negative_indices_wrap=True,
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
     values_fit_dtype=False,
+    ints_cast_to_float=True,
+    arange_wrong_sign_empty=True,
     messages=PADDLE_MESSAGES,
     size_str=size_str,
     type_name=_type_name,

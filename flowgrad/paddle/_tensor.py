@@ -36,12 +36,40 @@ DTYPES = {np.dtype(n): dtype(n, n, "paddle") for n in backend.DTYPE_NAMES}
 
 
 class Size(list):
-    """paddle.Size: a list that prints as `paddle.Size([2, 3])`."""
+    """paddle.Size: a list that prints as `paddle.Size([2, 3])`, equal to a tuple or list of the same
+    sizes; slicing, `+` and `*` give a Size."""
 
     def __repr__(self):
         return f"paddle.Size([{', '.join(map(str, self))}])"
 
     __str__ = __repr__
+
+    def __eq__(self, other):
+        return list.__eq__(self, list(other)) if isinstance(other, tuple) else list.__eq__(self, other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None
+
+    def __getitem__(self, index):
+        out = list.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
+    def __add__(self, other):
+        return Size(list.__add__(self, list(other)))
+
+    def __mul__(self, n):
+        return Size(list.__mul__(self, n))
+
+    __rmul__ = __mul__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
 
 
 class Place:
@@ -102,6 +130,12 @@ def to_device(place) -> backend.Device | None:
 _names = {"generated_tensor": itertools.count(), "eager_tmp": itertools.count()}
 
 
+def generated_name(kind: str) -> str:
+    """paddle's generated tensor names: `generated_tensor_N` (made from data) and `eager_in_tmp_N`
+    (detached) share one count, `eager_tmp_N` (an op's result, named when first asked) has its own."""
+    return f"{kind}_{next(_names['eager_tmp' if kind == 'eager_tmp' else 'generated_tensor'])}"
+
+
 class TensorHookRemoveHelper:
     """What `register_hook` returns: `remove()` is True the first time, False (with a warning) after."""
 
@@ -133,8 +167,7 @@ class Tensor(_CoreTensor):
         arr = creation.array_from([] if value is None else value, dtype, to_device(place), policy=self.policy)
         _init(self, arr)
         self._requires_grad = not stop_gradient
-        if name is not None:
-            self._name = name
+        self._name = name if name is not None else generated_name("generated_tensor")
 
     # ------------------------------------------------------------------ metadata
     @property
@@ -171,13 +204,25 @@ class Tensor(_CoreTensor):
         try:
             return self._name
         except AttributeError:
-            kind = "eager_tmp" if self._grad_fn is not None else "generated_tensor"
-            self._name = f"{kind}_{next(_names[kind])}"
+            self._name = generated_name("eager_tmp")
             return self._name
 
     @name.setter
     def name(self, value: str) -> None:
         self._name = value
+
+    @property
+    def _given_name(self) -> str:
+        """The name paddle's messages print: empty until `name` was asked for (or given)."""
+        try:
+            return self._name
+        except AttributeError:
+            return ""
+
+    def detach(self):
+        t = super().detach()
+        t._name = generated_name("eager_in_tmp")
+        return t
 
     @property
     def persistable(self) -> bool:
@@ -206,13 +251,7 @@ class Tensor(_CoreTensor):
     # ------------------------------------------------------------------ grad
     @property
     def grad(self):
-        g = self._grad
-        if g is not None:
-            try:
-                g._name
-            except AttributeError:
-                g._name = ""  # paddle's gradient tensors are unnamed
-        return g
+        return self._grad
 
     @grad.setter
     def grad(self, value) -> None:
@@ -282,8 +321,6 @@ class Tensor(_CoreTensor):
     def astype(self, dtype):
         from ..ops import cast
         return cast(self, dtype)
-
-    cast = astype
 
     def cpu(self):
         from ..ops import to_device as _to

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 
-class L2Decay:
+class WeightDecayRegularizer:
+    """Base class of the regularizers."""
+
+
+class L2Decay(WeightDecayRegularizer):
     """Adds `coeff * param` to each gradient."""
 
     def __init__(self, coeff: float = 0.0) -> None:
@@ -12,7 +16,7 @@ class L2Decay:
         return f"L2Decay, coeff={self.coeff:f}"
 
 
-class L1Decay:
+class L1Decay(WeightDecayRegularizer):
     """Adds `coeff * sign(param)` to each gradient (not supported by flowgrad's optimizers)."""
 
     def __init__(self, coeff: float = 0.0) -> None:

@@ -3,7 +3,6 @@
 PyTorch's names, signatures, defaults, messages and print format over flowgrad's one engine; the
 namespace is built by the facade kit (`flowgrad.facade`) from the classes in `_tensor`.
 """
-from __future__ import annotations
 
 from ..facade import populate_torch_family as _populate
 from ._tensor import DTYPES as _DTYPES
@@ -41,4 +40,3 @@ from . import optim  # noqa: E402
 from . import amp, backends, cpu, jit  # noqa: E402
 from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
-from .autograd import set_detect_anomaly, detect_anomaly  # noqa: E402,F401

@@ -258,11 +258,14 @@ C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2,
   [(1, 2, 4, 4), (2, 1, 2, 2)])
 C("conv1d_same_dilated", lambda T, x, w, b: F(T).conv1d(x, w, b, padding="same", dilation=2),
   [(2, 2, 5), (3, 2, 2), (3,)])
-C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)), [(1, 2, 3, 3, 2), (2, 2, 2, 2, 2)])
+C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)),
+  [(1, 2, 3, 3, 2), (2, 2, 2, 2, 2)])
 C("conv_transpose1d", lambda T, x, w, b: F(T).conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1),
   [(2, 2, 3), (2, 3, 3), (3,)])
 C("conv_transpose2d_groups", lambda T, x, w: F(T).conv_transpose2d(x, w, stride=(1, 2), groups=2, dilation=(2, 1),
                                                                   output_padding=(1, 0)), [(1, 4, 2, 3), (4, 1, 2, 2)])
+C("unfold", lambda T, x: F(T).unfold(x, (2, 1), dilation=(1, 2), padding=1, stride=(2, 1)), [(1, 2, 3, 3)])
+C("fold", lambda T, x: F(T).fold(x, (3, 4), 2, padding=(1, 0), stride=(2, 1)), [(1, 4, 6)])
 C("max_pool2d", lambda T, x: F(T).max_pool2d(x, 2), [(1, 1, 4, 4)])
 C("max_pool2d_with_indices", lambda T, x: F(T).max_pool2d(x, 2, stride=1, return_indices=True)[0], [(1, 1, 3, 3)])
 C("avg_pool2d", lambda T, x: F(T).avg_pool2d(x, 2, stride=1, padding=1), [(1, 1, 3, 3)])
@@ -271,6 +274,32 @@ C("max_pool3d", lambda T, x: F(T).max_pool3d(x, 2, stride=(1, 2, 1), padding=(1,
 C("avg_pool3d", lambda T, x: F(T).avg_pool3d(x, 2, stride=1, padding=(0, 1, 1), count_include_pad=False),
   [(1, 1, 3, 2, 3)])
 C("pad", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [(1, 2, 2)])
+C("group_norm", lambda T, x, w, b: F(T).group_norm(x, 2, w, b, eps=0.1), [(2, 4, 3), (4,), (4,)])
+C("group_norm_no_affine", lambda T, x: F(T).group_norm(x, 1, eps=0.1), [(2, 2, 2, 2)])
+C("group_norm_weight_only", lambda T, x, w: F(T).group_norm(x, 2, w), [(2, 2, 3), (2,)])
+C("max_unpool2d", lambda T, x: F(T).max_unpool2d(x, T.tensor([[[[0, 3], [9, 14]]]]), 2), [(1, 1, 2, 2)])
+C("max_unpool3d", lambda T, x: F(T).max_unpool3d(x, T.tensor([[[[[0, 3]]], [[[1, 2]]]]]), (1, 1, 2)),
+  [(1, 2, 1, 1, 2)])
+C("prelu_channels", lambda T, x, w: F(T).prelu(x, w), [(2, 3, 2), (3,)])
+C("prelu_shared", lambda T, x, w: F(T).prelu(x, w), [(4,), (1,)])
+C("adaptive_max_pool2d", lambda T, x: F(T).adaptive_max_pool2d(x, (2, 3)), [(1, 2, 3, 4)])
+C("adaptive_max_pool3d", lambda T, x: F(T).adaptive_max_pool3d(x, (2, 1, 2)), [(1, 1, 3, 2, 3)])
+C("adaptive_avg_pool2d", lambda T, x: F(T).adaptive_avg_pool2d(x, (2, 3)), [(1, 1, 3, 4)])
+C("adaptive_avg_pool3d", lambda T, x: F(T).adaptive_avg_pool3d(x, (2, 1, 2)), [(1, 1, 3, 2, 3)])
+C("pixel_shuffle", lambda T, x: F(T).pixel_shuffle(x, 2), [(1, 4, 1, 2)])
+C("pixel_unshuffle", lambda T, x: F(T).pixel_unshuffle(x, 2), [(2, 1, 2, 2)])
+C("channel_shuffle", lambda T, x: F(T).channel_shuffle(x, 2), [(1, 4, 2)])
+C("interpolate_nearest_1d", lambda T, x: F(T).interpolate(x, scale_factor=1.7), [(1, 2, 3)])
+C("interpolate_nearest_2d", lambda T, x: F(T).interpolate(x, size=(3, 2)), [(1, 1, 2, 3)])
+C("interpolate_nearest_3d", lambda T, x: F(T).interpolate(x, scale_factor=2), [(1, 1, 2, 1, 2)])
+C("interpolate_nearest_exact_1d", lambda T, x: F(T).interpolate(x, size=5, mode="nearest-exact"), [(1, 2, 3)])
+C("interpolate_nearest_exact_2d", lambda T, x: F(T).interpolate(x, size=(2, 3), mode="nearest-exact"), [(1, 1, 3, 2)])
+C("interpolate_nearest_exact_3d", lambda T, x: F(T).interpolate(x, scale_factor=1.5, mode="nearest-exact"),
+  [(1, 1, 2, 2, 1)])
+C("interpolate_linear", lambda T, x: F(T).interpolate(x, size=5, mode="linear"), [(1, 2, 3)])
+C("interpolate_bilinear", lambda T, x: F(T).interpolate(x, scale_factor=(1.5, 0.7), mode="bilinear",
+                                                        align_corners=True), [(1, 1, 2, 3)])
+C("interpolate_trilinear", lambda T, x: F(T).interpolate(x, size=(2, 3, 1), mode="trilinear"), [(1, 1, 2, 2, 2)])
 C("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [(2, 4)])
 C("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 0, -1, 2), mode="reflect"), [(1, 3, 3)])
 C("pad_reflect_3d", lambda T, x: F(T).pad(x, (1, 1, 0, 1, 1, 0), mode="reflect"), [(1, 2, 2, 2)])

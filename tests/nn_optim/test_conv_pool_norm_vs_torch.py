@@ -262,6 +262,10 @@ CONV_ERRORS = [
     (lambda T: F(T).conv_transpose1d(T.ones(2, 4, 7, dtype=T.float64), T.ones(4, 3, 3, dtype=T.float64), padding=5),
      RuntimeError, "Given input size per channel: (1 x 7). Calculated output size per channel: (1 x -1). Output size "
                    "is too small"),
+    (lambda T: F(T).conv_transpose1d(T.ones(1, 2, 5), T.ones(2, 2, 3), padding=(1.5,)), TypeError,
+     "conv_transpose1d(): argument 'padding' must be tuple of ints, not tuple"),
+    (lambda T: F(T).conv_transpose1d(T.ones(1, 2, 5), T.ones(2, 2, 3), stride="a"), TypeError,
+     "conv_transpose1d(): argument 'stride' must be tuple of ints, not str"),
     (lambda T: T.nn.ConvTranspose1d(4, 3, 3, padding_mode="reflect"), ValueError,
      'Only "zeros" padding mode is supported for ConvTranspose1d'),
     (lambda T: T.nn.Conv1d(4, 3, 3, stride=2, padding="same"), ValueError,
@@ -384,7 +388,14 @@ def test_pooling_modules_return_indices(torch):
 @pytest.mark.parametrize("expr, name", [
     ("F.max_pool3d(x3, 2)", "MaxPool3DWithIndicesBackward0"), ("F.avg_pool3d(x3, 2)", "AvgPool3DBackward0"),
     ("F.max_pool1d(x1, 2)", "SqueezeBackward1"), ("F.avg_pool1d(x1, 2)", "SqueezeBackward1"),
-    ("F.adaptive_avg_pool3d(x3, 1)", "MeanBackward1"),
+    ("F.adaptive_avg_pool3d(x3, 1)", "MeanBackward1"), ("F.adaptive_avg_pool3d(x3, 2)", "AdaptiveAvgPool3DBackward0"),
+    ("F.adaptive_avg_pool2d(x3[0], (2, 3))", "AdaptiveAvgPool2DBackward0"),
+    ("F.adaptive_avg_pool1d(x1, 3)", "SqueezeBackward1"), ("F.adaptive_max_pool1d(x1, 3)", "SqueezeBackward1"),
+    ("F.adaptive_max_pool2d(x3[0], (2, 3))", "AdaptiveMaxPool2DBackward0"),
+    ("F.adaptive_max_pool3d(x3, 3)", "AdaptiveMaxPool3DBackward0"),
+    ("F.max_unpool3d(*F.max_pool3d(x3, 2, return_indices=True), 2)", "MaxUnpool3DBackward0"),
+    ("F.max_unpool2d(*F.max_pool2d(x3[0], 2, return_indices=True), 2)", "MaxUnpool2DBackward0"),
+    ("F.max_unpool1d(*F.max_pool1d(x1, 2, return_indices=True), 2)", "SqueezeBackward1"),
 ])
 def test_pooling_node_names(torch, expr, name):
     env = {"F": torch.nn.functional, "x1": torch.ones(1, 2, 4, requires_grad=True),
@@ -437,8 +448,8 @@ POOL_ERRORS = [
                                                        "optional 0 dim batch size for input, but got:[2, 3, 3, 3]"),
     (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), (2, 2)), "max_pool1d() kernel_size must be an int, list of ints or "
                                                          "tuple of ints of size 1 but got size 2"),
-    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, stride=(1, 2)), "max_pool1d() stride must be None, an int, list "
-                                                                   "of ints, or tuple of ints of size 1 but got size 2"),
+    (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, stride=(1, 2)),
+     "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size 2"),
     (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 0), "max_pool1d() kernel_size must be greater than zero, but got 0"),
     (lambda F, T: F.max_pool1d(T.ones(2, 3, 4), 2, dilation=0), "max_pool1d() dilation must be greater than zero, "
                                                                 "but got 0"),
@@ -530,7 +541,8 @@ def test_padding_modules_match_torch(name, real_torch):
 def test_padding_node_names(torch, mode, dims):
     x = torch.ones((1, 2) + (3,) * dims, requires_grad=True)
     out = torch.nn.functional.pad(x, (1, 1) * dims, mode=mode)
-    assert out.grad_fn.name() == f"{mode.capitalize().replace('Reflect', 'Reflection').replace('Replicate', 'Replication')}Pad{dims}DBackward0"
+    kind = {"reflect": "Reflection", "replicate": "Replication"}[mode]
+    assert out.grad_fn.name() == f"{kind}Pad{dims}DBackward0"
 
 
 PAD_ERRORS = [
@@ -556,6 +568,14 @@ PAD_ERRORS = [
      "Padding length should be less than or equal to two times the input dimension but got padding length 10 and "
      "input of dimension 4"),
     (lambda T: T.nn.CircularPad2d(1)(T.ones(2, 2)), ValueError, "expected 3D or 4D input (got 2D input)"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (-3, -2), mode="replicate"), RuntimeError,
+     "input (W: 4) is too small. Calculated output W: -1"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (-3, -1), mode="reflect"), RuntimeError,
+     "input (W: 4) is too small. Calculated output W: 0"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4), (-3, -2), mode="circular"), RuntimeError,
+     "Negative padding value is resulting in an empty dimension"),
+    (lambda T: F(T).pad(T.ones(2, 3, 4, 4), (0, 0, -3, -2), mode="replicate"), RuntimeError,
+     "Trying to create tensor with negative dimension -1: [2, 3, -1, 4]"),
 ]
 
 
@@ -564,3 +584,595 @@ def test_padding_errors(torch, i):
     fn, exc, msg = PAD_ERRORS[i]
     with pytest.raises(exc, match=exact(msg)):
         fn(torch)
+
+
+# ---------------------------------------------------------------- normalisation, shuffles, PReLU
+
+NORM = {
+    "group_norm": (lambda T, x, w, b: F(T).group_norm(x, 3, w, b, eps=1e-3), [R(2, 6, 3, 4), R(6), R(6)]),
+    "group_norm_no_affine_2d": (lambda T, x: F(T).group_norm(x, 2), [R(3, 4)]),
+    "group_norm_3d_input": (lambda T, x, w: F(T).group_norm(x, 1, w), [R(2, 3, 5), R(3)]),
+    "instance_norm": (lambda T, x: F(T).instance_norm(x), [R(2, 3, 4, 5)]),
+    "instance_norm_affine": (lambda T, x, w, b: F(T).instance_norm(x, weight=w, bias=b, eps=1e-2), [R(2, 3, 7), R(3),
+                                                                                                     R(3)]),
+    "instance_norm_running": (lambda T, x: F(T).instance_norm(x, T.tensor([0.5, -1.0, 0.25], dtype=T.float64),
+                                                              T.tensor([1.5, 0.5, 2.0], dtype=T.float64),
+                                                              use_input_stats=False), [R(2, 3, 4)]),
+    "local_response_norm_3d": (lambda T, x: F(T).local_response_norm(x, 3, alpha=0.1, beta=0.6, k=2.0), [R(2, 5, 4)]),
+    "local_response_norm_4d": (lambda T, x: F(T).local_response_norm(x, 2), [R(2, 5, 3, 4)]),
+    "local_response_norm_5d": (lambda T, x: F(T).local_response_norm(x, 4, alpha=0.5), [R(1, 6, 2, 3, 2)]),
+    "pixel_shuffle": (lambda T, x: F(T).pixel_shuffle(x, 2), [R(2, 8, 3, 4)]),
+    "pixel_shuffle_extra_dims": (lambda T, x: F(T).pixel_shuffle(x, 3), [R(2, 1, 9, 2, 3)]),
+    "pixel_unshuffle": (lambda T, x: F(T).pixel_unshuffle(x, 2), [R(2, 3, 4, 6)]),
+    "pixel_unshuffle_unbatched": (lambda T, x: F(T).pixel_unshuffle(x, 3), [R(2, 3, 6)]),
+    "prelu_channels": (lambda T, x, w: F(T).prelu(x, w), [R(2, 3, 4), R(3)]),
+    "prelu_one": (lambda T, x, w: F(T).prelu(x, w), [R(2, 3, 4, 2), R(1)]),
+    "prelu_1d": (lambda T, x, w: F(T).prelu(x, w), [R(5), R(1)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM))
+def test_norm_and_shuffle_match_torch(name, real_torch):
+    fn, arrays = NORM[name]
+    compare(real_torch, fn, arrays)
+
+
+@pytest.mark.parametrize("name", ["group_norm", "instance_norm_affine", "local_response_norm_4d", "prelu_channels"])
+def test_norm_second_derivatives_match_torch(name, real_torch):
+    fn, arrays = NORM[name]
+    compare(real_torch, lambda T, *args: fn(T, *args) ** 3, arrays, create_graph=True)
+
+
+NORM_MODULES = {
+    "GroupNorm": (lambda T: T.nn.GroupNorm(2, 4), (2, 4, 3, 3), True),
+    "GroupNorm_no_bias": (lambda T: T.nn.GroupNorm(4, 4, eps=1e-3, bias=False), (3, 4, 5), True),
+    "InstanceNorm1d": (lambda T: T.nn.InstanceNorm1d(3), (2, 3, 5), True),
+    "InstanceNorm1d_unbatched_affine": (lambda T: T.nn.InstanceNorm1d(3, affine=True), (3, 5), True),
+    "InstanceNorm2d_tracking_train": (lambda T: T.nn.InstanceNorm2d(3, affine=True, track_running_stats=True,
+                                                                    momentum=0.3), (2, 3, 4, 4), True),
+    "InstanceNorm2d_tracking_eval": (lambda T: T.nn.InstanceNorm2d(3, track_running_stats=True), (2, 3, 4, 4), False),
+    "InstanceNorm3d": (lambda T: T.nn.InstanceNorm3d(2, affine=True), (2, 2, 3, 2, 3), True),
+    "LocalResponseNorm": (lambda T: T.nn.LocalResponseNorm(3, alpha=0.2), (2, 4, 3, 3), True),
+    "PixelShuffle": (lambda T: T.nn.PixelShuffle(2), (2, 4, 2, 3), True),
+    "PixelUnshuffle": (lambda T: T.nn.PixelUnshuffle(2), (2, 1, 4, 2), True),
+    "PReLU": (lambda T: T.nn.PReLU(), (2, 3, 4), True),
+    "PReLU_channels": (lambda T: T.nn.PReLU(3, init=0.1), (2, 3, 4), True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM_MODULES))
+def test_norm_modules_match_torch(name, real_torch):
+    make, shape, train = NORM_MODULES[name]
+    compare_module(real_torch, make, R(*shape), train=train)
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+def test_instance_norm_running_statistics_after_steps(real_torch):
+    x = [R(2, 3, 5), R(2, 3, 5)]
+    stats = []
+    for T in (real_torch, ft):
+        m = T.nn.InstanceNorm1d(3, track_running_stats=True, momentum=None).double()
+        for a in x:
+            m(T.tensor(a))
+        stats.append([m.running_mean.numpy(), m.running_var.numpy(), m.num_batches_tracked.item()])
+    np.testing.assert_allclose(stats[1][0], stats[0][0], rtol=1e-12)
+    np.testing.assert_allclose(stats[1][1], stats[0][1], rtol=1e-12)
+    assert stats[1][2] == stats[0][2]
+
+
+def test_instance_norm_feature_mismatch_warns_without_affine(torch):
+    with pytest.warns(UserWarning, match=exact("input's size at dim=1 does not match num_features. You can silence "
+                                               "this warning by not passing in num_features, which is not used "
+                                               "because affine=False")):
+        torch.nn.InstanceNorm1d(4)(torch.ones(2, 3, 5))
+
+
+NORM_ERRORS = [
+    (lambda T: F(T).group_norm(T.ones(2, 8, 3), 3), RuntimeError,
+     "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 8, 3] and "
+     "num_groups=3"),
+    (lambda T: F(T).group_norm(T.ones(2, 8, 3), 4, T.ones(3)), RuntimeError,
+     "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [3] "
+     "and input of shape [2, 8, 3]"),
+    (lambda T: F(T).group_norm(T.ones(4), 4), RuntimeError,
+     "Expected at least 2 dimensions for input tensor but received 1"),
+    (lambda T: T.nn.GroupNorm(3, 8), ValueError, "num_channels (8) must be divisible by num_groups (3)"),
+    (lambda T: F(T).instance_norm(T.ones(2, 3, 1)), ValueError,
+     "Expected more than 1 spatial element when training, got input size torch.Size([2, 3, 1])"),
+    (lambda T: T.nn.InstanceNorm1d(4)(T.ones(4, 3, 3, 3)), ValueError, "expected 2D or 3D input (got 4D input)"),
+    (lambda T: T.nn.InstanceNorm3d(4)(T.ones(4, 3)), ValueError, "expected 4D or 5D input (got 2D input)"),
+    (lambda T: T.nn.InstanceNorm1d(4, affine=True)(T.ones(2, 3, 5)), ValueError,
+     "expected input's size at dim=1 to match num_features (4), but got: 3."),
+    (lambda T: F(T).local_response_norm(T.ones(3, 4), 2), ValueError,
+     "Expected 3D or higher dimensionality                          input (got 2 dimensions)"),
+    (lambda T: F(T).pixel_shuffle(T.ones(2, 8, 3, 4), 3), RuntimeError,
+     "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but "
+     "input.size(-3)=8 is not divisible by 9"),
+    (lambda T: F(T).pixel_shuffle(T.ones(3, 4), 2), RuntimeError,
+     "pixel_shuffle expects input to have at least 3 dimensions, but got input with 2 dimension(s)"),
+    (lambda T: F(T).pixel_shuffle(T.ones(2, 4, 3, 4), 0), RuntimeError,
+     "pixel_shuffle expects a positive upscale_factor, but got 0"),
+    (lambda T: F(T).pixel_unshuffle(T.ones(2, 8, 3, 4), 2), RuntimeError,
+     "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=3 is not divisible by "
+     "2"),
+    (lambda T: F(T).pixel_unshuffle(T.ones(2, 8, 3, 4), 3), RuntimeError,
+     "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=4 is not divisible by 3"),
+    (lambda T: F(T).prelu(T.ones(2, 8, 3), T.ones(2)), RuntimeError,
+     "Mismatch of parameter numbers and input channel size. Found parameter numbers = 2 and channel size = 8."),
+    (lambda T: T.nn.PReLU(3)(T.ones(4)), RuntimeError,
+     "Mismatch of parameter numbers and input channel size. Found parameter numbers = 3 and channel size = 1."),
+    (lambda T: T.nn.PReLU(3)(T.tensor(2.0)), RuntimeError, "Not allow zero-dim input tensor."),
+]
+
+
+@pytest.mark.parametrize("i", range(len(NORM_ERRORS)))
+def test_norm_and_shuffle_errors(torch, i):
+    fn, exc, msg = NORM_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
+
+
+# ------------------------------------------------------------------------------------ interpolate
+
+def _interp(**kw):
+    return lambda T, x: F(T).interpolate(x, **kw)
+
+
+INTERP = {
+    "nearest_1d_scale": (_interp(scale_factor=2.5), [R(2, 3, 4)]),
+    "nearest_1d_size_down": (_interp(size=3), [R(2, 3, 7)]),
+    "nearest_2d_double": (_interp(scale_factor=2), [R(1, 2, 3, 4)]),
+    "nearest_2d_size": (_interp(size=(5, 7)), [R(1, 2, 3, 4)]),
+    "nearest_2d_odd_scales": (_interp(scale_factor=(1.3, 0.7)), [R(1, 2, 7, 9)]),
+    "nearest_2d_recompute": (_interp(scale_factor=(1.3, 0.7), recompute_scale_factor=True), [R(1, 2, 7, 9)]),
+    "nearest_3d": (_interp(size=(3, 2, 5)), [R(1, 2, 2, 3, 4)]),
+    "nearest_exact_2d": (_interp(scale_factor=1.5, mode="nearest-exact"), [R(1, 2, 3, 5)]),
+    "nearest_exact_1d_down": (_interp(size=4, mode="nearest-exact"), [R(1, 2, 9)]),
+    "linear": (_interp(scale_factor=2.3, mode="linear"), [R(2, 3, 4)]),
+    "linear_align": (_interp(size=9, mode="linear", align_corners=True), [R(2, 3, 4)]),
+    "linear_down": (_interp(size=3, mode="linear"), [R(2, 3, 8)]),
+    "bilinear": (_interp(size=(5, 7), mode="bilinear"), [R(2, 2, 3, 4)]),
+    "bilinear_align": (_interp(scale_factor=(2, 1.5), mode="bilinear", align_corners=True), [R(2, 2, 3, 4)]),
+    "bilinear_scale": (_interp(scale_factor=(0.6, 1.7), mode="bilinear"), [R(1, 2, 6, 5)]),
+    "bilinear_align_to_one": (_interp(size=(1, 3), mode="bilinear", align_corners=True), [R(1, 2, 4, 5)]),
+    "trilinear": (_interp(scale_factor=(1.5, 2, 0.5), mode="trilinear"), [R(1, 2, 2, 3, 4)]),
+    "area_2d": (_interp(size=(2, 3), mode="area"), [R(1, 2, 5, 7)]),
+    "area_1d_scale": (_interp(scale_factor=0.5, mode="area"), [R(1, 2, 7)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTERP))
+def test_interpolate_matches_torch(name, real_torch):
+    fn, arrays = INTERP[name]
+    compare(real_torch, fn, arrays)
+
+
+def test_interpolate_float32_matches_torch(real_torch):
+    x = R(1, 2, 5, 7).astype(np.float32)
+    for kw in (dict(scale_factor=1.37), dict(scale_factor=(0.61, 1.9), mode="bilinear"),
+               dict(size=(9, 4), mode="nearest-exact")):
+        a = F(ft).interpolate(ft.tensor(x), **kw).numpy()
+        b = F(real_torch).interpolate(real_torch.tensor(x), **kw).numpy()
+        assert a.dtype == b.dtype == np.float32
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+
+
+UPSAMPLE_MODULES = {
+    "Upsample_nearest": (lambda T: T.nn.Upsample(scale_factor=2), (1, 2, 3, 3)),
+    "Upsample_bilinear": (lambda T: T.nn.Upsample(size=(4, 5), mode="bilinear"), (1, 2, 3, 3)),
+    "Upsample_trilinear_align": (lambda T: T.nn.Upsample(scale_factor=(2, 1, 1.5), mode="trilinear",
+                                                         align_corners=True), (1, 1, 2, 3, 2)),
+    "UpsamplingNearest2d": (lambda T: T.nn.UpsamplingNearest2d(size=5), (2, 1, 3, 2)),
+    "UpsamplingBilinear2d": (lambda T: T.nn.UpsamplingBilinear2d(scale_factor=2), (2, 1, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UPSAMPLE_MODULES))
+def test_upsample_modules_match_torch(name, real_torch):
+    make, shape = UPSAMPLE_MODULES[name]
+    compare_module(real_torch, make, R(*shape))
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+INTERP_ERRORS = [
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, align_corners=True), ValueError,
+     "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, scale_factor=2), ValueError,
+     "only one of size or scale_factor should be defined"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3)), ValueError, "either size or scale_factor should be defined"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=(4, 5)), ValueError,
+     "Input and output must have the same number of spatial dimensions, but got input with spatial dimensions of [3] "
+     "and output size of (4, 5). Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+     "(o1, o2, ...,oK) format."),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), scale_factor=[2.0]), ValueError,
+     "Input and scale_factor must have the same number of spatial dimensions, but got input with spatial dimensions "
+     "of [3, 3] and scale_factor of shape [2.0]. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+     "scale_factor in (s1, s2, ...,sK) format."),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, recompute_scale_factor=True), ValueError,
+     "recompute_scale_factor is not meaningful with an explicit size."),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, mode="bilinear"), NotImplementedError,
+     "Got 3D input, but bilinear mode needs 4D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), size=4, mode="trilinear"), NotImplementedError,
+     "Got 4D input, but trilinear mode needs 5D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3, 3), size=4, mode="linear"), NotImplementedError,
+     "Got 5D input, but linear mode needs 3D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), size=4, mode="foo"), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 4D) for the modes: nearest | linear | bilinear | "
+     "bicubic | trilinear | lanczos | area | nearest-exact (got foo)"),
+    (lambda T: F(T).interpolate(T.ones(1, 3), size=4), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 2D) for the modes: nearest | linear | bilinear | "
+     "bicubic | trilinear | lanczos | area | nearest-exact (got nearest)"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), scale_factor=0.2), RuntimeError,
+     "Input and output sizes should be greater than 0, but got input (W: 3) and output (W: 0)"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), scale_factor=0.2, mode="bilinear"), RuntimeError,
+     "Input and output sizes should be greater than 0, but got input (H: 3, W: 3) output (H: 0, W: 0)"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(INTERP_ERRORS)))
+def test_interpolate_errors(torch, i):
+    fn, exc, msg = INTERP_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
+
+
+def test_interpolate_modes_not_built_say_so():
+    with pytest.raises(NotImplementedError, match="bicubic"):
+        F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="antialias"):
+        F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bilinear", antialias=True)
+
+
+# ----------------------------------------------------------------------------------- unfold / fold
+
+FOLD = {
+    "unfold": (lambda T, x: F(T).unfold(x, (2, 3), dilation=(2, 1), padding=(1, 0), stride=(1, 2)), [R(2, 3, 5, 6)]),
+    "unfold_unbatched": (lambda T, x: F(T).unfold(x, 2), [R(3, 4, 4)]),
+    "fold": (lambda T, x: F(T).fold(x, (5, 6), 2), [R(2, 12, 20)]),
+    "fold_geometry": (lambda T, x: F(T).fold(x, (6, 5), (2, 3), dilation=(2, 1), padding=1, stride=(2, 1)),
+                      [R(2, 12, 15)]),
+    "fold_unbatched": (lambda T, x: F(T).fold(x, 4, 3, padding=1), [R(9, 16)]),
+    "fold_of_unfold": (lambda T, x: F(T).fold(F(T).unfold(x, 3, padding=1, stride=2), (5, 5), 3, padding=1, stride=2),
+                       [R(1, 2, 5, 5)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLD))
+def test_unfold_and_fold_match_torch(name, real_torch):
+    fn, arrays = FOLD[name]
+    compare(real_torch, fn, arrays)
+    compare(real_torch, lambda T, *args: fn(T, *args) ** 3, arrays, create_graph=True)
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda T: T.nn.Unfold(3, padding=1), (2, 2, 4, 4)),
+    (lambda T: T.nn.Fold((4, 5), 2), (2, 8, 12)),
+    (lambda T: T.nn.Fold(4, 2, stride=2), (2, 4, 4)),
+])
+def test_unfold_and_fold_modules(real_torch, make, shape):
+    compare_module(real_torch, make, R(*shape))
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+@pytest.mark.parametrize("expr, name", [("F.unfold(x, 2)", "Im2ColBackward0"),
+                                        ("F.fold(c, (3, 3), 2)", "Col2ImBackward0")])
+def test_unfold_and_fold_node_names(torch, expr, name):
+    env = {"F": torch.nn.functional, "x": torch.ones(1, 2, 3, 3, requires_grad=True),
+           "c": torch.ones(1, 8, 4, requires_grad=True)}
+    assert eval(expr, env).grad_fn.name() == name
+
+
+FOLD_ERRORS = [
+    (lambda T: F(T).unfold(T.ones(2, 3, 5, 6), (2, 2, 2)), "It is expected kernel_size equals to 2, but got size 3"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 5, 6), 7), "Given input with spatial size (5, 6), kernel_size=(7, 7), "
+                                                   "dilation=(1, 1), padding=(0, 0), calculated shape of the array of "
+                                                   "sliding blocks as (-1, 0), but its components must be at least "
+                                                   "one."),
+    (lambda T: F(T).unfold(T.ones(2, 3, 5, 6), 0), "kernel size should be greater than zero, but got kernel_height: 0 "
+                                                   "kernel_width: 0"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 4, 4), 2, stride=0, dilation=0, padding=-1),
+     "dilation should be greater than zero, but got dilation_height: 0 dilation_width: 0"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 4, 4), 2, stride=0, padding=-1),
+     "padding should be non-negative, but got pad_height: -1 pad_width: -1"),
+    (lambda T: F(T).unfold(T.ones(2, 3, 4, 4), 2, stride=0), "stride should be greater than zero, but got "
+                                                             "stride_height: 0 stride_width: 0"),
+    (lambda T: F(T).unfold(T.ones(1, 2, 3, 3, 3), 2), "Expected 3D or 4D (batch mode) tensor with possibly 0 batch "
+                                                      "size and other non-zero dimensions for input, but got: [1, 2, "
+                                                      "3, 3, 3]"),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 6), 3), "Expected size of input's dimension 1 to be divisible by the "
+                                                        "product of kernel_size, but got input.size(1)=12 and "
+                                                        "kernel_size=(3, 3)."),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 7), 2), "Given output_size=(5, 7), kernel_size=(2, 2), "
+                                                        "dilation=(1, 1), padding=(0, 0), stride=(1, 1), expected size "
+                                                        "of input's dimension 2 to match the calculated number of "
+                                                        "sliding blocks 4 * 6 = 24, but got input.size(2)=20."),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 6, 1), 2), "It is expected output_size equals to 2, but got size 3"),
+    (lambda T: F(T).fold(T.ones(20), (5, 6), 2), "Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                                                 "batch size and non-zero dimensions for input, but got: [20]"),
+    (lambda T: F(T).fold(T.ones(2, 12, 20), (5, 6), 2, padding=(1, 2, 3)), "It is expected padding equals to 2, but "
+                                                                           "got size 3"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(FOLD_ERRORS)))
+def test_unfold_and_fold_errors(torch, i):
+    fn, msg = FOLD_ERRORS[i]
+    with pytest.raises(RuntimeError, match=exact(msg)):
+        fn(torch)
+
+
+# ---------------------------------------------------------------------------------- EmbeddingBag
+
+def _bag(T, w, idx, offsets=None, psw=None, **kw):
+    return F(T).embedding_bag(T.tensor(idx), w, None if offsets is None else T.tensor(offsets),
+                              per_sample_weights=psw, **kw)
+
+
+IDX = np.array([1, 2, 4, 5, 4, 3, 2, 9, 0, 2])
+BAGS = {
+    "mean": (lambda T, w: _bag(T, w, IDX, [0, 4, 7]), [R(10, 3)]),
+    "sum_2d": (lambda T, w: _bag(T, w, IDX.reshape(2, 5), mode="sum"), [R(10, 3)]),
+    "max": (lambda T, w: _bag(T, w, IDX, [0, 3, 3, 9], mode="max"), [R(10, 3)]),
+    "mean_empty_bag_padding_idx": (lambda T, w: _bag(T, w, IDX, [0, 4, 4, 8], padding_idx=2), [R(10, 3)]),
+    "max_padding_idx_only": (lambda T, w: _bag(T, w, IDX, [0, 1, 2], mode="max", padding_idx=2), [R(10, 3)]),
+    "sum_per_sample_weights": (lambda T, w, p: _bag(T, w, IDX, [0, 5], p, mode="sum"), [R(10, 3), R(10)]),
+    "sum_include_last_offset": (lambda T, w: _bag(T, w, IDX, [0, 2, 6, 8], mode="sum", include_last_offset=True),
+                                [R(10, 3)]),
+    "mean_negative_padding_idx": (lambda T, w: _bag(T, w, IDX.reshape(5, 2), padding_idx=-8), [R(10, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAGS))
+def test_embedding_bag_matches_torch(name, real_torch):
+    fn, arrays = BAGS[name]
+    compare(real_torch, fn, arrays)
+
+
+@pytest.mark.parametrize("kw, shape", [
+    (dict(mode="sum"), (2, 4)), (dict(mode="max", padding_idx=3), (3, 3)),
+    (dict(max_norm=1.0, norm_type=1.5), (2, 4)), (dict(mode="mean", include_last_offset=True), (7,)),
+])
+def test_embedding_bag_module_matches_torch(real_torch, kw, shape):
+    idx = np.array([1, 3, 0, 5, 3, 2, 1, 4, 5, 0, 1, 2])[:int(np.prod(shape))].reshape(shape)
+    offsets = [0, 3, 5] if len(shape) == 1 else None
+    outs = []
+    for T in (real_torch, ft):
+        m = T.nn.EmbeddingBag(6, 3, **kw).double()
+        with T.no_grad():
+            m.weight.copy_(T.tensor(np.linspace(-2, 2, 18).reshape(6, 3)))
+        out = m(T.tensor(idx), None if offsets is None else T.tensor(offsets))
+        out.backward(T.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape))))
+        outs.append((out.detach().numpy(), m.weight.grad.numpy(), m.weight.detach().numpy(), repr(m)))
+    for a, b in zip(*outs):
+        if isinstance(a, str):
+            assert a == b
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-7)
+
+
+BAG_ERRORS = [
+    (lambda T: F(T).embedding_bag(T.tensor([[1, 2]]), T.ones(4, 2), [0]), ValueError,
+     "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences. "
+     "However, found offsets of type <class 'list'>"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2)), ValueError,
+     "offsets has to be a 1D Tensor but got None"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([[0]])), ValueError,
+     "offsets has to be a 1D Tensor"),
+    (lambda T: F(T).embedding_bag(T.tensor([[[1, 2]]]), T.ones(4, 2)), ValueError,
+     "input has to be 1D or 2D Tensor, but got Tensor of dimension 3"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), mode="foo"), ValueError,
+     "mode has to be one of sum, mean or max"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), per_sample_weights=T.ones(2)),
+     NotImplementedError, "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+                          "mode='sum' (got mode='mean'). Please open a feature request on GitHub."),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), per_sample_weights=T.ones(3)),
+     ValueError, "embedding_bag: If per_sample_weights (torch.Size([3])) is not None, then it must have the same "
+                 "shape as the input (torch.Size([2]))"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2, 1), T.tensor([0])), ValueError,
+     "weight has to be a 2D Tensor, but got Tensor of dimension 3"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), mode="max",
+                                  scale_grad_by_freq=True), ValueError,
+     "max mode does not support scaling the gradient by the frequency"),
+    (lambda T: F(T).embedding_bag(T.tensor([1.0, 2.0]), T.ones(4, 2), T.tensor([0])), RuntimeError,
+     "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+     "torch.FloatTensor instead (while checking arguments for embedding_bag)"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0]), padding_idx=4), RuntimeError,
+     "padding_idx must be within the number of embeddings, -4 through 3, but got 4"),
+    (lambda T: F(T).embedding_bag(T.tensor([1, 2]), T.ones(4, 2), T.tensor([0, 3])), RuntimeError,
+     "offsets[-1] can not be greater than input's length 2 but got offsets[-1] of 3"),
+    (lambda T: T.nn.EmbeddingBag(4, 2, padding_idx=4), AssertionError, "padding_idx must be within num_embeddings"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(BAG_ERRORS)))
+def test_embedding_bag_errors(torch, i):
+    fn, exc, msg = BAG_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
+
+
+def test_embedding_bag_options_not_built_say_so():
+    for kw in (dict(sparse=True), dict(scale_grad_by_freq=True)):
+        with pytest.raises(NotImplementedError, match=next(iter(kw))):
+            F(ft).embedding_bag(ft.tensor([1, 2]), ft.ones(4, 2), ft.tensor([0]), **kw)
+
+
+# ------------------------------------------------------------------------------------- float32
+
+FLOAT32 = [
+    (lambda T, x, w: F(T).conv1d(x, w, padding="same"), [(2, 3, 7), (4, 3, 3)]),
+    (lambda T, x, w: F(T).conv_transpose2d(x, w, stride=2, output_padding=1), [(1, 3, 4, 4), (3, 2, 3, 3)]),
+    (lambda T, x, w: F(T).conv3d(x, w, groups=3), [(1, 3, 3, 4, 3), (3, 1, 2, 2, 2)]),
+    (lambda T, x: F(T).max_pool3d(x, 2, ceil_mode=True), [(1, 2, 3, 5, 4)]),
+    (lambda T, x: F(T).avg_pool1d(x, 3, padding=1, count_include_pad=False), [(2, 3, 7)]),
+    (lambda T, x: F(T).adaptive_max_pool2d(x, (2, 3)), [(1, 2, 5, 7)]),
+    (lambda T, x: F(T).pad(x, (1, 2, 2, 1), mode="reflect"), [(1, 2, 4, 4)]),
+    (lambda T, x: F(T).group_norm(x, 2), [(2, 4, 3)]),
+    (lambda T, x: F(T).instance_norm(x), [(2, 3, 5)]),
+    (lambda T, x: F(T).local_response_norm(x, 3), [(2, 4, 3)]),
+    (lambda T, x: F(T).fold(x, (4, 4), 2), [(1, 8, 9)]),
+    (lambda T, x: F(T).interpolate(x, scale_factor=1.5, mode="linear", align_corners=True), [(1, 2, 5)]),
+]
+
+
+@pytest.mark.parametrize("i", range(len(FLOAT32)))
+def test_float32_results_and_gradients_keep_the_dtype(real_torch, i):
+    fn, shapes = FLOAT32[i]
+    arrays = [R(*s).astype(np.float32) for s in shapes]
+    results = []
+    for T in (ft, real_torch):
+        ts = [T.tensor(a, requires_grad=True) for a in arrays]
+        out = fn(T, *ts)
+        out.backward(T.ones_like(out))
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
+    for a, b in zip(*results):
+        assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+
+
+def test_convolution_refuses_non_integer_geometry(torch):
+    for kw in (dict(padding=1.5), dict(stride=(1.5,)), dict(dilation=True)):
+        with pytest.raises(TypeError):
+            torch.nn.functional.conv1d(torch.ones(1, 2, 5), torch.ones(2, 2, 3), **kw)
+
+
+@pytest.mark.parametrize("name, kw", [("upsample", {}), ("upsample_nearest", {}), ("upsample_bilinear", {})])
+def test_deprecated_upsample_names_warn_and_interpolate(real_torch, name, kw):
+    x = R(1, 2, 3, 3)
+    outs = []
+    for T in (ft, real_torch):
+        with pytest.warns(UserWarning, match=exact(f"`nn.functional.{name}` is deprecated. Use "
+                                                   "`nn.functional.interpolate` instead.")):
+            outs.append(getattr(T.nn.functional, name)(T.tensor(x), scale_factor=2).numpy())
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-7, atol=1e-7)
+
+
+# ------------------------------------------------- LP pooling, unpooling, ChannelShuffle, BatchNorm3d
+
+EXTRA = {
+    "lp_pool1d": (lambda T, x: F(T).lp_pool1d(x, 2, 3, stride=2), [np.abs(R(2, 3, 7)) + 0.1]),
+    "lp_pool2d_ceil": (lambda T, x: F(T).lp_pool2d(x, 1.5, (2, 3), ceil_mode=True), [np.abs(R(1, 2, 5, 7)) + 0.1]),
+    "lp_pool3d": (lambda T, x: F(T).lp_pool3d(x, 3, 2), [np.abs(R(1, 2, 4, 4, 2)) + 0.1]),
+    "lp_pool2d_inf": (lambda T, x: F(T).lp_pool2d(x, float("inf"), 2), [R(1, 2, 4, 4)]),
+    "max_unpool1d": (lambda T, x: F(T).max_unpool1d(*F(T).max_pool1d(x, 2, return_indices=True), 2), [R(2, 3, 8)]),
+    "max_unpool2d": (lambda T, x: F(T).max_unpool2d(*F(T).max_pool2d(x, 2, stride=2, padding=1, return_indices=True),
+                                                    2, stride=2, padding=1), [R(2, 3, 6, 6)]),
+    "max_unpool2d_output_size": (lambda T, x: F(T).max_unpool2d(*F(T).max_pool2d(x, 2, return_indices=True), 2,
+                                                                output_size=(5, 7)), [R(1, 2, 5, 7)]),
+    "max_unpool3d": (lambda T, x: F(T).max_unpool3d(*F(T).max_pool3d(x, 2, return_indices=True), 2),
+                     [R(1, 2, 4, 4, 2)]),
+    "channel_shuffle": (lambda T, x: F(T).channel_shuffle(x, 3), [R(2, 6, 2, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA))
+def test_lp_pool_unpool_and_shuffle_match_torch(name, real_torch):
+    fn, arrays = EXTRA[name]
+    compare(real_torch, fn, arrays)
+
+
+EXTRA_MODULES = {
+    "LPPool1d": (lambda T: T.nn.LPPool1d(2, 2), (2, 3, 6)),
+    "LPPool2d": (lambda T: T.nn.LPPool2d(1.5, 3, stride=1), (1, 2, 4, 4)),
+    "LPPool3d": (lambda T: T.nn.LPPool3d(2, (1, 2, 2)), (1, 2, 2, 4, 4)),
+    "ChannelShuffle": (lambda T: T.nn.ChannelShuffle(2), (2, 4, 3)),
+    "BatchNorm3d": (lambda T: T.nn.BatchNorm3d(2, momentum=0.3), (2, 2, 2, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_MODULES))
+def test_lp_pool_shuffle_and_batch_norm3d_modules(real_torch, name):
+    make, shape = EXTRA_MODULES[name]
+    x = np.abs(R(*shape)) + 0.1
+    compare_module(real_torch, make, x)
+    assert repr(make(real_torch)) == repr(make(ft))
+
+
+def test_max_unpool_modules(real_torch):
+    x = R(2, 3, 4, 6)
+    outs = []
+    for T in (real_torch, ft):
+        pool, unpool = T.nn.MaxPool2d(2, return_indices=True), T.nn.MaxUnpool2d(2)
+        xt = T.tensor(x, requires_grad=True)
+        out = unpool(*pool(xt), output_size=xt.size())
+        out.backward(T.tensor(x))
+        outs.append((out.detach().numpy(), xt.grad.numpy(), repr(unpool)))
+    np.testing.assert_allclose(outs[0][0], outs[1][0])
+    np.testing.assert_allclose(outs[0][1], outs[1][1])
+    assert outs[0][2] == outs[1][2]
+
+
+EXTRA_ERRORS = [
+    (lambda T: F(T).max_unpool2d(T.ones(2, 3, 2, 2), T.zeros(1, 3, 2, 2, dtype=T.int64), 2), RuntimeError,
+     "Expected shape of indices to be same as that of the input tensor ([2, 3, 2, 2]) but got indices tensor with "
+     "shape: [1, 3, 2, 2]"),
+    (lambda T: F(T).max_unpool2d(T.ones(2, 3, 2, 2), T.zeros(2, 3, 2, 2, dtype=T.int32), 2), RuntimeError,
+     "elements in indices should be type int64 but got: Int"),
+    (lambda T: F(T).max_unpool2d(T.ones(1, 1, 2, 2), T.tensor([[[[0, 1], [34, 2]]]]), 2), RuntimeError,
+     "Found an invalid max index: 34 (output volumes are of size 4x4)"),
+    (lambda T: F(T).max_unpool2d(T.ones(1, 1, 2, 2), T.zeros(1, 1, 2, 2, dtype=T.int64), 2, output_size=(9, 9)),
+     ValueError, 'invalid output_size "(9, 9)" (dim 0 must be between 2 and 6)'),
+    (lambda T: F(T).max_unpool2d(T.ones(1, 1, 2, 2), T.zeros(1, 1, 2, 2, dtype=T.int64), 2, output_size=(1, 2, 3)),
+     ValueError, "output_size should be a sequence containing 2 or 4 elements, but it has a length of '3'"),
+    (lambda T: F(T).channel_shuffle(T.ones(2, 4), 2), RuntimeError,
+     "channel_shuffle expects input with > 2 dims, but got input with sizes [2, 4]"),
+    (lambda T: F(T).channel_shuffle(T.ones(2, 4, 3), 0), RuntimeError,
+     "Number of groups to divide channels in must be positive. Value of groups:0"),
+    (lambda T: F(T).channel_shuffle(T.ones(2, 4, 3), 3), RuntimeError,
+     "Number of channels must be divisible by groups. Got 4 channels and 3 groups."),
+    (lambda T: T.nn.BatchNorm3d(3)(T.ones(2, 3, 2, 2)), ValueError, "expected 5D input (got 4D input)"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(EXTRA_ERRORS)))
+def test_lp_pool_unpool_and_shuffle_errors(torch, i):
+    fn, exc, msg = EXTRA_ERRORS[i]
+    with pytest.raises(exc, match=exact(msg)):
+        fn(torch)
+
+
+@pytest.mark.parametrize("call, op", [
+    (lambda T: T.nn.functional.interpolate(T.ones(1, 2, 5, dtype=T.int64), scale_factor=2),
+     "compute_indices_weights_nearest"),
+    (lambda T: T.nn.functional.interpolate(T.ones(1, 2, 5, dtype=T.int64), size=3, mode="linear"),
+     "compute_indices_weights_linear"),
+    (lambda T: T.nn.functional.group_norm(T.ones(1, 2, 5, dtype=T.int64), 1), "GroupNormKernelImpl"),
+])
+def test_integer_inputs_are_refused_where_pytorch_has_no_kernel(torch, call, op):
+    with pytest.raises(RuntimeError, match=exact(f'"{op}" not implemented for \'Long\'')):
+        call(torch)
+
+
+@pytest.mark.parametrize("mode, shape, stem", [
+    ("nearest", (1, 1, 3), "UpsampleNearest1D"), ("nearest", (1, 1, 3, 3), "UpsampleNearest2D"),
+    ("nearest", (1, 1, 2, 2, 2), "UpsampleNearest3D"), ("nearest-exact", (1, 1, 3), "UpsampleNearestExact1D"),
+    ("nearest-exact", (1, 1, 3, 3), "UpsampleNearestExact2D"),
+    ("nearest-exact", (1, 1, 2, 2, 2), "UpsampleNearestExact3D"), ("linear", (1, 1, 3), "UpsampleLinear1D"),
+    ("bilinear", (1, 1, 3, 3), "UpsampleBilinear2D"), ("trilinear", (1, 1, 2, 2, 2), "UpsampleTrilinear3D"),
+])
+def test_interpolate_node_names(torch, mode, shape, stem):
+    x = torch.ones(shape, dtype=torch.float64, requires_grad=True)
+    y = torch.nn.functional.interpolate(x, scale_factor=2, mode=mode)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert y.grad_fn.name() == f"{stem}Backward0"
+    assert g.grad_fn.name() == f"{stem}BackwardBackward0"
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda F, x: F.pixel_shuffle(x, 2), "PixelShuffleBackward0"),
+    (lambda F, x: F.pixel_unshuffle(x, 2), "PixelUnshuffleBackward0"),
+    (lambda F, x: F.channel_shuffle(x, 2), "ChannelShuffleBackward0"),
+])
+def test_shuffle_node_names(torch, call, name):
+    x = torch.ones(1, 4, 2, 2, requires_grad=True)
+    assert call(torch.nn.functional, x).grad_fn.name() == name
+
+
+def test_prelu_node_name(torch):
+    x = torch.ones(2, 3, requires_grad=True)
+    assert torch.nn.functional.prelu(x, torch.full((3,), 0.2)).grad_fn.name() == "PreluKernelBackward0"
+
+
+def test_group_norm_node_name(torch):
+    x = torch.ones(2, 4, 3, requires_grad=True)
+    assert torch.nn.functional.group_norm(x, 2).grad_fn.name() == "NativeGroupNormBackward0"

@@ -170,3 +170,10 @@ def test_grad_leaves_inputs_alone_but_fills_retained_grads_and_runs_hooks(flow):
         y.retain_grad()
         (g,) = fw.autograd.grad((y * y).sum(), [x])
         assert (g.tolist(), x.grad, y.grad.tolist(), seen) == ([8., 16.], None, [4., 8.], [[8., 16.]]), name
+
+
+def test_nodes_print_oneflows_way(flow):
+    y = flow.ones(2, requires_grad=True) * 2
+    assert repr(y.grad_fn) == str(y.grad_fn) == f"<scalar_mulBackward at {hex(id(y.grad_fn))}>"
+    leaf = y.grad_fn.next_functions[0][0]
+    assert repr(leaf) == f"<accumulategrad at {hex(id(leaf))}>"

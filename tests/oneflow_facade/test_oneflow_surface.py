@@ -144,3 +144,10 @@ def test_save_load_cuda_and_clipping(flow, tmp_path):
     assert abs(total.item() - float(np.sqrt(3 * 3 * 2 + 9))) < 1e-5
     norm = np.sqrt(sum(float((p.grad ** 2).sum().item()) for p in net.parameters()))
     assert abs(norm - 0.1) < 1e-4
+
+
+def test_numpy_of_a_tensor_that_requires_grad(flow):
+    x = flow.tensor([1., 2.], requires_grad=True)
+    y = x * 3
+    assert y.numpy().tolist() == [3., 6.] and x.numpy().tolist() == [1., 2.]   # PyTorch refuses both
+    assert y.grad_fn is not None                                                # the graph is untouched

@@ -45,3 +45,23 @@ def test_python_ints_that_do_not_fit(paddle):
     with pytest.raises(ValueError, match=r"^\(InvalidArgument\) Input object type error or incompatible array data "
                                          r"type\. tensor\.set\(\) supports array with bool"):
         paddle.to_tensor(2 ** 63)
+
+
+def test_sign_of_nan_is_nan(paddle):
+    out = paddle.sign(paddle.to_tensor([float("nan"), -2., 0.])).tolist()
+    assert out[0] != out[0] and out[1:] == [-1., 0.]
+
+
+def test_arange_with_a_step_away_from_the_end_is_empty(paddle):
+    assert paddle.arange(0, 5, -1).tolist() == []
+
+
+def test_view_as_another_dtype_reinterprets_bits(paddle):
+    assert paddle.to_tensor([1., 2.]).view("int32").tolist() == [1065353216, 1073741824]
+
+
+def test_writing_ints_that_do_not_fit_wraps(paddle):
+    x = paddle.zeros([2], dtype="int8")
+    x[0] = 300
+    assert x.tolist() == [44, 0]
+    assert paddle.zeros([1], dtype="uint8").fill_(-1).tolist() == [255]

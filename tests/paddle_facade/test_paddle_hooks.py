@@ -139,3 +139,18 @@ def test_real_paddle_crashes_on_hook_returning_a_float():
         (x * 2).sum().backward()
     """)
     assert res.returncode != 0
+
+
+def test_hooks_run_under_the_callers_grad_mode(paddle):
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    h = x * 1.
+    modes = []
+    h.register_hook(lambda g: modes.append(paddle.is_grad_enabled()))
+    paddle.grad((h * h).sum(), [x], retain_graph=True)
+    paddle.grad((h * h).sum(), [x], create_graph=True)
+    with paddle.no_grad():
+        (h * 1.).sum()  # nothing recorded here; the next pass runs from an earlier graph
+    z = (h * h).sum()
+    with paddle.no_grad():
+        paddle.grad(z, [x], retain_graph=True)
+    assert modes == [True, True, False]

@@ -420,3 +420,81 @@ def test_facade_sums_down_a_broadcast_backward_gradient(fpaddle):
     x = paddle.to_tensor([1., 2.], stop_gradient=False)
     Broad.apply(x).sum().backward()
     assert x.grad.shape == [2]
+
+
+def test_backward_sees_gradients_that_require_grad_and_ctx_has_paddles_surface(paddle):
+    seen = {}
+
+    class Probe(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            seen["needs_input_grad"] = hasattr(ctx, "needs_input_grad")
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen["stop_gradient"] = g.stop_gradient
+            seen["ctx"] = type(ctx).__name__
+            return g * 2
+
+    x = paddle.to_tensor([1., 2.], stop_gradient=False)
+    y = Probe.apply(x)
+    y.backward(paddle.to_tensor([1., 3.]))
+    assert seen == {"needs_input_grad": False, "stop_gradient": False, "ctx": "Probe_backward"}
+    assert x.grad.tolist() == [2., 6.]
+
+
+def test_pylayer_is_the_neutral_custom_function(fpaddle):
+    from flowgrad.autograd.function import CustomFunction, CustomFunctionNode
+    PyLayer = fpaddle.autograd.PyLayer
+    assert issubclass(PyLayer, CustomFunction) and "apply" not in PyLayer.__dict__
+    assert issubclass(_layers(fpaddle)._backward_cls, CustomFunctionNode)
+
+
+def test_save_for_backward_packs_through_saved_tensor_hooks(paddle):
+    log = []
+
+    class Saver(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x, y * 1)
+            log.append(("forward sees", len(ctx.saved_tensor())))
+            return x * 2.
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensor()
+            return g * b
+
+    def pack(t):
+        log.append(("pack", list(t.shape)))
+        return t
+
+    def unpack(t):
+        log.append(("unpack", list(t.shape)))
+        return t
+
+    a = paddle.to_tensor([1., 2.], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(pack, unpack):
+        y = Saver.apply(a, paddle.to_tensor([3.]))
+    y.sum().backward()
+    assert log == [("pack", [2]), ("pack", [1]), ("unpack", [2]), ("unpack", [1]), ("forward sees", 2),
+                   ("unpack", [2]), ("unpack", [1])]
+    assert a.grad.tolist() == [3., 3.]
+
+
+def test_save_for_backward_under_hooks_takes_only_tensors(paddle):
+    class Saver(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, 3)
+            return x * 2.
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+        with pytest.raises(ValueError, match=re.escape("(InvalidArgument) save_for_backward only support Tensor, list "
+                                                       "of Tensor, tuple of Tensor.")):
+            Saver.apply(paddle.to_tensor([1.], stop_gradient=False))

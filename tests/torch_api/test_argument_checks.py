@@ -85,6 +85,13 @@ def test_integer_division_by_zero(torch, op):
     _raises(call, RuntimeError, "ZeroDivisionError")
 
 
+def test_no_warning_dividing_by_numbers(torch):
+    assert _silent(lambda: torch.tensor([1., 0.]) / 2).tolist() == [.5, 0.]
+    assert _silent(lambda: torch.tensor([-1.]) ** 0.5).isnan().all()
+    assert _silent(lambda: torch.tensor([0.]) / 0).isnan().all()
+    assert _silent(lambda: torch.tensor([3.]) ** 2).tolist() == [9.]
+
+
 def test_division_results(torch):
     a = torch.tensor([5, -5, 7])
     trunc = torch.div(a, 2, rounding_mode="trunc")
@@ -147,6 +154,11 @@ def test_tensor_of_tensors_takes_them_as_scalars(torch):
     assert torch.tensor([torch.tensor(1., dtype=torch.float64), torch.tensor(2.)]).dtype == torch.float64
     assert torch.tensor([torch.tensor([1], dtype=torch.int32), torch.tensor([2], dtype=torch.int32)]).dtype == torch.int32
     assert torch.tensor([[torch.tensor(1.)], [torch.tensor(3.)]]).shape == (2, 1)
+    # after a number
+    assert torch.tensor([1., torch.tensor([2.])]).tolist() == [1., 2.]
+    assert torch.tensor([1, torch.tensor(2.5)]).tolist() == [1., 2.5]
+    _raises(lambda: torch.tensor([1., torch.tensor([2., 3.])]), ValueError,
+            "only one element tensors can be converted to Python scalars")
 
 
 @pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "rand", "randn"])
@@ -225,3 +237,196 @@ def test_index_select_checks(torch):
     for bad in (5, -1):
         _raises(lambda: x.index_select(0, torch.tensor([bad])), IndexError, "index out of range in self")
     assert x.index_select(0, torch.tensor([4, 0], dtype=torch.int32)).tolist() == [4, 0]
+
+
+# ------------------------------------------------------------------------- products and dtypes
+
+_SHAPES = {"1": (2,), "2": (2, 2), "3": (1, 2, 2), "4": (1, 1, 2, 2)}
+
+
+@pytest.mark.parametrize("a,b", [("2", "2"), ("1", "1"), ("2", "1"), ("1", "2"), ("3", "3"), ("3", "2"), ("2", "3"),
+                                 ("3", "1"), ("1", "3"), ("4", "2")])
+@pytest.mark.parametrize("da,db", [("int64", "float32"), ("float32", "int64"), ("float64", "float32"),
+                                   ("int32", "int64")])
+def test_products_promote_no_dtype(torch, a, b, da, db):
+    scalar = {"int64": "Long", "float32": "Float", "float64": "Double", "int32": "Int"}
+    ctype = {"int64": "long int", "float32": "float", "float64": "double", "int32": "int"}
+    x, y = torch.ones(_SHAPES[a], dtype=getattr(torch, da)), torch.ones(_SHAPES[b], dtype=getattr(torch, db))
+    if a == "1" and b == "1":
+        msg = f"dot : expected both vectors to have same dtype, but found {scalar[da]} and {scalar[db]}"
+    elif b == "1":
+        msg = f"addmv input tensors must have the same dtype, but got {scalar[db]}, {scalar[da]}, and {scalar[db]}"
+    elif b == "3":
+        msg = f"expected scalar type {scalar[da]} but found {scalar[db]}"
+    else:
+        msg = f"expected m1 and m2 to have the same dtype, but got: {ctype[da]} != {ctype[db]}"
+    _raises(lambda: torch.matmul(x, y), RuntimeError, msg)
+
+
+def test_named_products_check_dtypes(torch):
+    i, f = torch.ones(2, 2, dtype=torch.int64), torch.ones(2, 2)
+    _raises(lambda: torch.mm(i, f), RuntimeError, "expected m1 and m2 to have the same dtype, but got: long int != float")
+    _raises(lambda: torch.bmm(i[None], f[None]), RuntimeError, "expected scalar type Long but found Float")
+    _raises(lambda: torch.mv(i, f[0]), RuntimeError,
+            "addmv input tensors must have the same dtype, but got Float, Long, and Float")
+    _raises(lambda: torch.dot(i[0], f[0]), RuntimeError,
+            "dot : expected both vectors to have same dtype, but found Long and Float")
+    assert (i @ i).dtype == torch.int64 and torch.dot(i[0], i[0]).item() == 2
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (2,), (1, 1, 2)])
+def test_linear_checks_dtypes(torch, shape):
+    F = torch.nn.functional
+    w = torch.ones(2, 2)
+    for dt, scalar, ctype in ((torch.int64, "Long", "long int"), (torch.float64, "Double", "double")):
+        x = torch.ones(shape, dtype=dt)
+        _raises(lambda: F.linear(x, w, torch.ones(2)), RuntimeError,
+                f"mat1 and mat2 must have the same dtype, but got {scalar} and Float")
+        _raises(lambda: F.linear(x, w), RuntimeError,
+                f"expected m1 and m2 to have the same dtype, but got: {ctype} != float")
+    _raises(lambda: F.linear(torch.ones(shape), w, torch.ones(2, dtype=torch.float64)), RuntimeError,
+            "self and mat2 must have the same dtype, but got Double and Float")
+    ints = F.linear(torch.ones(shape, dtype=torch.int64), torch.ones(2, 2, dtype=torch.int64),
+                    torch.ones(2, dtype=torch.int64))
+    assert ints.dtype == torch.int64 and ints.reshape(-1).tolist()[:2] == [3, 3]
+    _raises(lambda: torch.nn.Linear(2, 2)(torch.ones(shape, dtype=torch.int64)), RuntimeError,
+            "mat1 and mat2 must have the same dtype, but got Long and Float")
+
+
+def test_moments_of_integers(torch):
+    x = torch.tensor([1, 2, 3])
+    for call in (lambda: torch.std(x), lambda: x.var(0), lambda: torch.tensor([True]).std()):
+        _raises(call, RuntimeError, "std and var only support floating point and complex dtypes")
+    _raises(lambda: torch.var_mean(x), RuntimeError, "var_mean only support floating point and complex dtypes")
+    _raises(lambda: torch.std_mean(x), RuntimeError, "std_mean only support floating point and complex dtypes")
+
+
+def test_softmax_of_integers(torch):
+    F = torch.nn.functional
+    x, m = torch.tensor([1, 2]), torch.ones(2, 2, dtype=torch.int32)
+    _raises(lambda: torch.softmax(x, 0), NotImplementedError,
+            "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'")
+    _raises(lambda: F.softmax(m, dim=0), NotImplementedError, "\"softmax_kernel_impl\" not implemented for 'Int'")
+    _raises(lambda: torch.log_softmax(m, -1), NotImplementedError,
+            "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Int'")
+    _raises(lambda: F.cross_entropy(torch.ones(1, 2, dtype=torch.int64), torch.tensor([0])), NotImplementedError,
+            "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'")
+    assert torch.softmax(x, 0, dtype=torch.float32).dtype == torch.float32
+
+
+def test_nll_loss_dtypes(torch):
+    F = torch.nn.functional
+    _raises(lambda: F.nll_loss(torch.ones(1, 2, dtype=torch.int64), torch.tensor([0])), NotImplementedError,
+            "\"nll_loss_out_frame\" not implemented for 'Long'")
+    _raises(lambda: F.nll_loss(torch.ones(1, 2, 2, dtype=torch.int64), torch.zeros(1, 2, dtype=torch.int64)),
+            NotImplementedError, "\"nll_loss2d_forward_out_frame\" not implemented for 'Long'")
+    _raises(lambda: F.nll_loss(torch.ones(1, 2), torch.tensor([0]), weight=torch.ones(2, dtype=torch.float64)),
+            RuntimeError, "expected scalar type Float but found Double")
+    assert F.nll_loss(torch.ones(1, 2, dtype=torch.float64), torch.tensor([0])).dtype == torch.float64
+
+
+# ----------------------------------------------------------------------- shapes, ranges, values
+
+def test_meshgrid_xy_indexing(torch):
+    a, b, c = torch.arange(2), torch.arange(3), torch.arange(4)
+    gx, gy = torch.meshgrid(a, b, indexing="xy")
+    assert gx.shape == (3, 2) and gx.tolist() == [[0, 1]] * 3 and gy.tolist() == [[0, 0], [1, 1], [2, 2]]
+    assert [g.shape for g in torch.meshgrid(a, b, c, indexing="xy")] == [(3, 2, 4)] * 3
+    assert [g.shape for g in torch.meshgrid(a, b, indexing="ij")] == [(2, 3)] * 2
+    assert torch.meshgrid(a, indexing="xy")[0].tolist() == [0, 1]
+
+
+def test_view_as_another_dtype_reinterprets_bits(torch):
+    x = torch.tensor([1., 2.], requires_grad=True)
+    v = x.view(torch.int32)
+    assert v.tolist() == [1065353216, 1073741824] and v.grad_fn is None and not v.requires_grad
+    assert x.view(torch.float64).tolist() == [2.0000004731118679]
+    assert x.view(torch.float16).shape == (4,) and torch.tensor([1.]).view(torch.bool).tolist() == [False, False,
+                                                                                                     True, True]
+    assert torch.tensor(1.).view(torch.int32).item() == 1065353216
+    z = torch.zeros(3)
+    w = z.view(torch.int32)
+    w[0] = 1065353216
+    assert z.tolist() == [1., 0., 0.] and z._version == w._version == 1
+    _raises(lambda: torch.tensor([1., 2., 3.]).view(torch.float64), RuntimeError,
+            "self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3")
+    _raises(lambda: torch.tensor(1.).view(torch.int8), RuntimeError,
+            "self.dim() cannot be 0 to view Float as Char (different element sizes)")
+    _raises(lambda: torch.zeros(2, 4)[:, ::2].view(torch.float64), RuntimeError,
+            "self.stride(-1) must be 1 to view Float as Double (different element sizes), but got 2")
+
+
+def test_sign(torch):
+    s = torch.sign(torch.tensor([float("nan"), -0., 2., float("-inf")]))
+    assert s.tolist() == [0., 0., 1., -1.]
+    assert torch.tensor([float("nan")], dtype=torch.float64).sign().tolist() == [0.]
+    assert torch.sign(torch.tensor([-3, 0, 2])).tolist() == [-1, 0, 1]
+    b = torch.sign(torch.tensor([True, False]))
+    assert b.dtype == torch.bool and b.tolist() == [True, False]
+
+
+def test_arange_checks_its_range(torch):
+    for args in ((0, 5, -1), (5., 0., 1.)):
+        _raises(lambda: torch.arange(*args), RuntimeError, "upper bound and lower bound inconsistent with step sign")
+    _raises(lambda: torch.arange(0, float("inf")), RuntimeError, "unsupported range: 0 -> inf")
+    assert torch.arange(5, 5, -1).tolist() == [] and torch.arange(5, 0, -2).tolist() == [5, 3, 1]
+
+
+def test_narrow_checks(torch):
+    x = torch.arange(5.)
+    assert x.narrow(0, -2, 2).tolist() == [3., 4.] and x.narrow(0, 5, 0).tolist() == []
+    assert x.narrow(0, torch.tensor(1), 2).tolist() == [1., 2.]
+    _raises(lambda: x.narrow(0, -6, 1), IndexError, "start out of range (expected to be in range of [-5, 5], but got -6)")
+    _raises(lambda: x.narrow(0, 0, -1), RuntimeError, "narrow(): length must be non-negative.")
+    _raises(lambda: torch.narrow(x, 0, 3, 3), RuntimeError, "start (3) + length (3) exceeds dimension size (5).")
+    _raises(lambda: torch.tensor(1.).narrow(0, 0, 1), RuntimeError, "narrow() cannot be applied to a 0-dim tensor.")
+
+
+def test_topk_kthvalue_ranges(torch):
+    x = torch.arange(5.)
+    for k in (6, -1):
+        _raises(lambda: x.topk(k), RuntimeError, "selected index k out of range")
+    _raises(lambda: torch.tensor(1.).topk(2), RuntimeError, "selected index k out of range")
+    assert x.topk(0).values.tolist() == [] and torch.tensor(1.).topk(1).values.item() == 1.
+    for k in (0, 6):
+        _raises(lambda: x.kthvalue(k), RuntimeError, "kthvalue(): selected number k out of range for dimension 0")
+    _raises(lambda: torch.ones(2, 3).kthvalue(3, 0), RuntimeError,
+            "kthvalue(): selected number k out of range for dimension 0")
+    _raises(lambda: torch.ones(2, 3).kthvalue(4, -1), RuntimeError,
+            "kthvalue(): selected number k out of range for dimension 1")
+    assert x.kthvalue(2).values.item() == 1. and torch.tensor(3.).kthvalue(1).values.item() == 3.
+
+
+def test_python_ints_wrap_into_an_integer_tensors_dtype(torch):
+    u8 = torch.tensor([50], dtype=torch.uint8)
+    assert (u8 + 300).tolist() == [94] and (u8 + 300).dtype == torch.uint8
+    assert (u8 < 300).tolist() == [False] and (u8 == 306).tolist() == [True]
+    assert (u8 // 300).tolist() == [1] and (u8 % 300).tolist() == [6]
+    assert (torch.tensor([1]) + 2 ** 63).tolist() == [-2 ** 63 + 1]
+    assert (torch.tensor([5], dtype=torch.int16) * 70000).tolist() == [22320]
+    assert (torch.tensor([5], dtype=torch.int8) - 200).tolist() == [61]
+
+
+def test_clamp_of_integers_by_floats(torch):
+    r = torch.clamp(torch.tensor([1, 5]), 1.5, 3.5)
+    assert r.dtype == torch.float32 and r.tolist() == [1.5, 3.5]
+    i = torch.clamp(torch.tensor([1, 5]), 2, 3)
+    assert i.dtype == torch.int64 and i.tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("dtype,value,name", [("int8", 300, "int8_t"), ("int16", 70000, "int16_t"),
+                                              ("int32", 2 ** 40, "int"), ("uint8", -300, "uint8_t")])
+def test_writing_ints_that_do_not_fit(torch, dtype, value, name):
+    dt = getattr(torch, dtype)
+    msg = f"value cannot be converted to type {name} without overflow"
+    x = torch.zeros(2, dtype=dt)
+
+    def write():
+        x[0] = value
+    for call in (lambda: x.fill_(value), write, lambda: x.masked_fill(torch.tensor([True, False]), value),
+                 lambda: torch.full((1,), value, dtype=dt), lambda: torch.full_like(x, value)):
+        _raises(call, RuntimeError, msg)
+    assert x.tolist() == [0, 0]
+    _raises(lambda: torch.full((1,), 2 ** 64), OverflowError, "int too big to convert")
+    assert torch.zeros(1, dtype=torch.uint8).fill_(-1).tolist() == [255]
+    assert torch.zeros(1, dtype=torch.bool).fill_(5).tolist() == [True]

@@ -8,7 +8,8 @@ from ... import backend
 
 
 def _grads(params: list) -> list:
-    return [p for p in params if p._grad is not None and not p.stop_gradient]
+    """The parameters whose gradients are clipped: those with one, trainable, and `need_clip`."""
+    return [p for p in params if p._grad is not None and not p.stop_gradient and getattr(p, "need_clip", True)]
 
 
 class ClipGradByGlobalNorm:

@@ -116,7 +116,9 @@ def cosine_similarity(x1, x2, axis: int = 1, eps: float = 1e-8):
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon: float = 1e-05, name=None):
+    """`weight` and `bias` are flat (`[prod(normalized_shape)]`), as paddle's."""
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    weight, bias = (None if t is None else P.reshape(t, shape) for t in (weight, bias))
     return F.layer_norm(x, shape, weight, bias, epsilon)
 
 
@@ -196,11 +198,29 @@ def cross_entropy(input, label, weight=None, ignore_index: int = -100, reduction
             label = _class_index_label(input, label, class_axis)
         if label_smoothing < 0:  # refused (PyTorch takes a negative value as no smoothing)
             raise input.policy.errors.nn_label_smoothing(value=label_smoothing)
-        loss = F.cross_entropy(input, label, weight, ignore_index=ignore_index, reduction=reduction,
-                               label_smoothing=label_smoothing)
+        if reduction == "mean" and not soft_label and label_smoothing == 0:
+            loss = _mean_over_labels(F.cross_entropy(input, label, weight, ignore_index=ignore_index,
+                                                     reduction="sum"), label, weight, ignore_index)
+        else:
+            loss = F.cross_entropy(input, label, weight, ignore_index=ignore_index, reduction=reduction,
+                                   label_smoothing=label_smoothing)
     if reduction == "none" and keep_axis:
         loss = P.unsqueeze(loss, axis)
     return loss
+
+
+def _mean_over_labels(total, label, weight, ignore_index: int):
+    """paddle 3.3.1's mean of hard-label cross entropy: the sum over the kept labels (or their
+    weights) with a non-negative `ignore_index` or a `weight`, else over all labels, ignored ones
+    included; a zero divisor counts as one."""
+    if ignore_index < 0 and weight is None:
+        return total / max(label.size, 1)
+    kept = ops.cast(label != ignore_index, total.dtype)
+    if weight is not None:
+        kept = kept * P.gather(weight, P.where(label != ignore_index, label, zeros_like(label)).flatten()
+                               ).reshape(label.shape)
+    count = float(P.sum(kept))
+    return total / (count if count != 0 else 1.0)
 
 
 def _reduce(loss, reduction: str):

@@ -1,38 +1,28 @@
-"""paddle.nn.initializer: callables that fill a parameter in place (`Constant(0.5)(param)`),
-drawn from flowgrad's seeded generator. Fans follow paddle's convention: for a 2-D weight
-`[in, out]`, fan_in is `shape[0]`; for a conv weight `[out, in, kh, kw]`, fan_in is
-`in * kh * kw`."""
+"""paddle.nn.initializer: callables that fill a parameter in place (`Constant(0.5)(param)`) through
+flowgrad's nn.init, drawn from its seeded generator. Fans follow paddle's convention: for a 2-D
+weight `[in, out]`, fan_in is `shape[0]`; for a conv weight `[out, in, kh, kw]`, fan_in is
+`in * kh * kw`; a 1-D one has both equal to its size."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from ... import creation
-from ...autograd import mode
+from ...nn import init
 
 
 def _fans(shape) -> tuple[int, int]:
-    if len(shape) == 0:
-        return 1, 1
-    if len(shape) == 1:
-        return shape[0], shape[0]
-    if len(shape) == 2:
-        return shape[0], shape[1]
+    if len(shape) <= 2:
+        return (shape[0], shape[-1]) if shape else (1, 1)
     receptive = int(np.prod(shape[2:]))
     return shape[1] * receptive, shape[0] * receptive
 
 
 class Initializer:
-    """Base class: `init(param)` fills `param` without recording and returns it."""
-
-    def _values(self, shape, dtype) -> np.ndarray:
-        raise NotImplementedError
+    """Base class: `init(param)` fills `param` and returns it."""
 
     def __call__(self, param, block=None):
-        with mode._GradModeGuard(False):
-            values = self._values(param._data.shape, param._data.dtype).astype(param._data.dtype, copy=False)
-            param.set_value(values)
+        self._fill(param)
         return param
 
 
@@ -40,85 +30,80 @@ class Constant(Initializer):
     def __init__(self, value: float = 0.0) -> None:
         self.value = value
 
-    def _values(self, shape, dtype):
-        return np.full(shape, self.value, dtype=dtype)
+    def _fill(self, param):
+        init.constant_(param, self.value)
 
 
 class Normal(Initializer):
     def __init__(self, mean: float = 0.0, std: float = 1.0, name=None) -> None:
         self.mean, self.std = mean, std
 
-    def _values(self, shape, dtype):
-        return creation.default_generator.rng.normal(self.mean, self.std, shape)
+    def _fill(self, param):
+        init.normal_(param, self.mean, self.std)
 
 
 class TruncatedNormal(Initializer):
+    """Normal(mean, std) redrawn outside [a, b]."""
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, name=None) -> None:
         self.mean, self.std, self.a, self.b = mean, std, a, b
 
-    def _values(self, shape, dtype):
-        rng = creation.default_generator.rng
-        out = rng.normal(self.mean, self.std, shape)
-        lo, hi = self.mean + self.a * self.std, self.mean + self.b * self.std
-        bad = (out < lo) | (out > hi)
-        while bad.any():
-            out[bad] = rng.normal(self.mean, self.std, int(bad.sum()))
-            bad = (out < lo) | (out > hi)
-        return out
+    def _fill(self, param):
+        init.trunc_normal_(param, self.mean, self.std, self.a, self.b)
 
 
 class Uniform(Initializer):
     def __init__(self, low: float = -1.0, high: float = 1.0, name=None) -> None:
         self.low, self.high = low, high
 
-    def _values(self, shape, dtype):
-        return creation.default_generator.rng.uniform(self.low, self.high, shape)
+    def _fill(self, param):
+        init.uniform_(param, self.low, self.high)
 
 
 class XavierUniform(Initializer):
     def __init__(self, fan_in=None, fan_out=None, gain: float = 1.0, name=None) -> None:
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, gain
 
-    def _values(self, shape, dtype):
-        fi, fo = _fans(shape)
-        fi, fo = self.fan_in or fi, self.fan_out or fo
-        limit = self.gain * math.sqrt(6.0 / (fi + fo))
-        return creation.default_generator.rng.uniform(-limit, limit, shape)
+    def _fan_sum(self, param) -> float:
+        fi, fo = _fans(param._data.shape)
+        return (self.fan_in or fi) + (self.fan_out or fo)
+
+    def _fill(self, param):
+        limit = self.gain * math.sqrt(6.0 / self._fan_sum(param))
+        init.uniform_(param, -limit, limit)
 
 
 class XavierNormal(XavierUniform):
-    def _values(self, shape, dtype):
-        fi, fo = _fans(shape)
-        fi, fo = self.fan_in or fi, self.fan_out or fo
-        return creation.default_generator.rng.normal(0.0, self.gain * math.sqrt(2.0 / (fi + fo)), shape)
+    def _fill(self, param):
+        init.normal_(param, 0.0, self.gain * math.sqrt(2.0 / self._fan_sum(param)))
 
 
 class KaimingUniform(Initializer):
     def __init__(self, fan_in=None, negative_slope: float = 0.0, nonlinearity: str = "relu", name=None) -> None:
         self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
 
-    def _gain(self) -> float:
-        if self.nonlinearity == "leaky_relu":
-            return math.sqrt(2.0 / (1 + self.negative_slope ** 2))
-        return math.sqrt(2.0) if self.nonlinearity == "relu" else 1.0
+    def _std(self, param) -> float:
+        gain = init.calculate_gain(self.nonlinearity, self.negative_slope)
+        return gain / math.sqrt(self.fan_in or _fans(param._data.shape)[0])
 
-    def _values(self, shape, dtype):
-        fi = self.fan_in or _fans(shape)[0]
-        limit = self._gain() * math.sqrt(3.0 / fi)
-        return creation.default_generator.rng.uniform(-limit, limit, shape)
+    def _fill(self, param):
+        limit = math.sqrt(3.0) * self._std(param)
+        init.uniform_(param, -limit, limit)
 
 
 class KaimingNormal(KaimingUniform):
-    def _values(self, shape, dtype):
-        fi = self.fan_in or _fans(shape)[0]
-        return creation.default_generator.rng.normal(0.0, self._gain() / math.sqrt(fi), shape)
+    def _fill(self, param):
+        init.normal_(param, 0.0, self._std(param))
 
 
 class Assign(Initializer):
     def __init__(self, value, name=None) -> None:
         self.value = value
 
-    def _values(self, shape, dtype):
+    def _fill(self, param):
         v = self.value
         arr = v._host() if hasattr(v, "_host") else np.asarray(v)
-        return arr.reshape(shape)
+        if arr.shape != param._data.shape:  # paddle gives the parameter the value's shape
+            raise NotImplementedError(f"flowgrad's Assign initializer needs a value of the parameter's shape "
+                                      f"{list(param._data.shape)}, got {list(arr.shape)}")
+        param.set_value(arr)

@@ -14,14 +14,27 @@ from ...nn import Module
 from ...nn import Parameter as _NeutralParameter
 from .. import _print
 from .._tensor import Tensor
+from ..regularizer import WeightDecayRegularizer
 from . import initializer as I
 
 
 class Parameter(_NeutralParameter, Tensor):
-    """A trainable leaf (paddle's EagerParamBase): stop_gradient=False, `trainable`."""
+    """A trainable leaf (paddle's EagerParamBase): stop_gradient=False, `trainable`, and what its
+    ParamAttr said: `optimize_attr` (the learning-rate factor the optimizer applies), `regularizer`,
+    `need_clip`, `do_model_average`."""
 
-    __slots__ = ()
     _out_cls = Tensor
+    regularizer = None
+    need_clip = True
+    do_model_average = True
+
+    @property
+    def optimize_attr(self) -> dict:
+        return self.__dict__.setdefault("optimize_attr", {"learning_rate": 1.0})
+
+    @optimize_attr.setter
+    def optimize_attr(self, value: dict) -> None:
+        self.__dict__["optimize_attr"] = value
 
     @property
     def trainable(self) -> bool:
@@ -29,6 +42,8 @@ class Parameter(_NeutralParameter, Tensor):
 
     @trainable.setter
     def trainable(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ValueError(f"The type of trainable MUST be bool, but the type is {type(value)}")
         self.stop_gradient = not value
 
     def __str__(self) -> str:
@@ -38,10 +53,13 @@ class Parameter(_NeutralParameter, Tensor):
 
 
 class ParamAttr:
-    """paddle.ParamAttr: the name, initializer and trainability of a parameter to create."""
+    """paddle.ParamAttr: the name, initializer, learning-rate factor, regularizer and trainability
+    of a parameter to create."""
 
     def __init__(self, name=None, initializer=None, learning_rate: float = 1.0, regularizer=None,
                  trainable: bool = True, do_model_average: bool = True, need_clip: bool = True) -> None:
+        if name == "":
+            raise ValueError("name of ParamAttr can not be empty str")
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate
@@ -50,8 +68,63 @@ class ParamAttr:
         self.do_model_average = do_model_average
         self.need_clip = need_clip
 
+    @staticmethod
+    def _to_attr(arg):
+        """paddle's reading of a `weight_attr` / `bias_attr` argument: None or True for the defaults,
+        False for no parameter, a name, an initializer or a regularizer."""
+        if arg is None or arg is True:
+            return ParamAttr()
+        if isinstance(arg, (list, tuple)):
+            return [ParamAttr._to_attr(a) for a in arg]
+        if isinstance(arg, ParamAttr) or arg is False:
+            return arg
+        if isinstance(arg, str):
+            return ParamAttr(name=arg)
+        if isinstance(arg, I.Initializer):
+            return ParamAttr(initializer=arg)
+        if isinstance(arg, WeightDecayRegularizer):
+            return ParamAttr(regularizer=arg)
+        raise TypeError(f"{type(arg)} cast to ParamAttr")
+
+
+def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, default_name, cls=Parameter):
+    """A parameter as paddle's create_parameter makes it (None where `attr` is False)."""
+    attr = ParamAttr._to_attr(attr)
+    if attr is False:
+        return None
+    np_dtype = backend.to_np_dtype(dtype)
+    init = attr.initializer or default_initializer
+    if init is None:
+        if np_dtype.kind != "f" and np_dtype != np.int8:
+            raise TypeError("Can not create parameter with default initializer when dtype is not ['float16', "
+                            "'float32', 'float64', 'bfloat16', 'float'] type. Set default_initializer to fit the "
+                            "parameter dtype!")
+        init = I.Constant(0.0) if is_bias else I.XavierUniform()
+    p = cls(Tensor._make(np.zeros(tuple(int(s) for s in shape), dtype=np_dtype)))
+    init(p)
+    p.name = attr.name or default_name()
+    p.trainable = attr.trainable
+    p.optimize_attr = {"learning_rate": attr.learning_rate}
+    p.regularizer, p.need_clip, p.do_model_average = attr.regularizer, attr.need_clip, attr.do_model_average
+    return p
+
 
 _layer_counts: collections.Counter = collections.Counter()
+
+
+def _unique(key: str) -> str:
+    """paddle's unique_name.generate: `key_0`, `key_1`, ... counted per key."""
+    n = _layer_counts[key]
+    _layer_counts[key] += 1
+    return f"{key}_{n}"
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias: bool = False, default_initializer=None):
+    """paddle.create_parameter: a parameter outside any layer, named `create_parameter_N.w_0`
+    (`NAME.w_0` with `name=`)."""
+    helper = name or _unique("create_parameter")
+    return make_parameter(shape, dtype, attr, is_bias, default_initializer,
+                          lambda: _unique(f"{helper}.{'b' if is_bias else 'w'}"))
 
 
 def _snake(name: str) -> str:
@@ -67,42 +140,23 @@ class Layer(Module):
     def __init__(self, name_scope: str | None = None, dtype="float32") -> None:
         super().__init__()
         if name_scope is not None:
-            self.__dict__["_full_name"] = self._unique(name_scope)
+            self.__dict__["_full_name"] = _unique(name_scope)
         self.__dict__["_dtype"] = dtype
-
-    @staticmethod
-    def _unique(scope: str) -> str:
-        n = _layer_counts[scope]
-        _layer_counts[scope] += 1
-        return f"{scope}_{n}"
 
     def full_name(self) -> str:
         name = self.__dict__.get("_full_name")
         if name is None:
-            name = self.__dict__["_full_name"] = self._unique(_snake(type(self).__name__))
+            name = self.__dict__["_full_name"] = _unique(_snake(type(self).__name__))
         return name
-
-    def _param_name(self, is_bias: bool) -> str:
-        key = "_b_count" if is_bias else "_w_count"
-        n = self.__dict__.get(key, 0)
-        self.__dict__[key] = n + 1
-        return f"{self.full_name()}.{'b' if is_bias else 'w'}_{n}"
 
     # --------------------------------------------------------------------- parameters
     def create_parameter(self, shape, attr=None, dtype=None, is_bias: bool = False, default_initializer=None):
         """A new parameter: ParamAttr's initializer, else `default_initializer`, else XavierUniform
         (weights) or zeros (biases)."""
-        if attr is False:
-            return None
-        attr = attr if isinstance(attr, ParamAttr) else ParamAttr(name=attr) if isinstance(attr, str) else \
-            ParamAttr()
-        dt = backend.to_np_dtype(dtype if dtype is not None else self.__dict__.get("_dtype", "float32"))
-        p = self._param_cls(Tensor._make(np.zeros(tuple(int(s) for s in shape), dtype=dt)))
-        init = attr.initializer or default_initializer or (I.Constant(0.0) if is_bias else I.XavierUniform())
-        init(p)
-        p.name = attr.name or self._param_name(is_bias)
-        p.trainable = attr.trainable
-        return p
+        dtype = dtype if dtype is not None else self.__dict__.get("_dtype", "float32")
+        return make_parameter(shape, dtype, attr, is_bias, default_initializer,
+                              lambda: _unique(f"{self.full_name()}.{'b' if is_bias else 'w'}"),
+                              self._param_cls)
 
     def add_parameter(self, name: str, parameter):
         self.register_parameter(name, parameter)

@@ -123,8 +123,9 @@ class LayerNorm(Layer):
         super().__init__()
         self._normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
         self._epsilon = epsilon
-        self.weight = self.create_parameter(self._normalized_shape, weight_attr, default_initializer=I.Constant(1.0))
-        self.bias = self.create_parameter(self._normalized_shape, bias_attr, is_bias=True)
+        size = [math.prod(self._normalized_shape)]  # paddle keeps the affine parameters flat
+        self.weight = self.create_parameter(size, weight_attr, default_initializer=I.Constant(1.0))
+        self.bias = self.create_parameter(size, bias_attr, is_bias=True)
 
     def forward(self, input):
         return F.layer_norm(input, self._normalized_shape, self.weight, self.bias, self._epsilon)

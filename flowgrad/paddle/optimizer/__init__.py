@@ -2,17 +2,48 @@
 (`learning_rate`, `parameters`, `beta1`, `weight_decay` as a float or L2Decay, `grad_clip`) and
 methods (`step`, `clear_grad(set_to_zero=True)` zero-filling, `minimize`, `get_lr`, `set_lr`,
 `state_dict`, `set_state_dict`) over flowgrad's framework-neutral optimizers, whose update
-formulas match paddle's."""
+formulas match paddle's. Paddle's per-parameter rules: the rate is the optimizer's times the
+parameter's `optimize_attr['learning_rate']` (its ParamAttr's, or its group's `learning_rate`), and a
+parameter's `regularizer` (its ParamAttr's, or its group's `weight_decay`) replaces the optimizer's.
+The state dict holds paddle's accumulators, `<param name>_<accumulator>_<n>`."""
 from __future__ import annotations
 
 from ... import optim as _optim
+from ...optim.named_state import Accumulator, NamedState
+from ..nn.layer import _unique
 from ..regularizer import L1Decay, L2Decay
 
 
-def _params(parameters) -> list:
+def _params(parameters, weight_decay, keys: dict, decoupled: bool = False) -> list:
+    """The neutral optimizer's parameter list: a group's paddle options under the neutral names, its
+    `learning_rate` and (unless the decay is decoupled) `weight_decay` set on its parameters as
+    paddle does."""
     if parameters is None:
         raise AttributeError("parameters argument given to the Optimizer should not be None in dygraph mode.")
-    return list(parameters)
+    params = list(parameters)
+    if not params or not isinstance(params[0], dict):
+        return params
+    groups = []
+    for group in params:
+        group = dict(group)
+        lr = group.pop("learning_rate", 1.0)
+        group["params"] = list(group["params"]) if not hasattr(group["params"], "_data") else [group["params"]]
+        if decoupled:
+            if "weight_decay" in group:
+                group["weight_decay"] = _decay(group["weight_decay"])
+        else:
+            wd = group.pop("weight_decay", weight_decay)
+            for p in group["params"]:
+                p.regularizer = L2Decay(wd) if isinstance(wd, (int, float)) else wd
+        for p in group["params"]:
+            p.optimize_attr["learning_rate"] = lr
+        if "beta1" in group or "beta2" in group:
+            group["betas"] = (group.pop("beta1", keys["beta1"]), group.pop("beta2", keys["beta2"]))
+        for name, neutral in (("epsilon", "eps"), ("use_nesterov", "nesterov")):
+            if name in group:
+                group[neutral] = group.pop(name)
+        groups.append(group)
+    return groups
 
 
 def _decay(weight_decay) -> float:
@@ -26,17 +57,34 @@ def _decay(weight_decay) -> float:
     return float(weight_decay)
 
 
-class Optimizer:
-    """Paddle's optimizer interface, mixed into each flowgrad optimizer below."""
+class Optimizer(NamedState):
+    """Paddle's optimizer interface, mixed into each flowgrad optimizer below; its state dict holds
+    paddle's accumulators (`NamedState`)."""
 
     _grad_clip = None
 
     def _all_params(self) -> list:
         return [p for group in self.param_groups for p in group["params"]]
 
+    def _param_lr(self, p, lr: float) -> float:
+        attr = getattr(p, "optimize_attr", None)
+        return lr if attr is None else lr * attr["learning_rate"]
+
+    def _param_decay(self, p, weight_decay: float) -> float:
+        reg = getattr(p, "regularizer", None)
+        return weight_decay if reg is None else _decay(reg)
+
+    def _accumulator_name(self, param, accumulator) -> str:
+        return _unique(f"{param.name}_{accumulator.name}")
+
+    def _named(self, t, name: str):
+        t.name = name
+        return t
+
     def step(self) -> None:
         if self._grad_clip is not None:
             self._grad_clip(self._all_params())
+        self._name_accumulators()
         super().step()
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
@@ -59,46 +107,60 @@ class Optimizer:
         for group in self.param_groups:
             group["lr"] = float(value)
 
-    def set_state_dict(self, state_dict: dict) -> None:
-        self.load_state_dict(state_dict)
 
 
 class SGD(Optimizer, _optim.SGD):
     def __init__(self, learning_rate: float = 0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision: bool = False, name=None) -> None:
-        _optim.SGD.__init__(self, _params(parameters), lr=learning_rate, weight_decay=_decay(weight_decay))
+        _optim.SGD.__init__(self, _params(parameters, weight_decay, {}), lr=learning_rate,
+                            weight_decay=_decay(weight_decay))
         self._grad_clip = grad_clip
 
 
 class Momentum(Optimizer, _optim.SGD):
     """velocity = momentum * velocity + grad; param -= lr * velocity (Nesterov: lr * (grad + momentum * velocity))."""
 
+    _accumulators = (Accumulator("velocity", "momentum_buffer"),)
+
     def __init__(self, learning_rate: float = 0.001, momentum: float = 0.9, parameters=None,
                  use_nesterov: bool = False, weight_decay=None, grad_clip=None, multi_precision: bool = False,
                  rescale_grad: float = 1.0, use_multi_tensor: bool = False, name=None) -> None:
-        _optim.SGD.__init__(self, _params(parameters), lr=learning_rate, momentum=momentum,
+        _optim.SGD.__init__(self, _params(parameters, weight_decay, {}), lr=learning_rate, momentum=momentum,
                             weight_decay=_decay(weight_decay), nesterov=use_nesterov)
         self._grad_clip = grad_clip
 
 
 class Adam(Optimizer, _optim.Adam):
+    _accumulators = (Accumulator("moment1", "exp_avg"), Accumulator("moment2", "exp_avg_sq"),
+                     Accumulator("moment2_max", "max_exp_avg_sq", when="amsgrad"),
+                     Accumulator("beta1_pow_acc", "step", beta=0), Accumulator("beta2_pow_acc", "step", beta=1))
+
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
                  multi_precision: bool = False, use_multi_tensor: bool = False, amsgrad: bool = False,
                  name=None) -> None:
-        _optim.Adam.__init__(self, _params(parameters), lr=learning_rate, betas=(beta1, beta2), eps=epsilon,
-                             weight_decay=_decay(weight_decay), amsgrad=amsgrad)
+        _optim.Adam.__init__(self, _params(parameters, weight_decay, {"beta1": beta1, "beta2": beta2}),
+                             lr=learning_rate, betas=(beta1, beta2), eps=epsilon, weight_decay=_decay(weight_decay),
+                             amsgrad=amsgrad)
         self._grad_clip = grad_clip
 
 
 class AdamW(Optimizer, _optim.AdamW):
     """Adam with decoupled weight decay; `apply_decay_param_fun(name)` picks the parameters it applies to."""
 
+    _accumulators = Adam._accumulators
+
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
                  parameters=None, weight_decay: float = 0.01, lr_ratio=None, apply_decay_param_fun=None,
                  grad_clip=None, lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False,
                  name=None) -> None:
-        params = _params(parameters)
+        if lr_ratio is not None:
+            raise NotImplementedError("flowgrad's paddle AdamW does not support lr_ratio")
+        params = _params(parameters, None, {"beta1": beta1, "beta2": beta2}, decoupled=True)
+        if any(getattr(p, "regularizer", None) is not None for g in params
+               for p in (g["params"] if isinstance(g, dict) else [g])):
+            raise NotImplementedError("flowgrad's paddle AdamW does not apply a parameter's regularizer (its "
+                                      "ParamAttr's)")
         wd = _decay(weight_decay)
         if apply_decay_param_fun is not None and params and not isinstance(params[0], dict):
             decay = [p for p in params if apply_decay_param_fun(p.name)]
@@ -107,6 +169,9 @@ class AdamW(Optimizer, _optim.AdamW):
         _optim.AdamW.__init__(self, params, lr=learning_rate, betas=(beta1, beta2), eps=epsilon, weight_decay=wd,
                               amsgrad=amsgrad)
         self._grad_clip = grad_clip
+
+    def _param_decay(self, p, weight_decay: float) -> float:
+        return weight_decay  # the decoupled coefficient; a regularizer would add an L2 term (not built)
 
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW"]

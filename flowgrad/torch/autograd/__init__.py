@@ -1,12 +1,11 @@
 """torch.autograd for the torch facade."""
-from __future__ import annotations
 
 from ...autograd import api as _api
 from ...autograd.mode import (detect_anomaly, enable_grad, inference_mode, no_grad, set_detect_anomaly,
                               set_grad_enabled)
 from ...autograd.policy import TORCH as _TORCH
 from . import anomaly_mode, function, functional, graph, grad_mode  # noqa: F401
-from .function import Function, InplaceFunction  # noqa: F401
+from .function import Function  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401  (the functions shadow the module, as in PyTorch)
 
 

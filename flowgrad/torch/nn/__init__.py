@@ -1,6 +1,5 @@
 """torch.nn for the torch facade: the framework-neutral flowgrad.nn classes under PyTorch's names,
 building torch tensors and torch.nn.Parameter objects (presented by the facade kit)."""
-from __future__ import annotations
 
 from ... import nn as _nn
 from ...facade import nn as _kit

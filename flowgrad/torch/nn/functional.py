@@ -1,5 +1,4 @@
 """torch.nn.functional for the torch facade (the neutral functional forms)."""
-from __future__ import annotations
 
 from ...nn.functional import *  # noqa: F401,F403
 from ...nn.functional import (__all__, max_pool1d_with_indices, max_pool2d_with_indices,  # noqa: F401

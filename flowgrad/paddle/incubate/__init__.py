@@ -1,0 +1,2 @@
+"""paddle.incubate: its autograd helpers."""
+from . import autograd  # noqa: F401

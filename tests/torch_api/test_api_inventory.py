@@ -1,0 +1,48 @@
+"""Which public names of real torch the facade has, namespace by namespace, and that it has no public
+name real torch lacks (code written against flowgrad must run on PyTorch: a `hasattr` probe or a
+name used by mistake would otherwise pass here and fail there).
+
+The figures print with `-s`; the floors below only ratchet up: when a family lands, raise its floor."""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+real_torch = pytest.importorskip("torch")
+
+# namespace -> the least number of real torch's public names the facade must have
+FLOORS = {"": 280, "nn": 118, "nn.functional": 84, "linalg": 0, "distributions": 0, "optim": 7,
+          "optim.lr_scheduler": 12, "func": 0, "autograd": 15, "utils.data": 15}
+
+# public names the facade has and real torch lacks in that namespace, each a deliberate choice
+EXTRAS = {
+    "": {"expand", "repeat"},       # the torch family's function table gives OneFlow its flow.expand / flow.repeat
+    "nn.functional": {"flatten"},   # the neutral functional module serves paddle's F.flatten too
+}
+
+
+def _public(module) -> set[str]:
+    return {n for n in dir(module) if not n.startswith("_")}
+
+
+def _modules(space: str):
+    suffix = "." + space if space else ""
+    real = importlib.import_module("torch" + suffix)
+    try:
+        mine = importlib.import_module("flowgrad.torch" + suffix)
+    except ImportError:
+        mine = None
+    return real, mine
+
+
+@pytest.mark.parametrize("space", list(FLOORS), ids=lambda s: s or "torch")
+def test_inventory_of_public_names(space):
+    real, mine = _modules(space)
+    theirs, ours = _public(real), (_public(mine) if mine is not None else set())
+    have = theirs & ours
+    print(f"torch{'.' + space if space else ''}: {len(have)} of {len(theirs)} public names "
+          f"({100 * len(have) / len(theirs):.0f}%)")
+    assert len(have) >= FLOORS[space], f"torch.{space}: names lost: now {len(have)}, floor {FLOORS[space]}"
+    extra = ours - theirs
+    assert extra == EXTRAS.get(space, set()), f"public names real torch lacks: {sorted(extra)}"
