@@ -241,8 +241,8 @@ def test_errors_keep_the_facades_wording_where_torch_took_pytorch_2_13s(fpaddle)
 
 def test_optimizer_argument_errors_are_pytorchs(fpaddle):
     params = fpaddle.nn.Linear(2, 2).parameters()
-    with pytest.raises(ValueError, match=re.escape("Invalid learning rate: -1")):
-        fpaddle.optimizer.SGD(learning_rate=-1, parameters=params)
+    with pytest.raises(ValueError, match=re.escape("Invalid learning rate: -1.0")):
+        fpaddle.optimizer.SGD(learning_rate=-1.0, parameters=params)
     with pytest.raises(ValueError, match=re.escape("optimizer got an empty parameter list")):
         fpaddle.optimizer.Adam(parameters=[])
     opt = fpaddle.optimizer.SGD(parameters=params)
