@@ -25,11 +25,12 @@ from ._ops import (abs, add, add_n, all, allclose, amax, amin, any, argmax, argm
                    rsqrt, scale, shape, sign, sin, sort, split, sqrt, square, squeeze, stack, std, subtract, sum, t,
                    take_along_axis, tan, tanh, tile, topk, transpose, tril, triu, trunc, unbind, unsqueeze, var, where)
 from ._print import set_printoptions
+from ._serialization import load, save
 from ._tensor import DTYPES as _DTYPES
 from ._tensor import CPUPlace, CUDAPlace, Place, Size, Tensor, TensorHookRemoveHelper, dtype
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
-from . import linalg, nn, optimizer, regularizer  # noqa: E402
+from . import io, linalg, nn, optimizer, regularizer  # noqa: E402
 from . import base, framework, incubate  # noqa: E402
 from .base.core import is_compiled_with_cuda  # noqa: E402
 from .base.framework import in_dygraph_mode as in_dynamic_mode  # noqa: E402
