@@ -1,4 +1,4 @@
-"""paddle.optimizer: SGD, Momentum, Adam and AdamW with paddle's constructor arguments
+"""paddle.optimizer: SGD, Momentum, Adam, AdamW, RMSProp and Adagrad with paddle's constructor arguments
 (`learning_rate`, `parameters`, `beta1`, `weight_decay` as a float or L2Decay, `grad_clip`) and
 methods (`step`, `clear_grad(set_to_zero=True)` zero-filling, `minimize`, `get_lr`, `set_lr`,
 `state_dict`, `set_state_dict`) over flowgrad's framework-neutral optimizers, whose update
@@ -224,4 +224,43 @@ class AdamW(Optimizer, _optim.AdamW):
         return weight_decay  # the decoupled coefficient; a regularizer would add an L2 term (not built)
 
 
-__all__ = ["lr", "Optimizer", "SGD", "Momentum", "Adam", "AdamW"]
+class RMSProp(Optimizer, _optim.RMSprop):
+    """mean_square = rho * mean_square + (1 - rho) * g^2 (centered: minus mean_grad^2);
+    momentum = momentum * momentum + lr * g / sqrt(mean_square + epsilon); param -= momentum."""
+
+    _accumulators = (Accumulator("momentum", "momentum_buffer"), Accumulator("mean_square", "square_avg"),
+                     Accumulator("mean_grad", "grad_avg"))
+
+    def __init__(self, learning_rate: float, rho: float = 0.95, epsilon: float = 1e-06, momentum: float = 0.0,
+                 centered: bool = False, parameters=None, weight_decay=None, grad_clip=None, name=None) -> None:
+        for value, text in ((learning_rate, "learning_rate"), (rho, "rho"), (epsilon, "epsilon"),
+                            (momentum, "momentum")):
+            if value is None:
+                raise ValueError(f"{text} is not set.")
+        if not 0.0 <= epsilon:
+            raise ValueError("Invalid value of epsilon, expect epsilon >= 0.")
+        if not 0.0 <= momentum:
+            raise ValueError("Invalid value of momentum, expect momentum >= 0.")
+        if not 0.0 <= rho:
+            raise ValueError("Invalid value of rho, expect rho >= 0.")
+        _optim.RMSprop.__init__(self, _params(parameters, weight_decay, {}), lr=_rate(learning_rate), alpha=rho,
+                                eps=epsilon, weight_decay=_decay(weight_decay), momentum=momentum, centered=centered,
+                                eps_inside_sqrt=True, lr_in_buffer=True, all_buffers=True)
+        self._setup(learning_rate, grad_clip)
+
+
+class Adagrad(Optimizer, _optim.Adagrad):
+    """moment += g^2; param -= lr * g / (sqrt(moment) + epsilon)."""
+
+    _accumulators = (Accumulator("moment", "sum"),)
+
+    def __init__(self, learning_rate: float, epsilon: float = 1e-06, parameters=None, weight_decay=None,
+                 grad_clip=None, name=None, initial_accumulator_value: float = 0.0) -> None:
+        if learning_rate is None or epsilon is None:
+            raise AssertionError()
+        _optim.Adagrad.__init__(self, _params(parameters, weight_decay, {}), lr=_rate(learning_rate), eps=epsilon,
+                                weight_decay=_decay(weight_decay), initial_accumulator_value=initial_accumulator_value)
+        self._setup(learning_rate, grad_clip)
+
+
+__all__ = ["lr", "Optimizer", "SGD", "Momentum", "Adam", "AdamW", "RMSProp", "Adagrad"]
