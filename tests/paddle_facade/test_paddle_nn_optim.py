@@ -173,6 +173,9 @@ OPTIMIZERS = {
     "adagrad_init": lambda p, ps: p.optimizer.Adagrad(learning_rate=0.1, epsilon=1e-3, parameters=ps,
                                                       initial_accumulator_value=0.5,
                                                       weight_decay=p.regularizer.L2Decay(0.1)),
+    "adamax": lambda p, ps: p.optimizer.Adamax(learning_rate=0.1, parameters=ps),
+    "adamax_wd": lambda p, ps: p.optimizer.Adamax(learning_rate=0.05, beta1=0.8, beta2=0.9, epsilon=1e-3,
+                                                  parameters=ps, weight_decay=0.01),
     "sgd_clip_value": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps,
                                                     grad_clip=p.nn.ClipGradByValue(0.3)),
 }
@@ -188,11 +191,19 @@ def _accumulators(paddle, name):
             if k != "LR_Scheduler"]
 
 
-@pytest.mark.parametrize("name", ["rmsprop", "rmsprop_momentum_centered", "adagrad", "adagrad_init"])
+@pytest.mark.parametrize("name", ["rmsprop", "rmsprop_momentum_centered", "adagrad", "adagrad_init", "adamax"])
 def test_optimizer_accumulator_names(fpaddle, real_paddle, name):
     got, want = _accumulators(fpaddle, name), _accumulators(real_paddle, name)
     strip = [(re.sub(r"_\d+$", "", k), s) for k, s in got]
     assert strip == [(re.sub(r"_\d+$", "", k), s) for k, s in want]
+
+
+def test_adamax_argument_errors(paddle):
+    ps = paddle.nn.Linear(1, 1).parameters()
+    with pytest.raises(ValueError, match=re.escape("Invalid value of beta1, expect beta1 in [0,1).")):
+        paddle.optimizer.Adamax(0.1, beta1=1.0, parameters=ps)
+    with pytest.raises(ValueError, match=re.escape("Invalid value of epsilon, expect epsilon >= 0.")):
+        paddle.optimizer.Adamax(0.1, epsilon=-1.0, parameters=ps)
 
 
 def test_rmsprop_argument_errors(paddle):

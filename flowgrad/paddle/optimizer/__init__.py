@@ -1,4 +1,4 @@
-"""paddle.optimizer: SGD, Momentum, Adam, AdamW, RMSProp and Adagrad with paddle's constructor arguments
+"""paddle.optimizer: SGD, Momentum, Adam, AdamW, RMSProp, Adagrad and Adamax with paddle's constructor arguments
 (`learning_rate`, `parameters`, `beta1`, `weight_decay` as a float or L2Decay, `grad_clip`) and
 methods (`step`, `clear_grad(set_to_zero=True)` zero-filling, `minimize`, `get_lr`, `set_lr`,
 `state_dict`, `set_state_dict`) over flowgrad's framework-neutral optimizers, whose update
@@ -263,4 +263,27 @@ class Adagrad(Optimizer, _optim.Adagrad):
         self._setup(learning_rate, grad_clip)
 
 
-__all__ = ["lr", "Optimizer", "SGD", "Momentum", "Adam", "AdamW", "RMSProp", "Adagrad"]
+class Adamax(Optimizer, _optim.Adamax):
+    """moment = beta1 * moment + (1 - beta1) * g; inf_norm = max(beta2 * inf_norm + epsilon, |g|);
+    param -= lr / (1 - beta1^t) * moment / inf_norm."""
+
+    _accumulators = (Accumulator("moment", "exp_avg"), Accumulator("inf_norm", "exp_inf"),
+                     Accumulator("beta1_pow_acc", "step", beta=0))
+
+    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
+                 parameters=None, weight_decay=None, grad_clip=None, name=None) -> None:
+        if learning_rate is None or beta1 is None or beta2 is None or epsilon is None:
+            raise AssertionError()
+        if not 0 <= beta1 < 1:
+            raise ValueError("Invalid value of beta1, expect beta1 in [0,1).")
+        if not 0 <= beta2 < 1:
+            raise ValueError("Invalid value of beta2, expect beta2 in [0,1).")
+        if not 0 <= epsilon:
+            raise ValueError("Invalid value of epsilon, expect epsilon >= 0.")
+        _optim.Adamax.__init__(self, _params(parameters, weight_decay, {"beta1": beta1, "beta2": beta2}),
+                               lr=_rate(learning_rate), betas=(beta1, beta2), eps=epsilon,
+                               weight_decay=_decay(weight_decay), eps_in_decay=True)
+        self._setup(learning_rate, grad_clip)
+
+
+__all__ = ["lr", "Optimizer", "SGD", "Momentum", "Adam", "AdamW", "RMSProp", "Adagrad", "Adamax"]
