@@ -1,11 +1,12 @@
 """paddle.nn.SimpleRNN, LSTM and GRU over flowgrad's neutral recurrent layers, whose gates and
 formulas paddle shares: paddle's arguments (`direction`, `time_major`, `activation`), its
 `forward(inputs, initial_states=None, sequence_length=None)` and parameter names
-(`lstm_cell_0.w_0`, ...). The state dict holds the flat `weight_ih_l0` ... entries; paddle's
+(`lstm_cell_0.w_0`, ...); `sequence_length` runs a packed batch. The state dict holds the flat `weight_ih_l0` ... entries; paddle's
 per-cell duplicates of them (`0.cell.weight_ih`) are not listed."""
 from __future__ import annotations
 
 from ... import nn as _nn
+from ...nn import rnn_utils as _packing
 from .layer import Layer, _unique
 
 _DIRECTIONS = {"forward": False, "bidirect": True, "bidirectional": True}
@@ -36,9 +37,16 @@ class _PaddleRNN:
                 counts[kind] += 1
 
     def _run(self, neutral: type, inputs, initial_states, sequence_length):
-        if sequence_length is not None:
-            raise NotImplementedError(f"flowgrad's paddle {type(self).__name__} does not support sequence_length")
-        return neutral.forward(self, inputs, initial_states)
+        """With `sequence_length`, each sequence runs over its own steps (a packed batch): outputs past
+        its end are zeros and its final states are those of its last step."""
+        if sequence_length is None:
+            return neutral.forward(self, inputs, initial_states)
+        steps = inputs.shape[0 if not self.batch_first else 1]
+        packed = _packing.pack_padded_sequence(inputs, sequence_length._host(), self.batch_first,
+                                               enforce_sorted=False)
+        outputs, final = neutral.forward(self, packed, initial_states)
+        outputs, _ = _packing.pad_packed_sequence(outputs, self.batch_first, total_length=steps)
+        return outputs, final
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
