@@ -70,7 +70,7 @@ class TensorDataset(Dataset):
     """Samples are tuples of the tensors' rows."""
 
     def __init__(self, *tensors) -> None:
-        if not all(tensors[0].size(0) == t.size(0) for t in tensors):
+        if not all(tensors[0]._data.shape[0] == t._data.shape[0] for t in tensors):
             raise tensors[0].policy.errors.data_tensor_sizes()
         self.tensors = tensors
 
@@ -78,7 +78,7 @@ class TensorDataset(Dataset):
         return tuple(t[index] for t in self.tensors)
 
     def __len__(self) -> int:
-        return self.tensors[0].size(0)
+        return self.tensors[0]._data.shape[0]
 
 
 class ConcatDataset(Dataset):

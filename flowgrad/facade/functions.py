@@ -14,6 +14,7 @@ from .. import ops
 from ..autograd.mode import (enable_grad, inference_mode, is_anomaly_check_nan_enabled, is_anomaly_enabled,
                              is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ..tensor import Tensor as _CoreTensor
+from .signatures import write_out
 
 # op-table functions under the names the torch family uses
 OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", "ceil", "chunk", "clamp", "clone",
@@ -43,14 +44,8 @@ def _with_out(fn):
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        if is_grad_enabled() and builtins.any(isinstance(a, _CoreTensor) and a._requires_grad
-                                              for a in (*args, *kwargs.values(), out)):
-            raise out.policy.errors.out_requires_grad(name=fn.__name__)
-        res = fn(*args, **kwargs)
-        out._data = res._data.astype(out._data.dtype, copy=False) if res._data.shape != out._data.shape else out._data
-        out._data[...] = res._data
-        out._bump()
-        return out
+        return write_out(fn.__name__, out, lambda: fn(*args, **kwargs), (*args, *kwargs.values()))
+    wrapper._out_target = fn
     return wrapper
 
 

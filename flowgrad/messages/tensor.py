@@ -77,6 +77,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                         "{indexing}"),
     "out_requires_grad": (RuntimeError, "{name}(): functions with out=... arguments don't support automatic "
                                         "differentiation, but one of the arguments requires grad."),
+    "argument_unsupported": (NotImplementedError, "{name}(): flowgrad does not support {argument}={value!r} "
+                                                  "(only the default, {argument}={default!r})"),
+    "argument_given_twice": (TypeError, "{name}() got multiple values for argument '{argument}'"),
+    "out_unsupported": (NotImplementedError, "{name}(): flowgrad does not support the out= argument of this "
+                                             "function"),
     "numpy_requires_grad": (RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
                                           "tensor.detach().numpy() instead."),
     "format_spec_unsupported": (TypeError, "unsupported format string passed to Tensor.__format__"),

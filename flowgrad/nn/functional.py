@@ -262,7 +262,9 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
 # ---------------------------------------------------------------------------- normalisation
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training: bool = False,
-               momentum: float = 0.1, eps: float = 1e-5):
+               momentum: float = 0.1, eps: float = 1e-5, *, unbiased_running_var: bool = True):
+    """`running_var` takes the batch's unbiased variance (PyTorch's), or with
+    `unbiased_running_var=False` the biased one it normalised by (paddle's)."""
     d = input._data
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     dims = (0,) + tuple(range(2, d.ndim))
@@ -289,7 +291,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             if running_var is not None:
                 rv = running_var._data
                 rv *= (1 - m)
-                rv += (m * vd * (n / (n - 1))).astype(rv.dtype, copy=False)
+                rv += (m * vd * (n / (n - 1) if unbiased_running_var else 1)).astype(rv.dtype, copy=False)
                 running_var._bump()
         out = centered * ops.rsqrt(var + eps)
     else:

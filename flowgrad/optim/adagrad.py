@@ -33,9 +33,10 @@ class Adagrad(Optimizer):
                 state["sum"] = state_tensor(p, backend.namespace(d).full_like(d, initial_accumulator_value))
 
     def _update_group(self, group: dict) -> None:
-        lr = as_float(group["lr"])
-        lr_decay, eps, wd, maximize = group["lr_decay"], group["eps"], group["weight_decay"], group["maximize"]
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
+        lr_decay, eps, maximize = group["lr_decay"], group["eps"], group["maximize"]
         for p, g in self._grads(group):
+            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
             state = self.state[p]
             step_t = state["step"]
             step_t._data += 1

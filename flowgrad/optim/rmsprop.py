@@ -1,4 +1,8 @@
-"""RMSprop (with momentum, centered, weight decay and maximize)."""
+"""RMSprop (with momentum, centered, weight decay and maximize). PyTorch's form by default:
+`g / (sqrt(square_avg) + eps)`, a momentum buffer of those quotients scaled by lr at the update;
+`eps_inside_sqrt=True` divides by `sqrt(square_avg + eps)` and `lr_in_buffer=True` accumulates
+`lr * quotient` (paddle's form); `all_buffers=True` keeps the momentum and gradient-average
+buffers whatever the options."""
 from __future__ import annotations
 
 from .. import backend
@@ -9,7 +13,8 @@ from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
                  momentum: float = 0, centered: bool = False, capturable: bool = False, foreach=None,
-                 maximize: bool = False, differentiable: bool = False) -> None:
+                 maximize: bool = False, differentiable: bool = False, *, eps_inside_sqrt: bool = False,
+                 lr_in_buffer: bool = False, all_buffers: bool = False) -> None:
         policy = policy_of(params)
         if not 0.0 <= as_float(lr):
             raise policy.errors.optim_invalid_lr(lr=lr)
@@ -24,22 +29,25 @@ class RMSprop(Optimizer):
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
                     "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable}
+        self._form = (eps_inside_sqrt, lr_in_buffer, all_buffers)
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        lr = as_float(group["lr"])
-        alpha, eps, wd = group["alpha"], group["eps"], group["weight_decay"]
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
+        alpha, eps = group["alpha"], group["eps"]
         momentum, centered, maximize = group["momentum"], group["centered"], group["maximize"]
+        eps_inside_sqrt, lr_in_buffer, all_buffers = self._form
         for p, g in self._grads(group):
+            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
             if maximize:
                 g = -g
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["square_avg"] = zeros_state(p)
-                if momentum > 0:
+                if momentum > 0 or all_buffers:
                     state["momentum_buffer"] = zeros_state(p)
-                if centered:
+                if centered or all_buffers:
                     state["grad_avg"] = zeros_state(p)
             state["step"]._data += 1
             pd = p._data
@@ -52,15 +60,19 @@ class RMSprop(Optimizer):
             if centered:
                 ga = state["grad_avg"]._data
                 lerp_(ga, g, 1 - alpha)
-                avg = xp.sqrt(sq - ga * ga)
+                avg = sq - ga * ga
             else:
-                avg = xp.sqrt(sq)
-            avg += eps
-            if momentum > 0:
+                avg = sq
+            avg = xp.sqrt(avg + eps) if eps_inside_sqrt else xp.sqrt(avg) + eps
+            if momentum > 0 or all_buffers:
                 buf = state["momentum_buffer"]._data
                 buf *= momentum
-                buf += g / avg
-                pd -= lr * buf
+                if lr_in_buffer:
+                    buf += lr * (g / avg)
+                    pd -= buf
+                else:
+                    buf += g / avg
+                    pd -= lr * buf
             else:
                 pd -= lr * (g / avg)
             for t in state.values():

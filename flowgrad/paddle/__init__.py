@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as _np
 
 from ..tensor import Tensor as _CoreTensor
-from . import _ops
+from . import _ops, _ops_extra
 from ._creation import (arange, empty, empty_like, eye, full, full_like, get_default_dtype, linspace, normal, ones,
                         ones_like, rand, randint, randn, randperm, seed, set_default_dtype, standard_normal, to_tensor,
                         uniform, zeros, zeros_like)
@@ -24,12 +24,14 @@ from ._ops import (abs, add, add_n, all, allclose, amax, amin, any, argmax, argm
                    mv, neg, nonzero, norm, not_equal, numel, outer, pow, prod, reciprocal, remainder, reshape, round,
                    rsqrt, scale, shape, sign, sin, sort, split, sqrt, square, squeeze, stack, std, subtract, sum, t,
                    take_along_axis, tan, tanh, tile, topk, transpose, tril, triu, trunc, unbind, unsqueeze, var, where)
+from ._ops_extra import atan, diag, gather_nd, kron, lerp, meshgrid, roll, scatter, unique
 from ._print import set_printoptions
+from ._serialization import load, save
 from ._tensor import DTYPES as _DTYPES
 from ._tensor import CPUPlace, CUDAPlace, Place, Size, Tensor, TensorHookRemoveHelper, dtype
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
-from . import linalg, nn, optimizer, regularizer  # noqa: E402
+from . import amp, io, linalg, metric, nn, optimizer, regularizer  # noqa: E402
 from . import base, framework, incubate  # noqa: E402
 from .base.core import is_compiled_with_cuda  # noqa: E402
 from .base.framework import in_dygraph_mode as in_dynamic_mode  # noqa: E402
@@ -48,7 +50,7 @@ int64 = _DTYPES[_np.dtype("int64")]
 uint8 = _DTYPES[_np.dtype("uint8")]
 bool = _DTYPES[_np.dtype("bool")]  # noqa: A001  (paddle's name)
 
-for _name, _fn in _ops.METHODS.items():
+for _name, _fn in {**_ops.METHODS, **_ops_extra.METHODS}.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
 
@@ -58,7 +60,12 @@ def is_tensor(x) -> bool:
 
 
 def disable_static(place=None) -> None:
-    """flowgrad only has paddle's dynamic graph."""
+    """flowgrad only has paddle's dynamic graph, which is always on."""
+
+
+def enable_static() -> None:
+    raise NotImplementedError("flowgrad's paddle facade runs paddle's dynamic graph only: static graph mode is not "
+                              "provided")
 
 
 def get_device() -> str:

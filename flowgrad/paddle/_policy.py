@@ -132,6 +132,11 @@ PADDLE_MESSAGES.update({
     "nn_parameter_type": (TypeError, "The parameter to be added should be a Parameter, but received {type}."),
     "optim_step_pre_hook_result": (RuntimeError, "{hook} must return None or a tuple of (new_args, new_kwargs), but "
                                                  "got {result}."),
+    # paddle.io's wording
+    "data_tensor_sizes": (AssertionError, "tensors not have same shape of the 1st dimension"),
+    "data_collate_sizes": (RuntimeError, "fields number not same among samples in a batch"),
+    "data_collate_type": (TypeError, "batch data con only contains: tensor, numpy.ndarray, dict, list, number, but "
+                                     "got {type}"),
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there

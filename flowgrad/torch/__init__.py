@@ -12,6 +12,11 @@ from .version import __version__
 
 
 _populate(globals(), __name__, Tensor, _DTYPES)
+from ..facade import signatures as _kit_signatures  # noqa: E402
+from . import _signatures as _torch_signatures  # noqa: E402
+
+_kit_signatures.apply(globals(), Tensor, _torch_signatures.FUNCTIONS, _torch_signatures.METHODS,
+                  _torch_signatures.WRITES_OUT)
 set_printoptions = _PRINTER.set_printoptions
 
 # the settings and queries every script's preamble touches (threads, dtype limits, determinism, compile)

@@ -55,6 +55,9 @@ OPTIMIZERS = {
     "adagrad": lambda T, p: T.optim.Adagrad(p, lr=0.1),
     "adagrad_all_options": lambda T, p: T.optim.Adagrad(p, lr=0.1, lr_decay=0.1, weight_decay=0.1,
                                                         initial_accumulator_value=0.5, maximize=True),
+    "adamax": lambda T, p: T.optim.Adamax(p, lr=0.05),
+    "adamax_options": lambda T, p: T.optim.Adamax(p, lr=0.05, betas=(0.5, 0.8), eps=1e-3, weight_decay=0.1,
+                                                  maximize=True),
     "param_groups": lambda T, p: T.optim.SGD([{"params": [p[0]]}, {"params": [p[1]], "lr": 0.2, "momentum": 0.5}],
                                              lr=0.05),
 }
@@ -188,7 +191,7 @@ def test_defaults_in_param_groups(torch):
 
 def test_param_group_keys_and_repr_match_torch(real_torch):
     import flowgrad.torch as ft
-    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad"):
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax"):
         reprs, keys = [], []
         for T in (ft, real_torch):
             opt = getattr(T.optim, name)([T.zeros(1, requires_grad=True)], lr=0.5)

@@ -165,9 +165,55 @@ OPTIMIZERS = {
                                                 grad_clip=p.nn.ClipGradByGlobalNorm(0.5)),
     "sgd_clip": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps,
                                               grad_clip=p.nn.ClipGradByGlobalNorm(0.5)),
+    "rmsprop": lambda p, ps: p.optimizer.RMSProp(learning_rate=0.1, parameters=ps),
+    "rmsprop_momentum_centered": lambda p, ps: p.optimizer.RMSProp(learning_rate=0.05, rho=0.9, epsilon=1e-4,
+                                                                   momentum=0.5, centered=True, parameters=ps,
+                                                                   weight_decay=0.01),
+    "adagrad": lambda p, ps: p.optimizer.Adagrad(learning_rate=0.1, parameters=ps),
+    "adagrad_init": lambda p, ps: p.optimizer.Adagrad(learning_rate=0.1, epsilon=1e-3, parameters=ps,
+                                                      initial_accumulator_value=0.5,
+                                                      weight_decay=p.regularizer.L2Decay(0.1)),
+    "adamax": lambda p, ps: p.optimizer.Adamax(learning_rate=0.1, parameters=ps),
+    "adamax_wd": lambda p, ps: p.optimizer.Adamax(learning_rate=0.05, beta1=0.8, beta2=0.9, epsilon=1e-3,
+                                                  parameters=ps, weight_decay=0.01),
     "sgd_clip_value": lambda p, ps: p.optimizer.SGD(learning_rate=0.1, parameters=ps,
                                                     grad_clip=p.nn.ClipGradByValue(0.3)),
 }
+
+
+def _accumulators(paddle, name):
+    layer = paddle.nn.Linear(2, 2)
+    opt = OPTIMIZERS[name](paddle, layer.parameters())
+    layer(paddle.ones([1, 2])).sum().backward()
+    opt.step()
+    prefix = layer.weight.name.split(".")[0]
+    return [(k.replace(prefix, "layer"), list(v.shape)) for k, v in opt.state_dict().items()
+            if k != "LR_Scheduler"]
+
+
+@pytest.mark.parametrize("name", ["rmsprop", "rmsprop_momentum_centered", "adagrad", "adagrad_init", "adamax"])
+def test_optimizer_accumulator_names(fpaddle, real_paddle, name):
+    got, want = _accumulators(fpaddle, name), _accumulators(real_paddle, name)
+    strip = [(re.sub(r"_\d+$", "", k), s) for k, s in got]
+    assert strip == [(re.sub(r"_\d+$", "", k), s) for k, s in want]
+
+
+def test_adamax_argument_errors(paddle):
+    ps = paddle.nn.Linear(1, 1).parameters()
+    with pytest.raises(ValueError, match=re.escape("Invalid value of beta1, expect beta1 in [0,1).")):
+        paddle.optimizer.Adamax(0.1, beta1=1.0, parameters=ps)
+    with pytest.raises(ValueError, match=re.escape("Invalid value of epsilon, expect epsilon >= 0.")):
+        paddle.optimizer.Adamax(0.1, epsilon=-1.0, parameters=ps)
+
+
+def test_rmsprop_argument_errors(paddle):
+    ps = paddle.nn.Linear(1, 1).parameters()
+    with pytest.raises(ValueError, match=re.escape("rho is not set.")):
+        paddle.optimizer.RMSProp(0.1, rho=None, parameters=ps)
+    with pytest.raises(ValueError, match=re.escape("Invalid value of epsilon, expect epsilon >= 0.")):
+        paddle.optimizer.RMSProp(0.1, epsilon=-1.0, parameters=ps)
+    with pytest.raises(ValueError, match=re.escape("Invalid value of momentum, expect momentum >= 0.")):
+        paddle.optimizer.RMSProp(0.1, momentum=-1.0, parameters=ps)
 
 
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
@@ -241,8 +287,8 @@ def test_errors_keep_the_facades_wording_where_torch_took_pytorch_2_13s(fpaddle)
 
 def test_optimizer_argument_errors_are_pytorchs(fpaddle):
     params = fpaddle.nn.Linear(2, 2).parameters()
-    with pytest.raises(ValueError, match=re.escape("Invalid learning rate: -1")):
-        fpaddle.optimizer.SGD(learning_rate=-1, parameters=params)
+    with pytest.raises(ValueError, match=re.escape("Invalid learning rate: -1.0")):
+        fpaddle.optimizer.SGD(learning_rate=-1.0, parameters=params)
     with pytest.raises(ValueError, match=re.escape("optimizer got an empty parameter list")):
         fpaddle.optimizer.Adam(parameters=[])
     opt = fpaddle.optimizer.SGD(parameters=params)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from . import functional, initializer  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import Layer, Parameter, ParamAttr
+from .rnn import GRU, LSTM, SimpleRNN
+from .transformer import MultiHeadAttention, TransformerEncoderLayer
+from .spatial import (AdaptiveAvgPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D, Conv2DTranspose,
+                      GroupNorm, MaxPool2D)
 from .layers import (ELU, GELU, BCELoss, BCEWithLogitsLoss, Conv2D, CrossEntropyLoss, Dropout, Embedding, Flatten,
                      Hardsigmoid, Hardswish, Hardtanh, Identity, KLDivLoss, L1Loss, LayerDict, LayerList, LayerNorm,
                      LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, MSELoss, NLLLoss, ParameterList, ReLU, ReLU6,
@@ -13,6 +17,9 @@ from .layers import (ELU, GELU, BCELoss, BCEWithLogitsLoss, Conv2D, CrossEntropy
 __all__ = ["Layer", "Parameter", "ParamAttr", "functional", "initializer", "ClipGradByGlobalNorm", "ClipGradByNorm",
            "ClipGradByValue", "Linear", "ReLU", "ReLU6", "Sigmoid", "Tanh", "SiLU", "Swish", "Mish", "Softsign",
            "Hardswish", "LogSigmoid", "Tanhshrink", "GELU", "LeakyReLU", "ELU", "Softplus", "Hardtanh", "Hardsigmoid",
-           "Softmax", "LogSoftmax", "Identity", "Dropout", "Flatten", "Embedding", "LayerNorm", "Conv2D", "Sequential",
+           "Softmax", "LogSoftmax", "Identity", "Dropout", "Flatten", "Embedding", "LayerNorm", "Conv2D", "Conv1D", "Conv2DTranspose",
+           "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D",
+           "SimpleRNN", "LSTM", "GRU", "MultiHeadAttention",
+           "TransformerEncoderLayer", "Sequential",
            "LayerList", "LayerDict", "ParameterList", "MSELoss", "L1Loss", "SmoothL1Loss", "KLDivLoss", "NLLLoss",
            "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]

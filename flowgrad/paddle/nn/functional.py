@@ -122,22 +122,115 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon: float = 1e-
     return F.layer_norm(x, shape, weight, bias, epsilon)
 
 
+_CHANNELS_FIRST = ("NC", "NCL", "NCW", "NCHW", "NCDHW")
+
+
+def _channels_first(data_format: str, api: str) -> None:
+    """flowgrad computes the channels-first layouts only."""
+    if data_format not in _CHANNELS_FIRST:
+        raise NotImplementedError(f"flowgrad's paddle {api} supports the channels-first data_format (NCL, NCHW, "
+                                  f"NCDHW), not {data_format}")
+
+
+def _padding(padding):
+    return padding.lower() if isinstance(padding, str) else padding
+
+
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1, data_format: str = "NCL",
+           name=None):
+    _channels_first(data_format, "conv1d")
+    return F.conv1d(x, weight, bias, stride, _padding(padding), dilation, groups)
+
+
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1, data_format: str = "NCHW",
            name=None):
-    return F.conv2d(x, weight, bias, stride, padding, dilation, groups)
+    _channels_first(data_format, "conv2d")
+    return F.conv2d(x, weight, bias, stride, _padding(padding), dilation, groups)
+
+
+def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups: int = 1,
+                     output_size=None, data_format: str = "NCHW", name=None):
+    """weight `[in, out // groups, kh, kw]`, as PyTorch's."""
+    _channels_first(data_format, "conv2d_transpose")
+    if output_size is not None:
+        raise NotImplementedError("flowgrad's paddle conv2d_transpose does not support output_size; give "
+                                  "output_padding")
+    return F.conv_transpose2d(x, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: bool = False, momentum: float = 0.9,
+               epsilon: float = 1e-05, data_format: str = "NCHW", use_global_stats=None, name=None):
+    """paddle's momentum weighs the running statistics (running = momentum * running + (1 - momentum) *
+    batch) and the running variance takes the biased batch variance."""
+    _channels_first(data_format, "batch_norm")
+    if use_global_stats is not None:
+        training = not use_global_stats
+    return F.batch_norm(x, running_mean, running_var, weight, bias, training, 1.0 - momentum, epsilon,
+                        unbiased_running_var=False)
+
+
+def group_norm(x, num_groups: int, epsilon: float = 1e-05, weight=None, bias=None, data_format: str = "NCHW",
+               name=None):
+    _channels_first(data_format, "group_norm")
+    return F.group_norm(x, num_groups, weight, bias, epsilon)
+
+
+def interpolate(x, size=None, scale_factor=None, mode: str = "nearest", align_corners: bool = False,
+                align_mode: int = 0, data_format=None, recompute_scale_factor=None, antialias: bool = False,
+                name=None):
+    """paddle's modes and checks over the neutral resampling; linear modes with `align_mode=0`
+    (half-pixel sources) or `align_corners=True`."""
+    if data_format is not None:
+        _channels_first(data_format, "interpolate")
+    mode, ndim = mode.lower(), x.ndim
+    if mode not in ("nearest", "linear", "bilinear", "trilinear", "bicubic", "area"):
+        raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', 'trilinear', "
+                         " 'bicubic' or 'nearest' currently.")
+    if mode == "linear" and ndim != 3:
+        raise ValueError("'linear' only support 3-D tensor.")
+    if mode == "nearest" and ndim not in (4, 5):
+        raise ValueError("'NEAREST' only support 4-D  or 5-D tensor.")
+    if mode in ("bilinear", "bicubic") and ndim != 4:
+        raise ValueError("'bilinear' and 'bicubic' only support 4-D tensor.")
+    if mode == "trilinear" and ndim != 5:
+        raise ValueError("'trilinear'only support 5-D tensor.")
+    if size is None and scale_factor is None:
+        raise ValueError("One of size and scale_factor must not be None.")
+    if hasattr(size, "tolist"):  # a Tensor
+        size = size.tolist()
+    if isinstance(size, (tuple, list)) and len(size) != ndim - 2:
+        raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+    if not isinstance(align_corners, bool):
+        raise TypeError("Attr align_corners should be a bool value")
+    if align_mode not in (0, 1):
+        raise ValueError("align_mode can only be 0 or 1")
+    if align_corners and mode == "nearest":
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                         "bicubic | trilinear")
+    if mode == "area" and size is None:
+        raise ValueError("output size can not be None in AREA mode")
+    if align_mode == 1 and not align_corners and mode in ("linear", "bilinear", "trilinear"):
+        raise NotImplementedError("flowgrad's paddle interpolate supports align_mode=0 only")
+    if isinstance(size, (list, tuple)):
+        size = [int(s) for s in size]
+    return F.interpolate(x, size, scale_factor, mode, None if mode in ("nearest", "area") else align_corners,
+                         recompute_scale_factor, antialias)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
                data_format: str = "NCHW", name=None):
+    _channels_first(data_format, "max_pool2d")
     return F.max_pool2d(x, kernel_size, stride, padding, 1, ceil_mode, return_mask)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
                divisor_override=None, data_format: str = "NCHW", name=None):
+    _channels_first(data_format, "avg_pool2d")
     return F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, not exclusive, divisor_override)
 
 
 def adaptive_avg_pool2d(x, output_size, data_format: str = "NCHW", name=None):
+    _channels_first(data_format, "adaptive_avg_pool2d")
     if x.ndim not in (3, 4):  # checked for any output size (PyTorch skips the check for 1x1)
         raise x.policy.errors.nn_adaptive_pool_input_dim(fn="adaptive_avg_pool2d", unbatched=3, batched=4,
                              size=list(x.shape))

@@ -128,7 +128,8 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias: bool = False, 
 
 
 def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    """A layer class's name scope: `Linear` -> `linear`, `Conv2DTranspose` -> `conv2d_transpose`."""
+    return re.sub(r"(\d)_d(?=_|$)", r"\1d", re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower())
 
 
 class Layer(Module):

@@ -144,10 +144,14 @@ class Conv2D(Layer):
         k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
         self._in_channels, self._out_channels, self._kernel_size = in_channels, out_channels, k
         self._stride, self._padding, self._dilation, self._groups = stride, padding, dilation, groups
-        std = math.sqrt(2.0 / (in_channels // groups * k[0] * k[1]))
+        std = math.sqrt(2.0 / (in_channels * k[0] * k[1]))  # paddle's fan-in counts every input channel
         self.weight = self.create_parameter([out_channels, in_channels // groups, *k], weight_attr,
                                             default_initializer=I.Normal(0.0, std))
         self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
+
+        F._channels_first(data_format, "Conv2D")
+        if padding_mode != "zeros":
+            raise NotImplementedError("flowgrad's paddle Conv2D supports padding_mode='zeros' only")
 
     def forward(self, x):
         return F.conv2d(x, self.weight, self.bias, self._stride, self._padding, self._dilation, self._groups)

@@ -1,0 +1,268 @@
+"""A framework's parameter names over the op table: generated adapters.
+
+A facade names each function's parameters as its framework documents them (`torch.sum(input, dim,
+keepdim, *, dtype, out)`) in a table of signature strings; `adapt` turns one entry into a plain
+Python function with exactly that signature, generated from source (as `ops/_declare.py` does), that
+forwards to the op positionally: one ordinary call, no keyword translation at call time. Where the
+entry's names already are the op's, the op itself is used.
+
+Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
+- `name@op_name`: the parameter reaches the op's parameter `op_name` (otherwise parameters pair by
+  name, then the rest in order); several may reach one (PyTorch's overloads, `max(input, dim)` and
+  `max(input, other)`): at most one of them is given;
+- `*name`: PyTorch's size-like varargs (`x.view(2, 3)`, `x.view((2, 3))`, `x.view(size=(2, 3))`);
+- `out=None`: PyTorch's `out=`; written into when the op supports it, refused with a clear error
+  otherwise;
+- `name=default!`: a parameter flowgrad has not built, whatever the op takes.
+A parameter that reaches no op parameter is one flowgrad has not built: only its default is accepted
+and anything else raises `argument_unsupported` (never accepted and ignored). An op of the form
+`(self, *args, **kwargs)` (an in-place method handing its arguments on) takes the positional ones
+through `*args` and the keyword-only ones by keyword. Each adapter keeps its generated source in
+`__source__`.
+"""
+from __future__ import annotations
+
+import builtins
+import inspect
+from typing import Callable
+
+from ..tensor import Tensor as _CoreTensor
+
+_NO_DEFAULT = object()
+
+
+class _Param:
+    __slots__ = ("name", "target", "default", "kw_only", "var", "unbuilt")
+
+    def __init__(self, name, target, default, kw_only, var, unbuilt):
+        self.name, self.target, self.default, self.kw_only, self.var = name, target, default, kw_only, var
+        self.unbuilt = unbuilt
+
+
+def parse(spec: str) -> list[_Param]:
+    """The parameters of a signature string."""
+    params, kw_only = [], False
+    for token in (t.strip() for t in spec.split(",")):
+        if not token:
+            continue
+        if token == "*":
+            kw_only = True
+            continue
+        var = token.startswith("*")
+        unbuilt = token.endswith("!")
+        token = token.lstrip("*").rstrip("!")
+        head, eq, default = token.partition("=")
+        name, _, target = head.strip().partition("@")
+        value = eval(default, {"__builtins__": {}}) if eq else _NO_DEFAULT   # literals only
+        params.append(_Param(name, target or None, value, kw_only, var, unbuilt))
+        kw_only = kw_only or var
+    return params
+
+
+def _op_params(op: Callable) -> list[inspect.Parameter]:
+    return list(inspect.signature(op).parameters.values())
+
+
+def _passes_through(op_params: list[inspect.Parameter]) -> bool:
+    """`(*args, **kwargs)` or `(self, *args, **kwargs)`: a wrapper that hands everything on."""
+    kinds = [q.kind for q in op_params]
+    return kinds[-2:] == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD] and len(kinds) <= 3
+
+
+def _pair(name: str, params: list[_Param], op_params: list[inspect.Parameter]) -> dict:
+    """PyTorch parameter name -> the op's parameter it feeds ("**": handed on by keyword); a name
+    left out reaches nothing (not built)."""
+    named = {q.name: q for q in op_params if q.kind not in (q.VAR_KEYWORD, q.VAR_POSITIONAL)}
+    paired, taken = {}, set()
+    for p in params:
+        if p.unbuilt or p.name == "out":
+            continue
+        target = p.target or (p.name if p.name in named else None)
+        if target is not None:
+            if target not in named:
+                raise AssertionError(f"{name}: the op has no parameter {target!r}")
+            paired[p.name] = named[target]
+            taken.add(target)
+    free = [q for q in op_params if q.name not in taken and q.kind is not q.VAR_KEYWORD]
+    through = _passes_through(op_params)
+    for p in params:
+        if p.name in paired or p.name == "out" or p.unbuilt or p.target is not None:
+            continue
+        if free and free[0].kind is free[0].VAR_POSITIONAL and (not p.kw_only or p.var):
+            paired[p.name] = free[0]          # a varargs parameter takes every positional one
+        elif free and free[0].kind is free[0].POSITIONAL_OR_KEYWORD and not p.kw_only:
+            paired[p.name] = free.pop(0)
+        elif through:
+            paired[p.name] = "**"
+    missing = [q.name for q in free if q.default is q.empty and q.kind is not q.VAR_POSITIONAL
+               and q not in paired.values()]
+    if missing:
+        raise AssertionError(f"{name}: nothing feeds the op's required parameters {missing}")
+    return paired
+
+
+def _matches(params: list[_Param], op: Callable) -> bool:
+    """Whether the op already has exactly this signature (names, kinds, defaults)."""
+    try:
+        return str(inspect.signature(op)) == str(_signature(params))
+    except (TypeError, ValueError):
+        return False
+
+
+def _signature(params: list[_Param]) -> inspect.Signature:
+    out = []
+    for p in params:
+        kind = (inspect.Parameter.VAR_POSITIONAL if p.var else
+                inspect.Parameter.KEYWORD_ONLY if p.kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        default = inspect.Parameter.empty if p.default is _NO_DEFAULT or p.var else p.default
+        out.append(inspect.Parameter(p.name, kind, default=default))
+    return inspect.Signature(out)
+
+
+def _call(name: str, params: list[_Param], paired: dict, op_params: list[inspect.Parameter]):
+    """The op's arguments: positional while the op's parameters are filled in order, then keywords;
+    (arguments, the size-like varargs parameter feeding the op's varargs or None)."""
+    feeds: dict = {}
+    for p in params:
+        if p.name in paired:
+            feeds.setdefault(paired[p.name] if paired[p.name] == "**" else paired[p.name].name, []).append(p)
+    positional, keywords, gap, var_feed = [], [], False, None
+    for q in op_params:
+        src = feeds.get(q.name, [])
+        if q.kind is q.VAR_POSITIONAL:
+            if src and gap:
+                raise AssertionError(f"{name}: the op's varargs follow an unfilled parameter")
+            for p in src:
+                if p.var:
+                    var_feed = p.name
+                    positional.append("*_args")
+                else:
+                    positional.append(p.name)
+            gap = True
+        elif q.kind is q.VAR_KEYWORD:
+            continue
+        elif not src:
+            gap = True
+        else:
+            # several PyTorch parameters for one op parameter (overloads: `max(input, dim)` and
+            # `max(input, other)`): the one given, the last in the table first
+            value = src[0].name
+            for p in src[1:]:
+                value = f"({p.name} if {p.name} is not None else {value})"
+            if q.kind is q.KEYWORD_ONLY or gap:
+                if q.kind is q.POSITIONAL_ONLY:
+                    raise AssertionError(f"{name}: positional-only op parameter {q.name!r} after a gap")
+                keywords.append(f"{q.name}={value}")
+            else:
+                positional.append(value)
+    keywords += [f"{p.name}={p.name}" for p in feeds.get("**", [])]
+    return positional + keywords, var_feed
+
+
+def _overloaded(paired: dict) -> list[list[str]]:
+    """Groups of PyTorch parameters that feed one op parameter (at most one of each may be given)."""
+    groups: dict = {}
+    for torch_name, q in paired.items():
+        if q != "**" and q.kind is not q.VAR_POSITIONAL:
+            groups.setdefault(q.name, []).append(torch_name)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = False) -> Callable:
+    """`op` under the signature `spec` (see the module docstring); the op itself where they agree."""
+    params = parse(spec)
+    if not any(p.var or p.unbuilt or p.name == "out" for p in params) and _matches(params, op):
+        return op
+    op_params = _op_params(op)
+    paired = _pair(name, params, op_params)
+    env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
+           "write_out": write_out, "_NAME": name}
+    head, checks, star = [], [], False
+    for i, p in enumerate(params):
+        if p.var:
+            head += ["*_args", f"{p.name}=None"]
+            star = True
+            continue
+        if p.kw_only and not star:
+            head.append("*")
+            star = True
+        if p.default is _NO_DEFAULT:
+            head.append(p.name)
+        else:
+            env[f"_d{i}"] = p.default
+            head.append(f"{p.name}=_d{i}")
+        if p.name == "out" or p.name in paired:
+            continue
+        if p.default is _NO_DEFAULT:
+            raise AssertionError(f"{name}: required parameter {p.name!r} reaches no op parameter")
+        test = "is not" if p.default is None or isinstance(p.default, builtins.bool) else "!="
+        checks.append(f"    if {p.name} {test} _d{i}:\n"
+                      f"        _unsupported(_policy, _NAME, {p.name!r}, {p.name}, _d{i})")
+    for group in _overloaded(paired):
+        given = " + ".join(f"({n} is not None)" for n in group)
+        checks.append(f"    if {given} > 1:\n        _twice(_policy, _NAME, {group[-1]!r})")
+    args, var_feed = _call(name, params, paired, op_params)
+    call = f"_op({', '.join(args)})"
+    if var_feed is not None:
+        # PyTorch's size-like varargs: given positionally (ints or one sequence) or by keyword
+        checks.insert(0, f"    if {var_feed} is not None:\n        if _args:\n"
+                         f"            _twice(_policy, _NAME, {var_feed!r})\n        _args = ({var_feed},)")
+    body = f"    return {call}\n"
+    if any(p.name == "out" for p in params):
+        inputs = "".join(f"{p.name}, " for p in params if not p.var and p.name != "out")
+        checks.append(f"    if out is not None:\n        return write_out(_NAME, out, lambda: {call}, ({inputs}))"
+                      if writes_out else "    if out is not None:\n        _no_out(_policy, _NAME)")
+    fname = name if name.isidentifier() else "_adapter"
+    src = f"def {fname}({', '.join(head)}):\n" + "".join(c + "\n" for c in checks) + body
+    exec(compile(src, f"<signature of {name}>", "exec"), env)
+    fn = env[fname]
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = getattr(op, "__module__", None)
+    fn.__doc__ = getattr(op, "__doc__", None)
+    fn.__source__ = src
+    return fn
+
+
+def _unsupported(policy, name: str, argument: str, value, default) -> None:
+    raise policy.errors.argument_unsupported(name=name, argument=argument, value=value, default=default)
+
+
+def _twice(policy, name: str, argument: str) -> None:
+    raise policy.errors.argument_given_twice(name=name, argument=argument)
+
+
+def _no_out(policy, name: str) -> None:
+    raise policy.errors.out_unsupported(name=name)
+
+
+def write_out(name: str, out, compute: Callable, inputs: tuple):
+    """PyTorch's `out=`: the result copied into `out`, refused when autograd would need it."""
+    from ..autograd.mode import is_grad_enabled
+    if is_grad_enabled() and builtins.any(isinstance(a, _CoreTensor) and a._requires_grad for a in (*inputs, out)):
+        raise out.policy.errors.out_requires_grad(name=name)
+    res = compute()
+    if res._data.shape != out._data.shape:
+        out._data = res._data.astype(out._data.dtype, copy=True)
+    else:
+        out._data[...] = res._data
+    out._bump()
+    return out
+
+
+def apply(namespace: dict, Tensor: type, functions: dict, methods: dict, writes_out: frozenset) -> None:
+    """Replace each function of `namespace` and each method of `Tensor` named in the tables by its
+    adapter (methods' first parameter is `self`)."""
+    policy, module = Tensor.policy, namespace["__name__"]
+    for name, spec in functions.items():
+        op = namespace[name]
+        op = getattr(op, "_out_target", op)
+        fn = adapt(name, spec, op, policy, writes_out=name in writes_out)
+        if fn is not op:
+            fn.__module__ = module
+        namespace[name] = fn
+    for name, spec in methods.items():
+        op = getattr(Tensor, name)
+        fn = adapt(name, "self, " + spec, op, policy)
+        if fn is not op:
+            fn.__module__, fn.__qualname__ = Tensor.__module__, f"{Tensor.__name__}.{name}"
+        setattr(Tensor, name, fn)

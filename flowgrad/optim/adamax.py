@@ -1,0 +1,58 @@
+"""Adamax: Adam with the infinity norm. PyTorch's form by default, `exp_inf = max(beta2 * exp_inf,
+|g| + eps)`; `eps_in_decay=True` gives `max(beta2 * exp_inf + eps, |g|)` (paddle's)."""
+from __future__ import annotations
+
+from .. import backend
+from ..autograd.policy import policy_of
+from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
+
+
+class Adamax(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 foreach=None, *, maximize: bool = False, differentiable: bool = False, capturable: bool = False,
+                 eps_in_decay: bool = False) -> None:
+        policy = policy_of(params)
+        if not 0.0 <= as_float(lr):
+            raise policy.errors.optim_invalid_lr(lr=lr)
+        if not 0.0 <= eps:
+            raise policy.errors.optim_invalid_eps(eps=eps)
+        for index in (0, 1):
+            if not 0.0 <= betas[index] < 1.0:
+                raise policy.errors.optim_invalid_beta(index=index, beta=betas[index])
+        if not 0.0 <= weight_decay:
+            raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
+        defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+        self._eps_in_decay = eps_in_decay
+        super().__init__(params, defaults)
+
+    def _update_group(self, group: dict) -> None:
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
+        (beta1, beta2), eps, maximize = group["betas"], group["eps"], group["maximize"]
+        for p, g in self._grads(group):
+            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+            if maximize:
+                g = -g
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = step_state(p)
+                state["exp_avg"] = zeros_state(p)
+                state["exp_inf"] = zeros_state(p)
+            state["step"]._data += 1
+            step = float(state["step"]._data)
+            pd = p._data
+            xp = backend.namespace(pd)
+            if wd != 0:
+                g = g + wd * pd
+            m, u = state["exp_avg"]._data, state["exp_inf"]._data
+            lerp_(m, g, 1 - beta1)
+            u *= beta2
+            if self._eps_in_decay:
+                u += eps
+                xp.maximum(u, xp.abs(g), out=u)
+            else:
+                xp.maximum(u, xp.abs(g) + eps, out=u)
+            pd -= (lr / (1 - beta1 ** step)) * (m / u)
+            for t in state.values():
+                t._bump()
+            p._bump()

@@ -1,0 +1,155 @@
+"""paddle.nn's convolution, normalisation, pooling and interpolation layers against real paddle:
+outputs, input and parameter gradients, parameter shapes and names, running statistics, reprs."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+RNG = np.random.default_rng(0)
+X1 = RNG.standard_normal((2, 4, 7)).astype(np.float32)
+X2 = RNG.standard_normal((2, 4, 6, 5)).astype(np.float32)
+
+LAYERS = {
+    "conv1d": (lambda nn: nn.Conv1D(4, 6, 3, stride=2, padding=1), X1),
+    "conv1d_groups": (lambda nn: nn.Conv1D(4, 6, 3, groups=2, dilation=2), X1),
+    "conv2d_transpose": (lambda nn: nn.Conv2DTranspose(4, 6, 3, stride=2, padding=1, output_padding=1), X2),
+    "conv2d_transpose_groups": (lambda nn: nn.Conv2DTranspose(4, 6, (2, 3), groups=2), X2),
+    "batch_norm1d": (lambda nn: nn.BatchNorm1D(4), X1),
+    "batch_norm2d": (lambda nn: nn.BatchNorm2D(4, momentum=0.8, epsilon=1e-3), X2),
+    "group_norm": (lambda nn: nn.GroupNorm(2, 4), X2),
+    "max_pool2d": (lambda nn: nn.MaxPool2D(3, 2, 1, ceil_mode=True), X2),
+    "max_pool2d_plain": (lambda nn: nn.MaxPool2D(2), X2),
+    "avg_pool2d": (lambda nn: nn.AvgPool2D(3, 2, 1), X2),
+    "avg_pool2d_inclusive": (lambda nn: nn.AvgPool2D(3, 2, 1, exclusive=False), X2),
+    "adaptive_avg_pool2d": (lambda nn: nn.AdaptiveAvgPool2D((4, 3)), X2),
+}
+
+
+def _run(paddle, name):
+    make, x = LAYERS[name]
+    paddle.seed(1)
+    layer = make(paddle.nn)
+    for i, p in enumerate(layer.parameters()):
+        if not p.stop_gradient:
+            p.set_value(np.linspace(-1, 1, int(np.prod(p.shape)), dtype=np.float32).reshape(p.shape) + 0.1 * i)
+    xt = paddle.to_tensor(x, stop_gradient=False)
+    y = layer(xt)
+    (y * paddle.to_tensor(np.cos(np.arange(y.size, dtype=np.float32)).reshape(y.shape))).sum().backward()
+    params = [(n, list(p.shape), str(p.dtype), p.stop_gradient, p.numpy(),
+               None if p.grad is None else p.grad.numpy()) for n, p in layer.named_parameters()]
+    layer.eval()
+    return y.numpy(), str(y.dtype), xt.grad.numpy(), params, layer(xt).numpy(), repr(layer), list(layer.state_dict())
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_layer_matches_real_paddle(fpaddle, real_paddle, name):
+    got, want = _run(fpaddle, name), _run(real_paddle, name)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+    assert got[1] == want[1]
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-5, atol=1e-5)
+    assert [p[:4] for p in got[3]] == [p[:4] for p in want[3]]
+    for g, w in zip(got[3], want[3]):
+        np.testing.assert_allclose(g[4], w[4], rtol=1e-5, atol=1e-6)
+        if w[5] is not None:
+            np.testing.assert_allclose(g[5], w[5], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got[4], want[4], rtol=1e-5, atol=1e-5)
+    assert got[5:] == want[5:]
+
+
+def test_batch_norm_checks_and_repr(paddle):
+    bn = paddle.nn.BatchNorm1D(4)
+    assert repr(bn) == "BatchNorm1D(num_features=4, momentum=0.9, epsilon=1e-05, data_format=NCL)"
+    with pytest.raises(ValueError, match=re.escape("expected 2D or 3D input (got 4D input)")):
+        bn(paddle.to_tensor(X2))
+    with pytest.warns(UserWarning, match="When training, we now always track global mean and variance."):
+        bn(paddle.to_tensor(X1))
+    assert repr(bn) == "BatchNorm1D(num_features=4, momentum=0.9, epsilon=1e-05)"
+    with pytest.raises(ValueError, match=re.escape("expected 4D input (got 3D input)")):
+        paddle.nn.BatchNorm2D(4)(paddle.to_tensor(X1))
+
+
+def test_parameter_names_and_default_inits(paddle):
+    bn = paddle.nn.BatchNorm2D(3)
+    assert [(n, p.name.split(".")[-1], p.stop_gradient) for n, p in bn.named_parameters()] == [
+        ("weight", "w_0", False), ("bias", "b_0", False), ("_mean", "w_1", True), ("_variance", "w_2", True)]
+    assert bn.weight.name.startswith("batch_norm2d_")
+    assert bn._variance.tolist() == [1., 1., 1.] and bn._mean.tolist() == [0., 0., 0.]
+    t = paddle.nn.Conv2DTranspose(4, 6, 3, groups=2)
+    assert t.weight.name.startswith("conv2d_transpose_") and t.weight.shape == [4, 3, 3, 3]
+    assert abs(t.weight.numpy()).max() <= np.sqrt(6 / (27 + 36)) and t.bias.tolist() == [0.] * 6
+    c = paddle.nn.Conv1D(4, 6, 3)
+    assert c.weight.name.startswith("conv1d_") and c.weight.shape == [6, 4, 3]
+    assert paddle.nn.Conv2D(2, 3, 3).weight.name.startswith("conv2d_")
+
+
+def test_use_global_stats_and_functional_batch_norm(fpaddle, real_paddle):
+    def run(paddle):
+        x = paddle.to_tensor(X2)
+        bn = paddle.nn.BatchNorm2D(4, use_global_stats=True)
+        out = bn(x)
+        rm, rv = paddle.zeros([4]), paddle.ones([4])
+        f = paddle.nn.functional.batch_norm(x, rm, rv, training=True, momentum=0.5)
+        return out.numpy(), f.numpy(), rm.numpy(), rv.numpy()
+    for g, w in zip(run(fpaddle), run(real_paddle)):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+INTERP = [
+    dict(size=[9, 7], mode="nearest"),
+    dict(scale_factor=2, mode="nearest"),
+    dict(size=[9, 7], mode="bilinear"),
+    dict(size=[9, 7], mode="bilinear", align_corners=True),
+    dict(scale_factor=[1.5, 0.5], mode="bilinear"),
+    dict(size=[3, 2], mode="area"),
+]
+
+
+@pytest.mark.parametrize("kwargs", INTERP, ids=[str(k) for k in INTERP])
+def test_interpolate(fpaddle, real_paddle, kwargs):
+    def run(paddle):
+        x = paddle.to_tensor(X2, stop_gradient=False)
+        y = paddle.nn.functional.interpolate(x, **kwargs)
+        (y * y).sum().backward()
+        return y.numpy(), x.grad.numpy()
+    for g, w in zip(run(fpaddle), run(real_paddle)):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+def test_interpolate_linear_1d(fpaddle, real_paddle):
+    def run(paddle):
+        return paddle.nn.functional.interpolate(paddle.to_tensor(X1), size=[11], mode="linear",
+                                                data_format="NCW").numpy()
+    np.testing.assert_allclose(run(fpaddle), run(real_paddle), rtol=1e-5, atol=1e-6)
+
+
+INTERP_ERRORS = [
+    (dict(size=[4, 4], mode="cubic"), ValueError, "The 'resample' of image_resize can only be 'area', 'linear', "
+                                                  "'bilinear', 'trilinear',  'bicubic' or 'nearest' currently."),
+    (dict(size=[4], mode="linear"), ValueError, "'linear' only support 3-D tensor."),
+    (dict(mode="nearest"), ValueError, "One of size and scale_factor must not be None."),
+    (dict(size=[4, 4, 4], mode="nearest"), ValueError, "The x and size should satisfy rank(x) - 2 == len(size)."),
+    (dict(size=[4, 4], mode="nearest", align_corners=True), ValueError,
+     "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"),
+    (dict(size=[4, 4], mode="bilinear", align_mode=2), ValueError, "align_mode can only be 0 or 1"),
+    (dict(size=[4, 4], mode="bilinear", align_corners=1), TypeError, "Attr align_corners should be a bool value"),
+    (dict(scale_factor=2, mode="area"), ValueError, "output size can not be None in AREA mode"),
+]
+
+
+@pytest.mark.parametrize("kwargs, exc, text", INTERP_ERRORS)
+def test_interpolate_errors(paddle, kwargs, exc, text):
+    with pytest.raises(exc, match="^" + re.escape(text) + "$"):
+        paddle.nn.functional.interpolate(paddle.to_tensor(X2), **kwargs)
+
+
+def test_what_is_not_built_says_so(fpaddle):
+    with pytest.raises(NotImplementedError, match="channels-first data_format"):
+        fpaddle.nn.BatchNorm2D(3, data_format="NHWC")
+    with pytest.raises(NotImplementedError, match="channels-first data_format"):
+        fpaddle.nn.Conv2D(3, 3, 3, data_format="NHWC")
+    with pytest.raises(NotImplementedError, match="align_mode=0 only"):
+        fpaddle.nn.functional.interpolate(fpaddle.to_tensor(X2), size=[4, 4], mode="bilinear", align_mode=1)
+    with pytest.raises(NotImplementedError, match="padding_mode='zeros' only"):
+        fpaddle.nn.Conv1D(3, 3, 3, padding_mode="reflect")

@@ -1,0 +1,69 @@
+"""paddle.nn.MultiHeadAttention and TransformerEncoderLayer against real paddle with equal
+weights: outputs, attention weights, input and parameter gradients, parameter names and shapes."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+RNG = np.random.default_rng(5)
+Q = RNG.standard_normal((2, 4, 8)).astype(np.float32)
+KV = RNG.standard_normal((2, 3, 6)).astype(np.float32)
+BOOL_MASK = np.array([[True, True, False], [True, False, True], [True, True, True], [False, True, True]])
+FLOAT_MASK = np.where(np.tril(np.ones((4, 4))) > 0, 0.0, -np.inf).astype(np.float32)
+
+CASES = {
+    "mha_self": (lambda nn: nn.MultiHeadAttention(8, 2, need_weights=True), lambda p: (p.to_tensor(Q),), {}),
+    "mha_kv_bool_mask": (lambda nn: nn.MultiHeadAttention(8, 4, kdim=6, vdim=6),
+                         lambda p: (p.to_tensor(Q), p.to_tensor(KV), p.to_tensor(KV)),
+                         {"attn_mask": BOOL_MASK}),
+    "encoder_post_norm": (lambda nn: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), lambda p: (p.to_tensor(Q),),
+                          {"src_mask": FLOAT_MASK}),
+    "encoder_pre_norm_gelu": (lambda nn: nn.TransformerEncoderLayer(8, 4, 12, dropout=0.0, activation="gelu",
+                                                                    normalize_before=True),
+                              lambda p: (p.to_tensor(Q),), {}),
+}
+
+
+def _run(paddle, name, weights=None):
+    make, inputs, kwargs = CASES[name]
+    layer = make(paddle.nn)
+    params = dict(layer.named_parameters())
+    if weights is None:
+        weights = {k: np.linspace(-0.5, 0.5, int(np.prod(p.shape)), dtype=np.float32).reshape(p.shape)
+                   * (1 + 0.1 * i) for i, (k, p) in enumerate(params.items())}
+    for k, v in weights.items():
+        params[k].set_value(v)
+    args = list(inputs(paddle))
+    for a in args:
+        a.stop_gradient = False
+    kw = {k: paddle.to_tensor(v) for k, v in kwargs.items()}
+    out = layer(*args, **kw)
+    outs = list(out) if isinstance(out, tuple) else [out]
+    sum((o * o).sum() for o in outs).backward()
+    return (weights, [o.numpy() for o in outs], [a.grad.numpy() for a in args],
+            {k: p.grad.numpy() for k, p in params.items()}, {k: list(p.shape) for k, p in params.items()})
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_real_paddle(fpaddle, real_paddle, name):
+    got = _run(fpaddle, name)
+    want = _run(real_paddle, name, got[0])
+    assert got[4] == want[4]
+    for g, w in zip(got[1] + got[2], want[1] + want[2]):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+    scale = max(float(np.abs(w).max()) for w in want[3].values())  # k_proj.bias's is 0 up to float32 noise
+    for k in want[3]:
+        np.testing.assert_allclose(got[3][k], want[3][k], rtol=1e-4, atol=1e-5 * scale + 1e-5, err_msg=k)
+
+
+def test_structure_and_errors(paddle):
+    layer = paddle.nn.TransformerEncoderLayer(8, 2, 16)
+    assert [n for n, _ in layer.named_sublayers()] == ["self_attn", "self_attn.q_proj", "self_attn.k_proj",
+                                                       "self_attn.v_proj", "self_attn.out_proj", "linear1", "dropout",
+                                                       "linear2", "norm1", "norm2", "dropout1", "dropout2"]
+    with pytest.raises(AssertionError, match=re.escape("embed_dim must be divisible by num_heads")):
+        paddle.nn.MultiHeadAttention(8, 3)
+    with pytest.raises(AssertionError, match=re.escape("Expected num_heads to be greater than 0, but received 0")):
+        paddle.nn.MultiHeadAttention(8, 0)
