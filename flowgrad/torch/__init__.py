@@ -33,6 +33,7 @@ from . import utils  # noqa: E402
 from . import version  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
+from . import linalg  # noqa: E402
 from . import amp, backends, cpu, jit  # noqa: E402
 from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

@@ -1,0 +1,51 @@
+"""Messages of torch.linalg's decompositions, solvers and norms (flowgrad/ops/linalg_decomp.py)."""
+
+
+class LinAlgError(RuntimeError):
+    """A linear-algebra routine failed on its input (singular, not positive-definite): PyTorch's
+    `torch.linalg.LinAlgError`, a RuntimeError."""
+
+
+MESSAGES: dict[str, tuple[type, str]] = {
+    "linalg_float": (RuntimeError, "{op}: Expected a floating point or complex tensor as input. Got {dtype_scalar}"),
+    "linalg_low_precision": (RuntimeError, "{op}: Low precision dtypes not supported. Got {dtype_scalar}"),
+    "linalg_min_2d": (RuntimeError, "{op}: The input tensor {name} must have at least 2 dimensions."),
+    "linalg_square": (RuntimeError, "{op}: A must be batches of square matrices, but they are {rows} by {cols} "
+                                    "matrices"),
+    "linalg_same_dtype": (RuntimeError, "{op}: Expected A and B to have the same dtype, but found A of type "
+                                        "{a_scalar} and B of type {b_scalar} instead"),
+    "linalg_inv_singular": (LinAlgError, "{op}: The diagonal element {index} is zero, the inversion could not be "
+                                         "completed because the input matrix is singular."),
+    "linalg_inv_singular_batch": (LinAlgError, "{op}: (Batch element {batch}): The diagonal element {index} is "
+                                               "zero, the inversion could not be completed because the input "
+                                               "matrix is singular."),
+    "linalg_solve_singular": (LinAlgError, "torch.linalg.solve: The solver failed because the input matrix is "
+                                           "singular."),
+    "linalg_solve_shapes": (RuntimeError, "linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+                                          "({a_rows}x{a_cols} and {b_rows}x{b_cols})"),
+    "linalg_not_pd": (LinAlgError, "{op}: The factorization could not be completed because the input is not "
+                                   "positive-definite (the leading minor of order {order} is not "
+                                   "positive-definite)."),
+    "linalg_not_pd_batch": (LinAlgError, "{op}: (Batch element {batch}): The factorization could not be completed "
+                                         "because the input is not positive-definite (the leading minor of order "
+                                         "{order} is not positive-definite)."),
+    "linalg_matrix_norm_ord": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
+    "linalg_matrix_norm_dim": (RuntimeError, "linalg.matrix_norm: dim must be a 2-tuple. Got {dim}"),
+    "linalg_matrix_norm_same_dims": (RuntimeError, "linalg.matrix_norm: dims must be different. Got ({a}, {b})"),
+    "linalg_norm_dim_len": (RuntimeError, "linalg.norm: If dim is specified, it must be of length 1 or 2. Got "
+                                          "{dim}"),
+    "linalg_norm_ndim": (RuntimeError, "linalg.norm: If dim is not specified but ord is, the input must be 1D or "
+                                       "2D. Got {ndim}D."),
+    "linalg_dim_repeated": (RuntimeError, "dim {dim} appears multiple times in the list of dims"),
+    "linalg_norm_empty": (RuntimeError, "linalg.vector_norm cannot compute the {ord} norm on an empty tensor "
+                                        "because the operation does not have an identity"),
+    "linalg_qr_mode": (RuntimeError, "qr received unrecognized mode '{mode}' but expected one of 'reduced' "
+                                     "(default), 'r', or 'complete'"),
+    "linalg_qr_r_backward": (RuntimeError, "The derivative of linalg.qr depends on Q, which is not computed when "
+                                           "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to "
+                                           "differentiate through linalg.qr."),
+    "linalg_qr_complete_backward": (RuntimeError, "The QR decomposition is not differentiable when mode='complete' "
+                                                  "and nrows > ncols."),
+    "linalg_uplo": (RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got {uplo}"),
+    "linalg_not_implemented": (NotImplementedError, "\"{kernel}\" not implemented for '{dtype_scalar}'"),
+}

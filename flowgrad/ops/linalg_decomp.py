@@ -1,0 +1,519 @@
+"""torch.linalg's decompositions, solvers and matrix functions: inv, det, slogdet, solve, cholesky,
+qr, eigh, svd, pinv, lstsq, matrix_exp (batched over leading dims), and the vector / matrix norms.
+
+Each primitive runs on the tensor's array namespace and records PyTorch's node (LinalgInvExBackward0,
+...) with formulas in flowgrad tensor code, so gradients of any order come from the same rows. The
+norms are compositions (as in PyTorch: matrix_norm(ord=2) is an amax over svdvals).
+"""
+from __future__ import annotations
+
+from .. import backend
+from ._args import normalize_dim
+from ._declare import _grad_enabled, derivative, save_output
+from . import elementwise as E
+from . import reduction as R
+from . import shape as S
+from .linalg import matmul
+
+__all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector_norm", "matrix_norm",
+           "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
+           "linalg_qr"]
+
+_LOW = ("float16", "bfloat16")
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+def _mT(x):
+    return S.transpose(x, -1, -2)
+
+
+def _eye_like(x, n):
+    d = x._data
+    return x._new(backend.namespace(d).eye(n, dtype=d.dtype))
+
+
+def _diag_embed(v):
+    """Batched diagonal matrices from the last dim of `v` (differentiable: a broadcast product)."""
+    return S.unsqueeze(v, -1) * _eye_like(v, v._data.shape[-1])
+
+
+def _diagonal(a):
+    """The main diagonals of a batch of square matrices (differentiable: a masked sum)."""
+    return R.sum(a * _eye_like(a, a._data.shape[-1]), -1)
+
+
+def _check_float(x, op, kernel=None, low=False):
+    """PyTorch's dtype checks of a linalg function: float or complex input; `low` refuses half types."""
+    d = x._data
+    name = str(d.dtype)
+    if d.dtype.kind not in "fc":
+        if kernel:
+            raise x.policy.errors.linalg_not_implemented(kernel=kernel, dtype_scalar=d.dtype)
+        raise x.policy.errors.linalg_float(op=op, dtype_scalar=d.dtype)
+    if low and name in _LOW:
+        raise x.policy.errors.linalg_low_precision(op=op, dtype_scalar=d.dtype)
+
+
+def _check_matrix(x, op, name="A", square=True):
+    d = x._data
+    if d.ndim < 2:
+        raise x.policy.errors.linalg_min_2d(op=op, name=name)
+    if square and d.shape[-1] != d.shape[-2]:
+        raise x.policy.errors.linalg_square(op=op, rows=d.shape[-2], cols=d.shape[-1])
+
+
+def _square_float(x, op, low=False):
+    _check_float(x, op, low=low)
+    _check_matrix(x, op)
+
+
+def _singular_pivot(xp, a) -> int:
+    """1-based index of the first zero pivot of LU with partial pivoting on one matrix (0 if none)."""
+    a = xp.array(a, copy=True)
+    n = a.shape[-1]
+    for k in range(n):
+        p = k + int(xp.argmax(xp.abs(a[k:, k])))
+        if a[p, k] == 0:
+            return k + 1
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+        a[k + 1:, k:] -= xp.outer(a[k + 1:, k] / a[k, k], a[k, k:])
+    return 0
+
+
+def _each(d):
+    """(batch index, matrix) over the leading dims of a batch of matrices."""
+    flat = d.reshape((-1,) + d.shape[-2:])
+    return enumerate(flat)
+
+
+def _inv_error(x, op):
+    d = x._data
+    xp = backend.namespace(d)
+    for b, m in _each(d):
+        index = _singular_pivot(xp, m)
+        if index:
+            if d.ndim > 2:
+                return x.policy.errors.linalg_inv_singular_batch(op=op, batch=b, index=index)
+            return x.policy.errors.linalg_inv_singular(op=op, index=index)
+    return x.policy.errors.linalg_inv_singular(op=op, index=d.shape[-1])
+
+
+def _lin_alg_error(xp):
+    return getattr(getattr(xp, "linalg", None), "LinAlgError", ())
+
+
+# ------------------------------------------------------------------------------------- inverse
+
+LinalgInvExBackward0 = derivative("LinalgInvExBackward0", aliases={"result": "inverse"},
+                                  self=lambda grad, result: -matmul(matmul(_mT(result), grad), _mT(result)))
+
+
+def linalg_inv(x, _op="linalg.inv"):
+    _square_float(x, _op, low=True)
+    d = x._data
+    xp = backend.namespace(d)
+    try:
+        r = xp.linalg.inv(d)
+    except _lin_alg_error(xp):
+        raise _inv_error(x, _op) from None
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        LinalgInvExBackward0.record((x,), out)
+    return out
+
+
+# --------------------------------------------------------------------------------- determinants
+
+def _det_grad(grad, self, result):
+    return S.unsqueeze(S.unsqueeze(grad * result, -1), -1) * _mT(linalg_inv(self))
+
+
+LinalgDetBackward0 = derivative("LinalgDetBackward0", aliases={"self": "A"}, self=_det_grad)
+
+
+def linalg_det(x):
+    _check_float(x, "linalg.det")
+    _check_matrix(x, "linalg.det")
+    d = x._data
+    if str(d.dtype) in _LOW:
+        raise x.policy.errors.linalg_not_implemented(kernel="lu_cpu", dtype_scalar=d.dtype)
+    out = x._out_cls._make(backend.namespace(d).linalg.det(d))
+    if _grad_enabled() and x._requires_grad:
+        LinalgDetBackward0.record((x,), out)
+    return out
+
+
+def _slogdet_grad(grads, self):
+    return S.unsqueeze(S.unsqueeze(grads[1], -1), -1) * _mT(linalg_inv(self))
+
+
+LinalgSlogdetBackward0 = derivative("LinalgSlogdetBackward0", aliases={"self": "A"}, many_outputs=True,
+                                    self=_slogdet_grad)
+
+
+def linalg_slogdet(x):
+    _check_float(x, "linalg.slogdet")
+    _check_matrix(x, "linalg.slogdet")
+    d = x._data
+    if str(d.dtype) in _LOW:
+        raise x.policy.errors.linalg_not_implemented(kernel="lu_cpu", dtype_scalar=d.dtype)
+    sign, logabs = backend.namespace(d).linalg.slogdet(d)
+    outs = [x._out_cls._make(sign.astype(d.dtype)), x._out_cls._make(logabs.astype(d.dtype))]
+    if _grad_enabled() and x._requires_grad:
+        LinalgSlogdetBackward0.record((x,), outs)     # the sign gets no gradient, as in PyTorch
+    return tuple(outs)
+
+
+# ------------------------------------------------------------------------------------- solve
+
+def _solve_b_grad(grad, A, vector):
+    return _solve_arrays_grad(A, grad, vector)
+
+
+def _solve_arrays_grad(A, grad, vector):
+    g = S.unsqueeze(grad, -1) if vector else grad
+    gb = linalg_solve(_mT(A), g)
+    return S.squeeze(gb, -1) if vector else gb
+
+
+def _solve_a_grad(grad, A, result, vector):
+    gb = _solve_arrays_grad(A, grad, vector)
+    if vector:
+        return -S.unsqueeze(gb, -1) * S.unsqueeze(result, -2)
+    return -matmul(gb, _mT(result))
+
+
+LinalgSolveExBackward0 = derivative("LinalgSolveExBackward0", keep="vector", aliases={"result": "result"},
+                                    A=_solve_a_grad, B=_solve_b_grad)
+
+
+def linalg_solve(A, B, left=True):
+    """X with AX = B (`left=False`: XA = B); B is a (batch of) vector(s) when it has one dim fewer
+    than A and A's leading shape."""
+    op = "linalg.solve"
+    if not left:
+        return _mT(linalg_solve(_mT(A), _mT(B)))
+    _check_float(A, op)
+    _check_matrix(A, op)
+    da, db = A._data, B._data
+    if da.dtype != db.dtype:
+        raise A.policy.errors.linalg_same_dtype(op=op, a_scalar=da.dtype, b_scalar=db.dtype)
+    vector = db.ndim == 1 or (db.ndim == da.ndim - 1 and db.shape == da.shape[:-1])
+    n = da.shape[-1]
+    b_rows = db.shape[-1] if vector else db.shape[-2]
+    if db.ndim == 0 or b_rows != n:
+        raise A.policy.errors.linalg_solve_shapes(a_rows=n, a_cols=n, b_rows=b_rows if db.ndim else 1,
+                                                  b_cols=1 if vector or db.ndim < 2 else db.shape[-1])
+    xp = backend.namespace(da)
+    bb = db[..., None] if vector else db
+    batch = xp.broadcast_shapes(da.shape[:-2], bb.shape[:-2])
+    try:
+        r = xp.linalg.solve(xp.broadcast_to(da, batch + da.shape[-2:]), xp.broadcast_to(bb, batch + bb.shape[-2:]))
+    except _lin_alg_error(xp):
+        raise A.policy.errors.linalg_solve_singular() from None
+    out = A._out_cls._make(r[..., 0] if vector else r)
+    if _grad_enabled() and (A._requires_grad or B._requires_grad):
+        LinalgSolveExBackward0.record((A, B), out, vector)
+    return out
+
+
+# --------------------------------------------------------------------------------------- norms
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    d = x._data
+    if dtype is not None:
+        x = x.to(dtype)
+        d = x._data
+    if d.dtype.kind not in "fc":
+        raise x.policy.errors.norm_dtype(dtype_scalar=d.dtype)
+    dims = None
+    if dim is not None:
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        seen = set()
+        for k in dims:
+            k = normalize_dim(k, d.ndim, x.policy)
+            if k in seen:
+                raise x.policy.errors.linalg_dim_repeated(dim=k)
+            seen.add(k)
+        dims = tuple(dims)
+    if d.size == 0 and (ord < 0 or ord == float("inf")):
+        if dims is None or any(d.shape[k] == 0 for k in dims):
+            raise x.policy.errors.linalg_norm_empty(ord=ord)
+    return R.norm(x, ord, dim=dims, keepdim=keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    op = "linalg.matrix_norm"
+    if dtype is not None:
+        A = A.to(dtype)
+    d = A._data
+    if d.ndim < 2:
+        raise A.policy.errors.linalg_min_2d(op=op, name="A")
+    if isinstance(dim, int) or len(dim) != 2:
+        raise A.policy.errors.linalg_matrix_norm_dim(dim=dim)
+    d0, d1 = (normalize_dim(k, d.ndim, A.policy) for k in dim)
+    if d0 == d1:
+        raise A.policy.errors.linalg_matrix_norm_same_dims(a=dim[0], b=dim[1])
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise A.policy.errors.linalg_matrix_norm_ord(ord=ord)
+    elif ord not in (1, -1, 2, -2, float("inf"), float("-inf")):
+        raise A.policy.errors.linalg_matrix_norm_ord(ord=ord)
+    if d.dtype.kind not in "fc":
+        raise A.policy.errors.linalg_float(op=op, dtype_scalar=d.dtype)
+    if ord == "fro":
+        return R.norm(A, 2, dim=(d0, d1), keepdim=keepdim)
+    if ord in ("nuc", 2, -2):
+        perm = [k for k in range(d.ndim) if k not in (d0, d1)] + [d0, d1]
+        moved = S.permute(A, perm) if perm != list(range(d.ndim)) else A
+        sv = linalg_svdvals(moved)
+        out = R.sum(sv, -1) if ord == "nuc" else R.amax(sv, -1) if ord == 2 else R.amin(sv, -1)
+        if keepdim:
+            lo, hi = sorted((d0, d1))
+            out = S.unsqueeze(S.unsqueeze(out, lo), hi)
+        return out
+    # 1 / inf: the largest absolute column / row sum (-1 / -inf: the smallest)
+    inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
+    sums = R.norm(A, 1, dim=(inner,), keepdim=keepdim)
+    if not keepdim and inner < outer:
+        outer -= 1
+    out = R.amax(sums, outer, keepdim=keepdim) if ord > 0 else R.amin(sums, outer, keepdim=keepdim)
+    return out
+
+
+def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None):
+    d = x._data
+    if dim is not None:
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        if len(dims) not in (1, 2):
+            raise x.policy.errors.linalg_norm_dim_len(dim=dims)
+    elif ord is not None:
+        if d.ndim not in (1, 2):
+            raise x.policy.errors.linalg_norm_ndim(ndim=d.ndim)
+        if isinstance(ord, str) or d.ndim == 2:
+            return matrix_norm(x, ord, (-2, -1), keepdim, dtype=dtype)
+        dims = [0]
+    else:
+        dims = None
+    if dims is not None and (len(dims) == 2 or isinstance(ord, str)):
+        if isinstance(ord, str) and len(dims) != 2:
+            raise x.policy.errors.linalg_matrix_norm_dim(dim=dim)
+        return matrix_norm(x, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+    return vector_norm(x, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+
+
+# --------------------------------------------------------------------- spectral decompositions
+
+def _absent(g) -> bool:
+    """A gradient the engine materialised as zeros for an unused output (PyTorch's undefined grad)."""
+    return not g._requires_grad and not bool(backend.namespace(g._data).any(g._data))
+
+
+def _outputs(x, arrays):
+    outs = [x._out_cls._make(a) for a in arrays]
+    for i, o in enumerate(outs):
+        o.output_nr = i
+    return outs
+
+
+def _skew(x):
+    return x - _mT(x)
+
+
+def _svd_grad(grads, U, Sv, Vh):
+    """PyTorch's svd_backward for real inputs (full matrices narrowed to the first k vectors)."""
+    gU, gS, gVh = grads
+    m, n, k = U._data.shape[-2], Vh._data.shape[-1], Sv._data.shape[-1]
+    if U._data.shape[-1] != k:
+        U, gU = S.narrow(U, -1, 0, k), S.narrow(gU, -1, 0, k)
+    if Vh._data.shape[-2] != k:
+        Vh, gVh = S.narrow(Vh, -2, 0, k), S.narrow(gVh, -2, 0, k)
+    use_u, use_v = not _absent(gU), not _absent(gVh)
+    if not use_u and not use_v:
+        return matmul(U * S.unsqueeze(gS, -2), Vh)
+    V, gV = _mT(Vh), _mT(gVh)
+    S2 = Sv * Sv
+    eye = _eye_like(Sv, k)
+    Em = S.unsqueeze(S2, -2) - S.unsqueeze(S2, -1) + eye
+    UhgU = _skew(matmul(_mT(U), gU)) if use_u else None
+    VhgV = _skew(matmul(Vh, gV)) if use_v else None
+    if use_u and use_v:
+        ret = (UhgU * S.unsqueeze(Sv, -2) + S.unsqueeze(Sv, -1) * VhgV) / Em
+    elif use_u:
+        ret = (UhgU / Em) * S.unsqueeze(Sv, -2)
+    else:
+        ret = S.unsqueeze(Sv, -1) * (VhgV / Em)
+    ret = ret + _diag_embed(gS)
+    if m > k and use_u:
+        gUSinv = gU / S.unsqueeze(Sv, -2)
+        gA = matmul(U, ret) + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
+        return matmul(gA, Vh)
+    if n > k and use_v:
+        gVSinv = gV / S.unsqueeze(Sv, -2)
+        gA = matmul(ret, Vh) + _mT(gVSinv) - matmul(matmul(_mT(gVSinv), V), Vh)
+        return matmul(U, gA)
+    return matmul(matmul(U, ret), Vh)
+
+
+LinalgSvdBackward0 = derivative("LinalgSvdBackward0", many_outputs=True, save="U Sv Vh", aliases={"Sv": "S"},
+                                self=_svd_grad)
+
+
+def linalg_svd(x, full_matrices=True, _op="linalg.svd"):
+    _check_float(x, _op)
+    _check_matrix(x, _op, square=False)
+    d = x._data
+    u, s, vh = backend.namespace(d).linalg.svd(d, full_matrices=full_matrices)
+    outs = _outputs(x, [u.astype(d.dtype), s.astype(d.dtype), vh.astype(d.dtype)])
+    if _grad_enabled() and x._requires_grad:
+        LinalgSvdBackward0.record((x,), outs, *[save_output(o) for o in outs])
+    return tuple(outs)
+
+
+def linalg_svdvals(x):
+    """The singular values, recorded as PyTorch does: output 1 of a reduced svd."""
+    if _grad_enabled() and x._requires_grad:
+        return linalg_svd(x, False)[1]
+    _check_float(x, "linalg.svd")
+    _check_matrix(x, "linalg.svd", square=False)
+    d = x._data
+    return x._out_cls._make(backend.namespace(d).linalg.svd(d, compute_uv=False).astype(d.dtype))
+
+
+def _eigh_grad(grads, L, V):
+    gL, gV = grads
+    ret = _diag_embed(gL)
+    if not _absent(gV):
+        n = L._data.shape[-1]
+        VhgV = _skew(matmul(_mT(V), gV)) * 0.5
+        Em = S.unsqueeze(L, -2) - S.unsqueeze(L, -1) + _eye_like(L, n)
+        ret = ret + VhgV / Em
+    return matmul(matmul(V, ret), _mT(V))
+
+
+LinalgEighBackward0 = derivative("LinalgEighBackward0", many_outputs=True, save="L V",
+                                 aliases={"L": "eigenvalues", "V": "eigenvectors"}, self=_eigh_grad)
+
+
+def linalg_eigh(x, UPLO="L", _op="linalg.eigh"):
+    if UPLO not in ("L", "U"):
+        raise x.policy.errors.linalg_uplo(uplo=UPLO)
+    d = x._data
+    if d.dtype.kind not in "fc":
+        raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
+    _check_matrix(x, _op)
+    w, v = backend.namespace(d).linalg.eigh(d, UPLO=UPLO)
+    outs = _outputs(x, [w.astype(d.dtype), v.astype(d.dtype)])
+    if _grad_enabled() and x._requires_grad:
+        LinalgEighBackward0.record((x,), outs, *[save_output(o) for o in outs])
+    return tuple(outs)
+
+
+def linalg_eigvalsh(x, UPLO="L"):
+    if _grad_enabled() and x._requires_grad:
+        return linalg_eigh(x, UPLO)[0]
+    if UPLO not in ("L", "U"):
+        raise x.policy.errors.linalg_uplo(uplo=UPLO)
+    d = x._data
+    if d.dtype.kind not in "fc":
+        raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
+    _check_matrix(x, "linalg.eigh")
+    return x._out_cls._make(backend.namespace(d).linalg.eigvalsh(d, UPLO=UPLO).astype(d.dtype))
+
+
+# ---------------------------------------------------------------------------------- cholesky
+
+def _tril_inverse_solve(L, X):
+    """L^{-T} X L^{-1} for lower-triangular L (through solve: differentiable to any order)."""
+    Y = linalg_solve(_mT(L), X)
+    return _mT(linalg_solve(_mT(L), _mT(Y)))
+
+
+def _cholesky_grad(grad, result, upper):
+    L, gL = (_mT(result), _mT(grad)) if upper else (result, grad)
+    phi = S.tril(matmul(_mT(L), gL))
+    phi = phi - 0.5 * _diag_embed(_diagonal(phi))
+    gA = _tril_inverse_solve(L, phi)
+    return 0.5 * (gA + _mT(gA))
+
+
+LinalgCholeskyExBackward0 = derivative("LinalgCholeskyExBackward0", keep="upper", aliases={"result": "L"},
+                                       self=_cholesky_grad)
+
+
+def _not_pd_error(x, op):
+    d = x._data
+    xp = backend.namespace(d)
+    for b, m in _each(d):
+        for k in range(1, m.shape[-1] + 1):
+            try:
+                xp.linalg.cholesky(m[:k, :k])
+            except _lin_alg_error(xp):
+                if d.ndim > 2:
+                    return x.policy.errors.linalg_not_pd_batch(op=op, batch=b, order=k)
+                return x.policy.errors.linalg_not_pd(op=op, order=k)
+    return x.policy.errors.linalg_not_pd(op=op, order=d.shape[-1])
+
+
+def linalg_cholesky(x, upper=False, _op="linalg.cholesky"):
+    _square_float(x, _op)
+    d = x._data
+    xp = backend.namespace(d)
+    try:
+        low = xp.linalg.cholesky(xp.tril(d) + xp.swapaxes(xp.tril(d, -1), -1, -2))
+    except _lin_alg_error(xp):
+        raise _not_pd_error(x, _op) from None
+    out = x._out_cls._make(xp.swapaxes(low, -1, -2).copy() if upper else low)
+    if _grad_enabled() and x._requires_grad:
+        LinalgCholeskyExBackward0.record((x,), out, upper)
+    return out
+
+
+# ---------------------------------------------------------------------------------------- qr
+
+def _copyltu(M):
+    return S.tril(M, -1) + _mT(S.tril(M))
+
+
+def _qr_grad(grads, Q, R, mode):
+    gQ, gR = grads
+    if mode == "r":
+        raise Q.policy.errors.linalg_qr_r_backward()
+    m, n = Q._data.shape[-2], R._data.shape[-1]
+    if mode == "complete" and m > n:
+        raise Q.policy.errors.linalg_qr_complete_backward()
+    if m >= n:
+        M = matmul(R, _mT(gR)) - matmul(_mT(gQ), Q)
+        B = gQ + matmul(Q, _copyltu(M))
+        return _mT(linalg_solve(R, _mT(B)))        # B R^{-T}
+    U, gU = S.narrow(R, -1, 0, m), S.narrow(gR, -1, 0, m)
+    gV = S.narrow(gR, -1, m, n - m)
+    gQ2 = gQ + matmul(S.narrow(_qr_a(Q, R), -1, m, n - m), _mT(gV))
+    M = matmul(U, _mT(gU)) - matmul(_mT(gQ2), Q)
+    B = gQ2 + matmul(Q, _copyltu(M))
+    return S.cat([_mT(linalg_solve(U, _mT(B))), matmul(Q, gV)], -1)
+
+
+def _qr_a(Q, R):
+    return matmul(Q, R)
+
+
+LinalgQrBackward0 = derivative("LinalgQrBackward0", many_outputs=True, save="Q R", keep="mode", self=_qr_grad)
+
+
+def linalg_qr(x, mode="reduced"):
+    if mode not in ("reduced", "r", "complete"):
+        raise x.policy.errors.linalg_qr_mode(mode=mode)
+    _check_float(x, "linalg.qr")
+    _check_matrix(x, "linalg.qr", square=False)
+    d = x._data
+    xp = backend.namespace(d)
+    q, r = xp.linalg.qr(d, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        q = xp.zeros((0,), dtype=d.dtype)
+    outs = _outputs(x, [q.astype(d.dtype), r.astype(d.dtype)])
+    if _grad_enabled() and x._requires_grad:
+        LinalgQrBackward0.record((x,), outs, *[save_output(o) for o in outs], mode)
+    return tuple(outs)

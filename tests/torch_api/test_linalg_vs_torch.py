@@ -1,0 +1,283 @@
+"""torch.linalg against real torch: values, gradients (float64), node names, dtypes, shapes,
+exception types and messages, batched inputs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import flowgrad.torch as ft
+
+rt = pytest.importorskip("torch")
+
+RNG = np.random.default_rng(7)
+
+
+def _pair(arr, requires_grad=True):
+    return (ft.tensor(arr, requires_grad=requires_grad), rt.tensor(arr, requires_grad=requires_grad))
+
+
+def _spd(*shape):
+    a = RNG.standard_normal(shape)
+    return a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+def _outs(res):
+    if isinstance(res, tuple):
+        return list(res)
+    return [res]
+
+
+def _same(fn, *arrays, grad=True, atol=1e-8, names=True):
+    """fn(linalg module, *tensors) on both; compares outputs, dtypes, node names and input grads."""
+    fts = [ft.tensor(a, requires_grad=grad) for a in arrays]
+    rts = [rt.tensor(a, requires_grad=grad) for a in arrays]
+    fo, ro = _outs(fn(ft, *fts)), _outs(fn(rt, *rts))
+    assert len(fo) == len(ro)
+    for f, r in zip(fo, ro):
+        assert tuple(f.shape) == tuple(r.shape)
+        assert str(f.dtype) == str(r.dtype)
+        np.testing.assert_allclose(f.detach().numpy(), r.detach().numpy(), atol=atol, rtol=1e-6)
+        if names and r.grad_fn is not None:
+            assert type(f.grad_fn).__name__ == type(r.grad_fn).__name__
+    if grad:
+        live = [(f, r) for f, r in zip(fo, ro) if r.requires_grad]
+        for f, r in live:
+            w = RNG.standard_normal(tuple(r.shape))
+            (f * ft.tensor(w)).sum().backward(retain_graph=True)
+            (r * rt.tensor(w)).sum().backward(retain_graph=True)
+        for f, r in zip(fts, rts):
+            if r.grad is None:
+                assert f.grad is None
+            else:
+                np.testing.assert_allclose(f.grad.numpy(), r.grad.numpy(), atol=1e-7, rtol=1e-6)
+
+
+def _raises_same(fn, *arrays, **kw):
+    fts = [ft.tensor(a, **kw) if isinstance(a, np.ndarray) else a for a in arrays]
+    rts = [rt.tensor(a, **kw) if isinstance(a, np.ndarray) else a for a in arrays]
+    with pytest.raises(Exception) as re_:
+        fn(rt, *rts)
+    with pytest.raises(Exception) as fe:
+        fn(ft, *fts)
+    assert str(fe.value) == str(re_.value)
+    assert isinstance(fe.value, RuntimeError) == isinstance(re_.value, RuntimeError)
+    assert isinstance(fe.value, NotImplementedError) == isinstance(re_.value, NotImplementedError)
+    if isinstance(re_.value, rt.linalg.LinAlgError):
+        assert isinstance(fe.value, ft.linalg.LinAlgError)
+
+
+# ------------------------------------------------------------------------------------- norms
+
+@pytest.mark.parametrize("ord", [None, 2, 1, 3.5, float("inf"), float("-inf"), 0, -1.5])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (1, False), ((0, 2), True), (-1, True)])
+def test_vector_norm(ord, dim, keepdim):
+    a = RNG.standard_normal((2, 3, 4)) + 0.1
+    if ord is None:
+        _same(lambda T, x: T.linalg.vector_norm(x, dim=dim, keepdim=keepdim), a)
+    else:
+        _same(lambda T, x: T.linalg.vector_norm(x, ord, dim, keepdim), a)
+
+
+def test_vector_norm_dtype():
+    a = RNG.standard_normal((3, 4)).astype(np.float32)
+    _same(lambda T, x: T.linalg.vector_norm(x, dtype=T.float64), a)
+
+
+@pytest.mark.parametrize("ord", ["fro", "nuc", 2, -2, 1, -1, float("inf"), float("-inf")])
+@pytest.mark.parametrize("dim,keepdim", [((-2, -1), False), ((0, 2), True), ((2, 0), False), ((1, 2), True)])
+def test_matrix_norm(ord, dim, keepdim):
+    a = RNG.standard_normal((3, 4, 5))
+    _same(lambda T, x: T.linalg.matrix_norm(x, ord, dim, keepdim), a, names=False)
+    _same(lambda T, x: T.linalg.matrix_norm(x, ord, dim, keepdim=False), a)
+
+
+@pytest.mark.parametrize("args", [(), (None, None), ("fro",), ("nuc",), (2,), (1, (0, 1)), (3, 1), (None, (0, 1)),
+                                  (float("inf"), None, True)])
+def test_norm(args):
+    a = RNG.standard_normal((3, 4))
+    _same(lambda T, x: T.linalg.norm(x, *args), a)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.linalg.norm(x.long()),
+    lambda T, x: T.linalg.vector_norm(x.long()),
+    lambda T, x: T.linalg.matrix_norm(x.long()),
+    lambda T, x: T.linalg.matrix_norm(x[0]),
+    lambda T, x: T.linalg.matrix_norm(x, 3),
+    lambda T, x: T.linalg.norm(x, 3),
+    lambda T, x: T.linalg.norm(x[0], "fro"),
+    lambda T, x: T.linalg.norm(x.unsqueeze(0), "fro"),
+    lambda T, x: T.linalg.vector_norm(x, dim=(0, 0)),
+    lambda T, x: T.linalg.norm(x, dim=(0, 1, 1)),
+    lambda T, x: T.linalg.matrix_norm(x, dim=(0, 0)),
+    lambda T, x: T.linalg.norm(x, "nuc", dim=0),
+    lambda T, x: T.linalg.matrix_norm(x, dim=(0, 5)),
+    lambda T, x: T.linalg.vector_norm(x[:0], -1),
+])
+def test_norm_errors(fn):
+    _raises_same(fn, RNG.standard_normal((3, 4)))
+
+
+# ------------------------------------------------------------------------- det, inv, solve
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (2, 1, 3, 3)])
+def test_det_inv_slogdet(shape):
+    a = RNG.standard_normal(shape) + 2 * np.eye(shape[-1])
+    _same(lambda T, x: T.linalg.det(x), a)
+    _same(lambda T, x: T.linalg.inv(x), a)
+    _same(lambda T, x: tuple(T.linalg.slogdet(x)), a)
+
+
+def test_slogdet_negative_and_fields():
+    a = np.array([[0.0, 2.0], [3.0, 1.0]])
+    f, r = ft.linalg.slogdet(ft.tensor(a)), rt.linalg.slogdet(rt.tensor(a))
+    assert float(f.sign) == float(r.sign) == -1.0
+    assert float(f.logabsdet) == pytest.approx(float(r.logabsdet))
+
+
+@pytest.mark.parametrize("a_shape,b_shape", [((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (2, 3)),
+                                             ((2, 3, 3), (3, 4)), ((3, 3), (2, 3, 1)), ((2, 3, 3), (2, 3, 2))])
+def test_solve(a_shape, b_shape):
+    a = RNG.standard_normal(a_shape) + 3 * np.eye(a_shape[-1])
+    b = RNG.standard_normal(b_shape)
+    _same(lambda T, x, y: T.linalg.solve(x, y), a, b)
+
+
+def test_solve_left_false():
+    a = RNG.standard_normal((3, 3)) + 3 * np.eye(3)
+    b = RNG.standard_normal((2, 3))
+    _same(lambda T, x, y: T.linalg.solve(x, y, left=False), a, b, names=False)
+
+
+@pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x: T.linalg.det(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.det(x), [np.ones((2, 3))]),
+    (lambda T, x: T.linalg.det(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.det(x), [np.ones((3, 3), np.float16)]),
+    (lambda T, x: T.linalg.inv(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.inv(x), [np.ones((2, 3))]),
+    (lambda T, x: T.linalg.inv(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.inv(x), [np.ones((3, 3), np.float16)]),
+    (lambda T, x: T.linalg.inv(x), [np.zeros((3, 3))]),
+    (lambda T, x: T.linalg.inv(x), [np.ones((3, 3))]),
+    (lambda T, x: T.linalg.inv(x), [np.stack([np.eye(3), np.zeros((3, 3))])]),
+    (lambda T, x: T.linalg.slogdet(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.slogdet(x), [np.ones((2, 3))]),
+    (lambda T, x, y: T.linalg.solve(x, y), [np.zeros((3, 3)), np.ones(3)]),
+    (lambda T, x, y: T.linalg.solve(x, y), [np.ones((2, 3)), np.ones(3)]),
+    (lambda T, x, y: T.linalg.solve(x, y), [np.eye(3), np.ones(2)]),
+    (lambda T, x, y: T.linalg.solve(x, y), [np.eye(3), np.ones((2, 2))]),
+    (lambda T, x, y: T.linalg.solve(x, y), [np.eye(3, dtype=np.float32), np.ones(3)]),
+])
+def test_errors(fn, arrays):
+    _raises_same(fn, *arrays)
+
+
+def test_submodule_and_shim():
+    import importlib.util
+    from flowgrad import shim
+    assert ft.linalg.det is not None
+    assert importlib.util.find_spec("flowgrad.torch.linalg") is not None
+    assert shim.FACADES["torch"] == "flowgrad.torch"
+
+
+# ------------------------------------------------------------------ decompositions (signs fixed)
+
+def _signs(T, M, axis):
+    """+1/-1 per singular / eigen vector making its largest-magnitude entry positive (a loss over
+    sign-fixed vectors is independent of the LAPACK's sign choice)."""
+    idx = M.detach().abs().argmax(axis, keepdim=True)
+    return T.sign(M.detach().gather(axis, idx))
+
+
+def _svd_fixed(T, x, full=False):
+    U, Sv, Vh = T.linalg.svd(x, full_matrices=full)
+    k = Sv.shape[-1]
+    s = _signs(T, U[..., :k], -2)
+    return U[..., :k] * s, Sv, Vh[..., :k, :] * s.transpose(-1, -2)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (2, 3, 3), (2, 5, 2)])
+def test_svd(shape):
+    a = RNG.standard_normal(shape)
+    _same(lambda T, x: _svd_fixed(T, x), a, names=False)
+    _same(lambda T, x: T.linalg.svd(x)[1], a)
+    _same(lambda T, x: T.linalg.svdvals(x), a)
+    _same(lambda T, x: _svd_fixed(T, x, True), a, names=False)
+    f, r = ft.linalg.svd(ft.tensor(a)), rt.linalg.svd(rt.tensor(a))
+    assert [tuple(t.shape) for t in f] == [tuple(t.shape) for t in r]
+    assert type(f).__name__ == type(r).__name__ == "linalg_svd"
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4)])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh(shape, uplo):
+    a = RNG.standard_normal(shape)
+    a = a + np.swapaxes(a, -1, -2)
+
+    def fixed(T, x):
+        L, V = T.linalg.eigh(x, UPLO=uplo)
+        return L, V * _signs(T, V, -2)
+    _same(fixed, a, names=False)
+    _same(lambda T, x: T.linalg.eigh(x, uplo)[0], a)
+    _same(lambda T, x: T.linalg.eigvalsh(x, uplo), a)
+
+
+def test_eigh_not_symmetric_uses_one_triangle():
+    a = RNG.standard_normal((3, 3))
+    _same(lambda T, x: T.linalg.eigvalsh(x), a)
+    _same(lambda T, x: T.linalg.eigvalsh(x, "U"), a)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky(shape, upper):
+    a = _spd(*shape)
+    _same(lambda T, x: T.linalg.cholesky(x, upper=upper), a)
+
+
+def test_cholesky_reads_lower_triangle():
+    a = _spd(3, 3) + np.triu(np.ones((3, 3)), 1)
+    _same(lambda T, x: T.linalg.cholesky(x), a)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 3), (3, 5), (2, 4, 2)])
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+def test_qr(shape, mode):
+    a = RNG.standard_normal(shape)
+
+    def fixed(T, x):
+        Q, R = T.linalg.qr(x, mode)
+        k = min(shape[-2:])
+        s = T.sign((R.detach()[..., :k, :k] * T.eye(k, dtype=R.dtype)).sum(-1))
+        return Q[..., :k] * s.unsqueeze(-2), R[..., :k, :] * s.unsqueeze(-1)
+    if mode == "complete" and shape[-2] > shape[-1]:
+        _same(lambda T, x: tuple(T.linalg.qr(x, mode)), a, grad=False)
+        _raises_same(lambda T, x: T.linalg.qr(x, mode)[0].sum().backward(), a, requires_grad=True)
+    else:
+        _same(fixed, a, names=False)
+
+
+def test_qr_r_mode():
+    a = RNG.standard_normal((4, 3))
+    _same(lambda T, x: T.linalg.qr(x, "r")[0], a, grad=False)
+    _raises_same(lambda T, x: T.linalg.qr(x, "r")[1].sum().backward(), a, requires_grad=True)
+
+
+@pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x: T.linalg.cholesky(x), [-np.eye(3)]),
+    (lambda T, x: T.linalg.cholesky(x), [np.stack([np.eye(3), np.diag([1.0, -1.0, 1.0])])]),
+    (lambda T, x: T.linalg.cholesky(x), [np.ones((2, 3))]),
+    (lambda T, x: T.linalg.cholesky(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.qr(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.qr(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.qr(x, mode="x"), [np.ones((3, 3))]),
+    (lambda T, x: T.linalg.eigh(x), [np.ones((2, 3))]),
+    (lambda T, x: T.linalg.eigh(x, UPLO="X"), [np.eye(3)]),
+    (lambda T, x: T.linalg.eigvalsh(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.svd(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.svd(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.svdvals(x), [np.ones(3)]),
+])
+def test_decomposition_errors(fn, arrays):
+    _raises_same(fn, *arrays)
