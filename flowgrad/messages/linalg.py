@@ -48,4 +48,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                   "and nrows > ncols."),
     "linalg_uplo": (RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got {uplo}"),
     "linalg_not_implemented": (NotImplementedError, "\"{kernel}\" not implemented for '{dtype_scalar}'"),
+    "linalg_pinv_dtype": (RuntimeError, "linalg.pinv({dtype_scalar}{{[{shape}]}}): expected a tensor with 2 or more "
+                                        "dimensions of float, double, cfloat or cdouble types"),
+    "linalg_lstsq_dtype": (RuntimeError, "This function doesn't handle types other than float and double"),
+    "linalg_lstsq_same_dtype": (RuntimeError, "{op}: Expected input and other to have the same dtype, but got "
+                                              "input's dtype {a_scalar} and other's dtype {b_scalar}"),
+    "linalg_lstsq_min_2d": (RuntimeError, "{op}: input must have at least 2 dimensions."),
+    "linalg_lstsq_rows": (RuntimeError, "{op}: input.size(-2) should match other.size({b_dim})"),
+    "linalg_lstsq_driver": (RuntimeError, "{op}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"),
+    "linalg_lstsq_rank": (LinAlgError, "{op}: The least squares solution could not be computed because the input "
+                                       "matrix does not have full rank (error code: {code})."),
 }

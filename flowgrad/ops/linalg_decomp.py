@@ -17,7 +17,7 @@ from .linalg import matmul
 
 __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector_norm", "matrix_norm",
            "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
-           "linalg_qr"]
+           "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp"]
 
 _LOW = ("float16", "bfloat16")
 
@@ -517,3 +517,177 @@ def linalg_qr(x, mode="reduced"):
     if _grad_enabled() and x._requires_grad:
         LinalgQrBackward0.record((x,), outs, *[save_output(o) for o in outs], mode)
     return tuple(outs)
+
+
+# -------------------------------------------------------------------------------------- pinv
+
+def _pinv_grad(grad, self, result):
+    """PyTorch's pinv_backward: products arranged so the inner dimension is the smaller one."""
+    A, P = self, result
+    m, n = A._data.shape[-2], A._data.shape[-1]
+    Ph, gh = _mT(P), _mT(grad)
+    if m <= n:
+        K = matmul(gh, P)
+        KPh = matmul(K, Ph)
+        return (-_mT(matmul(P, K)) + KPh - matmul(matmul(A, P), KPh)
+                + matmul(matmul(Ph, P), gh - matmul(K, A)))
+    K = matmul(P, gh)
+    PhK = matmul(Ph, K)
+    return (-_mT(matmul(K, P)) + matmul(matmul(gh - matmul(A, K), P), Ph) + PhK
+            - matmul(matmul(PhK, P), A))
+
+
+LinalgPinvBackward0 = derivative("LinalgPinvBackward0", self=_pinv_grad)
+
+
+def _tolerance(xp, value, like):
+    if value is None:
+        return None
+    return value._data if hasattr(value, "_data") else xp.asarray(value, dtype=like.dtype)
+
+
+def linalg_pinv(x, atol=None, rtol=None, hermitian=False):
+    d = x._data
+    if d.ndim < 2 or d.dtype.kind not in "fc" or str(d.dtype) in _LOW:
+        raise x.policy.errors.linalg_pinv_dtype(dtype_scalar=d.dtype, shape=", ".join(map(str, d.shape)))
+    xp = backend.namespace(d)
+    m, n = d.shape[-2:]
+    at, rt = _tolerance(xp, atol, d), _tolerance(xp, rtol, d)
+    if rt is None:
+        rt = xp.asarray(xp.finfo(d.dtype).eps * max(m, n) if at is None or not bool(xp.all(at > 0)) else 0.0,
+                        dtype=d.dtype)
+    if at is None:
+        at = xp.zeros((), dtype=d.dtype)
+    if hermitian:
+        w, v = xp.linalg.eigh(d)
+        mag = xp.abs(w)
+        top = xp.max(mag, axis=-1, keepdims=True) if w.shape[-1] else xp.zeros(w.shape[:-1] + (1,), d.dtype)
+        tol = xp.maximum(at[..., None], rt[..., None] * top)
+        inv = xp.where(mag > tol, 1 / xp.where(mag > tol, w, 1), 0)
+        r = (v * inv[..., None, :]) @ xp.swapaxes(v, -1, -2)
+    else:
+        u, s, vh = xp.linalg.svd(d, full_matrices=False)
+        top = s[..., :1] if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), d.dtype)
+        tol = xp.maximum(at[..., None], rt[..., None] * top)
+        inv = xp.where(s > tol, 1 / xp.where(s > tol, s, 1), 0)
+        r = (xp.swapaxes(vh, -1, -2) * inv[..., None, :]) @ xp.swapaxes(u, -1, -2)
+    out = x._out_cls._make(r.astype(d.dtype))
+    if _grad_enabled() and x._requires_grad:
+        LinalgPinvBackward0.record((x,), out)
+    return out
+
+
+# ------------------------------------------------------------------------------------- lstsq
+
+_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq_a_grad(grad, self, b, vector):
+    P = linalg_pinv(self)
+    B = S.unsqueeze(b, -1) if vector else b
+    g = S.unsqueeze(grad, -1) if vector else grad
+    return _pinv_grad(matmul(g, _mT(B)), self, P)
+
+
+def _lstsq_b_grad(grad, self, vector):
+    P = linalg_pinv(self)
+    g = S.unsqueeze(grad, -1) if vector else grad
+    gb = matmul(_mT(P), g)
+    return S.squeeze(gb, -1) if vector else gb
+
+
+LinalgLstsqBackward0 = derivative("LinalgLstsqBackward0", keep="vector", self=_lstsq_a_grad, b=_lstsq_b_grad)
+
+
+def linalg_lstsq(A, B, rcond=None, driver=None):
+    """(solution, residuals, rank, singular_values) as PyTorch's CPU drivers report them; the
+    solution is the minimum-norm least-squares one (through the pseudoinverse)."""
+    op = "torch.linalg.lstsq"
+    da, db = A._data, B._data
+    if da.dtype.kind not in "f" or db.dtype.kind not in "f":
+        raise A.policy.errors.linalg_lstsq_dtype()
+    if da.dtype != db.dtype:
+        raise A.policy.errors.linalg_lstsq_same_dtype(op=op, a_scalar=da.dtype, b_scalar=db.dtype)
+    if da.ndim < 2:
+        raise A.policy.errors.linalg_lstsq_min_2d(op=op)
+    vector = db.ndim == da.ndim - 1
+    if vector and db.shape[-1] != da.shape[-2]:
+        raise A.policy.errors.linalg_lstsq_rows(op=op, b_dim=-1)
+    if not vector and (db.ndim < 2 or db.shape[-2] != da.shape[-2]):
+        raise A.policy.errors.linalg_lstsq_rows(op=op, b_dim=-2)
+    driver = "gelsy" if driver is None else driver
+    if driver not in _DRIVERS:
+        raise A.policy.errors.linalg_lstsq_driver(op=op)
+    xp = backend.namespace(da)
+    m, n = da.shape[-2:]
+    sv = xp.linalg.svd(da, compute_uv=False)
+    cut = rcond if rcond is not None and rcond > 0 else xp.finfo(da.dtype).eps * max(m, n)
+    top = sv[..., :1] if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), da.dtype)
+    rank = xp.sum(sv > cut * top, axis=-1).astype("int64")
+    Bm = db[..., None] if vector else db
+    if driver == "gels" and m >= n:     # LAPACK's QR solve: an exactly zero pivot of R fails
+        q, r = xp.linalg.qr(da)
+        diag = xp.abs(xp.diagonal(r, axis1=-2, axis2=-1))
+        if bool(xp.any(diag == 0)):
+            raise A.policy.errors.linalg_lstsq_rank(op=op, code=int(xp.argmax(xp.any(
+                diag.reshape(-1, n) == 0, axis=0))) + 1)
+        sol = xp.linalg.solve(r, xp.swapaxes(q, -1, -2) @ Bm)
+    else:
+        sol = linalg_pinv(A.detach(), rtol=cut)._data @ Bm
+    out = A._out_cls._make((sol[..., 0] if vector else sol).astype(da.dtype))
+    if _grad_enabled() and (A._requires_grad or B._requires_grad):
+        LinalgLstsqBackward0.record((A, B), out, vector)
+    empty = A._out_cls._make(xp.zeros((0,), dtype=da.dtype))
+    residuals = empty
+    if driver != "gelsy" and m > n and bool(xp.all(rank == n)):
+        fit = matmul(A, S.unsqueeze(out, -1) if vector else out)
+        res = fit - (S.unsqueeze(B, -1) if vector else B)
+        residuals = R.sum(res * res, -2)     # a vector B counts as one column, as in PyTorch
+    ranks = A._out_cls._make(rank if driver != "gels" else xp.zeros((0,), dtype="int64"))
+    svals = A._out_cls._make(sv.astype(da.dtype)) if driver in ("gelsd", "gelss") else \
+        A._out_cls._make(xp.zeros((0,), dtype=da.dtype))
+    return out, residuals, ranks, svals
+
+
+# -------------------------------------------------------------------------------- matrix_exp
+
+def _expm_array(xp, d):
+    """exp of a batch of matrices: scaling and squaring over a degree-18 Taylor sum."""
+    n = d.shape[-1]
+    norm = xp.max(xp.sum(xp.abs(d), axis=-2), axis=-1) if d.size else xp.zeros(d.shape[:-2], d.dtype)
+    top = float(xp.max(norm)) if norm.size else 0.0
+    squarings = max(0, int(xp.ceil(xp.log2(top / 0.5)))) if top > 0.5 else 0
+    a = d / (2.0 ** squarings)
+    eye = xp.broadcast_to(xp.eye(n, dtype=d.dtype), d.shape)
+    out = eye.copy()
+    term = eye.copy()
+    for k in range(1, 19):
+        term = term @ a / k
+        out = out + term
+    for _ in range(squarings):
+        out = out @ out
+    return out
+
+
+def _matrix_exp_grad(grad, self):
+    """The upper-right block of exp([[A^T, g], [0, A^T]]) (differentiable to any order)."""
+    n = self._data.shape[-1]
+    At = _mT(self)
+    top = S.cat([At, grad], -1)
+    bottom = S.cat([grad * 0, At], -1)
+    big = linalg_matrix_exp(S.cat([top, bottom], -2))
+    return S.narrow(S.narrow(big, -2, 0, n), -1, n, n)
+
+
+LinalgMatrixExpBackward0 = derivative("LinalgMatrixExpBackward0", self=_matrix_exp_grad)
+
+
+def linalg_matrix_exp(x):
+    _square_float(x, "linalg.matrix_exp")
+    d = x._data
+    xp = backend.namespace(d)
+    work = d.astype("float32") if str(d.dtype) in _LOW else d
+    out = x._out_cls._make(_expm_array(xp, work).astype(d.dtype))
+    if _grad_enabled() and x._requires_grad:
+        LinalgMatrixExpBackward0.record((x,), out)
+    return out

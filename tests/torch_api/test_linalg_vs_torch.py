@@ -281,3 +281,65 @@ def test_qr_r_mode():
 ])
 def test_decomposition_errors(fn, arrays):
     _raises_same(fn, *arrays)
+
+
+# ------------------------------------------------------------------ pinv, lstsq, matrix_exp
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (2, 3, 3)])
+def test_pinv(shape):
+    a = RNG.standard_normal(shape)
+    _same(lambda T, x: T.linalg.pinv(x), a)
+
+
+def test_pinv_tolerances_and_hermitian():
+    a = np.diag([3.0, 1.0, 1e-3]) @ RNG.standard_normal((3, 3))
+    _same(lambda T, x: T.linalg.pinv(x, rtol=0.1), a, grad=False)
+    _same(lambda T, x: T.linalg.pinv(x, atol=0.5), a, grad=False)
+    _same(lambda T, x: T.linalg.pinv(x, atol=0.01, rtol=0.2), a, grad=False)
+    s = _spd(3, 3)
+    _same(lambda T, x: T.linalg.pinv(x, hermitian=True), s)
+
+
+@pytest.mark.parametrize("a_shape,b_shape", [((4, 3), (4, 2)), ((3, 3), (3, 1)), ((2, 5, 3), (2, 5, 2)),
+                                             ((4, 3), (4,)), ((3, 4), (3, 2))])
+@pytest.mark.parametrize("driver", [None, "gelsy", "gelsd", "gelss", "gels"])
+def test_lstsq(a_shape, b_shape, driver):
+    a, b = RNG.standard_normal(a_shape), RNG.standard_normal(b_shape)
+    if driver == "gels" and a_shape[-2] < a_shape[-1]:
+        return     # LAPACK's gels solves an underdetermined system differently (not the minimum norm)
+    _same(lambda T, x, y: T.linalg.lstsq(x, y, driver=driver).solution, a, b)
+    _same(lambda T, x, y: tuple(T.linalg.lstsq(x, y, driver=driver))[1:], a, b, grad=False)
+    f, r = ft.linalg.lstsq(ft.tensor(a), ft.tensor(b)), rt.linalg.lstsq(rt.tensor(a), rt.tensor(b))
+    assert type(f).__name__ == type(r).__name__
+    for name in ("solution", "residuals", "rank", "singular_values"):
+        assert tuple(getattr(f, name).shape) == tuple(getattr(r, name).shape)
+
+
+@pytest.mark.parametrize("shape,scale", [((3, 3), 0.3), ((3, 3), 4.0), ((2, 4, 4), 1.0), ((1, 1), 2.0)])
+def test_matrix_exp(shape, scale):
+    a = RNG.standard_normal(shape) * scale
+    _same(lambda T, x: T.linalg.matrix_exp(x), a, atol=1e-9)
+
+
+def test_matrix_exp_float32():
+    a = RNG.standard_normal((3, 3)).astype(np.float32)
+    _same(lambda T, x: T.linalg.matrix_exp(x), a, atol=1e-5, grad=False)
+
+
+@pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x: T.linalg.pinv(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.pinv(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x, y: T.linalg.lstsq(x, y, driver="x"), [np.ones((3, 3)), np.ones((3, 2))]),
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones((3, 3)), np.ones((3, 2), np.float32)]),
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones((4, 3)), np.ones((3, 2))]),
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones((4, 3)), np.ones(3)]),
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones(3), np.ones(3)]),
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones((3, 3), np.int64), np.ones((3, 3), np.int64)]),
+    (lambda T, x, y: T.linalg.lstsq(x, y, driver="gels"), [np.array([[1.0, 1, 0], [0, 0, 0], [0, 0, 1]]),
+                                                           np.ones((3, 1))]),
+    (lambda T, x: T.linalg.matrix_exp(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.matrix_exp(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.matrix_exp(x), [np.ones((2, 3))]),
+])
+def test_solver_errors(fn, arrays):
+    _raises_same(fn, *arrays)
