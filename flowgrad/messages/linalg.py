@@ -58,4 +58,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_lstsq_driver": (RuntimeError, "{op}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"),
     "linalg_lstsq_rank": (LinAlgError, "{op}: The least squares solution could not be computed because the input "
                                        "matrix does not have full rank (error code: {code})."),
+    "linalg_svd_driver": (RuntimeError, "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
+                                        "inputs with cuSOLVER backend."),
+    "linalg_multi_dot_count": (RuntimeError, "multi_dot(): expected at least 2 tensors but got {count}"),
+    "linalg_vecdot_dtype": (RuntimeError, "linalg.vecdot: Expected x and y to have the same dtype, but found x of "
+                                          "type {a_scalar} and y of type {b_scalar} instead"),
 }

@@ -17,7 +17,8 @@ from .linalg import matmul
 
 __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector_norm", "matrix_norm",
            "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
-           "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp"]
+           "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp", "logdet", "matrix_power", "multi_dot",
+           "vecdot"]
 
 _LOW = ("float16", "bfloat16")
 
@@ -110,23 +111,50 @@ LinalgInvExBackward0 = derivative("LinalgInvExBackward0", aliases={"result": "in
                                   self=lambda grad, result: -matmul(matmul(_mT(result), grad), _mT(result)))
 
 
-def linalg_inv(x, _op="linalg.inv"):
-    _square_float(x, _op, low=True)
+def _per_matrix(x, fn, info_of):
+    """fn over each matrix of x's batch: the failed ones NaN, with info_of(matrix) as their info."""
+    d = x._data
+    xp = backend.namespace(d)
+    flat = d.reshape((-1,) + d.shape[-2:])
+    outs, infos = [], []
+    for m in flat:
+        try:
+            outs.append(fn(m))
+            infos.append(0)
+        except _lin_alg_error(xp):
+            outs.append(xp.full(m.shape, float("nan"), dtype=d.dtype))
+            infos.append(info_of(m))
+    r = xp.stack(outs).reshape(d.shape) if outs else xp.zeros(d.shape, d.dtype)
+    return r, xp.asarray(infos, dtype="int32").reshape(d.shape[:-2])
+
+
+def linalg_inv(x, _op="linalg.inv", check_errors=True):
+    """The inverse; `check_errors=False` (inv_ex) returns (inverse, info) with NaN where singular.
+    `_op` names the function in a singularity error (the argument checks are linalg.inv's)."""
+    _square_float(x, "linalg.inv", low=True)
     d = x._data
     xp = backend.namespace(d)
     try:
         r = xp.linalg.inv(d)
+        info = xp.zeros(d.shape[:-2], dtype="int32")
     except _lin_alg_error(xp):
-        raise _inv_error(x, _op) from None
+        if check_errors:
+            raise _inv_error(x, _op) from None
+        r, info = _per_matrix(x, xp.linalg.inv, lambda m: _singular_pivot(xp, m))
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         LinalgInvExBackward0.record((x,), out)
-    return out
+    return out if check_errors else (out, x._out_cls._make(info))
 
 
 # --------------------------------------------------------------------------------- determinants
 
 def _det_grad(grad, self, result):
+    """det(A) A^{-T} g; an exactly singular matrix gets a zero gradient, as in PyTorch."""
+    singular = result._data == 0
+    if bool(backend.namespace(singular).any(singular)):
+        mask = result._new(singular[..., None, None])
+        self = E.where(mask, _eye_like(self, self._data.shape[-1]), self)
     return S.unsqueeze(S.unsqueeze(grad * result, -1), -1) * _mT(linalg_inv(self))
 
 
@@ -361,7 +389,9 @@ LinalgSvdBackward0 = derivative("LinalgSvdBackward0", many_outputs=True, save="U
                                 self=_svd_grad)
 
 
-def linalg_svd(x, full_matrices=True, _op="linalg.svd"):
+def linalg_svd(x, full_matrices=True, driver=None, _op="linalg.svd"):
+    if driver is not None and backend.device_of(x._data).type != "cuda":
+        raise x.policy.errors.linalg_svd_driver()
     _check_float(x, _op)
     _check_matrix(x, _op, square=False)
     d = x._data
@@ -447,28 +477,44 @@ def _not_pd_error(x, op):
     d = x._data
     xp = backend.namespace(d)
     for b, m in _each(d):
-        for k in range(1, m.shape[-1] + 1):
-            try:
-                xp.linalg.cholesky(m[:k, :k])
-            except _lin_alg_error(xp):
-                if d.ndim > 2:
-                    return x.policy.errors.linalg_not_pd_batch(op=op, batch=b, order=k)
-                return x.policy.errors.linalg_not_pd(op=op, order=k)
+        try:
+            xp.linalg.cholesky(m)
+        except _lin_alg_error(xp):
+            order = _leading_minor(xp, m)
+            if d.ndim > 2:
+                return x.policy.errors.linalg_not_pd_batch(op=op, batch=b, order=order)
+            return x.policy.errors.linalg_not_pd(op=op, order=order)
     return x.policy.errors.linalg_not_pd(op=op, order=d.shape[-1])
 
 
-def linalg_cholesky(x, upper=False, _op="linalg.cholesky"):
-    _square_float(x, _op)
+def _leading_minor(xp, m) -> int:
+    for k in range(1, m.shape[-1] + 1):
+        try:
+            xp.linalg.cholesky(m[:k, :k])
+        except _lin_alg_error(xp):
+            return k
+    return m.shape[-1]
+
+
+def linalg_cholesky(x, upper=False, _op="linalg.cholesky", check_errors=True):
+    """The Cholesky factor of the lower triangle; `check_errors=False` (cholesky_ex) returns
+    (L, info) with NaN where not positive-definite. `_op` names the function in a factorization
+    error (the argument checks are linalg.cholesky's)."""
+    _square_float(x, "linalg.cholesky")
     d = x._data
     xp = backend.namespace(d)
+    sym = xp.tril(d) + xp.swapaxes(xp.tril(d, -1), -1, -2)
     try:
-        low = xp.linalg.cholesky(xp.tril(d) + xp.swapaxes(xp.tril(d, -1), -1, -2))
+        low = xp.linalg.cholesky(sym)
+        info = xp.zeros(d.shape[:-2], dtype="int32")
     except _lin_alg_error(xp):
-        raise _not_pd_error(x, _op) from None
+        if check_errors:
+            raise _not_pd_error(x, _op) from None
+        low, info = _per_matrix(x._new(sym), xp.linalg.cholesky, lambda m: _leading_minor(xp, m))
     out = x._out_cls._make(xp.swapaxes(low, -1, -2).copy() if upper else low)
     if _grad_enabled() and x._requires_grad:
         LinalgCholeskyExBackward0.record((x,), out, upper)
-    return out
+    return out if check_errors else (out, x._out_cls._make(info))
 
 
 # ---------------------------------------------------------------------------------------- qr
@@ -691,3 +737,57 @@ def linalg_matrix_exp(x):
     if _grad_enabled() and x._requires_grad:
         LinalgMatrixExpBackward0.record((x,), out)
     return out
+
+
+# ------------------------------------------------------------------------------ compositions
+
+def logdet(x):
+    """log det A: the log of |det| where the sign is positive, NaN where negative (PyTorch's where)."""
+    _check_float(x, "logdet")
+    sign, logabs = linalg_slogdet(x)
+    return E.where(sign._new(sign._data < 0), float("nan"), logabs)
+
+
+def matrix_power(x, n):
+    """A^n by repeated squaring over matmul (A^{-1} for negative n)."""
+    op = "linalg.matrix_power"
+    _check_matrix(x, op)
+    if n == 0:
+        d = x._data
+        eye = backend.namespace(d).broadcast_to(backend.namespace(d).eye(d.shape[-1], dtype=d.dtype), d.shape)
+        return x * 0 + x._new(eye.copy()) if x._requires_grad and _grad_enabled() else x._new(eye.copy())
+    if n == 1:
+        return S.clone(x)
+    base = linalg_inv(x) if n < 0 else x
+    n = abs(n)
+    out = None
+    while n:
+        if n & 1:
+            out = base if out is None else matmul(out, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return out
+
+
+def multi_dot(tensors):
+    """The product of a chain of matrices (the first may be a row vector, the last a column vector)."""
+    ts = list(tensors)
+    if len(ts) < 2:
+        raise (ts[0].policy if ts else _policy()).errors.linalg_multi_dot_count(count=len(ts))
+    out = ts[0]
+    for t in ts[1:]:
+        out = matmul(out, t)
+    return out
+
+
+def _policy():
+    from ..autograd.policy import policy_of
+    return policy_of()
+
+
+def vecdot(x, y, dim=-1):
+    """Sum over `dim` of x * y (real inputs)."""
+    if x._data.dtype != y._data.dtype:
+        raise x.policy.errors.linalg_vecdot_dtype(a_scalar=x._data.dtype, b_scalar=y._data.dtype)
+    return R.sum(x * y, dim)

@@ -10,6 +10,8 @@ _slogdet = _return_type("torch", "linalg_slogdet", ("sign", "logabsdet"))
 _svd = _return_type("torch", "linalg_svd", ("U", "S", "Vh"))
 _eigh = _return_type("torch", "linalg_eigh", ("eigenvalues", "eigenvectors"))
 _qr = _return_type("torch", "linalg_qr", ("Q", "R"))
+_inv_ex = _return_type("torch", "linalg_inv_ex", ("inverse", "info"))
+_cholesky_ex = _return_type("torch", "linalg_cholesky_ex", ("L", "info"))
 _lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 inv = _L.linalg_inv
@@ -18,6 +20,9 @@ solve = _L.linalg_solve
 svdvals = _L.linalg_svdvals
 eigvalsh = _L.linalg_eigvalsh
 matrix_exp = _L.linalg_matrix_exp
+matrix_power = _L.matrix_power
+multi_dot = _L.multi_dot
+vecdot = _L.vecdot
 vector_norm = _L.vector_norm
 matrix_norm = _L.matrix_norm
 norm = _L.linalg_norm
@@ -30,7 +35,7 @@ def slogdet(A):
 
 def svd(A, full_matrices=True, *, driver=None):
     """(U, S, Vh) of a (batch of) matrices, as torch.return_types.linalg_svd."""
-    return _svd(*_L.linalg_svd(A, full_matrices))
+    return _svd(*_L.linalg_svd(A, full_matrices, driver))
 
 
 def eigh(A, UPLO="L"):
@@ -57,3 +62,40 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
 def lstsq(A, B, rcond=None, *, driver=None):
     """(solution, residuals, rank, singular_values) of min ||AX - B||, as torch.return_types.linalg_lstsq."""
     return _lstsq(*_L.linalg_lstsq(A, B, rcond, driver))
+
+
+def inv_ex(A, *, check_errors=False):
+    """(inverse, info): info is the 1-based index of a zero pivot per matrix (0: inverted); where it
+    is not 0 the inverse is NaN. check_errors=True raises as inv does."""
+    if check_errors:
+        return _inv_ex(_L.linalg_inv(A, "linalg.inv_ex"), _zero_info(A))
+    return _inv_ex(*_L.linalg_inv(A, "linalg.inv_ex", False))
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    """(L, info): info is the order of the first leading minor that is not positive-definite (0:
+    factored); where it is not 0, L is NaN. check_errors=True raises as cholesky does."""
+    if check_errors:
+        return _cholesky_ex(_L.linalg_cholesky(A, upper, "linalg.cholesky_ex"), _zero_info(A))
+    return _cholesky_ex(*_L.linalg_cholesky(A, upper, "linalg.cholesky_ex", False))
+
+
+def _zero_info(A):
+    return A._new(A._data[..., 0, 0].astype("int32") * 0)
+
+
+# ------------------------------------------- the torch.* functions and Tensor methods of the same ops
+
+_plain_slogdet = _return_type("torch", "slogdet", ("sign", "logabsdet"))
+
+
+def _top_slogdet(input):
+    return _plain_slogdet(*_L.linalg_slogdet(input))
+
+
+def _pinverse(input, rcond=1e-15):
+    return _L.linalg_pinv(input, rtol=rcond)
+
+
+TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
+             "pinverse": _pinverse, "matrix_power": matrix_power}

@@ -128,6 +128,11 @@ def test_det_inv_slogdet(shape):
     _same(lambda T, x: tuple(T.linalg.slogdet(x)), a)
 
 
+def test_det_singular_gradient():
+    a = np.stack([np.eye(3), np.diag([1.0, 2.0, 0.0]), np.zeros((3, 3))])
+    _same(lambda T, x: T.linalg.det(x), a)
+
+
 def test_slogdet_negative_and_fields():
     a = np.array([[0.0, 2.0], [3.0, 1.0]])
     f, r = ft.linalg.slogdet(ft.tensor(a)), rt.linalg.slogdet(rt.tensor(a))
@@ -278,6 +283,7 @@ def test_qr_r_mode():
     (lambda T, x: T.linalg.svd(x), [np.ones(3)]),
     (lambda T, x: T.linalg.svd(x), [np.ones((3, 3), np.int64)]),
     (lambda T, x: T.linalg.svdvals(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.svd(x, driver="gesvd"), [np.ones((3, 3))]),
 ])
 def test_decomposition_errors(fn, arrays):
     _raises_same(fn, *arrays)
@@ -343,3 +349,62 @@ def test_matrix_exp_float32():
 ])
 def test_solver_errors(fn, arrays):
     _raises_same(fn, *arrays)
+
+
+# ------------------------------------------------------------- _ex variants, compositions, aliases
+
+def test_inv_ex_and_cholesky_ex_info():
+    a = np.stack([np.eye(3) * 2, np.zeros((3, 3)), np.diag([1.0, 0.0, 1.0])])
+    f, r = ft.linalg.inv_ex(ft.tensor(a)), rt.linalg.inv_ex(rt.tensor(a))
+    assert f.info.tolist() == r.info.tolist() and str(f.info.dtype) == str(r.info.dtype)
+    np.testing.assert_allclose(f.inverse.numpy()[0], r.inverse.numpy()[0])
+    assert type(f).__name__ == type(r).__name__
+    s = np.stack([_spd(3, 3), -np.eye(3), np.diag([1.0, 1.0, -1.0])])
+    f, r = ft.linalg.cholesky_ex(ft.tensor(s)), rt.linalg.cholesky_ex(rt.tensor(s))
+    assert f.info.tolist() == r.info.tolist() and str(f.info.dtype) == str(r.info.dtype)
+    np.testing.assert_allclose(f.L.numpy()[0], r.L.numpy()[0])
+    _same(lambda T, x: T.linalg.inv_ex(x)[0], a[:1])
+    _same(lambda T, x: T.linalg.cholesky_ex(x, upper=True)[0], s[:1])
+
+
+@pytest.mark.parametrize("n", [-3, -1, 0, 1, 2, 5])
+def test_matrix_power(n):
+    a = RNG.standard_normal((2, 3, 3)) + 2 * np.eye(3)
+    _same(lambda T, x: T.linalg.matrix_power(x, n), a, names=n not in (0,))
+
+
+def test_multi_dot_vecdot():
+    a, b, c = RNG.standard_normal(3), RNG.standard_normal((3, 4)), RNG.standard_normal((4, 2))
+    _same(lambda T, x, y, z: T.linalg.multi_dot([x, y, z]), a, b, c, names=False)
+    _same(lambda T, x, y: T.linalg.vecdot(x, y, dim=0), b, RNG.standard_normal((3, 4)))
+
+
+@pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x: T.linalg.inv_ex(x, check_errors=True), [np.zeros((3, 3))]),
+    (lambda T, x: T.linalg.cholesky_ex(x, check_errors=True), [-np.eye(3)]),
+    (lambda T, x: T.linalg.inv_ex(x), [np.zeros((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.cholesky_ex(x), [np.zeros((3, 2))]),
+    (lambda T, x: T.linalg.multi_dot([x]), [np.eye(2)]),
+    (lambda T, x: T.linalg.matrix_power(x, 2), [np.ones((2, 3))]),
+    (lambda T, x: T.linalg.matrix_power(x, 2), [np.ones(3)]),
+    (lambda T, x: T.linalg.matrix_power(x, -1), [np.ones((3, 3), np.int64)]),
+    (lambda T, x, y: T.linalg.vecdot(x, y), [np.ones(3, np.float32), np.ones(3)]),
+])
+def test_more_errors(fn, arrays):
+    _raises_same(fn, *arrays)
+
+
+@pytest.mark.parametrize("name", ["det", "inverse", "slogdet", "logdet", "matrix_exp", "pinverse"])
+def test_top_level_and_methods(name):
+    a = np.stack([RNG.standard_normal((3, 3)) + 2 * np.eye(3), -np.eye(3) + 0.1 * RNG.standard_normal((3, 3))])
+    _same(lambda T, x: getattr(T, name)(x), a)
+    _same(lambda T, x: getattr(x, name)(), a)
+    _raises_same(lambda T, x: getattr(T, name)(x), np.ones((3, 3), np.int64))
+
+
+def test_top_level_return_types_and_rcond():
+    a = np.diag([2.0, 1e-3, 1.0])
+    f, r = ft.slogdet(ft.tensor(a)), rt.slogdet(rt.tensor(a))
+    assert type(f).__name__ == type(r).__name__ == "slogdet"
+    _same(lambda T, x: T.pinverse(x, rcond=0.01), a, grad=False)
+    _same(lambda T, x: x.matrix_power(3), a)
