@@ -21,7 +21,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                "matrix is singular."),
     "linalg_solve_singular": (LinAlgError, "torch.linalg.solve: The solver failed because the input matrix is "
                                            "singular."),
-    "linalg_solve_shapes": (RuntimeError, "linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+    "linalg_solve_shapes": (RuntimeError, "{op}: Incompatible shapes of A and B for the equation AX = B "
                                           "({a_rows}x{a_cols} and {b_rows}x{b_cols})"),
     "linalg_not_pd": (LinAlgError, "{op}: The factorization could not be completed because the input is not "
                                    "positive-definite (the leading minor of order {order} is not "
@@ -63,4 +63,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_multi_dot_count": (RuntimeError, "multi_dot(): expected at least 2 tensors but got {count}"),
     "linalg_vecdot_dtype": (RuntimeError, "linalg.vecdot: Expected x and y to have the same dtype, but found x of "
                                           "type {a_scalar} and y of type {b_scalar} instead"),
+    "linalg_cross_ndim": (RuntimeError, "linalg.cross: inputs must have the same number of dimensions."),
+    "linalg_cross_length": (RuntimeError, "linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"),
+    "linalg_cond_ord": (RuntimeError, "linalg.cond got an invalid norm type: {ord}"),
 }

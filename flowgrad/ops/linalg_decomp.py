@@ -18,7 +18,7 @@ from .linalg import matmul
 __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector_norm", "matrix_norm",
            "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
            "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp", "logdet", "matrix_power", "multi_dot",
-           "vecdot"]
+           "vecdot", "solve_triangular", "linalg_cross", "matrix_rank", "cond"]
 
 _LOW = ("float16", "bfloat16")
 
@@ -232,7 +232,7 @@ def linalg_solve(A, B, left=True):
     n = da.shape[-1]
     b_rows = db.shape[-1] if vector else db.shape[-2]
     if db.ndim == 0 or b_rows != n:
-        raise A.policy.errors.linalg_solve_shapes(a_rows=n, a_cols=n, b_rows=b_rows if db.ndim else 1,
+        raise A.policy.errors.linalg_solve_shapes(op=op, a_rows=n, a_cols=n, b_rows=b_rows if db.ndim else 1,
                                                   b_cols=1 if vector or db.ndim < 2 else db.shape[-1])
     xp = backend.namespace(da)
     bb = db[..., None] if vector else db
@@ -251,11 +251,11 @@ def linalg_solve(A, B, left=True):
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     d = x._data
+    if d.dtype.kind not in "fc":
+        raise x.policy.errors.norm_dtype(dtype_scalar=d.dtype)
     if dtype is not None:
         x = x.to(dtype)
         d = x._data
-    if d.dtype.kind not in "fc":
-        raise x.policy.errors.norm_dtype(dtype_scalar=d.dtype)
     dims = None
     if dim is not None:
         dims = [dim] if isinstance(dim, int) else list(dim)
@@ -274,7 +274,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     op = "linalg.matrix_norm"
-    if dtype is not None:
+    if dtype is not None and A._data.dtype.kind in "fc":
         A = A.to(dtype)
     d = A._data
     if d.ndim < 2:
@@ -791,3 +791,130 @@ def vecdot(x, y, dim=-1):
     if x._data.dtype != y._data.dtype:
         raise x.policy.errors.linalg_vecdot_dtype(a_scalar=x._data.dtype, b_scalar=y._data.dtype)
     return R.sum(x * y, dim)
+
+
+
+# --------------------------------------------------------------------------- solve_triangular
+
+def _triangle(xp, a, upper, unit):
+    t = xp.triu(a) if upper else xp.tril(a)
+    if unit:
+        n = a.shape[-1]
+        t = t * (1 - xp.eye(n, dtype=a.dtype)) + xp.eye(n, dtype=a.dtype)
+    return t
+
+
+def _substitute(xp, a, b, upper):
+    """X with AX = B for triangular A by substitution (a zero diagonal gives inf / NaN, as LAPACK)."""
+    n = a.shape[-1]
+    x = xp.zeros(xp.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:], dtype=b.dtype)
+    with backend.quiet(xp):
+        for i in (range(n - 1, -1, -1) if upper else range(n)):
+            acc = b[..., i, :] - xp.einsum("...k,...kj->...j", a[..., i, :], x)
+            x[..., i, :] = acc / a[..., i, i:i + 1]
+    return x
+
+
+def _solve_tri_b_grad(grad, self, upper, unitriangular):
+    return solve_triangular(_mT(self), grad, upper=not upper, unitriangular=unitriangular)
+
+
+def _solve_tri_a_grad(grad, self, result, upper, unitriangular):
+    gb = solve_triangular(_mT(self), grad, upper=not upper, unitriangular=unitriangular)
+    ga = -matmul(gb, _mT(result))
+    offset = 1 if unitriangular else 0
+    return S.triu(ga, offset) if upper else S.tril(ga, -offset)
+
+
+LinalgSolveTriangularBackward0 = derivative("LinalgSolveTriangularBackward0", keep="upper unitriangular",
+                                            self=_solve_tri_a_grad, B=_solve_tri_b_grad)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """X with AX = B (left=False: XA = B) reading only A's upper or lower triangle."""
+    op = "linalg.solve_triangular"
+    if not left:
+        return _mT(solve_triangular(_mT(A), _mT(B), upper=not upper, unitriangular=unitriangular))
+    da, db = A._data, B._data
+    for t in (A, B):
+        if t._data.dtype.kind not in "fc":
+            raise A.policy.errors.linalg_not_implemented(kernel="triangular_solve_cpu", dtype_scalar=t._data.dtype)
+    _check_matrix(A, op)
+    if db.ndim < 2:
+        raise A.policy.errors.linalg_min_2d(op=op, name="B")
+    if db.shape[-2] != da.shape[-1]:
+        raise A.policy.errors.linalg_solve_shapes(a_rows=da.shape[-2], a_cols=da.shape[-1], b_rows=db.shape[-2],
+                                                  b_cols=db.shape[-1], op=op)
+    xp = backend.namespace(da)
+    dtype = xp.promote_types(da.dtype, db.dtype)
+    a = _triangle(xp, da.astype(dtype), upper, unitriangular)
+    out = A._out_cls._make(_substitute(xp, a, db.astype(dtype), upper))
+    if _grad_enabled() and (A._requires_grad or B._requires_grad):
+        LinalgSolveTriangularBackward0.record((A, B), out, upper, unitriangular)
+    return out
+
+
+# ------------------------------------------------------------------------------------- cross
+
+LinalgCrossBackward0 = derivative("LinalgCrossBackward0", keep="dim",
+                                  self=lambda grad, other, dim: linalg_cross(other, grad, dim=dim),
+                                  other=lambda grad, self, dim: linalg_cross(grad, self, dim=dim))
+
+
+def linalg_cross(x, y, *, dim=-1):
+    dx, dy = x._data, y._data
+    if dx.dtype != dy.dtype:
+        raise x.policy.errors.expected_scalar_type(a_scalar=dx.dtype, b_scalar=dy.dtype)
+    if dx.ndim != dy.ndim:
+        raise x.policy.errors.linalg_cross_ndim()
+    xp = backend.namespace(dx)
+    shape = xp.broadcast_shapes(dx.shape, dy.shape)
+    k = normalize_dim(dim, len(shape), x.policy)
+    if dx.shape[k] != 3 or dy.shape[k] != 3:
+        raise x.policy.errors.linalg_cross_length(dim=dim, a=dx.shape[k], b=dy.shape[k])
+    out = x._out_cls._make(xp.cross(xp.broadcast_to(dx, shape), xp.broadcast_to(dy, shape), axis=k))
+    if _grad_enabled() and (x._requires_grad or y._requires_grad):
+        LinalgCrossBackward0.record((x, y), out, k)
+    return out
+
+
+# ---------------------------------------------------------------------------- rank, condition
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    """The number of singular (|eigen| for hermitian) values above max(atol, rtol * largest)."""
+    d = A._data
+    if d.ndim >= 2 and d.dtype.kind not in "f":
+        raise A.policy.errors.linalg_lstsq_dtype()
+    if d.ndim < 2:
+        raise A.policy.errors.linalg_min_2d(op="torch.linalg.matrix_rank", name="input")
+    xp = backend.namespace(d)
+    sv = xp.abs(xp.linalg.eigvalsh(d)) if hermitian else xp.linalg.svd(d, compute_uv=False)
+    at, rt = _tolerance(xp, atol, d), _tolerance(xp, rtol, d)
+    if rt is None:
+        rt = xp.asarray(xp.finfo(d.dtype).eps * max(d.shape[-2:]) if at is None or not bool(xp.all(at > 0)) else 0.0,
+                        dtype=d.dtype)
+    if at is None:
+        at = xp.zeros((), dtype=d.dtype)
+    top = xp.max(sv, axis=-1, keepdims=True) if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), d.dtype)
+    tol = xp.maximum(at[..., None], rt[..., None] * top)
+    return A._out_cls._make(xp.sum(sv > tol, axis=-1).astype("int64"))
+
+
+def cond(A, p=None):
+    """The condition number: a ratio of singular values (p None, 2, -2) or norm(A) * norm(inv(A))."""
+    if p not in (None, 2, -2, 1, -1, float("inf"), float("-inf"), "fro", "nuc"):
+        raise A.policy.errors.linalg_cond_ord(ord=p)
+    _check_float(A, "linalg.cond")
+    _check_matrix(A, "linalg.cond", square=False)
+    if p in (None, 2, -2):
+        sv = linalg_svdvals(A)
+        top, bottom = R.amax(sv, -1), R.amin(sv, -1)
+        with backend.quiet(backend.namespace(A._data)):
+            return top / bottom if p != -2 else bottom / top
+    _check_matrix(A, f"linalg.cond(ord={p})")
+    inv, info = linalg_inv(A, check_errors=False)
+    out = matrix_norm(A, p) * matrix_norm(inv, p)
+    singular = info._data != 0
+    if bool(backend.namespace(singular).any(singular)):     # a singular matrix: infinite condition number
+        out = E.where(out._new(singular), float("inf"), out)
+    return out
