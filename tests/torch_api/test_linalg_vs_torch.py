@@ -476,3 +476,53 @@ def test_cond_singular():
 ])
 def test_last_errors(fn, arrays):
     _raises_same(fn, *arrays)
+
+
+# ------------------------------------------------------------------ a second device (the fake one)
+
+_ON_DEVICE = [
+    lambda L, a, b: L.det(a), lambda L, a, b: L.inv(a), lambda L, a, b: tuple(L.slogdet(a)),
+    lambda L, a, b: L.solve(a, b), lambda L, a, b: L.svdvals(a), lambda L, a, b: L.svd(a)[1],
+    lambda L, a, b: L.eigvalsh(a + a.mT), lambda L, a, b: L.cholesky(a @ a.mT), lambda L, a, b: L.qr(a)[1].abs(),
+    lambda L, a, b: L.pinv(a), lambda L, a, b: L.lstsq(a, b).solution, lambda L, a, b: L.matrix_exp(a),
+    lambda L, a, b: L.matrix_norm(a, 2), lambda L, a, b: L.norm(a, "nuc"), lambda L, a, b: L.vector_norm(a, 3),
+    lambda L, a, b: L.solve_triangular(a, b, upper=True), lambda L, a, b: L.cross(a, b, dim=0),
+    lambda L, a, b: L.matrix_rank(a), lambda L, a, b: L.cond(a, 1), lambda L, a, b: L.inv_ex(a).inverse,
+    lambda L, a, b: L.cholesky_ex(a @ a.mT).L, lambda L, a, b: L.matrix_power(a, -2),
+]
+
+
+@pytest.mark.parametrize("index", range(len(_ON_DEVICE)))
+def test_on_a_second_device(index):
+    from flowgrad.testing import fake_device
+    fake_device.register()
+    fn = _ON_DEVICE[index]
+    a = RNG.standard_normal((3, 3)) + 3 * np.eye(3)
+    b = RNG.standard_normal((3, 3))
+    cpu = [ft.tensor(a, requires_grad=True), ft.tensor(b, requires_grad=True)]
+    dev = [ft.tensor(a, device="fake", requires_grad=True), ft.tensor(b, device="fake", requires_grad=True)]
+    want, got = _outs(fn(ft.linalg, *cpu)), _outs(fn(ft.linalg, *dev))
+    for w, g in zip(want, got):
+        assert g.device.type == "fake"
+        np.testing.assert_allclose(g.cpu().detach().numpy(), w.detach().numpy(), atol=1e-10)
+    live = [(w, g) for w, g in zip(want, got) if g.requires_grad]
+    if live:
+        sum(w.sum() for w, _ in live).backward()
+        sum(g.sum() for _, g in live).backward()
+        for c, d in zip(cpu, dev):
+            assert (c.grad is None) == (d.grad is None)
+            if d.grad is not None:
+                assert d.grad.device.type == "fake"
+                np.testing.assert_allclose(d.grad.cpu().numpy(), c.grad.numpy(), atol=1e-8)
+
+
+def test_errors_on_a_second_device():
+    from flowgrad.testing import fake_device
+    fake_device.register()
+    z = ft.zeros(2, 3, 3, dtype=ft.float64, device="fake")
+    z[0] = ft.eye(3, dtype=ft.float64, device="fake")
+    with pytest.raises(ft.linalg.LinAlgError, match=r"\(Batch element 1\): The diagonal element 1 is zero"):
+        ft.linalg.inv(z)
+    with pytest.raises(ft.linalg.LinAlgError, match=r"\(Batch element 1\): .* leading minor of order 1"):
+        ft.linalg.cholesky(z)
+    assert ft.linalg.inv_ex(z).info.tolist() == [0, 1]
