@@ -8,7 +8,7 @@ norms are compositions (as in PyTorch: matrix_norm(ord=2) is an amax over svdval
 from __future__ import annotations
 
 from .. import backend
-from ._args import normalize_dim
+from ._args import broadcast_error, normalize_dim
 from ._declare import _grad_enabled, derivative, save_output
 from . import elementwise as E
 from . import reduction as R
@@ -297,7 +297,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         perm = [k for k in range(d.ndim) if k not in (d0, d1)] + [d0, d1]
         moved = S.permute(A, perm) if perm != list(range(d.ndim)) else A
         sv = linalg_svdvals(moved)
-        out = R.sum(sv, -1) if ord == "nuc" else R.amax(sv, -1) if ord == 2 else R.amin(sv, -1)
+        if ord == "nuc" or (ord == 2 and sv._data.shape[-1] == 0):      # PyTorch: 0 (order -2 raises)
+            out = R.sum(sv, -1)
+        else:
+            out = R.amax(sv, -1) if ord == 2 else R.amin(sv, -1)
         if keepdim:
             lo, hi = sorted((d0, d1))
             out = S.unsqueeze(S.unsqueeze(out, lo), hi)
@@ -657,6 +660,9 @@ def linalg_lstsq(A, B, rcond=None, driver=None):
     if da.ndim < 2:
         raise A.policy.errors.linalg_lstsq_min_2d(op=op)
     vector = db.ndim == da.ndim - 1
+    err = broadcast_error(da.shape[:-2], db.shape[:-1] if vector else db.shape[:-2], A.policy)
+    if err is not None:
+        raise err
     if vector and db.shape[-1] != da.shape[-2]:
         raise A.policy.errors.linalg_lstsq_rows(op=op, b_dim=-1)
     if not vector and (db.ndim < 2 or db.shape[-2] != da.shape[-2]):

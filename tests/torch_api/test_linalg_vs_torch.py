@@ -333,6 +333,8 @@ def test_matrix_exp_float32():
 
 
 @pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones((2, 4, 3)), np.ones((4, 2))]),
+    (lambda T, x, y: T.linalg.lstsq(x, y), [np.ones((2, 4, 3)), np.ones((3, 4, 2))]),
     (lambda T, x: T.linalg.pinv(x), [np.ones(3)]),
     (lambda T, x: T.linalg.pinv(x), [np.ones((3, 3), np.int64)]),
     (lambda T, x, y: T.linalg.lstsq(x, y, driver="x"), [np.ones((3, 3)), np.ones((3, 2))]),
@@ -450,6 +452,24 @@ def test_cond(p):
     a = RNG.standard_normal((2, 3, 3)) + np.eye(3)
     # PyTorch's own backward fails for the orders computed through inv (it modifies the inverse in place)
     _same(lambda T, x: T.linalg.cond(x, p), a, names=False, grad=p in (None, 2, -2, "nuc"))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.linalg.matrix_norm(x, 2),
+    lambda T, x: T.linalg.matrix_norm(x, "nuc"), lambda T, x: T.linalg.det(x[:, :0]),
+    lambda T, x: T.linalg.svdvals(x), lambda T, x: T.linalg.pinv(x), lambda T, x: T.linalg.inv(x[:, :0]),
+])
+def test_empty(fn):
+    _same(fn, np.zeros((0, 3)))
+
+
+def test_empty_order_minus_2():
+    _raises_same(lambda T, x: T.linalg.matrix_norm(x, -2), np.zeros((0, 3)))
+
+
+def test_lstsq_broadcasts():
+    _same(lambda T, x, y: T.linalg.lstsq(x, y).solution, RNG.standard_normal((2, 4, 3)),
+          RNG.standard_normal((1, 4, 2)))
 
 
 def test_cond_singular():
