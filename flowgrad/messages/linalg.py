@@ -19,8 +19,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_inv_singular_batch": (LinAlgError, "{op}: (Batch element {batch}): The diagonal element {index} is "
                                                "zero, the inversion could not be completed because the input "
                                                "matrix is singular."),
-    "linalg_solve_singular": (LinAlgError, "torch.linalg.solve: The solver failed because the input matrix is "
-                                           "singular."),
+    "linalg_solve_singular": (LinAlgError, "{op}: The solver failed because the input matrix is singular."),
     "linalg_solve_shapes": (RuntimeError, "{op}: Incompatible shapes of A and B for the equation AX = B "
                                           "({a_rows}x{a_cols} and {b_rows}x{b_cols})"),
     "linalg_not_pd": (LinAlgError, "{op}: The factorization could not be completed because the input is not "
@@ -66,4 +65,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_cross_ndim": (RuntimeError, "linalg.cross: inputs must have the same number of dimensions."),
     "linalg_cross_length": (RuntimeError, "linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"),
     "linalg_cond_ord": (RuntimeError, "linalg.cond got an invalid norm type: {ord}"),
+    "diagonal_same_dims": (RuntimeError, "diagonal dimensions cannot be identical {a}, {b}"),
+    "linalg_vander_n": (RuntimeError, "N must be greater than 1."),
+    "linalg_tensorinv_ind": (RuntimeError, "Expected a strictly positive integer for 'ind', but got {ind}"),
+    "linalg_tensor_prod": (RuntimeError, "Expected self to satisfy the requirement prod(self.shape[{what}:]) == "
+                                         "prod(self.shape[:{what}]), but got {a} != {b}"),
 }

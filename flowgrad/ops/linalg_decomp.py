@@ -18,7 +18,8 @@ from .linalg import matmul
 __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector_norm", "matrix_norm",
            "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
            "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp", "logdet", "matrix_power", "multi_dot",
-           "vecdot", "solve_triangular", "linalg_cross", "matrix_rank", "cond"]
+           "vecdot", "solve_triangular", "linalg_cross", "matrix_rank", "cond", "diagonal", "vander", "tensorinv",
+           "tensorsolve"]
 
 _LOW = ("float16", "bfloat16")
 
@@ -217,12 +218,14 @@ LinalgSolveExBackward0 = derivative("LinalgSolveExBackward0", keep="vector", ali
                                     A=_solve_a_grad, B=_solve_b_grad)
 
 
-def linalg_solve(A, B, left=True):
+def linalg_solve(A, B, left=True, check_errors=True, _op="torch.linalg.solve", _info=False):
     """X with AX = B (`left=False`: XA = B); B is a (batch of) vector(s) when it has one dim fewer
-    than A and A's leading shape."""
+    than A and A's leading shape. `_info` (solve_ex) returns (X, info); without `check_errors`, X
+    is NaN where A is singular; `_op` names the function in a singularity error."""
     op = "linalg.solve"
     if not left:
-        return _mT(linalg_solve(_mT(A), _mT(B)))
+        res = linalg_solve(_mT(A), _mT(B), True, check_errors, _op, _info)
+        return (_mT(res[0]), res[1]) if _info else _mT(res)
     _check_float(A, op)
     _check_matrix(A, op)
     da, db = A._data, B._data
@@ -237,14 +240,19 @@ def linalg_solve(A, B, left=True):
     xp = backend.namespace(da)
     bb = db[..., None] if vector else db
     batch = xp.broadcast_shapes(da.shape[:-2], bb.shape[:-2])
+    a_full, b_full = xp.broadcast_to(da, batch + da.shape[-2:]), xp.broadcast_to(bb, batch + bb.shape[-2:])
+    info = xp.zeros(batch, dtype="int32")
     try:
-        r = xp.linalg.solve(xp.broadcast_to(da, batch + da.shape[-2:]), xp.broadcast_to(bb, batch + bb.shape[-2:]))
+        r = xp.linalg.solve(a_full, b_full)
     except _lin_alg_error(xp):
-        raise A.policy.errors.linalg_solve_singular() from None
+        if check_errors:
+            raise A.policy.errors.linalg_solve_singular(op=_op) from None
+        inv, info = _per_matrix(A._new(a_full), xp.linalg.inv, lambda m: _singular_pivot(xp, m))
+        r = inv @ b_full
     out = A._out_cls._make(r[..., 0] if vector else r)
     if _grad_enabled() and (A._requires_grad or B._requires_grad):
         LinalgSolveExBackward0.record((A, B), out, vector)
-    return out
+    return (out, A._out_cls._make(info)) if _info else out
 
 
 # --------------------------------------------------------------------------------------- norms
@@ -924,3 +932,66 @@ def cond(A, p=None):
     if bool(backend.namespace(singular).any(singular)):     # a singular matrix: infinite condition number
         out = E.where(out._new(singular), float("inf"), out)
     return out
+
+
+
+# ------------------------------------------------------------------ more compositions
+
+def diagonal(A, offset=0, dim1=-2, dim2=-1):
+    """The diagonals of A over dims (dim1, dim2), moved to the last dim (a gather: a copy, not a view)."""
+    d = A._data
+    k1, k2 = normalize_dim(dim1, d.ndim, A.policy), normalize_dim(dim2, d.ndim, A.policy)
+    if k1 == k2:
+        raise A.policy.errors.diagonal_same_dims(a=dim1, b=dim2)
+    perm = [k for k in range(d.ndim) if k not in (k1, k2)] + [k1, k2]
+    moved = S.permute(A, perm) if perm != list(range(d.ndim)) else A
+    rows, cols = d.shape[k1], d.shape[k2]
+    count = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    xp = backend.namespace(d)
+    idx = xp.arange(count)
+    r, c = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
+    from .indexing import getitem
+    return getitem(moved, (Ellipsis, A._new(r), A._new(c)))
+
+
+def vander(x, N=None):
+    """Powers x^0 .. x^(N-1) along a new last dim (a cat of running products)."""
+    d = x._data
+    n = (d.shape[-1] if d.ndim else 0) if N is None else N
+    if d.ndim == 0 or n <= 1:
+        raise x.policy.errors.linalg_vander_n()
+    cols = [x._new(backend.namespace(d).ones(d.shape + (1,), dtype=d.dtype)), S.unsqueeze(x, -1)]
+    for _ in range(n - 2):
+        cols.append(cols[-1] * S.unsqueeze(x, -1))
+    return S.cat(cols, -1)
+
+
+def _prod(shape) -> int:
+    out = 1
+    for s in shape:
+        out *= s
+    return out
+
+
+def tensorinv(A, ind=2):
+    d = A._data
+    if ind <= 0:
+        raise A.policy.errors.linalg_tensorinv_ind(ind=ind)
+    rows, cols = _prod(d.shape[:ind]), _prod(d.shape[ind:])
+    if rows != cols:
+        raise A.policy.errors.linalg_tensor_prod(what="ind", a=cols, b=rows)
+    return S.reshape(linalg_inv(S.reshape(A, (rows, cols))), d.shape[ind:] + d.shape[:ind])
+
+
+def tensorsolve(A, B, dims=None):
+    d = A._data
+    if dims is not None:
+        ks = [normalize_dim(k, d.ndim, A.policy) for k in dims]
+        A = S.permute(A, [k for k in range(d.ndim) if k not in ks] + ks)
+        d = A._data
+    nb = B._data.ndim
+    rows, cols = _prod(d.shape[:nb]), _prod(d.shape[nb:])
+    if rows != cols:
+        raise A.policy.errors.linalg_tensor_prod(what="other.ndim", a=cols, b=rows)
+    x = linalg_solve(S.reshape(A, (rows, cols)), S.reshape(B, (rows,)))
+    return S.reshape(x, d.shape[nb:])

@@ -12,6 +12,7 @@ _eigh = _return_type("torch", "linalg_eigh", ("eigenvalues", "eigenvectors"))
 _qr = _return_type("torch", "linalg_qr", ("Q", "R"))
 _inv_ex = _return_type("torch", "linalg_inv_ex", ("inverse", "info"))
 _cholesky_ex = _return_type("torch", "linalg_cholesky_ex", ("L", "info"))
+_solve_ex = _return_type("torch", "linalg_solve_ex", ("result", "info"))
 _lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 inv = _L.linalg_inv
@@ -27,6 +28,9 @@ solve_triangular = _L.solve_triangular
 cross = _L.linalg_cross
 matrix_rank = _L.matrix_rank
 cond = _L.cond
+vander = _L.vander
+tensorinv = _L.tensorinv
+tensorsolve = _L.tensorsolve
 vector_norm = _L.vector_norm
 matrix_norm = _L.matrix_norm
 norm = _L.linalg_norm
@@ -86,6 +90,17 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
 
 def _zero_info(A):
     return A._new(A._data[..., 0, 0].astype("int32") * 0)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonals of A over (dim1, dim2) along a new last dim."""
+    return _L.diagonal(A, offset, dim1, dim2)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    """(result, info): info is the 1-based index of a zero pivot per matrix (0: solved); where it
+    is not 0 the result is NaN. check_errors=True raises as solve does."""
+    return _solve_ex(*_L.linalg_solve(A, B, left, check_errors, "torch.linalg.solve_ex", True))
 
 
 # ------------------------------------------- the torch.* functions and Tensor methods of the same ops

@@ -546,3 +546,56 @@ def test_errors_on_a_second_device():
     with pytest.raises(ft.linalg.LinAlgError, match=r"\(Batch element 1\): .* leading minor of order 1"):
         ft.linalg.cholesky(z)
     assert ft.linalg.inv_ex(z).info.tolist() == [0, 1]
+
+
+# ------------------------------------------------------- solve_ex, diagonal, vander, tensorinv/solve
+
+def test_solve_ex():
+    a = np.stack([np.eye(3) * 2, np.zeros((3, 3))])
+    f, r = ft.linalg.solve_ex(ft.tensor(a), ft.ones(3, dtype=ft.float64)), \
+        rt.linalg.solve_ex(rt.tensor(a), rt.ones(3, dtype=rt.float64))
+    assert f.info.tolist() == r.info.tolist() and str(f.info.dtype) == str(r.info.dtype)
+    np.testing.assert_allclose(f.result.numpy()[0], r.result.numpy()[0])
+    good = RNG.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    _same(lambda T, x, y: T.linalg.solve_ex(x, y)[0], good, RNG.standard_normal((2, 3)))
+    _same(lambda T, x, y: T.linalg.solve_ex(x, y, left=False, check_errors=True)[0], good,
+          RNG.standard_normal((2, 2, 3)), names=False)
+    f = ft.linalg.solve_ex(ft.tensor(good), ft.ones(3, dtype=ft.float64), check_errors=True)
+    r = rt.linalg.solve_ex(rt.tensor(good), rt.ones(3, dtype=rt.float64), check_errors=True)
+    assert f.info.tolist() == r.info.tolist()
+
+
+@pytest.mark.parametrize("kw", [{}, {"offset": -1}, {"offset": 2, "dim1": 0, "dim2": 2}, {"offset": 9},
+                                {"dim1": 2, "dim2": 0}])
+def test_diagonal(kw):
+    _same(lambda T, x: T.linalg.diagonal(x, **kw), RNG.standard_normal((2, 3, 4)), names=False)
+
+
+@pytest.mark.parametrize("n", [None, 2, 5])
+def test_vander(n):
+    _same(lambda T, x: T.linalg.vander(x, N=n), RNG.standard_normal((2, 3)))
+    _same(lambda T, x: T.linalg.vander(x.long(), N=n), np.arange(3.0), grad=False)
+
+
+def test_tensorinv_tensorsolve():
+    _same(lambda T, x: T.linalg.tensorinv(x, ind=2), RNG.standard_normal((4, 6, 8, 3)), names=False)
+    _same(lambda T, x: T.linalg.tensorinv(x, ind=1), RNG.standard_normal((6, 2, 3)), names=False)
+    _same(lambda T, x, y: T.linalg.tensorsolve(x, y), RNG.standard_normal((2, 3, 6)), RNG.standard_normal((2, 3)),
+          names=False)
+    _same(lambda T, x, y: T.linalg.tensorsolve(x, y, dims=(0,)), RNG.standard_normal((6, 2, 3)),
+          RNG.standard_normal((2, 3)), names=False)
+
+
+@pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x, y: T.linalg.solve_ex(x, y, check_errors=True), [np.zeros((3, 3)), np.ones(3)]),
+    (lambda T, x: T.linalg.diagonal(x, dim1=1, dim2=1), [np.ones((2, 3, 4))]),
+    (lambda T, x: T.linalg.diagonal(x, dim1=1, dim2=5), [np.ones((2, 3, 4))]),
+    (lambda T, x: T.linalg.vander(x, N=0), [np.ones(3)]),
+    (lambda T, x: T.linalg.vander(x), [np.ones(())]),
+    (lambda T, x: T.linalg.vander(x, N=1), [np.ones(3)]),
+    (lambda T, x: T.linalg.tensorinv(x, ind=2), [np.ones((4, 6, 8, 2))]),
+    (lambda T, x: T.linalg.tensorinv(x, ind=0), [np.ones((4, 6))]),
+    (lambda T, x, y: T.linalg.tensorsolve(x, y), [np.ones((2, 3, 5)), np.ones((2, 3))]),
+])
+def test_compositions_errors(fn, arrays):
+    _raises_same(fn, *arrays)
