@@ -70,4 +70,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_tensorinv_ind": (RuntimeError, "Expected a strictly positive integer for 'ind', but got {ind}"),
     "linalg_tensor_prod": (RuntimeError, "Expected self to satisfy the requirement prod(self.shape[{what}:]) == "
                                          "prod(self.shape[:{what}]), but got {a} != {b}"),
+    "linalg_lu_dims": (RuntimeError, "{op}: Expected tensor with 2 or more dimensions. Got size: {shape} instead"),
+    "linalg_lu_no_pivot": (RuntimeError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU"),
+    "linalg_lu_factor_singular": (RuntimeError, "{op}: U[{index},{index}] is zero and using it on lu_solve would "
+                                                "result in a division by zero. If you still want to perform the "
+                                                "factorization, consider calling linalg.lu(A, pivot) or "
+                                                "linalg.lu_factor_ex(A, pivot)"),
+    "linalg_lu_factor_singular_batch": (RuntimeError, "{op}: (Batch element {batch}): U[{index},{index}] is zero "
+                                                      "and using it on lu_solve would result in a division by zero. "
+                                                      "If you still want to perform the factorization, consider "
+                                                      "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"),
 }

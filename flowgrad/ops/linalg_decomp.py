@@ -19,7 +19,7 @@ __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector
            "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
            "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp", "logdet", "matrix_power", "multi_dot",
            "vecdot", "solve_triangular", "linalg_cross", "matrix_rank", "cond", "diagonal", "vander", "tensorinv",
-           "tensorsolve"]
+           "tensorsolve", "linalg_lu", "linalg_lu_factor"]
 
 _LOW = ("float16", "bfloat16")
 
@@ -995,3 +995,134 @@ def tensorsolve(A, B, dims=None):
         raise A.policy.errors.linalg_tensor_prod(what="other.ndim", a=cols, b=rows)
     x = linalg_solve(S.reshape(A, (rows, cols)), S.reshape(B, (rows,)))
     return S.reshape(x, d.shape[nb:])
+
+
+# ---------------------------------------------------------------------------------------- lu
+
+def _lu_arrays(xp, d):
+    """LAPACK getrf on a batch: (packed LU, 1-based int32 pivots, permutation, info)."""
+    m, n = d.shape[-2:]
+    k = min(m, n)
+    batch = d.shape[:-2]
+    a = d.reshape((-1, m, n)).copy()
+    nb = a.shape[0]
+    rows = xp.arange(nb)
+    perm = xp.broadcast_to(xp.arange(m), (nb, m)).copy()
+    piv = xp.zeros((nb, k), dtype="int32")
+    info = xp.zeros((nb,), dtype="int32")
+    with backend.quiet(xp):
+        for j in range(k):
+            p = j + xp.argmax(xp.abs(a[:, j:, j]), axis=1) if m > j else xp.zeros((nb,), dtype="int64")
+            piv[:, j] = p + 1
+            top, low = a[rows, j].copy(), a[rows, p].copy()
+            a[rows, j], a[rows, p] = low, top
+            pt, pl = perm[rows, j].copy(), perm[rows, p].copy()
+            perm[rows, j], perm[rows, p] = pl, pt
+            pivot = a[:, j, j]
+            zero = pivot == 0
+            info = xp.where(zero & (info == 0), j + 1, info).astype("int32")
+            scale = xp.where(zero[:, None], 0, a[:, j + 1:, j] / xp.where(zero, 1, pivot)[:, None])
+            a[:, j + 1:, j] = xp.where(zero[:, None], a[:, j + 1:, j], scale)
+            a[:, j + 1:, j + 1:] -= scale[:, :, None] * a[:, j, None, j + 1:]
+    return (a.reshape(d.shape), piv.reshape(batch + (k,)), perm.reshape(batch + (m,)), info.reshape(batch))
+
+
+def _unpack_lu(xp, lu, perm):
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    low = xp.tril(lu[..., :, :k], -1) + xp.eye(m, k, dtype=lu.dtype)
+    up = xp.triu(lu[..., :k, :])
+    eye = xp.eye(m, dtype=lu.dtype)
+    p = xp.swapaxes(eye[perm], -1, -2)          # A = P L U
+    return p, low, up
+
+
+def _lu_grad_core(P, L, U, gL, gU):
+    """PyTorch's linalg_lu_backward (square, wide and tall cases)."""
+    m, n = L._data.shape[-2], U._data.shape[-1]
+    k = min(m, n)
+    if m == n:
+        gA = S.tril(matmul(_mT(L), gL), -1) + S.triu(matmul(gU, _mT(U)))
+        gA = solve_triangular(_mT(U), gA, upper=False, left=False)
+        gA = solve_triangular(_mT(L), gA, upper=True, unitriangular=True)
+    elif m < n:
+        U1, U2g = S.narrow(U, -1, 0, k), S.narrow(gU, -1, k, n - k)
+        gA = matmul(_mT(L), gL) - matmul(S.triu(gU), _mT(U))
+        gA = solve_triangular(_mT(U1), S.tril(gA, -1), upper=False, left=False)
+        gA = S.cat([gA + S.triu(S.narrow(gU, -1, 0, k)), U2g], -1)
+        gA = solve_triangular(_mT(L), gA, upper=True, unitriangular=True)
+    else:
+        L1, L2g = S.narrow(L, -2, 0, k), S.narrow(gL, -2, k, m - k)
+        gA = matmul(gU, _mT(U)) - matmul(_mT(L), S.tril(gL, -1))
+        gA = solve_triangular(_mT(L1), S.triu(gA), upper=True, unitriangular=True)
+        gA = S.cat([gA + S.tril(S.narrow(gL, -2, 0, k), -1), L2g], -2)
+        gA = solve_triangular(_mT(U), gA, upper=False, left=False)
+    return matmul(P, gA)
+
+
+LinalgLuBackward0 = derivative("LinalgLuBackward0", many_outputs=True, save="P L U",
+                               A=lambda grads, P, L, U: _lu_grad_core(P, L, U, grads[1], grads[2]))
+
+
+def _lu_factor_grad(grads, P, LU):
+    m, n = LU._data.shape[-2:]
+    k = min(m, n)
+    L = S.tril(S.narrow(LU, -1, 0, k), -1) + _eye_rect(LU, m, k)
+    U = S.triu(S.narrow(LU, -2, 0, k))
+    g = grads[0]
+    return _lu_grad_core(P, L, U, S.tril(S.narrow(g, -1, 0, k), -1), S.triu(S.narrow(g, -2, 0, k)))
+
+
+def _eye_rect(x, m, k):
+    d = x._data
+    return x._new(backend.namespace(d).eye(m, k, dtype=d.dtype))
+
+
+LinalgLuFactorExBackward0 = derivative("LinalgLuFactorExBackward0", many_outputs=True, save="P LU",
+                                       self=_lu_factor_grad)
+
+
+def _check_lu(A, op):
+    d = A._data
+    if d.ndim < 2:
+        raise A.policy.errors.linalg_lu_dims(op=op, shape=list(d.shape))
+    if d.dtype.kind not in "fc" or str(d.dtype) in _LOW:
+        raise A.policy.errors.linalg_not_implemented(kernel="lu_cpu", dtype_scalar=d.dtype)
+
+
+def linalg_lu(A, pivot=True):
+    """(P, L, U) with A = P L U (partial pivoting, as LAPACK's getrf)."""
+    if not pivot:
+        raise A.policy.errors.linalg_lu_no_pivot()
+    _check_lu(A, "linalg.lu")
+    d = A._data
+    xp = backend.namespace(d)
+    lu, _, perm, _ = _lu_arrays(xp, d)
+    p, low, up = _unpack_lu(xp, lu, perm)
+    outs = _outputs(A, [p, low, up])
+    if _grad_enabled() and A._requires_grad:
+        LinalgLuBackward0.record((A,), outs, A._new(p), *[save_output(o) for o in outs[1:]])
+        outs[0]._requires_grad, outs[0]._grad_fn = False, None     # P is constant
+    return tuple(outs)
+
+
+def linalg_lu_factor(A, pivot=True, check_errors=False, _op="torch.linalg.lu_factor"):
+    """(LU, pivots, info): L below the diagonal (unit diagonal implied), U on and above it."""
+    if not pivot:
+        raise A.policy.errors.linalg_lu_no_pivot()
+    _check_lu(A, "torch.lu_factor")
+    d = A._data
+    xp = backend.namespace(d)
+    lu, piv, perm, info = _lu_arrays(xp, d)
+    if check_errors and bool(xp.any(info)):
+        flat = info.reshape(-1)
+        b = int(xp.argmax(flat != 0))
+        if d.ndim > 2:
+            raise A.policy.errors.linalg_lu_factor_singular_batch(op=_op, batch=b, index=int(flat[b]))
+        raise A.policy.errors.linalg_lu_factor_singular(op=_op, index=int(flat[b]))
+    outs = _outputs(A, [lu, piv])
+    if _grad_enabled() and A._requires_grad:
+        p, _, _ = _unpack_lu(xp, lu, perm)
+        LinalgLuFactorExBackward0.record((A,), outs, A._new(p), save_output(outs[0]))
+        outs[1]._requires_grad, outs[1]._grad_fn = False, None      # pivots are integers
+    return outs[0], outs[1], A._out_cls._make(info)

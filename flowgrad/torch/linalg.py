@@ -13,6 +13,9 @@ _qr = _return_type("torch", "linalg_qr", ("Q", "R"))
 _inv_ex = _return_type("torch", "linalg_inv_ex", ("inverse", "info"))
 _cholesky_ex = _return_type("torch", "linalg_cholesky_ex", ("L", "info"))
 _solve_ex = _return_type("torch", "linalg_solve_ex", ("result", "info"))
+_lu = _return_type("torch", "linalg_lu", ("P", "L", "U"))
+_lu_factor = _return_type("torch", "linalg_lu_factor", ("LU", "pivots"))
+_lu_factor_ex = _return_type("torch", "linalg_lu_factor_ex", ("LU", "pivots", "info"))
 _lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 inv = _L.linalg_inv
@@ -101,6 +104,22 @@ def solve_ex(A, B, *, left=True, check_errors=False):
     """(result, info): info is the 1-based index of a zero pivot per matrix (0: solved); where it
     is not 0 the result is NaN. check_errors=True raises as solve does."""
     return _solve_ex(*_L.linalg_solve(A, B, left, check_errors, "torch.linalg.solve_ex", True))
+
+
+def lu(A, *, pivot=True):
+    """(P, L, U) with A = P L U, as torch.return_types.linalg_lu."""
+    return _lu(*_L.linalg_lu(A, pivot))
+
+
+def lu_factor(A, *, pivot=True):
+    """(LU, pivots): the compact LU factorization; an exactly zero pivot raises."""
+    LU, pivots, _ = _L.linalg_lu_factor(A, pivot, True)
+    return _lu_factor(LU, pivots)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """(LU, pivots, info): info is the 1-based index of the first zero pivot per matrix (0: none)."""
+    return _lu_factor_ex(*_L.linalg_lu_factor(A, pivot, check_errors, "torch.linalg.lu_factor_ex"))
 
 
 # ------------------------------------------- the torch.* functions and Tensor methods of the same ops

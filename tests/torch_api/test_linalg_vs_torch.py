@@ -599,3 +599,36 @@ def test_tensorinv_tensorsolve():
 ])
 def test_compositions_errors(fn, arrays):
     _raises_same(fn, *arrays)
+
+
+# ---------------------------------------------------------------------------------------- lu
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (4, 3), (3, 5), (2, 5, 2)])
+def test_lu(shape):
+    a = RNG.standard_normal(shape)
+    _same(lambda T, x: tuple(T.linalg.lu(x)), a)
+    _same(lambda T, x: T.linalg.lu_factor(x)[0], a)
+    f, r = ft.linalg.lu_factor(ft.tensor(a)), rt.linalg.lu_factor(rt.tensor(a))
+    assert f.pivots.tolist() == r.pivots.tolist() and str(f.pivots.dtype) == str(r.pivots.dtype)
+    assert type(f).__name__ == type(r).__name__
+
+
+def test_lu_factor_ex_info():
+    a = np.stack([RNG.standard_normal((3, 3)), np.zeros((3, 3)), np.diag([1.0, 0.0, 2.0])])
+    f, r = ft.linalg.lu_factor_ex(ft.tensor(a)), rt.linalg.lu_factor_ex(rt.tensor(a))
+    for name in ("LU", "pivots", "info"):
+        np.testing.assert_allclose(getattr(f, name).numpy(), getattr(r, name).numpy())
+    _same(lambda T, x: tuple(T.linalg.lu(x)), a, grad=False)
+
+
+@pytest.mark.parametrize("fn,arrays", [
+    (lambda T, x: T.linalg.lu(x, pivot=False), [np.eye(3)]),
+    (lambda T, x: T.linalg.lu(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.lu(x), [np.ones((3, 3), np.int64)]),
+    (lambda T, x: T.linalg.lu_factor(x), [np.ones(3)]),
+    (lambda T, x: T.linalg.lu_factor(x), [np.zeros((3, 3))]),
+    (lambda T, x: T.linalg.lu_factor(x), [np.stack([np.eye(3), np.zeros((3, 3))])]),
+    (lambda T, x: T.linalg.lu_factor_ex(x, check_errors=True), [np.zeros((3, 3))]),
+])
+def test_lu_errors(fn, arrays):
+    _raises_same(fn, *arrays)
