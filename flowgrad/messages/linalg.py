@@ -80,4 +80,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                       "and using it on lu_solve would result in a division by zero. "
                                                       "If you still want to perform the factorization, consider "
                                                       "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"),
+    "linalg_lu_solve_dtype": (RuntimeError, "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU "
+                                            "of type {a_scalar} and B of type {b_scalar} instead"),
+    "linalg_lu_solve_pivots": (RuntimeError, "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32"),
+    "linalg_lu_solve_pivots_count": (RuntimeError, "linalg.lu_solve: Number of pivots per batch should be same as "
+                                                   "the dimension of the matrix"),
 }

@@ -19,7 +19,7 @@ __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector
            "linalg_norm", "linalg_svd", "linalg_svdvals", "linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
            "linalg_qr", "linalg_pinv", "linalg_lstsq", "linalg_matrix_exp", "logdet", "matrix_power", "multi_dot",
            "vecdot", "solve_triangular", "linalg_cross", "matrix_rank", "cond", "diagonal", "vander", "tensorinv",
-           "tensorsolve", "linalg_lu", "linalg_lu_factor"]
+           "tensorsolve", "linalg_lu", "linalg_lu_factor", "lu_solve"]
 
 _LOW = ("float16", "bfloat16")
 
@@ -1126,3 +1126,55 @@ def linalg_lu_factor(A, pivot=True, check_errors=False, _op="torch.linalg.lu_fac
         LinalgLuFactorExBackward0.record((A,), outs, A._new(p), save_output(outs[0]))
         outs[1]._requires_grad, outs[1]._grad_fn = False, None      # pivots are integers
     return outs[0], outs[1], A._out_cls._make(info)
+
+
+def _pivots_to_perm(xp, piv, m):
+    """The row permutation LAPACK's 1-based swap list `piv` stands for (batched)."""
+    batch = piv.shape[:-1]
+    p = piv.reshape((-1, piv.shape[-1])).astype("int64") - 1
+    nb = p.shape[0]
+    rows = xp.arange(nb)
+    perm = xp.broadcast_to(xp.arange(m), (nb, m)).copy()
+    for j in range(p.shape[-1]):
+        a, b = perm[rows, j].copy(), perm[rows, p[:, j]].copy()
+        perm[rows, j], perm[rows, p[:, j]] = b, a
+    return perm.reshape(batch + (m,))
+
+
+def lu_solve(LU, pivots, B, left=True, adjoint=False):
+    """X with AX = B for A = P L U given as lu_factor's (LU, pivots) (left=False: XA = B; adjoint:
+    A^T in place of A); composed from solve_triangular, so gradients reach LU and B."""
+    op = "linalg.lu_solve"
+    dl, dp, db = LU._data, pivots._data, B._data
+    if dl.ndim < 2:
+        raise LU.policy.errors.linalg_min_2d(op=op, name="LU")
+    if dl.shape[-1] != dl.shape[-2]:
+        raise LU.policy.errors.linalg_square(op="torch." + op, rows=dl.shape[-2], cols=dl.shape[-1])
+    if db.ndim < 2:
+        raise LU.policy.errors.linalg_min_2d(op=op, name="B")
+    n = dl.shape[-1]
+    if (db.shape[-2] if left else db.shape[-1]) != n:
+        raise LU.policy.errors.linalg_solve_shapes(op=op, a_rows=n, a_cols=n, b_rows=db.shape[-2], b_cols=db.shape[-1])
+    if dl.dtype != db.dtype:
+        raise LU.policy.errors.linalg_lu_solve_dtype(a_scalar=dl.dtype, b_scalar=db.dtype)
+    if str(dp.dtype) != "int32":
+        raise LU.policy.errors.linalg_lu_solve_pivots()
+    if dp.shape[-1] != n:
+        raise LU.policy.errors.linalg_lu_solve_pivots_count()
+    xp = backend.namespace(dl)
+    perm = _pivots_to_perm(xp, dp, n)
+    P = LU._new(xp.swapaxes(xp.eye(n, dtype=dl.dtype)[perm], -1, -2))
+    L = S.tril(LU, -1) + _eye_like(LU, n)
+    U = S.triu(LU)
+    if left and not adjoint:        # U^{-1} L^{-1} P^T B
+        Y = solve_triangular(L, matmul(_mT(P), B), upper=False, unitriangular=True)
+        return solve_triangular(U, Y, upper=True)
+    if left:                        # P L^{-T} U^{-T} B
+        Y = solve_triangular(_mT(U), B, upper=False)
+        return matmul(P, solve_triangular(_mT(L), Y, upper=True, unitriangular=True))
+    if not adjoint:                 # B U^{-1} L^{-1} P^T
+        Y = solve_triangular(U, B, upper=True, left=False)
+        return matmul(solve_triangular(L, Y, upper=False, left=False, unitriangular=True), _mT(P))
+    Y = matmul(B, P)                # B P L^{-T} U^{-T}
+    Y = solve_triangular(_mT(L), Y, upper=True, left=False, unitriangular=True)
+    return solve_triangular(_mT(U), Y, upper=False, left=False)

@@ -122,6 +122,11 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return _lu_factor_ex(*_L.linalg_lu_factor(A, pivot, check_errors, "torch.linalg.lu_factor_ex"))
 
 
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """X with AX = B (left=False: XA = B; adjoint: A^H in place of A) from lu_factor's output."""
+    return _L.lu_solve(LU, pivots, B, left, adjoint)
+
+
 # ------------------------------------------- the torch.* functions and Tensor methods of the same ops
 
 _plain_slogdet = _return_type("torch", "slogdet", ("sign", "logabsdet"))

@@ -632,3 +632,33 @@ def test_lu_factor_ex_info():
 ])
 def test_lu_errors(fn, arrays):
     _raises_same(fn, *arrays)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [False, True])
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_lu_solve(left, adjoint, batch):
+    a = RNG.standard_normal(batch + (3, 3))
+    b = RNG.standard_normal(batch + ((3, 2) if left else (2, 3)))
+
+    def fn(T, x, y):
+        LU, piv = T.linalg.lu_factor(x)
+        return T.linalg.lu_solve(LU, piv, y, left=left, adjoint=adjoint)
+    _same(fn, a, b, names=False)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, LU, piv: T.linalg.lu_solve(LU, piv, T.ones(3, dtype=T.float64)),
+    lambda T, LU, piv: T.linalg.lu_solve(LU, piv, T.ones(4, 2, dtype=T.float64)),
+    lambda T, LU, piv: T.linalg.lu_solve(LU, piv, T.ones(3, 2)),
+    lambda T, LU, piv: T.linalg.lu_solve(LU, piv.long(), T.ones(3, 2, dtype=T.float64)),
+    lambda T, LU, piv: T.linalg.lu_solve(LU[:2], piv, T.ones(2, 2, dtype=T.float64)),
+    lambda T, LU, piv: T.linalg.lu_solve(LU, piv[:2], T.ones(3, 2, dtype=T.float64)),
+])
+def test_lu_solve_errors(fn):
+    a = RNG.standard_normal((3, 3))
+
+    def run(T, x):
+        LU, piv = T.linalg.lu_factor(x)
+        return fn(T, LU, piv)
+    _raises_same(run, a)
