@@ -1,5 +1,6 @@
-"""torch.linalg's decompositions, solvers and matrix functions: inv, det, slogdet, solve, cholesky,
-qr, eigh, svd, pinv, lstsq, matrix_exp (batched over leading dims), and the vector / matrix norms.
+"""torch.linalg's decompositions, solvers and matrix functions, batched over leading dims: inv, det,
+slogdet, solve, solve_triangular, cholesky, qr, eigh, svd, pinv, lstsq, lu, lu_factor, matrix_exp,
+cross (primitives), and the norms, logdet, matrix_power, lu_solve, cond, ... (compositions).
 
 Each primitive runs on the tensor's array namespace and records PyTorch's node (LinalgInvExBackward0,
 ...) with formulas in flowgrad tensor code, so gradients of any order come from the same rows. The
@@ -8,11 +9,13 @@ norms are compositions (as in PyTorch: matrix_norm(ord=2) is an amax over svdval
 from __future__ import annotations
 
 from .. import backend
+from ..autograd.policy import policy_of
 from ._args import broadcast_error, normalize_dim
 from ._declare import _grad_enabled, derivative, save_output
 from . import elementwise as E
 from . import reduction as R
 from . import shape as S
+from .indexing import getitem
 from .linalg import matmul
 
 __all__ = ["linalg_inv", "linalg_det", "linalg_slogdet", "linalg_solve", "vector_norm", "matrix_norm",
@@ -45,15 +48,12 @@ def _diagonal(a):
     return R.sum(a * _eye_like(a, a._data.shape[-1]), -1)
 
 
-def _check_float(x, op, kernel=None, low=False):
+def _check_float(x, op, low=False):
     """PyTorch's dtype checks of a linalg function: float or complex input; `low` refuses half types."""
     d = x._data
-    name = str(d.dtype)
     if d.dtype.kind not in "fc":
-        if kernel:
-            raise x.policy.errors.linalg_not_implemented(kernel=kernel, dtype_scalar=d.dtype)
         raise x.policy.errors.linalg_float(op=op, dtype_scalar=d.dtype)
-    if low and name in _LOW:
+    if low and str(d.dtype) in _LOW:
         raise x.policy.errors.linalg_low_precision(op=op, dtype_scalar=d.dtype)
 
 
@@ -547,14 +547,10 @@ def _qr_grad(grads, Q, R, mode):
         return _mT(linalg_solve(R, _mT(B)))        # B R^{-T}
     U, gU = S.narrow(R, -1, 0, m), S.narrow(gR, -1, 0, m)
     gV = S.narrow(gR, -1, m, n - m)
-    gQ2 = gQ + matmul(S.narrow(_qr_a(Q, R), -1, m, n - m), _mT(gV))
+    gQ2 = gQ + matmul(matmul(Q, S.narrow(R, -1, m, n - m)), _mT(gV))     # + Y gV^T, Y = A's right block
     M = matmul(U, _mT(gU)) - matmul(_mT(gQ2), Q)
     B = gQ2 + matmul(Q, _copyltu(M))
     return S.cat([_mT(linalg_solve(U, _mT(B))), matmul(Q, gV)], -1)
-
-
-def _qr_a(Q, R):
-    return matmul(Q, R)
 
 
 LinalgQrBackward0 = derivative("LinalgQrBackward0", many_outputs=True, save="Q R", keep="mode", self=_qr_grad)
@@ -788,16 +784,11 @@ def multi_dot(tensors):
     """The product of a chain of matrices (the first may be a row vector, the last a column vector)."""
     ts = list(tensors)
     if len(ts) < 2:
-        raise (ts[0].policy if ts else _policy()).errors.linalg_multi_dot_count(count=len(ts))
+        raise policy_of(ts).errors.linalg_multi_dot_count(count=len(ts))
     out = ts[0]
     for t in ts[1:]:
         out = matmul(out, t)
     return out
-
-
-def _policy():
-    from ..autograd.policy import policy_of
-    return policy_of()
 
 
 def vecdot(x, y, dim=-1):
@@ -950,7 +941,6 @@ def diagonal(A, offset=0, dim1=-2, dim2=-1):
     xp = backend.namespace(d)
     idx = xp.arange(count)
     r, c = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
-    from .indexing import getitem
     return getitem(moved, (Ellipsis, A._new(r), A._new(c)))
 
 
