@@ -175,7 +175,8 @@ def linalg_det(x):
 
 
 def _slogdet_grad(grads, self):
-    return S.unsqueeze(S.unsqueeze(grads[1], -1), -1) * _mT(linalg_inv(self))
+    """g A^{-T}: not finite at a singular matrix (as PyTorch's), rather than an error."""
+    return S.unsqueeze(S.unsqueeze(grads[1], -1), -1) * _mT(linalg_inv(self, check_errors=False)[0])
 
 
 LinalgSlogdetBackward0 = derivative("LinalgSlogdetBackward0", aliases={"self": "A"}, many_outputs=True,

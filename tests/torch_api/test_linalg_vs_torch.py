@@ -133,6 +133,15 @@ def test_det_singular_gradient():
     _same(lambda T, x: T.linalg.det(x), a)
 
 
+def test_slogdet_singular_gradient_is_not_finite():
+    grads = []
+    for T in (ft, rt):
+        x = T.zeros(3, 3, dtype=T.float64, requires_grad=True)
+        T.linalg.slogdet(x).logabsdet.backward()
+        grads.append(x.grad.numpy())
+    assert not np.isfinite(grads[0]).any() and not np.isfinite(grads[1]).any()
+
+
 def test_slogdet_negative_and_fields():
     a = np.array([[0.0, 2.0], [3.0, 1.0]])
     f, r = ft.linalg.slogdet(ft.tensor(a)), rt.linalg.slogdet(rt.tensor(a))
