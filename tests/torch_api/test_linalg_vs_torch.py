@@ -187,12 +187,26 @@ def test_errors(fn, arrays):
     _raises_same(fn, *arrays)
 
 
-def test_submodule_and_shim():
-    import importlib.util
-    from flowgrad import shim
-    assert ft.linalg.det is not None
-    assert importlib.util.find_spec("flowgrad.torch.linalg") is not None
-    assert shim.FACADES["torch"] == "flowgrad.torch"
+def test_submodule_through_the_import_shim():
+    """`import torch.linalg` / `from torch.linalg import ...` under the shim reach the facade's module."""
+    import os
+    import subprocess
+    import sys
+    code = ("from flowgrad import shim\n"
+            "shim.install('torch')\n"
+            "import torch, torch.linalg\n"
+            "from torch.linalg import det, LinAlgError\n"
+            "import flowgrad.torch.linalg as mod\n"
+            "assert torch.linalg is mod and det is mod.det\n"
+            "try:\n"
+            "    torch.linalg.inv(torch.zeros(2, 2))\n"
+            "except LinAlgError as e:\n"
+            "    print(type(e).__name__, e)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ("LinAlgError linalg.inv: The diagonal element 1 is zero, the inversion could not "
+                                  "be completed because the input matrix is singular.")
 
 
 # ------------------------------------------------------------------ decompositions (signs fixed)
