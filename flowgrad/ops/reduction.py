@@ -384,6 +384,8 @@ def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
 # ------------------------------------------------------------------------------------ norm
 
 def _norm_grad(grad, self, result, in_shape, dims, keepdim, ord):
+    if ord == 0:     # the count of nonzeros is piecewise constant: PyTorch gives no gradient
+        return None
     gk = _kept(grad, in_shape, dims, keepdim)
     rk = _kept(result, in_shape, dims, keepdim)
     if ord == 1:

@@ -9,6 +9,7 @@ the GPU path is the same code.
 from __future__ import annotations
 
 import operator
+import types
 
 import numpy as np
 
@@ -30,7 +31,7 @@ def _wrap(x):
         return FakeArray(x)
     if isinstance(x, np.generic):
         return FakeArray(np.asarray(x))
-    if type(x) is tuple:
+    if isinstance(x, tuple):     # and NumPy's named results (linalg.svd's, ...)
         return tuple(_wrap(v) for v in x)
     if type(x) is list:
         return [_wrap(v) for v in x]
@@ -177,8 +178,13 @@ class FakeNamespace:
     ndarray = FakeArray
     __name__ = "flowgrad.testing.fake_device"
 
+    def __init__(self, module=np):
+        self._module = module
+
     def __getattr__(self, name):
-        attr = getattr(np, name)
+        attr = getattr(self._module, name)
+        if isinstance(attr, types.ModuleType):      # np.linalg, as cupy.linalg
+            return FakeNamespace(attr)
         if isinstance(attr, np.ufunc):
             return _UFunc(attr)
         if callable(attr) and not isinstance(attr, type):

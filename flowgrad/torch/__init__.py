@@ -37,6 +37,11 @@ from . import utils  # noqa: E402
 from . import version  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
+from . import linalg  # noqa: E402
+globals().update(linalg.TOP_LEVEL)
+for _name, _fn in linalg.TOP_LEVEL.items():
+    setattr(Tensor, _name, _fn)
+del _name, _fn
 from . import amp, backends, cpu, jit  # noqa: E402
 from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

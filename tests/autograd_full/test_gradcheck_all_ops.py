@@ -243,6 +243,62 @@ C("dot", lambda T, a, b: T.dot(a, b), [(3,), (3,)])
 C("mv", lambda T, a, b: T.mv(a, b), [(2, 3), (3,)])
 C("outer", lambda T, a, b: T.outer(a, b), [(2,), (3,)])
 C("einsum", lambda T, a, b: T.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)])
+
+# torch.linalg (square inputs shifted by a multiple of the identity: well conditioned)
+
+
+def _wc(T, a):
+    return a + 3 * T.eye(a.shape[-1], dtype=a.dtype)
+
+
+C("linalg_inv", lambda T, a: T.linalg.inv(_wc(T, a)), [(2, 3, 3)])
+C("linalg_det", lambda T, a: T.linalg.det(_wc(T, a)), [(2, 3, 3)])
+C("linalg_slogdet", lambda T, a: T.linalg.slogdet(_wc(T, a))[1], [(3, 3)])
+C("linalg_solve", lambda T, a, b: T.linalg.solve(_wc(T, a), b), [(2, 3, 3), (3, 2)])
+C("linalg_solve_vector", lambda T, a, b: T.linalg.solve(_wc(T, a), b), [(3, 3), (3,)])
+C("linalg_svdvals", lambda T, a: T.linalg.svdvals(a), [(2, 4, 3)])
+C("linalg_matrix_norm_nuc", lambda T, a: T.linalg.matrix_norm(a, "nuc"), [(3, 4)])
+C("linalg_matrix_norm_inf", lambda T, a: T.linalg.matrix_norm(a, float("inf"), keepdim=True), [(2, 3, 4)])
+C("linalg_vector_norm", lambda T, a: T.linalg.vector_norm(a, 3, dim=(0, 2)), [(2, 3, 4)])
+
+
+def _sym(a):
+    return a + a.transpose(-1, -2)
+
+
+def _spd(T, a):
+    return a @ a.transpose(-1, -2) + 3 * T.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _sign_fixed(M, axis):
+    """Singular / eigen vectors with their largest entry positive: a loss that ignores LAPACK's signs."""
+    return M * M.detach().gather(axis, M.detach().abs().argmax(axis, keepdim=True)).sign()
+
+
+C("linalg_svd", lambda T, a: (lambda u, s, vh: (_sign_fixed(u, -2), s, _sign_fixed(vh, -1)))(
+    *T.linalg.svd(a, full_matrices=False)), [(4, 3)])
+C("linalg_svd_wide", lambda T, a: (lambda u, s, vh: (_sign_fixed(u, -2), _sign_fixed(vh, -1)))(
+    *T.linalg.svd(a, full_matrices=False)), [(2, 2, 3)])
+C("linalg_eigh", lambda T, a: (lambda w, v: (w, _sign_fixed(v, -2)))(*T.linalg.eigh(_sym(a))), [(3, 3)])
+C("linalg_eigvalsh", lambda T, a: T.linalg.eigvalsh(_sym(a), "U"), [(2, 3, 3)])
+C("linalg_cholesky", lambda T, a: T.linalg.cholesky(_spd(T, a)), [(2, 3, 3)])
+C("linalg_cholesky_upper", lambda T, a: T.linalg.cholesky(_spd(T, a), upper=True), [(3, 3)])
+C("linalg_qr_tall", lambda T, a: tuple(T.linalg.qr(a)), [(4, 3)])
+C("linalg_qr_wide", lambda T, a: tuple(T.linalg.qr(a)), [(2, 3, 4)])
+C("linalg_pinv_tall", lambda T, a: T.linalg.pinv(a), [(4, 3)])
+C("linalg_pinv_wide", lambda T, a: T.linalg.pinv(a), [(2, 2, 3)])
+C("linalg_lstsq", lambda T, a, b: T.linalg.lstsq(a, b).solution, [(4, 3), (4, 2)])
+C("linalg_lstsq_vector", lambda T, a, b: T.linalg.lstsq(a, b, driver="gelsd").solution, [(3, 4), (3,)])
+C("linalg_matrix_exp", lambda T, a: T.linalg.matrix_exp(a), [(2, 3, 3)])
+C("linalg_solve_triangular", lambda T, a, b: T.linalg.solve_triangular(_wc(T, a), b, upper=True), [(2, 3, 3), (3, 2)])
+C("linalg_solve_triangular_unit_right", lambda T, a, b: T.linalg.solve_triangular(a, b, upper=False, left=False,
+                                                                                  unitriangular=True), [(3, 3), (2, 3)])
+C("linalg_cross", lambda T, a, b: T.linalg.cross(a, b), [(2, 3), (1, 3)])
+C("linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], [(2, 3, 3)])
+C("linalg_lu_tall", lambda T, a: tuple(T.linalg.lu(a))[1:], [(4, 3)])
+C("linalg_lu_wide", lambda T, a: tuple(T.linalg.lu(a))[1:], [(3, 4)])
+C("linalg_lu_factor", lambda T, a: T.linalg.lu_factor(a).LU, [(3, 3)])
+C("linalg_lu_solve", lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(a), b, adjoint=True), [(3, 3), (3, 2)])
 C("addmm", lambda T, c, a, b: T.addmm(c, a, b), [(2, 2), (2, 3), (3, 2)])
 C("linear", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 3), (4, 3), (4,)])
 C("linear_3d", lambda T, x, w: F(T).linear(x, w), [(2, 2, 3), (4, 3)])

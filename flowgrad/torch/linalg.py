@@ -1,0 +1,144 @@
+"""torch.linalg: PyTorch's linear-algebra names over flowgrad's op table."""
+from __future__ import annotations
+
+from ..messages.linalg import LinAlgError  # noqa: F401
+from ..ops import linalg_decomp as _L
+from ..ops.linalg import matmul  # noqa: F401
+from ..facade.surface import _return_type
+
+_slogdet = _return_type("torch", "linalg_slogdet", ("sign", "logabsdet"))
+_svd = _return_type("torch", "linalg_svd", ("U", "S", "Vh"))
+_eigh = _return_type("torch", "linalg_eigh", ("eigenvalues", "eigenvectors"))
+_qr = _return_type("torch", "linalg_qr", ("Q", "R"))
+_inv_ex = _return_type("torch", "linalg_inv_ex", ("inverse", "info"))
+_cholesky_ex = _return_type("torch", "linalg_cholesky_ex", ("L", "info"))
+_solve_ex = _return_type("torch", "linalg_solve_ex", ("result", "info"))
+_lu = _return_type("torch", "linalg_lu", ("P", "L", "U"))
+_lu_factor = _return_type("torch", "linalg_lu_factor", ("LU", "pivots"))
+_lu_factor_ex = _return_type("torch", "linalg_lu_factor_ex", ("LU", "pivots", "info"))
+_lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+
+inv = _L.linalg_inv
+det = _L.linalg_det
+solve = _L.linalg_solve
+svdvals = _L.linalg_svdvals
+eigvalsh = _L.linalg_eigvalsh
+matrix_exp = _L.linalg_matrix_exp
+matrix_power = _L.matrix_power
+multi_dot = _L.multi_dot
+vecdot = _L.vecdot
+solve_triangular = _L.solve_triangular
+cross = _L.linalg_cross
+matrix_rank = _L.matrix_rank
+cond = _L.cond
+vander = _L.vander
+tensorinv = _L.tensorinv
+tensorsolve = _L.tensorsolve
+vector_norm = _L.vector_norm
+matrix_norm = _L.matrix_norm
+norm = _L.linalg_norm
+
+
+def slogdet(A):
+    """(sign, logabsdet) of a (batch of) square matrices, as torch.return_types.slogdet."""
+    return _slogdet(*_L.linalg_slogdet(A))
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    """(U, S, Vh) of a (batch of) matrices, as torch.return_types.linalg_svd."""
+    return _svd(*_L.linalg_svd(A, full_matrices, driver))
+
+
+def eigh(A, UPLO="L"):
+    """(eigenvalues, eigenvectors) of a (batch of) symmetric matrices, as torch.return_types.linalg_eigh."""
+    return _eigh(*_L.linalg_eigh(A, UPLO))
+
+
+def qr(A, mode="reduced"):
+    """(Q, R) of a (batch of) matrices, as torch.return_types.linalg_qr."""
+    return _qr(*_L.linalg_qr(A, mode))
+
+
+def cholesky(A, *, upper=False):
+    """The lower (upper=True: upper) Cholesky factor of a (batch of) positive-definite matrices."""
+    return _L.linalg_cholesky(A, upper)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    """The pseudoinverse of a (batch of) matrices; singular values at or below
+    max(atol, rtol * largest) are treated as zero."""
+    return _L.linalg_pinv(A, atol, rtol, hermitian)
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """(solution, residuals, rank, singular_values) of min ||AX - B||, as torch.return_types.linalg_lstsq."""
+    return _lstsq(*_L.linalg_lstsq(A, B, rcond, driver))
+
+
+def inv_ex(A, *, check_errors=False):
+    """(inverse, info): info is the 1-based index of a zero pivot per matrix (0: inverted); where it
+    is not 0 the inverse is NaN. check_errors=True raises as inv does."""
+    if check_errors:
+        return _inv_ex(_L.linalg_inv(A, "linalg.inv_ex"), _zero_info(A))
+    return _inv_ex(*_L.linalg_inv(A, "linalg.inv_ex", False))
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    """(L, info): info is the order of the first leading minor that is not positive-definite (0:
+    factored); where it is not 0, L is NaN. check_errors=True raises as cholesky does."""
+    if check_errors:
+        return _cholesky_ex(_L.linalg_cholesky(A, upper, "linalg.cholesky_ex"), _zero_info(A))
+    return _cholesky_ex(*_L.linalg_cholesky(A, upper, "linalg.cholesky_ex", False))
+
+
+def _zero_info(A):
+    return A._new(A._data[..., 0, 0].astype("int32") * 0)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonals of A over (dim1, dim2) along a new last dim."""
+    return _L.diagonal(A, offset, dim1, dim2)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    """(result, info): info is the 1-based index of a zero pivot per matrix (0: solved); where it
+    is not 0 the result is NaN. check_errors=True raises as solve does."""
+    return _solve_ex(*_L.linalg_solve(A, B, left, check_errors, "torch.linalg.solve_ex", True))
+
+
+def lu(A, *, pivot=True):
+    """(P, L, U) with A = P L U, as torch.return_types.linalg_lu."""
+    return _lu(*_L.linalg_lu(A, pivot))
+
+
+def lu_factor(A, *, pivot=True):
+    """(LU, pivots): the compact LU factorization; an exactly zero pivot raises."""
+    LU, pivots, _ = _L.linalg_lu_factor(A, pivot, True)
+    return _lu_factor(LU, pivots)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """(LU, pivots, info): info is the 1-based index of the first zero pivot per matrix (0: none)."""
+    return _lu_factor_ex(*_L.linalg_lu_factor(A, pivot, check_errors, "torch.linalg.lu_factor_ex"))
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """X with AX = B (left=False: XA = B; adjoint: A^H in place of A) from lu_factor's output."""
+    return _L.lu_solve(LU, pivots, B, left, adjoint)
+
+
+# ------------------------------------------- the torch.* functions and Tensor methods of the same ops
+
+_plain_slogdet = _return_type("torch", "slogdet", ("sign", "logabsdet"))
+
+
+def _top_slogdet(input):
+    return _plain_slogdet(*_L.linalg_slogdet(input))
+
+
+def _pinverse(input, rcond=1e-15):
+    return _L.linalg_pinv(input, rtol=rcond)
+
+
+TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
+             "pinverse": _pinverse, "matrix_power": matrix_power}
