@@ -47,6 +47,7 @@ import traceback
 from .. import backend
 from ..autograd import mode
 from ..autograd.graph import FREED, Node, SavedTensor, SavedTensorRef, _next_seq
+from ..autograd.policy import TORCH
 from ..tensor import Tensor
 from . import names as _names
 

@@ -38,8 +38,8 @@ from . import version  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import linalg  # noqa: E402
-globals().update(linalg.TOP_LEVEL)
-for _name, _fn in linalg.TOP_LEVEL.items():
+globals().update(linalg._TOP_LEVEL)
+for _name, _fn in linalg._TOP_LEVEL.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
 from . import amp, backends, cpu, jit  # noqa: E402

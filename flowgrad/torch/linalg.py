@@ -1,5 +1,4 @@
 """torch.linalg: PyTorch's linear-algebra names over flowgrad's op table."""
-from __future__ import annotations
 
 from ..messages.linalg import LinAlgError  # noqa: F401
 from ..ops import linalg_decomp as _L
@@ -140,5 +139,5 @@ def _pinverse(input, rcond=1e-15):
     return _L.linalg_pinv(input, rtol=rcond)
 
 
-TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
+_TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
              "pinverse": _pinverse, "matrix_power": matrix_power}
