@@ -42,6 +42,7 @@ globals().update(linalg._TOP_LEVEL)
 for _name, _fn in linalg._TOP_LEVEL.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
+_kit_signatures.apply(globals(), Tensor, _torch_signatures.LINALG_TOP_LEVEL, {}, frozenset())
 from . import amp, backends, cpu, jit  # noqa: E402
 from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

@@ -210,3 +210,7 @@ METHODS = {
     "masked_fill_": "mask, value", "fill_": "value", "index_put_": "indices, values, accumulate=False!",
     "scatter_": "dim, index, src=None, value=None, *, reduce=None", "scatter_add_": "dim, index, src",
 }
+
+# torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)
+LINALG_TOP_LEVEL = {"det": "input", "inverse": "input, *, out=None", "logdet": "input", "matrix_exp": "input",
+                    "matrix_power": "input, n, *, out=None"}
