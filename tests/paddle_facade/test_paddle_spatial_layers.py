@@ -3,9 +3,14 @@ outputs, input and parameter gradients, parameter shapes and names, running stat
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
+
+# paddle's BatchNorm warns at every training forward; checked once below, kept out of the output elsewhere
+TRAINING_NOTE = "When training, we now always track global mean and variance."
+pytestmark = pytest.mark.filterwarnings(f"ignore:{TRAINING_NOTE}:UserWarning")
 
 RNG = np.random.default_rng(0)
 X1 = RNG.standard_normal((2, 4, 7)).astype(np.float32)
@@ -56,6 +61,17 @@ def test_layer_matches_real_paddle(fpaddle, real_paddle, name):
             np.testing.assert_allclose(g[5], w[5], rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(got[4], want[4], rtol=1e-5, atol=1e-5)
     assert got[5:] == want[5:]
+
+
+def test_batch_norm_warns_at_a_training_forward_as_paddle(paddle):
+    bn = paddle.nn.BatchNorm2D(4)
+    x = paddle.to_tensor(X2)
+    with pytest.warns(UserWarning, match=re.escape(TRAINING_NOTE)):
+        bn(x)
+    bn.eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bn(x)
 
 
 def test_batch_norm_checks_and_repr(paddle):
