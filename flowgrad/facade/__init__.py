@@ -26,8 +26,11 @@ def adopt(namespace: dict, module: str) -> None:
             value.__qualname__ = name
 
 
-def populate_torch_family(namespace: dict, module: str, Tensor: type, dtypes: dict) -> None:
-    """dtype names, creation functions, ops and the composed surface for a torch-family facade."""
+def populate_torch_family(namespace: dict, module: str, Tensor: type, dtypes: dict,
+                          methods_only: tuple = ()) -> None:
+    """dtype names, creation functions, ops and the composed surface for a torch-family facade;
+    `methods_only` names the ops the framework offers as Tensor methods alone (torch has `x.expand`,
+    no `torch.expand`)."""
     built = {}
     built.update(naming.dtype_names(dtypes))
     created = creation.build(Tensor, dtypes, module)
@@ -37,3 +40,5 @@ def populate_torch_family(namespace: dict, module: str, Tensor: type, dtypes: di
     adopt(built, module)
     namespace.update(built)
     surface.bind(namespace, Tensor, module.rsplit(".", 1)[-1])
+    for name in methods_only:
+        del namespace[name]

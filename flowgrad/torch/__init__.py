@@ -11,7 +11,7 @@ from ._tensor import Size, Tensor, device, dtype
 from .version import __version__
 
 
-_populate(globals(), __name__, Tensor, _DTYPES)
+_populate(globals(), __name__, Tensor, _DTYPES, methods_only=("expand", "repeat"))
 from ..facade import signatures as _kit_signatures  # noqa: E402
 from . import _signatures as _torch_signatures  # noqa: E402
 

@@ -16,10 +16,7 @@ FLOORS = {"": 290, "nn": 118, "nn.functional": 84, "linalg": 36, "distributions"
           "optim.lr_scheduler": 12, "func": 0, "autograd": 15, "utils.data": 15}
 
 # public names the facade has and real torch lacks in that namespace, each a deliberate choice
-EXTRAS = {
-    "": {"expand", "repeat"},       # the torch family's function table gives OneFlow its flow.expand / flow.repeat
-    "nn.functional": {"flatten"},   # the neutral functional module serves paddle's F.flatten too
-}
+EXTRAS: dict[str, set[str]] = {}
 
 
 def _public(module) -> set[str]:

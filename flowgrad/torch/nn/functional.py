@@ -5,4 +5,6 @@ from ...nn.functional import (__all__, max_pool1d_with_indices, max_pool2d_with_
                               max_pool3d_with_indices)
 from ...nn.attention import multi_head_attention_forward  # noqa: F401
 
-__all__ = [*__all__, "multi_head_attention_forward"]
+del flatten   # the neutral functional module keeps it for nn.Flatten; torch.nn.functional has none
+
+__all__ = [*(n for n in __all__ if n != "flatten"), "multi_head_attention_forward"]
