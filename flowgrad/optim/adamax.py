@@ -4,23 +4,14 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
+from .optimizer import Optimizer, as_float, check_adam_arguments, lerp_, step_state, zeros_state
 
 
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  foreach=None, *, maximize: bool = False, differentiable: bool = False, capturable: bool = False,
                  eps_in_decay: bool = False) -> None:
-        policy = policy_of(params)
-        if not 0.0 <= as_float(lr):
-            raise policy.errors.optim_invalid_lr(lr=lr)
-        if not 0.0 <= eps:
-            raise policy.errors.optim_invalid_eps(eps=eps)
-        for index in (0, 1):
-            if not 0.0 <= betas[index] < 1.0:
-                raise policy.errors.optim_invalid_beta(index=index, beta=betas[index])
-        if not 0.0 <= weight_decay:
-            raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
+        check_adam_arguments(policy_of(params), lr, eps, betas, weight_decay)
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
         self._eps_in_decay = eps_in_decay

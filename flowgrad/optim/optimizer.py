@@ -55,6 +55,19 @@ def as_float(v) -> float:
     return float(v._data) if isinstance(v, Tensor) else v
 
 
+def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
+    """PyTorch's checks of the Adam family's hyperparameters, in its order."""
+    if not 0.0 <= as_float(lr):
+        raise policy.errors.optim_invalid_lr(lr=lr)
+    if not 0.0 <= eps:
+        raise policy.errors.optim_invalid_eps(eps=eps)
+    for index in (0, 1):
+        if not 0.0 <= betas[index] < 1.0:
+            raise policy.errors.optim_invalid_beta(index=index, beta=betas[index])
+    if not 0.0 <= weight_decay:
+        raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
+
+
 class Optimizer:
     """Base class of all optimizers."""
 
