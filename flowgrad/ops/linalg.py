@@ -12,10 +12,18 @@ from . import shape as S
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm"]
 
 
+def _plain_product(x, a, b):
+    """`a @ b` of two arrays as a tensor of `x`'s class: a formula's product when nothing records
+    (the operands' dtypes and shapes are the forward's, so nothing to check, no view to track)."""
+    return x._out_cls._make(backend.namespace(a).matmul(a, b))
+
+
 def _matmul_self_grad(grad, other, ndims):
     """d(a @ b)/da: the 1-D operands are lifted to matrices, the product taken, the lift undone;
     broadcast batch dimensions are summed away by the engine."""
     nda, ndb = ndims
+    if nda == ndb == 2 and not _grad_enabled():
+        return _plain_product(grad, grad._data, other._data.T)
     if nda == 1 and ndb == 1:
         return grad * other
     g2 = S.unsqueeze(grad, -2) if nda == 1 else grad
@@ -29,6 +37,8 @@ def _matmul_self_grad(grad, other, ndims):
 
 def _matmul_other_grad(grad, self, ndims):
     nda, ndb = ndims
+    if nda == ndb == 2 and not _grad_enabled():
+        return _plain_product(grad, self._data.T, grad._data)
     if nda == 1 and ndb == 1:
         return grad * self
     if nda == 2 and ndb == 1:   # matrix @ vector: A^T g
