@@ -30,7 +30,7 @@ import numpy as np
 
 from ..ops import add, cast, copy_grad, edge, sum_to, zeros_for
 from . import mode
-from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, shown_grad
+from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, one_output_meta, shown_grad
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
@@ -224,7 +224,7 @@ def _tie(policy: Policy, node: Node, outs, saved: bool) -> tuple:
             continue
         t = cls.__new__(cls)
         t.next_edges = (edge(out),) + inputs
-        t.out_meta = ((out._data.shape, out._data.dtype),)
+        t.out_meta = one_output_meta(out._data)
         t.out_cls = type(out)
         t.seq = _next_seq()
         t._saved = t._hooks = t._metadata = t._trace = None
