@@ -20,6 +20,7 @@ No recursion over graph depth anywhere.
 """
 from __future__ import annotations
 
+import gc
 import heapq
 import itertools
 import threading
@@ -48,6 +49,23 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     No gradient flows into an edge in `cuts` (paddle's `no_grad_vars`). `observer`, when given, is
     told `popped(node)` as each node leaves the ready queue and `passed(node, next_node, grad)` for
     each gradient sent along an edge (paddle's backward-graph dump)."""
+    # The walk allocates a container per node and frees the graph as it goes, but makes no
+    # reference cycles: the cyclic collector, which would traverse the whole graph again and again
+    # while it is alive, is paused for the walk (and resumed as it was).
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        return _run_backward(policy, roots, seeds, retain_graph=retain_graph, create_graph=create_graph,
+                             targets=targets, capture=capture, cuts=cuts, observer=observer)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, retain_graph: bool,
+                  create_graph: bool, targets: Sequence[Edge] | None, capture: bool, cuts: set | None,
+                  observer) -> list | None:
     # 1. dependencies: pending[node] = [edges still to arrive, grad of output 0, owned 0, grad 1, owned 1, ...]
     pending = _count_dependencies(roots)
     needed = _nodes_reaching(roots, pending, targets) if targets is not None else None
