@@ -314,6 +314,9 @@ C("log_softmax", lambda T, a: a.log_softmax(0), [(2, 3)])
 C("conv2d", lambda T, x, w, b: F(T).conv2d(x, w, b, stride=1, padding=1), [(1, 2, 3, 3), (2, 2, 2, 2), (2,)])
 C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2, dilation=1),
   [(1, 2, 4, 4), (2, 1, 2, 2)])
+C("conv2d_groups_dilated", lambda T, x, w, b: F(T).conv2d(x, w, b, padding=(1, 2), dilation=(2, 1), groups=2),
+  [(2, 4, 4, 3), (6, 2, 3, 2), (6,)])
+C("conv2d_wide_padding", lambda T, x, w: F(T).conv2d(x, w, padding=2), [(1, 2, 3, 3), (3, 2, 2, 2)])
 C("conv1d_same_dilated", lambda T, x, w, b: F(T).conv1d(x, w, b, padding="same", dilation=2),
   [(2, 2, 5), (3, 2, 2), (3,)])
 C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)),
