@@ -88,10 +88,10 @@ def _channels_last(gd):
     return gd.transpose(0, *range(2, gd.ndim), 1).reshape(-1, gd.shape[1])
 
 
-def _channels_first(out2d, lead):
-    """(N * prod(out), O) -> an (N, O, *out) view whose memory stays channels-last."""
+def _channels_first(xp, out2d, lead):
+    """(N * prod(out), O) -> a contiguous (N, O, *out) array, as PyTorch's convolutions return."""
     out = out2d.reshape(*lead, out2d.shape[-1])
-    return out.transpose(0, len(lead), *range(1, len(lead)))
+    return xp.ascontiguousarray(out.transpose(0, len(lead), *range(1, len(lead))))
 
 
 def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
@@ -138,11 +138,13 @@ def _grouped_cols(cols, groups, k):
     return cols.reshape(m, k, groups, -1).transpose(0, 2, 1, 3).reshape(m, -1)
 
 
-def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None):
+def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None):
     kernel = wd.shape[2:]
     cols, lead = windows_last(xp, d, kernel, stride, pads, dilation, outs)
     out = _grouped_matmul(xp, _grouped_cols(cols, groups, math.prod(kernel)), _weight_rows(wd, groups), groups)
-    return _channels_first(out, lead)
+    if bias is not None:
+        out += bias      # (the product is a fresh (M, O) array: the bias broadcasts along its rows)
+    return _channels_first(xp, out, lead)
 
 
 def _flipped(wd, groups):
@@ -215,8 +217,8 @@ def convolution(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation
     per side; `outs` limits the output's spatial size (default: every window that fits)."""
     _check_same(x, weight)
     d, wd = x._data, weight._data
-    out = _conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs)
-    res = x._out_cls._make(_with_bias(out, bias))
+    res = x._out_cls._make(_conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs,
+                                        None if bias is None else bias._data))
     if _requires(x, weight, bias):
         geom = (stride, pads, dilation, groups)
         if bias is None:

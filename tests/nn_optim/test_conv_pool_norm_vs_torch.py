@@ -1176,3 +1176,19 @@ def test_prelu_node_name(torch):
 def test_group_norm_node_name(torch):
     x = torch.ones(2, 4, 3, requires_grad=True)
     assert torch.nn.functional.group_norm(x, 2).grad_fn.name() == "NativeGroupNormBackward0"
+
+
+@pytest.mark.parametrize("spatial, kw", [((5,), dict(padding=1)), ((5, 4), dict(padding=1, groups=2)),
+                                         ((4, 5), dict(stride=2)), ((3, 4, 3), dict(padding=(1, 0, 1)))])
+def test_convolution_results_are_contiguous_as_in_torch(real_torch, spatial, kw):
+    """Outputs and gradients have PyTorch's (contiguous) strides, so `.view` works on them."""
+    nd = len(spatial)
+    conv = getattr(F(ft), f"conv{nd}d")
+    x = ft.tensor(R(2, 4, *spatial), requires_grad=True)
+    w = ft.tensor(R(6, 4 // kw.get("groups", 1), *(3,) * nd), requires_grad=True)
+    out = conv(x, w, **kw)
+    want = getattr(F(real_torch), f"conv{nd}d")(real_torch.tensor(x.detach().numpy()),
+                                                  real_torch.tensor(w.detach().numpy()), **kw)
+    assert out.is_contiguous() and out.stride() == want.stride()
+    out.view(2, -1).sum().backward()
+    assert x.grad.is_contiguous() and w.grad.is_contiguous()
