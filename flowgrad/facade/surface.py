@@ -441,7 +441,7 @@ METHODS.update({
 # torch.sort / argsort / topk return torch.return_types named tuples: these replace simpler versions
 OVERRIDE = ("sort", "argsort", "topk")
 # ops whose (values, indices) result becomes a named tuple
-NAMED_RESULTS = ("max", "min", "median")
+NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin")
 
 
 def bind(namespace: dict, Tensor: type, module: str) -> None:
