@@ -18,6 +18,8 @@ def _binary_search(bounds, values, right: bool, sorter):
     NaN compares false both ways, so a NaN value lands after every boundary, as in PyTorch."""
     xp = backend.namespace(bounds)
     n = bounds.shape[-1]
+    if n == 0 or values.size == 0:
+        return xp.zeros(values.shape, dtype=np.int64)
     rows = bounds.reshape(-1, n)
     v = values.reshape(rows.shape[0], -1)
     order = None if sorter is None else sorter.reshape(-1, n)
