@@ -73,4 +73,28 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "repeat_interleave_allocated": (RuntimeError, "allocated size does not match required size"),
     "repeat_interleave_output_size": (RuntimeError, "repeat_interleave: Invalid output_size, expected {expected} but "
                                                     "got {got}"),
+    # unique / unique_consecutive (ops/sets.py)
+    "unique_not_differentiable": (NotImplementedError, "the derivative for '{op}' is not implemented."),
+    # tril_indices / triu_indices (creation.py)
+    "triangle_indices_negative": (RuntimeError, "{name} must be non-negative, got{value}"),
+    # compositions checked as ATen checks them (ops/indexing.py, facade/surface.py)
+    "take_along_dim_dtype": (RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got "
+                                           "{dtype_scalar}"),
+    "take_along_dim_ndim": (RuntimeError, "torch.take_along_dim(): input and indices should have the same number of "
+                                          "dimensions, but got {ndim} dimensions for input, and {indices_ndim} "
+                                          "dimensions for indices"),
+    "diff_0d": (RuntimeError, "diff expects input to be at least one-dimensional"),
+    "diff_order": (RuntimeError, "order must be non-negative but got {n}"),
+    "diff_other_ndim": (RuntimeError, "diff expects prepend or append to be the same dimension as input"),
+    "diff_other_shape": (RuntimeError, "diff expects the shape of tensor to prepend or append to match that of input "
+                                       "except along the differencing dimension; input.size({dim}) = {size}, but got "
+                                       "tensor.size({dim}) = {other}"),
+    "tensordot_negative": (RuntimeError, "tensordot expects dims >= 0, but got dims={dims}"),
+    "tensordot_too_many": (RuntimeError, "tensordot expects dims < ndim_a or ndim_b, but got dims={dims}"),
+    "tensordot_lists": (RuntimeError, "both dimension lists should have same length"),
+    "tensordot_sizes": (RuntimeError, "contracted dimensions need to match, but first has size {a} in dim {a_dim} and "
+                                      "second has size {b} in dim {b_dim}"),
+    "meshgrid_empty": (RuntimeError, "meshgrid expects a non-empty TensorList"),
+    "meshgrid_dims": (RuntimeError, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {tensor}"),
+    "meshgrid_dtype": (RuntimeError, "meshgrid expects all tensors to have the same dtype"),
 }

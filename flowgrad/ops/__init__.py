@@ -15,7 +15,7 @@ from ._declare import OpNode, derivative, edge, identity, recording, save, save_
 from ..tensor import Tensor
 
 from . import elementwise, shape, indexing, reduction, linalg, nn
-from . import index_ops, cumulative, search, tiling
+from . import index_ops, cumulative, search, sets, tiling
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
@@ -25,9 +25,10 @@ from .nn import *  # noqa: F401,F403
 from .index_ops import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
 from .search import *  # noqa: F401,F403
+from .sets import *  # noqa: F401,F403
 from .tiling import *  # noqa: F401,F403
 
-for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, tiling):
+for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, sets, tiling):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():
         setattr(Tensor, _name, _fn)
 del _mod, _name, _fn

@@ -18,7 +18,7 @@ from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (inde
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
            "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
-           "nonzero"]
+           "nonzero", "where"]
 
 
 # ------------------------------------------------------------------------------- setitem
@@ -117,6 +117,10 @@ def gather(x, dim, index):
 
 def take_along_dim(x, indices, dim=None):
     """PyTorch's take_along_dim(input, indices, dim): gather with broadcasting of the other dims."""
+    if indices._data.dtype != np.int64:
+        raise x.policy.errors.take_along_dim_dtype(dtype_scalar=indices._data.dtype)
+    if dim is not None and x._data.ndim != indices._data.ndim:
+        raise x.policy.errors.take_along_dim_ndim(ndim=x._data.ndim, indices_ndim=indices._data.ndim)
     if dim is None:
         return gather(S.reshape(x, (-1,)), 0, S.reshape(indices, (-1,)))
     dim = normalize_dim(dim, x._data.ndim)
@@ -254,10 +258,25 @@ def masked_select(x, mask):
 
 
 def nonzero(x, as_tuple=False):
-    nz = backend.namespace(x._data).nonzero(x._data)
+    d = x._data
+    if d.ndim == 0:   # a 0-dim tensor reads as one entry: position 0 when it is nonzero
+        hits = int(bool(d))
+        xp = backend.namespace(d)
+        if as_tuple:
+            return (x._out_cls._make(xp.zeros(hits, dtype=np.int64)),)
+        return x._out_cls._make(xp.zeros((hits, 0), dtype=np.int64))
+    nz = backend.namespace(d).nonzero(d)
     if as_tuple:
         return tuple(x._out_cls._make(a.astype(np.int64)) for a in nz)
     return x._out_cls._make(backend.namespace(x._data).stack(nz, axis=1).astype(np.int64))
+
+
+def where(condition, a=None, b=None):
+    """`a` where `condition` holds, else `b` (elementwise.where); `where(condition)` alone is
+    `nonzero(condition, as_tuple=True)`, as in PyTorch."""
+    if a is None and b is None:
+        return nonzero(condition, as_tuple=True)
+    return E.where(condition, a, b)
 
 
 # -------------------------------------------------------------------------- fill / copy

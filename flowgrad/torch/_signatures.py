@@ -121,7 +121,7 @@ FUNCTIONS = {
     "tril": "input, diagonal=0, *, out=None",
     "triu": "input, diagonal=0, *, out=None",
     "nonzero": "input, *, out=None, as_tuple=False",
-    "where": "condition, input@a, other@b, *, out=None",
+    "where": "condition, input@a=None, other@b=None, *, out=None",
     "clamp": "input, min=None, max=None, *, out=None",
     "clip": "input, min=None, max=None, *, out=None",
     "clone": "input, *, memory_format=None",

@@ -445,6 +445,10 @@ UNREACHED = {
                                             "raises (tests/torch_api/test_argument_checks.py)",
     "index_ops.ScatterReduceDoubleBackward": "PyTorch refuses the double backward of a prod scatter_reduce whose src "
                                              "holds several zeros for one position (tests/torch_api/test_index_ops.py)",
+    "sets.Unique2Backward0": "PyTorch implements no derivative of unique: its backward raises "
+                             "(tests/torch_api/test_composite_ops.py)",
+    "sets.UniqueDimBackward0": "as Unique2Backward0, for unique(dim=)",
+    "sets.UniqueConsecutiveBackward0": "as Unique2Backward0, for unique_consecutive",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
 }
 

@@ -1,0 +1,201 @@
+"""Ops composed from the op table, checked against real torch: one-argument where, take_along_dim,
+unique / unique_consecutive, diff, tensordot, tril_indices / triu_indices and meshgrid (values,
+dtypes, shapes, gradients, node names, and the errors of bad arguments)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tensor_op_parity import same, same_error
+
+X = np.array([[0.5, -1.5, 2.0], [0.0, 0.75, -0.5]])
+A = np.arange(24.0).reshape(2, 3, 4) / 7
+U = np.array([3, 1, 2, 3, 1, 1, 5])
+M = np.array([[1, 2], [3, 4], [1, 2], [0, 9], [0, 9]])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.where(x > 0),
+    lambda T, x: T.where(x[0, 0] > 0),
+    lambda T, x: T.where(x[0, 1] > 0),
+    lambda T, x: T.where((x * 2).long()),
+    lambda T, x: T.where(x > 0, x, 0.0),
+    lambda T, x: T.where(x > 0, 1.0, 0.0),
+    lambda T, x: T.nonzero(x[1, 0]),
+    lambda T, x: T.nonzero(x[0, 0], as_tuple=True),
+], ids=["bool", "0d_true", "0d_false", "long", "three_args", "scalars", "nonzero_0d", "nonzero_0d_tuple"])
+def test_where(fn):
+    same(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.take_along_dim(x, T.tensor([0, 5])),
+    lambda T, x: T.take_along_dim(x, T.tensor([[0], [2]]), dim=1),
+    lambda T, x: x.take_along_dim(T.tensor([[2, 0]]), -1),
+    lambda T, x: T.take_along_dim(x, x.argsort(dim=0), dim=0),
+], ids=["flat", "dim", "broadcast", "argsort"])
+def test_take_along_dim(fn):
+    same(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.take_along_dim(x, T.tensor([[0], [2]]).float(), dim=1),
+    lambda T, x: T.take_along_dim(x, T.tensor([[0], [2]]).int(), dim=1),
+    lambda T, x: T.take_along_dim(x, T.tensor([0, 2]), dim=1),
+    lambda T, x: T.take_along_dim(x, T.tensor([[0], [2]]), dim=2),
+], ids=["float", "int32", "ndim", "dim"])
+def test_take_along_dim_errors(fn):
+    same_error(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, u, m: T.unique(u),
+    lambda T, u, m: T.unique(u, return_inverse=True, return_counts=True),
+    lambda T, u, m: u.unique(sorted=False, return_counts=True),
+    lambda T, u, m: T.unique(m, return_inverse=True),
+    lambda T, u, m: T.unique(m, dim=0, return_inverse=True, return_counts=True),
+    lambda T, u, m: T.unique(m, dim=-1, return_counts=True),
+    lambda T, u, m: T.unique(m[:0], dim=0, return_inverse=True, return_counts=True),
+    lambda T, u, m: T.unique(u[0], return_inverse=True),
+    lambda T, u, m: T.unique(u > 2, return_counts=True),
+    lambda T, u, m: T.unique_consecutive(u),
+    lambda T, u, m: T.unique_consecutive(u, return_inverse=True, return_counts=True),
+    lambda T, u, m: m.unique_consecutive(return_counts=True, dim=0),
+    lambda T, u, m: T.unique_consecutive(m, return_inverse=True, dim=1),
+    lambda T, u, m: T.unique_consecutive(u[0], return_inverse=True, return_counts=True),
+    lambda T, u, m: T.unique_consecutive(u[:0], return_inverse=True, return_counts=True),
+], ids=["flat", "inverse_counts", "method", "2d_inverse", "dim0", "dim_last", "empty_dim", "0d", "bool",
+        "consecutive", "consecutive_all", "consecutive_dim", "consecutive_dim1", "consecutive_0d",
+        "consecutive_empty"])
+def test_unique(fn):
+    same(fn, U, M)
+
+
+def test_unique_nan_values_stay_distinct():
+    v = np.array([2.0, np.nan, 1.0, np.nan, 2.0])
+    same(lambda T, v: T.unique(v, return_inverse=True, return_counts=True), v, grad=False)
+    same(lambda T, v: T.unique_consecutive(v, return_counts=True), v, grad=False)
+
+
+@pytest.mark.parametrize("call, op, node", [
+    (lambda T, x: T.unique(x), "_unique2", "Unique2Backward0"),
+    (lambda T, x: T.unique(x, dim=0), "unique_dim", "UniqueDimBackward0"),
+    (lambda T, x: T.unique_consecutive(x), "unique_consecutive", "UniqueConsecutiveBackward0"),
+])
+def test_unique_values_refuse_differentiation(torch, call, op, node):
+    x = torch.tensor([[1.0, 2.0], [1.0, 2.0]], requires_grad=True)
+    out = call(torch, x)
+    assert out.requires_grad and type(out.grad_fn).__name__ == node
+    with pytest.raises(NotImplementedError, match=f"^the derivative for '{op}' is not implemented.$"):
+        out.sum().backward()
+    assert x.grad is None
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, u, m: T.unique(u[0], dim=0),
+    lambda T, u, m: T.unique(m, dim=2),
+    lambda T, u, m: T.unique_consecutive(m, dim=-3),
+], ids=["0d_dim", "dim", "consecutive_dim"])
+def test_unique_errors(fn):
+    same_error(fn, U, M)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.diff(x),
+    lambda T, x: x.diff(dim=0),
+    lambda T, x: T.diff(x, n=2, dim=1, prepend=x[:, :1] * 3, append=x * 2),
+    lambda T, x: T.diff(x, n=0),
+    lambda T, x: T.diff(x, n=5),
+    lambda T, x: T.diff(x > 0),
+    lambda T, x: T.diff(x > 0, n=2, dim=0, append=x[:1] < 0),
+    lambda T, x: T.diff((x * 4).long(), append=(x * 2).long()),
+], ids=["default", "dim0", "prepend_append", "n0", "n_beyond", "bool", "bool_twice", "long"])
+def test_diff(fn):
+    same(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.diff(x[0, 0]),
+    lambda T, x: T.diff(x, n=-1),
+    lambda T, x: T.diff(x, prepend=x[0, 0]),
+    lambda T, x: T.diff(x, append=T.ones(3, 3, dtype=x.dtype)),
+    lambda T, x: T.diff(x, dim=0, prepend=T.ones(1, 2, dtype=x.dtype)),
+    lambda T, x: T.diff(x, dim=2),
+], ids=["0d", "negative_n", "prepend_ndim", "append_shape", "prepend_shape", "dim"])
+def test_diff_errors(fn):
+    same_error(fn, X)
+
+
+B = np.arange(24.0).reshape(4, 3, 2) / 5
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b: T.tensordot(a, b.reshape(3, 4, 2)[:, :, 0].t().reshape(4, 3).t(), dims=2),
+    lambda T, a, b: T.tensordot(a, b, dims=([1, 2], [1, 0])),
+    lambda T, a, b: T.tensordot(a, b, dims=[[-1], [0]]),
+    lambda T, a, b: T.tensordot(a, b, dims=T.tensor([[1, 2], [1, 0]])),
+    lambda T, a, b: T.tensordot(a[0, 0], b[0, 0], dims=0),
+    lambda T, a, b: T.tensordot(a, b, 0).sum((0, 1)),
+], ids=["int", "pairs", "negative_dims", "tensor_dims", "outer", "zero"])
+def test_tensordot(fn):
+    same(fn, A, B)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b: T.tensordot(a, b, dims=-1),
+    lambda T, a, b: T.tensordot(a, b, dims=4),
+    lambda T, a, b: T.tensordot(a, b, dims=([1, 2], [1])),
+    lambda T, a, b: T.tensordot(a, b, dims=([0], [1])),
+    lambda T, a, b: T.tensordot(a, b, dims=2),
+    lambda T, a, b: T.tensordot(a, b, dims=([5], [0])),
+], ids=["negative", "too_many", "list_lengths", "sizes", "int_sizes", "dim_range"])
+def test_tensordot_errors(fn):
+    same_error(fn, A, B)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T: T.tril_indices(4, 3),
+    lambda T: T.tril_indices(4, 3, offset=-1, dtype=T.int32),
+    lambda T: T.triu_indices(3, 5, 2),
+    lambda T: T.triu_indices(3, 5, 10),
+    lambda T: T.tril_indices(3, 5, -10),
+    lambda T: T.triu_indices(0, 3),
+    lambda T: T.tril_indices(row=2, col=2, offset=1),
+], ids=["tril", "offset_int32", "triu", "triu_beyond", "tril_beyond", "empty", "keywords"])
+def test_triangle_indices(fn):
+    same(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T: T.tril_indices(-1, 3),
+    lambda T: T.triu_indices(3, -2),
+    lambda T: T.tril_indices(3, 3, dtype=T.float32),
+    lambda T: T.triu_indices(3, 3, dtype=T.int16),
+], ids=["row", "col", "float", "int16"])
+def test_triangle_indices_errors(fn):
+    same_error(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b: T.meshgrid(a, b, indexing="ij"),
+    lambda T, a, b: T.meshgrid(a, b, a, indexing="xy"),
+    lambda T, a, b: T.meshgrid([a, b], indexing="xy"),
+    lambda T, a, b: T.meshgrid(a[0], b, indexing="ij"),
+    lambda T, a, b: T.meshgrid((b,), indexing="xy"),
+], ids=["ij", "xy_three", "list", "0d", "one"])
+def test_meshgrid(fn):
+    same(fn, np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0]))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b: T.meshgrid(a, indexing="ab"),
+    lambda T, a, b: T.meshgrid(indexing="ij"),
+    lambda T, a, b: T.meshgrid(a, b.float(), indexing="ij"),
+], ids=["indexing", "empty", "dtypes"])
+def test_meshgrid_errors(fn):
+    same_error(fn, np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0]))
+
+
+def test_meshgrid_refuses_matrices(torch):
+    with pytest.raises(RuntimeError, match="^torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "):
+        torch.meshgrid(torch.ones(2, 2), torch.ones(2), indexing="ij")
