@@ -264,6 +264,7 @@ C("dot", lambda T, a, b: T.dot(a, b), [(3,), (3,)])
 C("mv", lambda T, a, b: T.mv(a, b), [(2, 3), (3,)])
 C("outer", lambda T, a, b: T.outer(a, b), [(2,), (3,)])
 C("einsum", lambda T, a, b: T.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)])
+C("einsum_ellipsis_diagonal", lambda T, a, b: T.einsum("...ii,...i->...i", a, b), [(2, 3, 3), (3,)])
 
 # torch.linalg (square inputs shifted by a multiple of the identity: well conditioned)
 

@@ -199,3 +199,66 @@ def test_meshgrid_errors(fn):
 def test_meshgrid_refuses_matrices(torch):
     with pytest.raises(RuntimeError, match="^torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "):
         torch.meshgrid(torch.ones(2, 2), torch.ones(2), indexing="ij")
+
+
+E3 = np.arange(24.0).reshape(2, 3, 4) / 9 - 1
+E2 = np.arange(12.0).reshape(4, 3) / 5 - 1
+SQ = np.arange(27.0).reshape(3, 3, 3) / 11
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b, q: T.einsum("...ij,jk->...ik", a, b),
+    lambda T, a, b, q: T.einsum("i...j->j...i", a),
+    lambda T, a, b, q: T.einsum("...ij->ij", a),
+    lambda T, a, b, q: T.einsum("...ij,...jk", a, a.transpose(1, 2)),
+    lambda T, a, b, q: T.einsum("...i,...i->...", a, a[0]),
+    lambda T, a, b, q: T.einsum("...ij->...ji", b),
+    lambda T, a, b, q: T.einsum("ij->...ij", b),
+    lambda T, a, b, q: T.einsum("ii->", q[0]),
+    lambda T, a, b, q: T.einsum("ii->i", q[1]),
+    lambda T, a, b, q: T.einsum("iii->i", q),
+    lambda T, a, b, q: T.einsum("iij->ji", q),
+    lambda T, a, b, q: T.einsum("jii", q),
+    lambda T, a, b, q: T.einsum("ij,jk", b.t(), b),
+    lambda T, a, b, q: T.einsum("ba", b),
+    lambda T, a, b, q: T.einsum("iJ->Ji", b),
+    lambda T, a, b, q: T.einsum("i j , j k -> i k", b.t(), b),
+    lambda T, a, b, q: T.einsum("ij,jk->ik", [b.t(), b]),
+    lambda T, a, b, q: T.einsum("ij,ij->ij", b, b[:1]),
+    lambda T, a, b, q: T.einsum("i,->i", b[0], b[1, 1]),
+    lambda T, a, b, q: T.einsum("", b[0, 0]),
+    lambda T, a, b, q: T.einsum("ij->", b),
+    lambda T, a, b, q: T.einsum("bij,bjk,kl->bil", a.transpose(1, 2), a, b[:, :2]),
+    lambda T, a, b, q: T.einsum("ij,jk->ik", b.long(), b.long().t()),
+    lambda T, a, b, q: T.einsum("ij,jk->ik", b[:, :0], b[:0]),
+], ids=["batch_ellipsis", "ellipsis_middle", "ellipsis_summed", "implicit_ellipsis", "ellipsis_broadcast",
+        "ellipsis_empty", "output_ellipsis_only", "trace", "diagonal", "diagonal3", "diagonal_kept", "implicit_trace",
+        "implicit", "implicit_sorted", "upper_case", "spaces", "list", "broadcast_one", "scalar_operand",
+        "empty_equation", "sum_all", "three_operands", "long", "empty_dims"])
+def test_einsum(fn):
+    same(fn, E3, E2, SQ)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b, q: T.einsum("...ijkl", b),
+    lambda T, a, b, q: T.einsum("ijk", b),
+    lambda T, a, b, q: T.einsum("i", b),
+    lambda T, a, b, q: T.einsum("i1", b),
+    lambda T, a, b, q: T.einsum("i.j", b),
+    lambda T, a, b, q: T.einsum("...i...", b),
+    lambda T, a, b, q: T.einsum("ij->ii", b),
+    lambda T, a, b, q: T.einsum("ij->ik", b),
+    lambda T, a, b, q: T.einsum("ij,ij->i", b, a[0]),
+    lambda T, a, b, q: T.einsum("ii->i", b),
+    lambda T, a, b, q: T.einsum("...i,...i->...", a, T.ones(3, 1, 4, dtype=a.dtype)),
+    lambda T, a, b, q: T.einsum("...i,...i->...", a, T.ones(5, 4, dtype=a.dtype)),
+    lambda T, a, b, q: T.einsum("ij", b, b),
+    lambda T, a, b, q: T.einsum("ij,jk", b),
+    lambda T, a, b, q: T.einsum("ij,jk", b, b.float().t()),
+    lambda T, a, b, q: T.einsum("ij"),
+    lambda T, a, b, q: T.einsum("iij->iij", q),
+], ids=["more_subscripts", "subscripts", "fewer_subscripts", "invalid", "dot", "two_ellipses", "output_repeated",
+        "output_unknown", "sizes", "diagonal_sizes", "ellipsis_sizes", "ellipsis_lengths", "more_operands",
+        "fewer_operands", "dtypes", "no_operands", "output_diagonal"])
+def test_einsum_errors(fn):
+    same_error(fn, E3, E2, SQ)
