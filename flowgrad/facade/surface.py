@@ -348,11 +348,6 @@ def diag(x, diagonal=0):
     return ops.getitem(x, (rows, cols))
 
 
-def cdist(a, b, p=2.0):
-    diff = ops.unsqueeze(a, -2) - ops.unsqueeze(b, -3)
-    return ops.norm(diff, p, dim=-1)
-
-
 def trace(input):
     if input._data.ndim != 2:
         raise input.policy.errors.trace_dims(ndim=input._data.ndim)
@@ -439,7 +434,7 @@ FUNCTIONS = {
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
     "tensordot": tensordot, "trace": trace,
-    "bincount": bincount, "diag": diag, "cdist": cdist, "allclose": allclose, "isclose": isclose, "equal": equal,
+    "bincount": bincount, "diag": diag, "allclose": allclose, "isclose": isclose, "equal": equal,
     "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
 }

@@ -97,4 +97,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "meshgrid_empty": (RuntimeError, "meshgrid expects a non-empty TensorList"),
     "meshgrid_dims": (RuntimeError, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {tensor}"),
     "meshgrid_dtype": (RuntimeError, "meshgrid expects all tensors to have the same dtype"),
+    # cdist (ops/distance.py)
+    "cdist_mode": (ValueError, "{mode} is not a valid value for compute_mode"),
+    "cdist_dims": (RuntimeError, "cdist only supports at least 2D tensors, {name} got: {ndim}D"),
+    "cdist_columns": (RuntimeError, "X1 and X2 must have the same number of columns. X1: {x1} X2: {x2}"),
+    "cdist_dtype": (RuntimeError, "cdist only supports floating-point dtypes, {name} got: {dtype_scalar}"),
+    "cdist_p": (RuntimeError, "cdist only supports non-negative p values"),
 }

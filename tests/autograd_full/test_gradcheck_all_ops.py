@@ -265,6 +265,10 @@ C("mv", lambda T, a, b: T.mv(a, b), [(2, 3), (3,)])
 C("outer", lambda T, a, b: T.outer(a, b), [(2,), (3,)])
 C("einsum", lambda T, a, b: T.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)])
 C("einsum_ellipsis_diagonal", lambda T, a, b: T.einsum("...ii,...i->...i", a, b), [(2, 3, 3), (3,)])
+for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
+    # PyTorch implements no double backward of cdist
+    C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)
+C("cdist_by_products", lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [(4, 3), (5, 3)])
 
 # torch.linalg (square inputs shifted by a multiple of the identity: well conditioned)
 

@@ -262,3 +262,46 @@ def test_einsum(fn):
         "fewer_operands", "dtypes", "no_operands", "output_diagonal"])
 def test_einsum_errors(fn):
     same_error(fn, E3, E2, SQ)
+
+
+P1 = np.random.default_rng(0).normal(size=(2, 4, 3))
+P2 = np.random.default_rng(1).normal(size=(5, 3))
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 2.0, 3.0, float("inf")])
+def test_cdist(p):
+    same(lambda T, a, b: T.cdist(a, b, p=p), P1, P2)
+    same(lambda T, a, b: T.cdist(a[0], b, p=p, compute_mode="donot_use_mm_for_euclid_dist"), P1, P2)
+    same(lambda T, a, b: type(T.cdist(a, b, p=p).grad_fn).__name__, P1, P2, grad=False)
+
+
+def test_cdist_zero_distances_and_ties():
+    a = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
+    b = np.array([[0.0, 0.0], [1.0, 2.0]])
+    for p in (0.5, 1.0, 2.0, 3.0, float("inf"), 0.0):
+        same(lambda T, a, b: T.cdist(a, b, p=p), a, b)
+
+
+def test_cdist_by_matrix_products():
+    many = np.random.default_rng(2).normal(size=(30, 3))
+    same(lambda T, a, b: T.cdist(a, b), many, P2)
+    same(lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), P1, P2)
+    same(lambda T, a, b: T.cdist(a.reshape(2, 1, 4, 3), b.expand(2, 5, 3)), P1, P2)
+    same(lambda T, a, b: T.cdist(a[:, :0], b), P1, P2)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, a, b: T.cdist(a, b, compute_mode="foo"),
+    lambda T, a, b: T.cdist(a[0, 0], b),
+    lambda T, a, b: T.cdist(a, b[0]),
+    lambda T, a, b: T.cdist(a, b[:, :2]),
+    lambda T, a, b: T.cdist(a.long(), b[:, :2]),
+    lambda T, a, b: T.cdist(a.long(), b),
+    lambda T, a, b: T.cdist(a, b.long()),
+    lambda T, a, b: T.cdist(a, b, p=-1),
+    lambda T, a, b: T.cdist(a, b.float()),
+    lambda T, a, b: T.cdist(a, b.expand(3, 5, 3)),
+], ids=["mode", "x1_dims", "x2_dims", "columns", "columns_before_dtype", "x1_dtype", "x2_dtype", "p", "dtypes",
+        "batch"])
+def test_cdist_errors(fn):
+    same_error(fn, P1, P2)
