@@ -17,7 +17,8 @@ FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
         "abs", "absolute", "ceil", "cos", "erf", "exp", "expm1", "floor", "log", "log10", "log1p", "log2", "neg",
         "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sin", "sqrt", "square", "tan", "tanh", "trunc",
-        "logical_not", "msort")},
+        "logical_not", "msort", "lgamma", "digamma")},
+    "polygamma": "n, input, *, out=None",
     **{name: _UNARY_OUT for name in (
         "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "deg2rad", "rad2deg", "frac", "sgn",
         "signbit", "bitwise_not")},
