@@ -14,10 +14,11 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
+from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative
-from .elementwise import _unary
+from .elementwise import _unary, log, where
 
-__all__ = ["lgamma", "digamma", "polygamma"]
+__all__ = ["lgamma", "digamma", "polygamma", "xlogy"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 # B2, B4, ..., B20
@@ -122,8 +123,45 @@ lgamma = _unary("lgamma", derivative("LgammaBackward0", self=lambda grad, self: 
                 _lgamma_array, quiet=True)
 
 
+def _xlogy_self_grad(grad, self, other):
+    """d/dx x log y = log y where x != 0, else 0 (PyTorch's xlogy(x != 0, y))."""
+    if not isinstance(other, Tensor):     # a Python number (XlogyBackward2)
+        other = math.log(other) if other > 0 else (-math.inf if other == 0 else math.nan)
+        return grad * where(self != 0, other, 0.0)
+    return grad * where(self != 0, log(other), 0.0)
+
+
+def _xlogy_other_grad(grad, self, other):
+    return grad * self / other
+
+
+XlogyBackward0 = derivative("XlogyBackward0", self=_xlogy_self_grad, other=_xlogy_other_grad)
+XlogyBackward1 = derivative("XlogyBackward1", keep="self", other=_xlogy_other_grad)
+XlogyBackward2 = derivative("XlogyBackward2", keep="other", self=_xlogy_self_grad)
+
+
+def xlogy(x, y) -> Tensor:
+    """x * log(y), 0 where x is 0 (unless y is NaN); x or y may be a Python number (the node is then
+    XlogyBackward1 or XlogyBackward2, as in PyTorch)."""
+    cls, a, b, ta, tb = binary_arrays(x, y, float_result=True)
+    xp = backend.namespace(a if ta is not None else b)
+    with backend.quiet(xp):
+        r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))
+    t = ta if ta is not None else tb
+    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind == "f" else
+                                         backend.default_float(), copy=False))
+    if _grad_enabled():
+        if ta is not None and tb is not None and (ta._requires_grad or tb._requires_grad):
+            XlogyBackward0.record((ta, tb), out)
+        elif tb is None and ta._requires_grad:
+            XlogyBackward2.record((ta,), out, y)
+        elif ta is None and tb._requires_grad:
+            XlogyBackward1.record((tb,), out, x)
+    return out
+
+
 def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
-METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method}
+METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method, "xlogy": xlogy}

@@ -52,3 +52,18 @@ def test_node_names_and_gradients(torch):
 def test_negative_order_is_refused(torch):
     with pytest.raises(RuntimeError, match=r"^polygamma\(n, x\) does not support negative n\.$"):
         torch.polygamma(-1, torch.tensor([1.0]))
+
+
+def test_xlogy(torch):
+    x = torch.tensor([0.0, 1.0, 2.0, 0.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([0.0, 0.5, 3.0, float("nan")], dtype=torch.float64, requires_grad=True)
+    out = torch.xlogy(x, y)
+    assert type(out.grad_fn).__name__ == "XlogyBackward0"
+    assert type(torch.xlogy(x, 2.0).grad_fn).__name__ == "XlogyBackward2"
+    assert type(torch.xlogy(2.0, y).grad_fn).__name__ == "XlogyBackward1"
+    assert torch.allclose(out[:3], torch.tensor([0.0, 0.5 ** 0 * np.log(0.5), 2 * np.log(3.0)], dtype=torch.float64))
+    assert bool(torch.isnan(out[3]))
+    out[:3].sum().backward()
+    assert x.grad.tolist()[:3] == pytest.approx([0.0, np.log(0.5), np.log(3.0)])
+    assert y.grad.tolist()[1:3] == pytest.approx([2.0, 2 / 3])
+    assert torch.xlogy(torch.tensor([0, 1]), torch.tensor([0, 2])).dtype == torch.float32
