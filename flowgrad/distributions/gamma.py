@@ -1,0 +1,158 @@
+"""Gamma(concentration, rate) and Beta(concentration1, concentration0). Samples come from NumPy's
+gamma sampler; `rsample` is refused, since flowgrad does not differentiate gamma samples as PyTorch
+does (implicit reparameterization), though `has_rsample` is PyTorch's answer."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import ops
+from ..autograd import mode
+from . import constraints
+from .distribution import ExponentialFamily
+from .utils import broadcast_all, standard_gamma
+
+
+class Gamma(ExponentialFamily):
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = broadcast_all((concentration, rate), self._tensor_cls)
+        numbers_only = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
+        super().__init__(() if numbers_only else self.rate._data.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Gamma, _instance)
+        shape = tuple(batch_shape)
+        new.concentration = ops.broadcast_to(self.concentration, shape)
+        new.rate = ops.broadcast_to(self.rate, shape)
+        return self._finish_expand(new, shape)
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ops.clamp((self.concentration - 1) / self.rate, min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / ops.pow(self.rate, 2)
+
+    def rsample(self, sample_shape=()):
+        raise self._policy.errors.dist_rsample_unsupported(dist="Gamma", what="gamma")
+
+    def sample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        with mode._GradModeGuard(False):
+            value = standard_gamma(ops.broadcast_to(self.concentration, shape)) / ops.broadcast_to(self.rate, shape)
+            return ops.clamp(value, min=float(np.finfo(value._data.dtype).tiny))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (ops.xlogy(self.concentration, self.rate) + ops.xlogy(self.concentration - 1, value)
+                - self.rate * value - ops.lgamma(self.concentration))
+
+    def entropy(self):
+        return (self.concentration - ops.log(self.rate) + ops.lgamma(self.concentration)
+                + (1.0 - self.concentration) * ops.digamma(self.concentration))
+
+    @property
+    def _natural_params(self):
+        return self.concentration - 1, -self.rate
+
+    def _log_normalizer(self, x, y):
+        return ops.lgamma(x + 1) + (x + 1) * ops.log(-ops.reciprocal(y))
+
+
+class Beta(ExponentialFamily):
+    """Beta(concentration1, concentration0), held as one stacked concentration as PyTorch's Dirichlet
+    holds it (so its validation names that Dirichlet, as PyTorch's does)."""
+
+    arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        c1, c0 = broadcast_all((concentration1, concentration0), self._tensor_cls)
+        self._concentration = ops.stack([c1, c0], -1)
+        if validate_args is not False and (validate_args or self._validate_args):
+            self._check_stacked()
+        numbers_only = isinstance(concentration1, numbers.Number) and isinstance(concentration0, numbers.Number)
+        super().__init__(() if numbers_only else c1._data.shape, validate_args=validate_args)
+
+    def _check_stacked(self) -> None:
+        value = self._concentration
+        constraint = constraints.independent(constraints.positive, 1)
+        if not bool(ops.all(constraint.check(value))._data):
+            raise self._policy.errors.dist_param_constraint(
+                param="concentration", type=type(value).__name__, shape=tuple(value._data.shape),
+                dist=f"Dirichlet(concentration: {self._tensor_cls._size(value._data.shape)})",
+                constraint=repr(constraint), value=value)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Beta, _instance)
+        shape = tuple(batch_shape)
+        new._concentration = ops.broadcast_to(self._concentration, shape + (2,))
+        return self._finish_expand(new, shape)
+
+    @property
+    def concentration1(self):
+        return ops.select(self._concentration, -1, 0)
+
+    @property
+    def concentration0(self):
+        return ops.select(self._concentration, -1, 1)
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def mode(self):
+        return (self.concentration1 - 1) / (self.concentration1 + self.concentration0 - 2)
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (ops.pow(total, 2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        raise self._policy.errors.dist_rsample_unsupported(dist="Beta", what="gamma")
+
+    def sample(self, sample_shape=()):
+        """x / (x + y) of independent Gamma(concentration1) and Gamma(concentration0) draws."""
+        shape = self._extended_shape(sample_shape)
+        with mode._GradModeGuard(False):
+            g = standard_gamma(ops.broadcast_to(self._concentration, tuple(shape) + (2,)))
+            finfo = np.finfo(g._data.dtype)
+            g = ops.clamp(g, min=float(finfo.tiny))
+            x = ops.select(g, -1, 0) / ops.sum(g, -1)
+            return ops.clamp(x, float(finfo.tiny), float(1 - finfo.eps))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        heads_tails = ops.stack([value, 1.0 - value], -1)
+        c = self._concentration
+        return (ops.sum(ops.xlogy(c - 1.0, heads_tails), -1) + ops.lgamma(ops.sum(c, -1))
+                - ops.sum(ops.lgamma(c), -1))
+
+    def entropy(self):
+        c = self._concentration
+        a0 = ops.sum(c, -1)
+        return (ops.sum(ops.lgamma(c), -1) - ops.lgamma(a0) - (2 - a0) * ops.digamma(a0)
+                - ops.sum((c - 1.0) * ops.digamma(c), -1))
+
+    @property
+    def _natural_params(self):
+        return self.concentration1, self.concentration0
+
+    def _log_normalizer(self, x, y):
+        return ops.lgamma(x) + ops.lgamma(y) - ops.lgamma(x + y)
