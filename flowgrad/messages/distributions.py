@@ -4,7 +4,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dist_dependent_static": (NotImplementedError, ".{attribute} cannot be determined statically"),
     "dist_dependent_check": (ValueError, "Cannot determine validity of dependent constraint"),
     "dist_independent_ndim": (ValueError, "Expected value.dim() >= {ndim} but got {got}"),
-    "dist_broadcast_types": (ValueError, "Input arguments must all be instances of numbers.Number, torch.Tensor or "
+    "dist_broadcast_types": (ValueError, "Input arguments must all be instances of Number, torch.Tensor or "
                                          "objects implementing __torch_function__."),
     "dist_param_constraint": (ValueError, "Expected parameter {param} ({type} of shape {shape}) of distribution "
                                           "{dist} to satisfy the constraint {constraint}, but found invalid values:\n"

@@ -175,7 +175,7 @@ def test_has_rsample_flags(torch):
      "torch.Size([2])) to satisfy the constraint GreaterThan(lower_bound=0.0), but found invalid values:\n"
      "tensor([ 1., -1.])"),
     (lambda T, D: D.Normal("a", 1.0), ValueError,
-     "Input arguments must all be instances of numbers.Number, torch.Tensor or objects implementing "
+     "Input arguments must all be instances of Number, torch.Tensor or objects implementing "
      "__torch_function__."),
     (lambda T, D: D.Normal(0.0, 1.0).log_prob(3.0), ValueError, "The value argument to log_prob must be a Tensor"),
     (lambda T, D: D.Normal(T.zeros(2), 1.0).log_prob(T.zeros(3)), ValueError,
