@@ -3,12 +3,13 @@ them under its own classes (`flowgrad/facade/distributions.py`) naming its tenso
 
 Built: Normal, Laplace, Bernoulli, Categorical, Uniform, Exponential, Gamma, Beta and
 MultivariateNormal, with log_prob / entropy / mean / variance / sampling, argument and value
-validation, `expand`, and `kl_divergence` with the same-type rules PyTorch registers for them.
+validation, `expand`, and `kl_divergence` with the rules PyTorch registers between them.
 Random draws come from flowgrad's seeded stream (not PyTorch's numbers); Gamma and Beta refuse
 `rsample` (see gamma.py)."""
 from __future__ import annotations
 
 from . import constraints
+from . import kl_cross  # noqa: F401  (registers the rules between families)
 from .continuous import Exponential, Uniform
 from .discrete import Bernoulli, Categorical
 from .distribution import Distribution, ExponentialFamily

@@ -1,6 +1,6 @@
 """kl_divergence(p, q) by the most specific registered (type of p, type of q) rule, and register_kl;
-the rules PyTorch registers between the distributions flowgrad builds, in PyTorch's formulas (so
-their gradients are PyTorch's too)."""
+the same-family rules PyTorch registers for the distributions flowgrad builds, in PyTorch's formulas
+(so their gradients are PyTorch's too); kl_cross.py holds the rules between families."""
 from __future__ import annotations
 
 import functools

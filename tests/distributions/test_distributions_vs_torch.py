@@ -115,6 +115,46 @@ KL = {
 TRIGAMMA_RTOL = 2e-9
 
 
+# the rules between families PyTorch registers for these distributions
+_P = {"beta": lambda T, D, a, b: D.Beta(a, b), "exponential": lambda T, D, a, b: D.Exponential(a),
+      "gamma": lambda T, D, a, b: D.Gamma(a, b), "laplace": lambda T, D, a, b: D.Laplace(a - 1, b),
+      "normal": lambda T, D, a, b: D.Normal(a - 1, b), "uniform": lambda T, D, a, b: D.Uniform(a * 0.1, a * 0.1 + b * 0.2)}
+_Q = {"beta": lambda T, D, c, d: D.Beta(c, d), "exponential": lambda T, D, c, d: D.Exponential(c),
+      "gamma": lambda T, D, c, d: D.Gamma(c, d), "laplace": lambda T, D, c, d: D.Laplace(c, d),
+      "normal": lambda T, D, c, d: D.Normal(c, d), "uniform": lambda T, D, c, d: D.Uniform(-c, c + d)}
+CROSS = [(a, b) for a in _P for b in _Q if a != b]
+
+
+@pytest.mark.parametrize("pair", CROSS, ids=lambda p: f"{p[0]}-{p[1]}")
+def test_kl_between_families(pair):
+    make_p, make_q = _P[pair[0]], _Q[pair[1]]
+    params = [[0.35, 0.6, 0.8], [1.3, 0.6, 3.3], [0.7, 2.5, 4.2], [1.1, 0.9, 2.0]]
+    results = []
+    for T in (fg, real):
+        leaves = [T.tensor(p, dtype=T.float64, requires_grad=True) for p in params]
+        D = T.distributions
+        try:
+            value = D.kl_divergence(make_p(T, D, *leaves[:2]), make_q(T, D, *leaves[2:]))
+        except NotImplementedError as e:
+            results.append(("raises", str(e)))
+            continue
+        grads = None
+        if value.requires_grad:
+            grads = [g.numpy() if g is not None else None
+                     for g in T.autograd.grad(value.sum(), leaves, allow_unused=True)]
+        results.append((value.detach().numpy(), grads))
+    mine, theirs = results
+    if isinstance(theirs[0], str):
+        assert mine == theirs
+        return
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=TRIGAMMA_RTOL)
+    assert (mine[1] is None) == (theirs[1] is None)
+    for a, b in zip(mine[1] or [], theirs[1] or []):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=TRIGAMMA_RTOL, atol=1e-9)
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_values_and_gradients(name):
     program, params = CASES[name]
