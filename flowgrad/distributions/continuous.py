@@ -18,7 +18,7 @@ class Uniform(Distribution):
         return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = broadcast_all((low, high), self._tensor_cls)
+        self.low, self.high = self._broadcast(low, high)
         numbers_only = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
         super().__init__(() if numbers_only else self.low._data.shape, validate_args=validate_args)
 
@@ -79,7 +79,7 @@ class Exponential(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all((rate,), self._tensor_cls)
+        (self.rate,) = self._broadcast(rate)
         super().__init__(() if isinstance(rate, numbers.Number) else self.rate._data.shape,
                          validate_args=validate_args)
 

@@ -28,7 +28,7 @@ class Bernoulli(ExponentialFamily):
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits, self._tensor_cls.policy)
         given = probs if probs is not None else logits
-        (param,) = broadcast_all((given,), self._tensor_cls)
+        (param,) = self._broadcast(given)
         if probs is not None:
             self.probs = param
         else:
@@ -77,7 +77,7 @@ class Bernoulli(ExponentialFamily):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        logits, value = broadcast_all((self.logits, value), self._tensor_cls)
+        logits, value = self._broadcast(self.logits, value)
         return -_layers.binary_cross_entropy_with_logits(logits, value, reduction="none")
 
     def entropy(self):

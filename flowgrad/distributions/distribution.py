@@ -6,7 +6,7 @@ from .. import ops
 from ..autograd import mode
 from ..tensor import Tensor
 from . import constraints
-from .utils import lazy_property
+from .utils import broadcast_all, lazy_property
 
 
 class Distribution:
@@ -43,6 +43,14 @@ class Distribution:
                 raise self._policy.errors.dist_param_constraint(
                     param=param, type=type(value).__name__, shape=tuple(value._data.shape), dist=repr(self),
                     constraint=repr(constraint), value=value)
+
+    @staticmethod
+    def _default_device():
+        """Where parameters given as numbers go (a facade names its default device)."""
+        return None
+
+    def _broadcast(self, *values) -> list[Tensor]:
+        return broadcast_all(values, self._tensor_cls, self._default_device())
 
     @property
     def _policy(self):

@@ -21,7 +21,7 @@ class Gamma(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, concentration, rate, validate_args=None):
-        self.concentration, self.rate = broadcast_all((concentration, rate), self._tensor_cls)
+        self.concentration, self.rate = self._broadcast(concentration, rate)
         numbers_only = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
         super().__init__(() if numbers_only else self.rate._data.shape, validate_args=validate_args)
 
@@ -80,7 +80,7 @@ class Beta(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, concentration1, concentration0, validate_args=None):
-        c1, c0 = broadcast_all((concentration1, concentration0), self._tensor_cls)
+        c1, c0 = self._broadcast(concentration1, concentration0)
         self._concentration = ops.stack([c1, c0], -1)
         if validate_args is not False and (validate_args or self._validate_args):
             self._check_stacked()

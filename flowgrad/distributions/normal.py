@@ -19,7 +19,7 @@ class Normal(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all((loc, scale), self._tensor_cls)
+        self.loc, self.scale = self._broadcast(loc, scale)
         numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
         super().__init__(() if numbers_only else self.loc._data.shape, validate_args=validate_args)
 
@@ -77,7 +77,7 @@ class Laplace(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all((loc, scale), self._tensor_cls)
+        self.loc, self.scale = self._broadcast(loc, scale)
         numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
         super().__init__(() if numbers_only else self.loc._data.shape, validate_args=validate_args)
 

@@ -14,9 +14,10 @@ from ..tensor import Tensor
 euler_constant = 0.57721566490153286060
 
 
-def broadcast_all(values, tensor_cls: type) -> list[Tensor]:
+def broadcast_all(values, tensor_cls: type, device=None) -> list[Tensor]:
     """The values (tensors or Python numbers) as tensors of one broadcast shape: numbers take the dtype
-    and device of the first tensor, or the default float dtype (as `tensor_cls`) when there is none."""
+    and device of the first tensor, or the default float dtype on `device` (as `tensor_cls`) when there
+    is none."""
     like = next((v for v in values if isinstance(v, Tensor)), None)
     for v in values:
         if not isinstance(v, (Tensor, numbers.Number)):
@@ -28,7 +29,8 @@ def broadcast_all(values, tensor_cls: type) -> list[Tensor]:
         elif like is not None:
             out.append(like._new(backend.namespace(like._data).asarray(v, dtype=like._data.dtype)))
         else:
-            out.append(tensor_cls._make(np.asarray(v, dtype=backend.default_float())))
+            arr = np.asarray(v, dtype=backend.default_float())
+            out.append(tensor_cls._make(arr if device is None else backend.to_device(arr, backend.Device(device))))
     shape = np.broadcast_shapes(*(t._data.shape for t in out))
     return [t if t._data.shape == shape else ops.broadcast_to(t, shape) for t in out]
 

@@ -13,6 +13,6 @@ def build(module: str, Tensor: type) -> dict:
         bases = [out[b] for b in neutral.__bases__ if b in out]
         attrs = {"__module__": module, "__qualname__": neutral.__name__, "__doc__": neutral.__doc__}
         if not bases:
-            attrs["_tensor_cls"] = Tensor
+            attrs.update(_tensor_cls=Tensor, _default_device=staticmethod(lambda: Tensor._factories._default_device[0]))
         out[neutral] = type(neutral.__name__, (neutral, *bases), attrs)
     return {cls.__name__: cls for cls in out.values()}
