@@ -14,6 +14,15 @@ from .distribution import Distribution, ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits, uniform
 
 
+def _support_values(like, count: int, dtype, batch: tuple, expand: bool):
+    """0 .. count-1 along a new leading dim, shaped (count,) + (1,) * len(batch) or expanded to batch."""
+    xp = backend.namespace(like._data)
+    values = xp.arange(count, dtype=dtype).reshape((-1,) + (1,) * len(batch))
+    if expand:
+        values = xp.ascontiguousarray(xp.broadcast_to(values, (count,) + batch))
+    return like._new(values)
+
+
 def _one_of(probs, logits, policy):
     if (probs is None) == (logits is None):
         raise policy.errors.dist_probs_or_logits()
@@ -73,6 +82,9 @@ class Bernoulli(ExponentialFamily):
         with mode._GradModeGuard(False):
             p = ops.broadcast_to(self.probs, shape)
             return ops.cast(uniform(shape, p) < p, p._data.dtype)
+
+    def enumerate_support(self, expand: bool = True):
+        return _support_values(self._param, 2, self._param._data.dtype, tuple(self._batch_shape), expand)
 
     def log_prob(self, value):
         if self._validate_args:
@@ -163,6 +175,9 @@ class Categorical(Distribution):
             u = uniform(shape, p)._data[..., None] * cdf[..., -1:]
             idx = (xp.broadcast_to(cdf, shape + cdf.shape[-1:]) <= u).sum(-1)
             return p._new(xp.minimum(idx, self._num_events - 1).astype(np.int64))
+
+    def enumerate_support(self, expand: bool = True):
+        return _support_values(self._param, self._num_events, np.int64, tuple(self._batch_shape), expand)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -10,6 +10,7 @@ import numpy as np
 from .. import ops
 from ..autograd import mode
 from . import constraints
+from .dirichlet import check_concentration, dirichlet_entropy, dirichlet_log_prob, dirichlet_sample
 from .distribution import ExponentialFamily
 from .utils import broadcast_all, standard_gamma
 
@@ -72,8 +73,8 @@ class Gamma(ExponentialFamily):
 
 
 class Beta(ExponentialFamily):
-    """Beta(concentration1, concentration0), held as one stacked concentration as PyTorch's Dirichlet
-    holds it (so its validation names that Dirichlet, as PyTorch's does)."""
+    """Beta(concentration1, concentration0): a Dirichlet over (x, 1 - x), held as one stacked
+    concentration (its validation names that Dirichlet, as PyTorch's does)."""
 
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
@@ -83,18 +84,9 @@ class Beta(ExponentialFamily):
         c1, c0 = self._broadcast(concentration1, concentration0)
         self._concentration = ops.stack([c1, c0], -1)
         if validate_args is not False and (validate_args or self._validate_args):
-            self._check_stacked()
+            check_concentration(self, self._concentration)
         numbers_only = isinstance(concentration1, numbers.Number) and isinstance(concentration0, numbers.Number)
         super().__init__(() if numbers_only else c1._data.shape, validate_args=validate_args)
-
-    def _check_stacked(self) -> None:
-        value = self._concentration
-        constraint = constraints.independent(constraints.positive, 1)
-        if not bool(ops.all(constraint.check(value))._data):
-            raise self._policy.errors.dist_param_constraint(
-                param="concentration", type=type(value).__name__, shape=tuple(value._data.shape),
-                dist=f"Dirichlet(concentration: {self._tensor_cls._size(value._data.shape)})",
-                constraint=repr(constraint), value=value)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Beta, _instance)
@@ -127,28 +119,18 @@ class Beta(ExponentialFamily):
         raise self._policy.errors.dist_rsample_unsupported(dist="Beta", what="gamma")
 
     def sample(self, sample_shape=()):
-        """x / (x + y) of independent Gamma(concentration1) and Gamma(concentration0) draws."""
-        shape = self._extended_shape(sample_shape)
-        with mode._GradModeGuard(False):
-            g = standard_gamma(ops.broadcast_to(self._concentration, tuple(shape) + (2,)))
-            finfo = np.finfo(g._data.dtype)
-            g = ops.clamp(g, min=float(finfo.tiny))
-            x = ops.select(g, -1, 0) / ops.sum(g, -1)
-            return ops.clamp(x, float(finfo.tiny), float(1 - finfo.eps))
+        shape = tuple(self._extended_shape(sample_shape))
+        x = ops.select(dirichlet_sample(ops.broadcast_to(self._concentration, shape + (2,))), -1, 0)
+        finfo = np.finfo(x._data.dtype)
+        return ops.clamp(x, float(finfo.tiny), float(1 - finfo.eps))
 
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        heads_tails = ops.stack([value, 1.0 - value], -1)
-        c = self._concentration
-        return (ops.sum(ops.xlogy(c - 1.0, heads_tails), -1) + ops.lgamma(ops.sum(c, -1))
-                - ops.sum(ops.lgamma(c), -1))
+        return dirichlet_log_prob(self._concentration, ops.stack([value, 1.0 - value], -1))
 
     def entropy(self):
-        c = self._concentration
-        a0 = ops.sum(c, -1)
-        return (ops.sum(ops.lgamma(c), -1) - ops.lgamma(a0) - (2 - a0) * ops.digamma(a0)
-                - ops.sum((c - 1.0) * ops.digamma(c), -1))
+        return dirichlet_entropy(self._concentration)
 
     @property
     def _natural_params(self):

@@ -16,8 +16,10 @@ from ..ops import linalg_decomp
 from ..ops import layers as _layers
 from .continuous import Exponential, Uniform
 from .discrete import Bernoulli, Categorical
+from .dirichlet import Dirichlet
 from .distribution import Distribution, ExponentialFamily
 from .gamma import Beta, Gamma
+from .independent import Independent
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis
 from .normal import Laplace, Normal
 from .utils import sum_rightmost
@@ -119,6 +121,17 @@ def _kl_categorical_categorical(p, q):
     return ops.sum(t, -1)
 
 
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p, q):
+    sum_p = ops.sum(p.concentration, -1)
+    sum_q = ops.sum(q.concentration, -1)
+    t1 = ops.lgamma(sum_p) - ops.lgamma(sum_q)
+    t2 = ops.sum(ops.lgamma(p.concentration) - ops.lgamma(q.concentration), -1)
+    t3 = p.concentration - q.concentration
+    t4 = ops.digamma(p.concentration) - ops.unsqueeze(ops.digamma(sum_p), -1)
+    return t1 - t2 + ops.sum(t3 * t4, -1)
+
+
 @register_kl(Exponential, Exponential)
 def _kl_exponential_exponential(p, q):
     rate_ratio = q.rate / p.rate
@@ -148,6 +161,13 @@ def _kl_gamma_gamma(p, q):
     t3 = (p.concentration - q.concentration) * ops.digamma(p.concentration)
     t4 = (q.rate - p.rate) * (p.concentration / p.rate)
     return t1 + t2 + t3 + t4
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p, q):
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
 @register_kl(Laplace, Laplace)

@@ -28,6 +28,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                       "reparameterization); use sample()"),
     "dist_expand_custom_init": (NotImplementedError, "Subclass {sub} of {cls} that defines a custom __init__ method "
                                                      "must also define a custom .expand() method."),
+    "dist_independent_ndims": (ValueError, "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
+                                           "actual {ndims} vs {batch}"),
+    "dist_enumerate_product": (NotImplementedError, "Enumeration over cartesian product is not implemented"),
     "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
     "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
                                                          "families cannot                             be computed "

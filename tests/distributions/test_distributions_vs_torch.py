@@ -75,6 +75,13 @@ CASES = {
                                             D.Gamma(c, r).variance]), [POS_A, POS_B, POS_B]),
     "beta": (lambda T, D, a, b, x: T.stack([D.Beta(a, b).log_prob(x), D.Beta(a, b).entropy(), D.Beta(a, b).mean,
                                            D.Beta(a, b).variance]), [POS_A, POS_B, UNIT]),
+    "dirichlet": (lambda T, D, c, x: (lambda d: T.cat([d.log_prob(x / x.sum(-1, keepdim=True)), d.entropy(),
+                                                       d.mean.reshape(-1), d.variance.reshape(-1),
+                                                       d.mode.reshape(-1)]))(D.Dirichlet(c)),
+                  [[[0.7, 2.5, 4.2], [1.3, 0.6, 3.3]], [[0.2, 0.3, 0.5], [0.1, 0.6, 0.3]]]),
+    "independent": (lambda T, D, m, s, x: (lambda d: T.cat([d.log_prob(x).reshape(-1), d.entropy().reshape(-1),
+                                                            d.mean.reshape(-1), d.variance.reshape(-1)]))(
+        D.Independent(D.Normal(m, s), 1)), [[LOC, X], [SCALE, POS_A], [X, LOC]]),
     "mvn_covariance": (lambda T, D, m, a: (lambda d: T.cat([d.log_prob(m * 0.5 + 0.1).reshape(-1),
                                                             d.entropy().reshape(-1), d.variance,
                                                             d.precision_matrix.reshape(-1),
@@ -104,6 +111,10 @@ KL = {
     "exponential": (lambda T, D, a, b: D.kl_divergence(D.Exponential(a), D.Exponential(b)), [POS_A, POS_B]),
     "gamma": (lambda T, D, a, b, c, d: D.kl_divergence(D.Gamma(a, b), D.Gamma(c, d)), [POS_A, POS_B, POS_B, POS_A]),
     "beta": (lambda T, D, a, b, c, d: D.kl_divergence(D.Beta(a, b), D.Beta(c, d)), [POS_A, POS_B, POS_B, POS_A]),
+    "dirichlet": (lambda T, D, a, b: D.kl_divergence(D.Dirichlet(a), D.Dirichlet(b)),
+                  [[[0.7, 2.5, 4.2], [1.3, 0.6, 3.3]], [[1.1, 0.9, 2.0], [0.5, 0.5, 0.5]]]),
+    "independent": (lambda T, D, a, b, c, d: D.kl_divergence(D.Independent(D.Normal(a, c), 1),
+                                                             D.Independent(D.Normal(b, d), 1)), [LOC, X, SCALE, POS_A]),
     "mvn": (lambda T, D, m, a, n: D.kl_divergence(
         D.MultivariateNormal(m, scale_tril=T.tril(a) + 2 * T.eye(3, dtype=T.float64)),
         D.MultivariateNormal(T.stack([n, m]), a @ a.T + T.eye(3, dtype=T.float64))),
@@ -159,13 +170,15 @@ def test_kl_between_families(pair):
 @pytest.mark.parametrize("name", list(CASES))
 def test_values_and_gradients(name):
     program, params = CASES[name]
-    _same(program, params, rtol=TRIGAMMA_RTOL if name in ("gamma", "beta") else 1e-10)
+    digamma_grads = name in ("gamma", "beta", "dirichlet")
+    _same(program, params, rtol=TRIGAMMA_RTOL if digamma_grads else 1e-10, atol=1e-9 if digamma_grads else 1e-12)
 
 
 @pytest.mark.parametrize("name", list(KL))
 def test_kl_values_and_gradients(name):
     program, params = KL[name]
-    _same(program, params, rtol=TRIGAMMA_RTOL if name in ("gamma", "beta") else 1e-10)
+    digamma_grads = name in ("gamma", "beta", "dirichlet")
+    _same(program, params, rtol=TRIGAMMA_RTOL if digamma_grads else 1e-10, atol=1e-9 if digamma_grads else 1e-12)
 
 
 def test_float32_parameters_from_numbers(torch):
@@ -197,6 +210,44 @@ def test_shapes_and_expand(torch):
     assert [repr(x.support) for x in (D.Beta(1.0, 2.0), D.Gamma(1.0, 2.0), D.Bernoulli(0.3), m)] == [
         "Interval(lower_bound=0.0, upper_bound=1.0)", "GreaterThanEq(lower_bound=0.0)", "Boolean()",
         "IndependentConstraint(Real(), 1)"]
+
+
+def test_independent_and_dirichlet_shapes(torch):
+    D = torch.distributions
+    i = D.Independent(D.Normal(torch.zeros(2, 3), 1.0), 1)
+    assert repr(i) == "Independent(Normal(loc: torch.Size([2, 3]), scale: torch.Size([2, 3])), 1)"
+    assert (i.batch_shape, i.event_shape) == (torch.Size([2]), torch.Size([3]))
+    assert repr(i.support) == "IndependentConstraint(Real(), 1)" and i.has_rsample
+    assert i.expand((4, 2)).batch_shape == torch.Size([4, 2]) and tuple(i.log_prob(torch.zeros(3)).shape) == (2,)
+    assert tuple(i.rsample((5,)).shape) == (5, 2, 3)
+    d = D.Dirichlet(torch.tensor([[0.5, 2.0, 3.0], [1.0, 1.0, 1.0]]))
+    assert repr(d) == "Dirichlet(concentration: torch.Size([2, 3]))" and repr(d.support) == "Simplex()"
+    assert (d.batch_shape, d.event_shape) == (torch.Size([2]), torch.Size([3]))
+    assert tuple(d.expand((4, 2)).sample().shape) == (4, 2, 3)
+    torch.manual_seed(0)
+    s = d.sample((4000,))
+    assert torch.allclose(s.sum(-1), torch.ones(4000, 2)) and torch.allclose(s.mean(0), d.mean, atol=0.03)
+    with pytest.raises(ValueError, match=r"^Expected reinterpreted_batch_ndims <= len\(base_distribution.batch_shape\), "
+                                         r"actual 3 vs 2$"):
+        D.Independent(D.Normal(torch.zeros(2, 3), 1.0), 3)
+    with pytest.raises(NotImplementedError, match="^Enumeration over cartesian product is not implemented$"):
+        D.Independent(D.Bernoulli(torch.ones(2, 2) * 0.5), 1).enumerate_support()
+    with pytest.raises(ValueError, match="^`concentration` parameter must be at least one-dimensional.$"):
+        D.Dirichlet(torch.tensor(1.0))
+    with pytest.raises(NotImplementedError):
+        D.kl_divergence(i, D.Independent(D.Normal(torch.zeros(2, 3), 1.0), 2))
+
+
+def test_enumerate_support(torch):
+    D = torch.distributions
+    b = D.Bernoulli(torch.tensor([0.3, 0.6]))
+    assert b.enumerate_support().tolist() == [[0.0, 0.0], [1.0, 1.0]] and b.enumerate_support().dtype == torch.float32
+    assert b.enumerate_support(expand=False).tolist() == [[0.0], [1.0]]
+    assert D.Bernoulli(0.3).enumerate_support().tolist() == [0.0, 1.0]
+    c = D.Categorical(torch.tensor([[0.3, 0.2, 0.5], [0.5, 0.25, 0.25]]))
+    assert c.enumerate_support().tolist() == [[0, 0], [1, 1], [2, 2]] and c.enumerate_support().dtype == torch.int64
+    assert c.enumerate_support(expand=False).tolist() == [[0], [1], [2]]
+    assert c.has_enumerate_support and not D.Normal.has_enumerate_support
 
 
 def test_has_rsample_flags(torch):
@@ -384,7 +435,8 @@ def test_rsample_reparameterization(torch):
 
 def test_gamma_and_beta_rsample_are_refused():
     D = fg.distributions
-    for d in (D.Gamma(fg.tensor(1.0), fg.tensor(1.0)), D.Beta(fg.tensor(1.0), fg.tensor(2.0))):
+    for d in (D.Gamma(fg.tensor(1.0), fg.tensor(1.0)), D.Beta(fg.tensor(1.0), fg.tensor(2.0)),
+              D.Dirichlet(fg.tensor([1.0, 2.0]))):
         assert d.has_rsample
         with pytest.raises(NotImplementedError, match="rsample is not supported by flowgrad"):
             d.rsample()

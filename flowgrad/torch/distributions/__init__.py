@@ -7,5 +7,6 @@ from .kl import kl_divergence, register_kl  # noqa: F401
 
 globals().update(_build(__name__, _Tensor))
 
-__all__ = ["Bernoulli", "Beta", "Categorical", "Distribution", "Exponential", "ExponentialFamily", "Gamma",
-           "Laplace", "MultivariateNormal", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
+__all__ = ["Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
+           "Gamma", "Independent", "Laplace", "MultivariateNormal", "Normal", "Uniform", "constraints", "kl_divergence",
+           "register_kl"]
