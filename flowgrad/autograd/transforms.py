@@ -27,7 +27,7 @@ from .graph import AccumulateGrad
 from .policy import TORCH, policy_of
 from ..tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian", "vmap"]
 
 _RANDOMNESS = ("error", "different", "same")
 
@@ -251,6 +251,26 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
         forward = _grads(back, dummies, flat_t, keep, retain=keep)
     result = (_detach_tree(out, keep), pytree.unflatten(forward, out_spec))
     return (*result, _aux(aux, keep)) if has_aux else result
+
+
+def linearize(func: Callable, *primals):
+    """(func(*primals), jvp_fn): jvp_fn(*tangents) is the Jacobian-vector product at `primals`
+    (PyTorch traces the function once; here each call runs jvp again, with the same values)."""
+    out = jvp(func, primals, tuple(_zeros_like(p) if isinstance(p, Tensor) else p for p in primals))[0]
+    p_spec = pytree.flatten(primals)[1]
+    flat_p = pytree.flatten(primals)[0]
+
+    def jvp_fn(*tangents):
+        flat_t, t_spec = pytree.flatten(tangents)
+        if t_spec != p_spec:
+            raise TORCH.errors.func_linearize_structure(tangents=repr(t_spec), primals=repr(p_spec))
+        for i, (p, t) in enumerate(zip(flat_p, flat_t)):
+            if isinstance(t, Tensor) and t._data.shape != p._data.shape:
+                raise TORCH.errors.func_linearize_shape(index=i, tangent=type(t)._size(t._data.shape),
+                                                        primal=type(p)._size(p._data.shape))
+        return jvp(func, primals, tangents)[1]
+
+    return out, jvp_fn
 
 
 # ------------------------------------------------------------------------------- Jacobians

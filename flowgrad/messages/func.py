@@ -34,6 +34,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                             "{tangent_size}."),
     "func_jvp_strict_independent": (RuntimeError, "jvp(f, primals, tangents, strict=True): The output of f is "
                                                   "independent of the inputs. This is not allowed with strict=True."),
+    "func_linearize_structure": (RuntimeError, "Expected the tangents {tangents} to have the same argspec as the "
+                                               "primals {primals}"),
+    "func_linearize_shape": (RuntimeError, "tangent:{index} with shape {tangent} in flattened pytree doesn't match the "
+                                           "shape {primal} of the corresponding primal."),
+    "func_stack_no_models": (RuntimeError, "stack_module_state: Expected at least one model, got 0."),
+    "func_stack_modes": (RuntimeError, "stack_module_state: Expected all models to have the same training/eval mode."),
+    "func_stack_classes": (RuntimeError, "stack_module_state: Expected all models to be of the same class."),
+    "func_stack_requires_grad": (RuntimeError, "Expected {name} from each model to have the same .requires_grad"),
     "func_jacrev_chunk_size": (ValueError, "jacrev: `chunk_size` should be greater than 0."),
     "func_randomness": (RuntimeError, "Only allowed values for randomness are 'error', 'different', or 'same'. "
                                       "Got {randomness}"),

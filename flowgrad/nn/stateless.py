@@ -1,5 +1,6 @@
 """functional_call: run a module with some of its parameters and buffers replaced by given tensors
-(PyTorch's `torch.func.functional_call`), restoring them afterwards, even when the call raises."""
+(PyTorch's `torch.func.functional_call`), restoring them afterwards, even when the call raises; and
+stack_module_state, the stacked parameters and buffers of several like modules (for vmap)."""
 from __future__ import annotations
 
 from typing import Any
@@ -104,3 +105,30 @@ def functional_call(module: Module, parameter_and_buffer_dicts, args=None, kwarg
     finally:
         for name, old in reversed(list(originals.items())):
             _swap(module, name, old)
+
+
+def _stacked_leaf(tensors: list, name: str, policy):
+    from .. import ops
+    requires = [t._requires_grad for t in tensors]
+    if any(requires) and not all(requires):
+        raise policy.errors.func_stack_requires_grad(name=name)
+    result = ops.stack(list(tensors), 0)
+    return result.detach().requires_grad_(True) if all(requires) else result
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """(params, buffers): each parameter and buffer of the models stacked along a new first dim;
+    the stacked parameters are new leaves (requiring grad where the originals do)."""
+    if len(models) == 0:
+        from ..autograd.policy import TORCH
+        raise TORCH.errors.func_stack_no_models()
+    policy = models[0]._tensor_cls.policy
+    if not (all(m.training for m in models) or not any(m.training for m in models)):
+        raise policy.errors.func_stack_modes()
+    if not all(type(m) is type(models[0]) for m in models):
+        raise policy.errors.func_stack_classes()
+    all_params = [dict(m.named_parameters()) for m in models]
+    params = {k: _stacked_leaf([p[k] for p in all_params], k, policy) for k in all_params[0]}
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    buffers = {k: _stacked_leaf([b[k] for b in all_buffers], k, policy) for k in all_buffers[0]}
+    return params, buffers

@@ -268,3 +268,45 @@ def test_functional_call_tied_weights(torch):
         torch.func.functional_call(t, {"0.weight": torch.eye(2), "1.weight": torch.ones(2, 2)}, x)
     assert str(info.value) == ("functional_call got multiple values for keys ['0.weight', '1.weight'], which are "
                                "tied. Consider using tie_weights=False")
+
+
+def test_linearize(torch):
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+    out, fn = torch.func.linearize(torch.sin, x)
+    _close(out, np.sin([1.0, 2.0, 3.0]))
+    _close(fn(torch.ones(3, dtype=torch.float64)), np.cos([1.0, 2.0, 3.0]))
+    _, fn2 = torch.func.linearize(lambda a, b: a * b, x, x)
+    _close(fn2(torch.ones(3, dtype=torch.float64), torch.zeros(3, dtype=torch.float64)), [1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError) as info:
+        fn(torch.ones(2, dtype=torch.float64))
+    assert str(info.value) == ("tangent:0 with shape torch.Size([2]) in flattened pytree doesn't match the shape "
+                               "torch.Size([3]) of the corresponding primal.")
+    with pytest.raises(RuntimeError) as info:
+        fn(x, x)
+    assert str(info.value) == ("Expected the tangents TreeSpec(tuple, None, [*,\n  *]) to have the same argspec as "
+                               "the primals TreeSpec(tuple, None, [*])")
+
+
+def test_stack_module_state_with_vmap(torch):
+    torch.manual_seed(0)
+    models = [torch.nn.Linear(2, 3) for _ in range(4)]
+    params, buffers = torch.func.stack_module_state(models)
+    assert {k: tuple(v.shape) for k, v in params.items()} == {"weight": (4, 3, 2), "bias": (4, 3)}
+    assert all(v.requires_grad and v.is_leaf for v in params.values()) and buffers == {}
+    x = torch.tensor([[1.0, -1.0], [0.5, 2.0]])
+    out = torch.func.vmap(lambda p, b, d: torch.func.functional_call(models[0], (p, b), (d,)),
+                          in_dims=(0, 0, None))(params, buffers, x)
+    assert tuple(out.shape) == (4, 2, 3)
+    for k, m in enumerate(models):
+        _close(out[k], m(x).detach().numpy())
+    _, bn_buffers = torch.func.stack_module_state([torch.nn.BatchNorm1d(3) for _ in range(2)])
+    assert {k: tuple(v.shape) for k, v in bn_buffers.items()} == {"running_mean": (2, 3), "running_var": (2, 3),
+                                                                   "num_batches_tracked": (2,)}
+    with pytest.raises(RuntimeError, match="^stack_module_state: Expected at least one model, got 0.$"):
+        torch.func.stack_module_state([])
+    models[1].eval()
+    with pytest.raises(RuntimeError, match="^stack_module_state: Expected all models to have the same training/eval "
+                                           "mode.$"):
+        torch.func.stack_module_state(models)
+    with pytest.raises(RuntimeError, match="^stack_module_state: Expected all models to be of the same class.$"):
+        torch.func.stack_module_state([torch.nn.Linear(2, 3), torch.nn.ReLU()])
