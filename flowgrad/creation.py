@@ -252,3 +252,18 @@ def normal_like(arr, mean, std, generator=None):
     xp = backend.namespace(arr)
     host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
+
+
+def standard_gamma_like(alpha, generator=None):
+    """Gamma(alpha, 1) draws shaped and typed as the array `alpha`, on its device."""
+    xp = backend.namespace(alpha)
+    host = alpha if xp is np else xp.asnumpy(alpha)
+    draws = _gen(generator).standard_gamma(host.astype(np.float64)).astype(alpha.dtype)
+    return draws if xp is np else backend.to_device(draws, backend.device_of(alpha))
+
+
+def standard_exponential_like(arr, generator=None):
+    """Exponential(1) draws shaped and typed as the array `arr`, on its device."""
+    xp = backend.namespace(arr)
+    host = _gen(generator).standard_exponential(arr.shape).astype(arr.dtype)
+    return host if xp is np else backend.to_device(host, backend.device_of(arr))

@@ -27,6 +27,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "neg_bool": (RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                                "invert a mask, use the `~` or `logical_not()` operator instead."),
     "pow_negative_int": (RuntimeError, "Integers to negative integer powers are not allowed."),
+    "polygamma_negative_n": (RuntimeError, "polygamma(n, x) does not support negative n."),
     "clamp_no_bounds": (RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None"),
     # products (ops/linalg.py)
     "dot_dtype": (RuntimeError, "dot : expected both vectors to have same dtype, but found {a_scalar} and {b_scalar}"),

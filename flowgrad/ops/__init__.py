@@ -14,7 +14,7 @@ from ._args import (as_tensor_like, binary_arrays, broadcast_error, check_same, 
 from ._declare import OpNode, derivative, edge, identity, recording, save, save_output, variant  # noqa: F401
 from ..tensor import Tensor
 
-from . import elementwise, shape, indexing, reduction, linalg, nn
+from . import elementwise, shape, indexing, reduction, linalg, nn, special
 from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
@@ -29,8 +29,9 @@ from .sets import *  # noqa: F401,F403
 from .tiling import *  # noqa: F401,F403
 from .einsum_notation import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
+from .special import *  # noqa: F401,F403
 
-for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, sets, tiling):
+for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, sets, tiling, special):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():
         setattr(Tensor, _name, _fn)
 del _mod, _name, _fn

@@ -17,7 +17,9 @@ FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
         "abs", "absolute", "ceil", "cos", "erf", "exp", "expm1", "floor", "log", "log10", "log1p", "log2", "neg",
         "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sin", "sqrt", "square", "tan", "tanh", "trunc",
-        "logical_not", "msort")},
+        "logical_not", "msort", "lgamma", "digamma")},
+    "polygamma": "n, input, *, out=None",
+    "xlogy": "input, other, *, out=None",
     **{name: _UNARY_OUT for name in (
         "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "deg2rad", "rad2deg", "frac", "sgn",
         "signbit", "bitwise_not")},
@@ -181,7 +183,7 @@ METHODS = {
         "remainder", "floor_divide", "matmul")},
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
     "div": "other, *, rounding_mode=None", "divide": "other, *, rounding_mode=None",
-    "dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2", "pow": "exponent",
+    "dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2", "pow": "exponent", "xlogy": "other",
     "gather": "dim, index, *, sparse_grad=False",
     "where": "condition, other",
     "broadcast_to": "size",

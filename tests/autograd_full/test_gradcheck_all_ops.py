@@ -88,9 +88,13 @@ for _name, _dom in [("exp", "away"), ("log", "pos"), ("sin", "away"), ("cos", "a
                     ("tanh", "away"), ("sigmoid", "away"), ("relu", "away"), ("abs", "away"), ("sqrt", "pos"),
                     ("rsqrt", "pos"), ("reciprocal", "pos"), ("log1p", "pos"), ("expm1", "away"), ("log2", "pos"),
                     ("log10", "pos"), ("erf", "away"), ("sign", "away"), ("round", "away"), ("floor", "away"),
-                    ("ceil", "away"), ("trunc", "away")]:
+                    ("ceil", "away"), ("trunc", "away"), ("lgamma", "pos"), ("digamma", "pos")]:
     C(_name, (lambda n: lambda T, a: getattr(T, n)(a))(_name), [(2, 3)], _dom)
 C("square", lambda T, a: T.square(a), [(2, 3)])
+C("polygamma", lambda T, a: T.polygamma(2, a) + a.polygamma(0), [(2, 3)], "pos")
+C("xlogy", lambda T, a, b: T.xlogy(a, b), [(2, 3), (2, 3)], ["away", "pos"])
+C("xlogy_scalars", lambda T, a: T.xlogy(a, 2.5) + T.xlogy(1.5, a), [(2, 3)], "pos")
+C("lgamma_reflected", lambda T, a: T.lgamma(a - 3.0) + T.digamma(a - 3.0), [(2, 3)], "unit")
 C("clamp_both", lambda T, a: a.clamp(-1.0, 1.0), [(2, 3)])
 C("clamp_min", lambda T, a: T.clamp(a, min=0.0), [(2, 3)])
 C("clamp_max", lambda T, a: a.clamp(max=0.5), [(2, 3)])
