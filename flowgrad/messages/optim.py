@@ -31,7 +31,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_load_group_count": (ValueError, "loaded state dict has a different number of parameter groups"),
     "optim_load_group_size": (ValueError, "loaded state dict contains a parameter group that doesn't match the size "
                                           "of optimizer's group"),
-    # hyper-parameters (sgd.py, adam.py, rmsprop.py, adagrad.py)
+    # hyper-parameters (sgd.py, adam.py, rmsprop.py, adagrad.py, adadelta.py, nadam.py, radam.py, lbfgs.py)
     "optim_invalid_lr": (ValueError, "Invalid learning rate: {lr}"),
     "optim_invalid_momentum": (ValueError, "Invalid momentum value: {momentum}"),
     "optim_invalid_weight_decay": (ValueError, "Invalid weight_decay value: {weight_decay}"),
@@ -41,6 +41,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_invalid_lr_decay": (ValueError, "Invalid lr_decay value: {lr_decay}"),
     "optim_invalid_initial_accumulator": (ValueError, "Invalid initial_accumulator_value value: {value}"),
     "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
+    "optim_invalid_rho": (ValueError, "Invalid rho value: {rho}"),
+    "optim_invalid_momentum_decay": (ValueError, "Invalid momentum_decay value: {momentum_decay}"),
+    # lbfgs.py
+    "optim_lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
+    "optim_lbfgs_group_count": (AssertionError, "Expected exactly one param_group, but got {count}"),
+    "optim_lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),
     # learning-rate schedulers (flowgrad/optim/lr_scheduler.py)
     "sched_not_optimizer": (TypeError, "{type} is not an Optimizer"),
     "sched_initial_lr": (KeyError, "param 'initial_lr' is not specified in param_groups[{index}] when resuming "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, state_tensor, step_state
+from .optimizer import Optimizer, as_float, check_built_options, state_tensor, step_state
 
 
 class Adagrad(Optimizer):
@@ -21,6 +21,7 @@ class Adagrad(Optimizer):
             raise policy.errors.optim_invalid_initial_accumulator(value=initial_accumulator_value)
         if not 0.0 <= eps:
             raise policy.errors.optim_invalid_eps(eps=eps)
+        check_built_options(policy, type(self).__name__, foreach=foreach, differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "fused": fused}

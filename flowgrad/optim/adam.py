@@ -3,14 +3,18 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_adam_arguments, lerp_, step_state, zeros_state
+from .optimizer import (Optimizer, as_float, check_adam_arguments, check_built_options, lerp_, step_state,
+                        zeros_state)
 
 
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  amsgrad: bool = False, *, foreach=None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False, fused=None, decoupled_weight_decay: bool = False) -> None:
-        check_adam_arguments(policy_of(params), lr, eps, betas, weight_decay)
+        policy = policy_of(params)
+        check_adam_arguments(policy, lr, eps, betas, weight_decay)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
                     "maximize": maximize, "foreach": foreach, "capturable": capturable,
                     "differentiable": differentiable, "fused": fused,

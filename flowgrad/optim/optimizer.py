@@ -55,10 +55,14 @@ def as_float(v) -> float:
     return float(v._data) if isinstance(v, Tensor) else v
 
 
-def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
-    """PyTorch's checks of the Adam family's hyperparameters, in its order."""
+def check_lr(policy, lr) -> None:
     if not 0.0 <= as_float(lr):
         raise policy.errors.optim_invalid_lr(lr=lr)
+
+
+def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
+    """PyTorch's checks of the Adam family's hyperparameters, in its order."""
+    check_lr(policy, lr)
     if not 0.0 <= eps:
         raise policy.errors.optim_invalid_eps(eps=eps)
     for index in (0, 1):
@@ -66,6 +70,21 @@ def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
             raise policy.errors.optim_invalid_beta(index=index, beta=betas[index])
     if not 0.0 <= weight_decay:
         raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
+
+
+# the values flowgrad builds of PyTorch's implementation switches (the single-tensor, non-capturable,
+# non-differentiable path); the first is the default
+_BUILT_OPTIONS = {"foreach": (None, False), "fused": (None, False), "capturable": (False,),
+                  "differentiable": (False,)}
+
+
+def check_built_options(policy, optimizer: str, **options) -> None:
+    """Refuse a value of PyTorch's implementation switches (foreach, fused, capturable,
+    differentiable) that flowgrad does not build."""
+    for name, value in options.items():
+        built = _BUILT_OPTIONS[name]
+        if value not in built:
+            raise policy.errors.argument_unsupported(name=optimizer, argument=name, value=value, default=built[0])
 
 
 class Optimizer:
@@ -165,18 +184,26 @@ class Optimizer:
 
     def step(self, closure: Callable | None = None):
         """One update of every parameter that has a gradient (`closure` re-evaluates the loss)."""
+        return self._hooked(self._update_groups, closure)
+
+    def _update_groups(self, closure: Callable | None):
         loss = None
         if closure is not None:
             with mode.enable_grad():
                 loss = closure()
+        with mode.no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _hooked(self, body: Callable, closure: Callable | None):
+        """Run `body(closure)` between the step pre- and post-hooks, as PyTorch's patched `step` does."""
         for hook in list(self._optimizer_step_pre_hooks.values()):
             res = hook(self, (), {})
             if res is not None:
                 raise policy_of(self.param_groups).errors.optim_step_pre_hook_result(func=type(self).step,
                                                          hook=hook, result=res)
-        with mode.no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
+        loss = body(closure)
         for hook in list(self._optimizer_step_post_hooks.values()):
             hook(self, (), {})
         return loss

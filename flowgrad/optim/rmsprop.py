@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
+from .optimizer import Optimizer, as_float, check_built_options, lerp_, step_state, zeros_state
 
 
 class RMSprop(Optimizer):
@@ -26,6 +26,8 @@ class RMSprop(Optimizer):
             raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
         if not 0.0 <= alpha:
             raise policy.errors.optim_invalid_alpha(alpha=alpha)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
                     "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable}
