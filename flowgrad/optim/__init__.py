@@ -2,7 +2,7 @@
 Updates run under no_grad and change each parameter's array in place."""
 from __future__ import annotations
 
-from . import lr_scheduler
+from . import lr_cycles, lr_scheduler
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
