@@ -11,8 +11,22 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_forward_missing": (NotImplementedError, 'Module [{cls}] is missing the required "forward" function'),
     "nn_forward_pre_hook_result": (RuntimeError, "forward pre-hook must return None or a tuple of (new_args, "
                                                  "new_kwargs), but got {result}."),
-    "nn_always_call_hook_silenced": (UserWarning, "module forward hook with ``always_call=True`` raised an exception "
-                                                  "that was silenced as another error was raised in forward: {exc}"),
+    "nn_always_call_hook_silenced": (UserWarning, "{which}module forward hook with ``always_call=True`` raised an "
+                                                  "exception that was silenced as another error was raised in "
+                                                  "forward: {exc}"),
+    # full backward hooks (flowgrad/nn/module_hooks.py)
+    "nn_backward_hook_count": (RuntimeError, "Backward hook returned an invalid number of grad_input, got {got}, but "
+                                             "expected {expected}"),
+    "nn_backward_pre_hook_count": (RuntimeError, "Backward pre hook returned an invalid number of grad_output, got "
+                                                 "{got}, but expected {expected}"),
+    "nn_backward_hook_outputs_only": (UserWarning, "Full backward hook is firing when gradients are computed with "
+                                                   "respect to module outputs since no inputs require gradients. See "
+                                                   "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                                                   "#torch.nn.Module.register_full_backward_hook for more details."),
+    "nn_backward_hook_no_input_result": (RuntimeError, "Backward hook for Modules where no input requires gradient "
+                                                       "should always return None or None for all gradients."),
+    "nn_backward_hook_output_type": (UserWarning, "For backward hooks to be called, module output should be a Tensor "
+                                                  "or a tuple of Tensors but received {type}"),
     # registration: register_buffer / register_parameter / add_module and attribute assignment
     "nn_buffer_before_init": (AttributeError, "cannot assign buffer before Module.__init__() call"),
     "nn_buffer_name_type": (TypeError, "buffer name should be a string. Got {type}"),
