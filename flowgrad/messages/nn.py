@@ -82,6 +82,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                         "non-finite, so it cannot be clipped. To disable this error and scale the "
                                         "gradients by the non-finite norm anyway, set `error_if_nonfinite=False`"),
     "nn_vector_type": (TypeError, "expected torch.Tensor, but got: {type}"),
+    "nn_parameters_devices": (TypeError, "Found two parameters on different devices, this is currently not "
+                                         "supported."),
+    "nn_clip_empty_generator": (UserWarning, "`parameters` is an empty generator, no gradient clipping will occur."),
+    "nn_clip_grad_norm_deprecated": (FutureWarning, "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                                                    "`torch.nn.utils.clip_grad_norm_`."),
     # containers (flowgrad/nn/containers.py)
     "nn_index_range": (IndexError, "index {index} is out of range"),
     "nn_sequential_add": (ValueError, _NOT_SEQUENTIAL),

@@ -2,11 +2,9 @@
 `rnn`, the packing of variable-length sequences."""
 from __future__ import annotations
 
-from ....nn.utils import (clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm,  # noqa: F401
-                          parameters_to_vector, vector_to_parameters)
+from ....nn.utils import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_,  # noqa: F401
+                          get_total_norm, parameters_to_vector, vector_to_parameters)
 from . import rnn
-
-clip_grad_norm = clip_grad_norm_
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
            "parameters_to_vector", "rnn", "vector_to_parameters"]
