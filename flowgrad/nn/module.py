@@ -18,10 +18,10 @@ import numpy as np
 
 from .. import backend
 from ..autograd import mode
-from ..autograd.graph import RemovableHandle
+from ..autograd.graph import RemovableHandle, add_hook
 from ..tensor import zero_grads
 from ..tensor import Tensor
-from .module_hooks import GLOBAL, BackwardHook, add_hook
+from .module_hooks import GLOBAL, BackwardHook
 from .parameter import Parameter
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
@@ -625,16 +625,10 @@ class Module:
         return keys
 
     def register_state_dict_post_hook(self, hook) -> RemovableHandle:
-        return self._add_hook_plain(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
-        return self._add_hook_plain(self._load_state_dict_post_hooks, hook)
-
-    @staticmethod
-    def _add_hook_plain(hooks, fn) -> RemovableHandle:
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = fn
-        return handle
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # --------------------------------------------------------------------------- repr
     def extra_repr(self) -> str:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from .. import backend
 from ..autograd import mode
 from ..autograd.function import Function
-from ..autograd.graph import RemovableHandle
+from ..autograd.graph import RemovableHandle, add_hook
 from ..tensor import Tensor
 
 
@@ -31,14 +31,6 @@ class GlobalHooks:
 
 
 GLOBAL = GlobalHooks()
-
-
-def add_hook(hooks: OrderedDict, entry, prepend: bool = False) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = entry
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
 
 
 def register_module_forward_pre_hook(hook) -> RemovableHandle:

@@ -209,9 +209,11 @@ def register_parametrization(module: Module, tensor_name: str, parametrization: 
                     if not isinstance(Z, Tensor):
                         raise policy.errors.param_appended_inverse_type(type=type(Z).__name__)
                     if Z.dtype != Y.dtype:
-                        raise policy.errors.param_appended_inverse_dtype(name=tensor_name, before=Y.dtype, after=Z.dtype)
+                        raise policy.errors.param_appended_inverse_dtype(name=tensor_name, before=Y.dtype,
+                                                                         after=Z.dtype)
                     if Z.shape != Y.shape:
-                        raise policy.errors.param_appended_inverse_shape(name=tensor_name, before=Y.shape, after=Z.shape)
+                        raise policy.errors.param_appended_inverse_shape(name=tensor_name, before=Y.shape,
+                                                                         after=Z.shape)
         module.parametrizations[tensor_name].append(parametrization)
         module.parametrizations[tensor_name].unsafe |= unsafe
     elif tensor_name in module._buffers or tensor_name in module._parameters:

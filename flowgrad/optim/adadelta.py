@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_built_options, check_lr, step_state, zeros_state
+from .optimizer import Optimizer, as_float, bump_all, check_built_options, check_lr, step_state, zeros_state
 
 
 class Adadelta(Optimizer):
@@ -18,7 +18,8 @@ class Adadelta(Optimizer):
             raise policy.errors.optim_invalid_eps(eps=eps)
         if not 0.0 <= weight_decay:
             raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
-        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable, differentiable=differentiable)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable)
         defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
                     "capturable": capturable, "foreach": foreach, "differentiable": differentiable}
         super().__init__(params, defaults)
@@ -47,6 +48,4 @@ class Adadelta(Optimizer):
             acc *= rho
             acc += (1 - rho) * (delta * delta)
             pd -= lr * delta
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import (Optimizer, as_float, check_adam_arguments, check_built_options, lerp_, step_state,
-                        zeros_state)
+from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
+                        init_moments, update_moments, zeros_state)
 
 
 class Adam(Optimizer):
@@ -39,23 +39,14 @@ class Adam(Optimizer):
                 g = -g
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = step_state(p)
-                state["exp_avg"] = zeros_state(p)
-                state["exp_avg_sq"] = zeros_state(p)
+                init_moments(state, p)
                 if amsgrad:
                     state["max_exp_avg_sq"] = zeros_state(p)
             step_t = state["step"]
             step_t._data += 1
             pd = p._data
-            if wd != 0:
-                if decoupled:
-                    pd *= 1 - lr * wd
-                else:
-                    g = g + wd * pd
-            ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            lerp_(ea, g, 1 - beta1)
-            eas *= beta2
-            eas += (1 - beta2) * (g * g)
+            g = decay_weight(pd, g, lr, wd, decoupled)
+            ea, eas = update_moments(state, g, beta1, beta2)
             step = float(step_t._data)
             bias_correction1 = 1 - beta1 ** step
             bias_correction2 = 1 - beta2 ** step
@@ -69,11 +60,7 @@ class Adam(Optimizer):
             else:
                 denom = xp.sqrt(eas) / bc2_sqrt + eps
             pd -= step_size * (ea / denom)
-            for key in ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
-                t = state.get(key)
-                if t is not None:
-                    t._bump()
-            p._bump()
+            bump_all(state, p)
 
 
 class AdamW(Adam):

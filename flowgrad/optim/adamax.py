@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import (Optimizer, as_float, check_adam_arguments, check_built_options, lerp_, step_state,
+from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, lerp_, step_state,
                         zeros_state)
 
 
@@ -48,6 +48,4 @@ class Adamax(Optimizer):
             else:
                 xp.maximum(u, xp.abs(g) + eps, out=u)
             pd -= (lr / (1 - beta1 ** step)) * (m / u)
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

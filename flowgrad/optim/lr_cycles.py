@@ -7,7 +7,7 @@ import math
 import types
 from functools import partial
 
-from .lr_scheduler import LRScheduler, _check_optimizer, _lrs, _policy, _warn_get_lr_called_within_step
+from .lr_scheduler import LRScheduler, _check_optimizer, _policy, _warn_get_lr_called_within_step
 
 __all__ = ["CyclicLR", "OneCycleLR", "CosineAnnealingWarmRestarts"]
 
@@ -191,14 +191,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_i = self.T_0
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
-        self._get_lr_called_within_step = True
-        try:
-            values = self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = _lrs(self.optimizer)
+        self._apply_lr(self.get_lr)
 
 
 class OneCycleLR(LRScheduler):

@@ -108,14 +108,18 @@ class LRScheduler:
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None) -> None:
+        if epoch is None:
+            self.last_epoch += 1
+            self._apply_lr(self.get_lr)
+        else:
+            self.last_epoch = epoch
+            self._apply_lr(self._get_closed_form_lr if hasattr(self, "_get_closed_form_lr") else self.get_lr)
+
+    def _apply_lr(self, compute) -> None:
+        """Set each group's lr to what `compute()` gives (called as from within step)."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):

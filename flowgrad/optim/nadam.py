@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import (Optimizer, as_float, check_adam_arguments, check_built_options, lerp_, step_state,
-                        zeros_state)
+from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
+                        step_state, update_moments, zeros_state)
 
 
 class NAdam(Optimizer):
@@ -16,7 +16,8 @@ class NAdam(Optimizer):
         check_adam_arguments(policy, lr, eps, betas, weight_decay)
         if not 0.0 <= momentum_decay:
             raise policy.errors.optim_invalid_momentum_decay(momentum_decay=momentum_decay)
-        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable, differentiable=differentiable)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
                     "maximize": maximize, "foreach": foreach, "capturable": capturable,
@@ -44,23 +45,14 @@ class NAdam(Optimizer):
             step = float(state["step"]._data)
             bias_correction2 = 1 - beta2 ** step
             pd = p._data
-            if wd != 0:
-                if decoupled:
-                    pd *= 1 - lr * wd
-                else:
-                    g = g + wd * pd
+            g = decay_weight(pd, g, lr, wd, decoupled)
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
             mu_product = state["mu_product"]._data
             mu_product *= mu
-            ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            lerp_(ea, g, 1 - beta1)
-            eas *= beta2
-            eas += (1 - beta2) * (g * g)
+            ea, eas = update_moments(state, g, beta1, beta2)
             denom = backend.namespace(pd).sqrt(eas / bias_correction2) + eps
             mu_product = float(mu_product)
             pd += (-lr * (1.0 - mu) / (1.0 - mu_product)) * (g / denom)
             pd += (-lr * mu_next / (1.0 - mu_product * mu_next)) * (ea / denom)
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

@@ -12,7 +12,7 @@ from typing import Callable
 
 from .. import backend
 from ..autograd import mode
-from ..autograd.graph import RemovableHandle
+from ..autograd.graph import RemovableHandle, add_hook
 from ..autograd.policy import policy_of
 from ..nn.module import _typename
 from ..tensor import Tensor, zero_grads
@@ -49,6 +49,41 @@ def lerp_(a, b, weight: float) -> None:
         a += weight * (b - a)
     else:
         a[...] = b - (b - a) * (1 - weight)
+
+
+def decay_weight(pd, g, lr: float, wd: float, decoupled: bool):
+    """PyTorch's weight decay of the Adam family: decoupled (the parameter shrinks in place by
+    `lr * wd`) or L2 (`wd * p` added to the gradient). Returns the gradient to use."""
+    if wd != 0:
+        if decoupled:
+            pd *= 1 - lr * wd
+        else:
+            g = g + wd * pd
+    return g
+
+
+def init_moments(state: dict, p: Tensor) -> None:
+    """The Adam family's state of a parameter seen first: step and both moments at zero."""
+    state["step"] = step_state(p)
+    state["exp_avg"] = zeros_state(p)
+    state["exp_avg_sq"] = zeros_state(p)
+
+
+def update_moments(state: dict, g, beta1: float, beta2: float):
+    """exp_avg <- lerp(exp_avg, g, 1 - beta1), exp_avg_sq <- beta2 exp_avg_sq + (1 - beta2) g^2,
+    in place; returns both arrays."""
+    ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
+    lerp_(ea, g, 1 - beta1)
+    eas *= beta2
+    eas += (1 - beta2) * (g * g)
+    return ea, eas
+
+
+def bump_all(state: dict, p: Tensor) -> None:
+    """Count the in-place update of the parameter and of each of its state tensors."""
+    for t in state.values():
+        t._bump()
+    p._bump()
 
 
 def as_float(v) -> float:
@@ -234,22 +269,22 @@ class Optimizer:
         p._bump()
 
     def register_step_pre_hook(self, hook) -> RemovableHandle:
-        return _add(self._optimizer_step_pre_hooks, hook)
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook) -> RemovableHandle:
-        return _add(self._optimizer_step_post_hooks, hook)
+        return add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ------------------------------------------------------------------------ state dict
     def state_dict(self) -> dict:
@@ -322,11 +357,3 @@ class Optimizer:
                                                                                                  saved_groups)]})
         for hook in self._optimizer_load_state_dict_post_hooks.values():
             hook(self)
-
-
-def _add(hooks: OrderedDict, fn, prepend: bool = False) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = fn
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import (Optimizer, as_float, check_adam_arguments, check_built_options, lerp_, step_state,
-                        zeros_state)
+from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
+                        init_moments, update_moments)
 
 
 class RAdam(Optimizer):
@@ -13,7 +13,8 @@ class RAdam(Optimizer):
                  capturable: bool = False, differentiable: bool = False) -> None:
         policy = policy_of(params)
         check_adam_arguments(policy, lr, eps, betas, weight_decay)
-        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable, differentiable=differentiable)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
                     "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
                     "differentiable": differentiable}
@@ -30,21 +31,12 @@ class RAdam(Optimizer):
                 g = -g
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = step_state(p)
-                state["exp_avg"] = zeros_state(p)
-                state["exp_avg_sq"] = zeros_state(p)
+                init_moments(state, p)
             state["step"]._data += 1
             step = float(state["step"]._data)
             pd = p._data
-            if wd != 0:
-                if decoupled:
-                    pd *= 1 - lr * wd
-                else:
-                    g = g + wd * pd
-            ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            lerp_(ea, g, 1 - beta1)
-            eas *= beta2
-            eas += (1 - beta2) * (g * g)
+            g = decay_weight(pd, g, lr, wd, decoupled)
+            ea, eas = update_moments(state, g, beta1, beta2)
             bias_correction1 = 1 - beta1 ** step
             bias_correction2 = 1 - beta2 ** step
             corrected = ea / bias_correction1
@@ -55,6 +47,4 @@ class RAdam(Optimizer):
                 pd -= corrected * lr * adaptive * rect
             else:
                 pd -= corrected * lr
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

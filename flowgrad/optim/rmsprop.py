@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_built_options, lerp_, step_state, zeros_state
+from .optimizer import Optimizer, as_float, bump_all, check_built_options, lerp_, step_state, zeros_state
 
 
 class RMSprop(Optimizer):
@@ -77,6 +77,4 @@ class RMSprop(Optimizer):
                     pd -= lr * buf
             else:
                 pd -= lr * (g / avg)
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

@@ -200,7 +200,7 @@ def test_defaults_in_param_groups(torch):
 
 def test_param_group_keys_and_repr_match_torch(real_torch):
     import flowgrad.torch as ft
-    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax"):
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS"):
         reprs, keys = [], []
         for T in (ft, real_torch):
             opt = getattr(T.optim, name)([T.zeros(1, requires_grad=True)], lr=0.5)
