@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, bump_all, check_built_options, check_lr, step_state, zeros_state
+from .optimizer import Optimizer, bump_all, check_built_options, check_lr, step_state, zeros_state
 
 
 class Adadelta(Optimizer):
@@ -25,18 +25,14 @@ class Adadelta(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
-        rho, eps, maximize = group["rho"], group["eps"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+        rho, eps = group["rho"], group["eps"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["square_avg"] = zeros_state(p)
                 state["acc_delta"] = zeros_state(p)
             state["step"]._data += 1
-            if maximize:
-                g = -g
             pd = p._data
             if wd != 0:
                 g = g + wd * pd

@@ -34,16 +34,12 @@ class Adagrad(Optimizer):
                 state["sum"] = state_tensor(p, backend.namespace(d).full_like(d, initial_accumulator_value))
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
-        lr_decay, eps, maximize = group["lr_decay"], group["eps"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+        lr_decay, eps = group["lr_decay"], group["eps"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             step_t = state["step"]
             step_t._data += 1
             step = float(step_t._data)
-            if maximize:
-                g = -g
             pd = p._data
             if wd != 0:
                 g = g + wd * pd

@@ -29,14 +29,10 @@ class Adam(Optimizer):
             group.setdefault("decoupled_weight_decay", False)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         beta1, beta2 = (as_float(b) for b in group["betas"])
         eps = group["eps"]
-        amsgrad, maximize, decoupled = group["amsgrad"], group["maximize"], group["decoupled_weight_decay"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 init_moments(state, p)

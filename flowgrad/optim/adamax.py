@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, lerp_, step_state,
+from .optimizer import (Optimizer, bump_all, check_adam_arguments, check_built_options, lerp_, step_state,
                         zeros_state)
 
 
@@ -22,12 +22,8 @@ class Adamax(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
-        (beta1, beta2), eps, maximize = group["betas"], group["eps"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        (beta1, beta2), eps = group["betas"], group["eps"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)

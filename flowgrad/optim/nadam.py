@@ -25,14 +25,10 @@ class NAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         beta1, beta2 = (as_float(b) for b in group["betas"])
         eps, momentum_decay = group["eps"], group["momentum_decay"]
-        decoupled, maximize = group["decoupled_weight_decay"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        decoupled = group["decoupled_weight_decay"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)

@@ -256,6 +256,14 @@ class Optimizer:
                 out.append((p, g._data))
         return out
 
+    def _param_steps(self, group: dict):
+        """(param, grad array, lr, weight decay) for each parameter of the group that has a
+        gradient; the gradient negated where the group maximizes."""
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
+        maximize = group.get("maximize", False)
+        for p, g in self._grads(group):
+            yield p, (-g if maximize else g), self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+
     def _param_lr(self, p: Tensor, lr: float) -> float:
         """The learning rate that updates `p` (a facade may scale the group's per parameter)."""
         return lr

@@ -21,14 +21,10 @@ class RAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         beta1, beta2 = (as_float(b) for b in group["betas"])
-        eps, decoupled, maximize = group["eps"], group["decoupled_weight_decay"], group["maximize"]
+        eps, decoupled = group["eps"], group["decoupled_weight_decay"]
         rho_inf = 2 / (1 - beta2) - 1
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 init_moments(state, p)

@@ -35,14 +35,10 @@ class RMSprop(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         alpha, eps = group["alpha"], group["eps"]
-        momentum, centered, maximize = group["momentum"], group["centered"], group["maximize"]
+        momentum, centered = group["momentum"], group["centered"]
         eps_inside_sqrt, lr_in_buffer, all_buffers = self._form
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)

@@ -25,13 +25,9 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         momentum, dampening = group["momentum"], group["dampening"]
-        nesterov, maximize = group["nesterov"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        nesterov = group["nesterov"]
+        for p, g, lr, wd in self._param_steps(group):
             if wd != 0:
                 g = g + wd * p._data
             if momentum != 0:
