@@ -144,6 +144,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "param_power_iterations": (ValueError, "Expected n_power_iterations to be positive, but got "
                                            "n_power_iterations={n}"),
     "param_spectral_no_tensor": (ValueError, "Module '{module}' has no parameter or buffer with name '{name}'"),
+    "param_orthogonal_shape": (ValueError, "Expected a matrix or batch of matrices of shape {expected}. Got a tensor "
+                                           "of shape {got}."),
+    "param_orthogonal_assign": (NotImplementedError, "It is not possible to assign to the matrix exponential or the "
+                                                     "Cayley parametrizations when use_trivialization=False."),
+    "param_orthogonal_ndim": (ValueError, "Expected a matrix or batch of matrices. Got a tensor of {ndim} "
+                                          "dimensions."),
+    "param_orthogonal_map": (ValueError, 'orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                                         "Got: {got}"),
     # containers (flowgrad/nn/containers.py)
     "nn_index_range": (IndexError, "index {index} is out of range"),
     "nn_sequential_add": (ValueError, _NOT_SEQUENTIAL),

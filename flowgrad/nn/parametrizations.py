@@ -1,8 +1,9 @@
 """Ready-made parametrizations (PyTorch's torch.nn.utils.parametrizations): weight
-normalisation and spectral normalisation, registered through `parametrize`."""
+normalisation, spectral normalisation and orthogonal matrices, registered through `parametrize`."""
 from __future__ import annotations
 
-from .. import creation, ops
+from .. import backend, creation, ops
+from ..ops import linalg_decomp
 from ..autograd import mode
 from ..tensor import Tensor
 from . import parametrize
@@ -10,7 +11,9 @@ from .conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .functional import normalize
 from .module import Module
 
-__all__ = ["weight_norm", "spectral_norm"]
+__all__ = ["orthogonal", "weight_norm", "spectral_norm"]
+
+ORTHOGONAL_MAPS = ("matrix_exp", "cayley", "householder")
 
 
 def norm_except_dim(v: Tensor, dim: int) -> Tensor:
@@ -99,4 +102,152 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
         dim = 1 if isinstance(module, (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)) else 0
     parametrize.register_parametrization(module, name,
                                          module._layer(_SpectralNorm)(weight, n_power_iterations, dim, eps))
+    return module
+
+
+def _eye_like(X: Tensor, n: int) -> Tensor:
+    d = X._data
+    return X._new(backend.namespace(d).eye(n, dtype=d.dtype))
+
+
+def _mT(X: Tensor) -> Tensor:
+    return ops.transpose(X, -2, -1)
+
+
+def householder_product(A: Tensor, tau: Tensor) -> Tensor:
+    """The first k columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T with v_i column i of A below
+    the diagonal and 1 on it (LAPACK's orgqr), composed of differentiable ops."""
+    n, k = A.shape[-2], A.shape[-1]
+    d = A._data
+    xp = backend.namespace(d)
+    unit = A._new(xp.eye(n, k, dtype=d.dtype))
+    V = ops.tril(A, -1) + unit
+    Q = _eye_like(A, n)
+    for i in range(k):
+        v = V[..., :, i:i + 1]
+        Q = Q - ops.matmul(ops.matmul(Q, v), _mT(v)) * ops.unsqueeze(ops.unsqueeze(tau[..., i], -1), -1)
+    return Q[..., :, :k]
+
+
+def _make_orthogonal(A: Tensor) -> Tensor:
+    """The Q of A's QR decomposition with R's diagonal made positive."""
+    Q, R = linalg_decomp.linalg_qr(A)
+    return Q * ops.unsqueeze(ops.sign(linalg_decomp.diagonal(R)), -2)
+
+
+def _is_orthogonal(Q: Tensor) -> bool:
+    n, k = Q.shape[-2], Q.shape[-1]
+    d = Q._data
+    xp = backend.namespace(d)
+    eps = 10.0 * n * float(xp.finfo(d.dtype).eps)
+    return bool(xp.allclose(ops.matmul(_mT(Q), Q)._data, xp.eye(k, dtype=d.dtype), atol=eps))
+
+
+class _Orthogonal(Module):
+    """An orthogonal (semi-orthogonal) matrix from an unconstrained one: the exponential or the
+    Cayley map of its skew-symmetric part, or a product of Householder reflections; with
+    `use_trivialization`, relative to the buffer `base`."""
+
+    def __init__(self, weight: Tensor, orthogonal_map: str, *, use_trivialization: bool = True) -> None:
+        super().__init__()
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, X: Tensor) -> Tensor:
+        n, k = X.shape[-2], X.shape[-1]
+        transposed = n < k
+        if transposed:
+            X = _mT(X)
+            n, k = k, n
+        if self.orthogonal_map in ("matrix_exp", "cayley"):
+            X = ops.tril(X)
+            if n != k:
+                d = X._data
+                zeros = X._new(backend.namespace(d).zeros((*X.shape[:-2], n, n - k), dtype=d.dtype))
+                X = ops.cat([X, zeros], -1)
+            A = X - _mT(X)
+            if self.orthogonal_map == "matrix_exp":
+                Q = linalg_decomp.linalg_matrix_exp(A)
+            else:
+                Id = _eye_like(A, n)
+                Q = linalg_decomp.linalg_solve(Id - A * 0.5, Id + A * 0.5)
+            if n != k:
+                Q = Q[..., :k]
+        else:
+            A = ops.tril(X, -1)
+            tau = 2.0 / (1.0 + ops.sum(A * A, -2))
+            Q = householder_product(A, tau)
+            diag = linalg_decomp.diagonal(X)
+            Q = Q * ops.unsqueeze(diag._new(diag._data.astype("int32")), -2)
+        if hasattr(self, "base"):
+            Q = ops.matmul(self.base, Q)
+        if transposed:
+            Q = _mT(Q)
+        return Q
+
+    def right_inverse(self, Q: Tensor) -> Tensor:
+        policy = Q.policy
+        if Q.shape != self.shape:
+            raise policy.errors.param_orthogonal_shape(expected=self.shape, got=Q.shape)
+        with mode.no_grad():
+            Q_init = Q
+            n, k = Q.shape[-2], Q.shape[-1]
+            transpose = n < k
+            if transpose:
+                Q = _mT(Q)
+                n, k = k, n
+            if not hasattr(self, "base"):
+                if self.orthogonal_map in ("matrix_exp", "cayley"):
+                    raise policy.errors.param_orthogonal_assign()
+                A = _geqrf_compact(Q)
+                return _mT(A) if transpose else A
+            if n == k:
+                Q = _make_orthogonal(Q) if not _is_orthogonal(Q) else ops.clone(Q)
+            else:
+                d = Q._data
+                N = Q._new(creation.normal_like(backend.namespace(d).empty((*Q.shape[:-2], n, n - k), d.dtype),
+                                                0.0, 1.0))
+                Q = _make_orthogonal(ops.cat([Q, N], -1))
+            self.base = Q
+            d = Q_init._data
+            xp = backend.namespace(d)
+            neg_Id = xp.zeros_like(d)
+            diag = xp.arange(min(d.shape[-2:]))
+            neg_Id[..., diag, diag] = -1.0
+            return Q_init._new(neg_Id)
+
+
+def _geqrf_compact(Q: Tensor) -> Tensor:
+    """LAPACK's geqrf storage of Q's QR (R on and above the diagonal, the reflectors below), with
+    the diagonal replaced by the signs PyTorch keeps there (negated where tau is 0)."""
+    d = Q._data
+    xp = backend.namespace(d)
+    flat = d.reshape(-1, *d.shape[-2:])
+    out = xp.empty_like(flat)
+    for b in range(flat.shape[0]):
+        h, tau = xp.linalg.qr(flat[b], mode="raw")
+        a = h.T.copy()
+        i = xp.arange(tau.shape[0])
+        a[i, i] = xp.where(tau == 0.0, -xp.sign(a[i, i]), xp.sign(a[i, i]))
+        out[b] = a
+    return Q._new(out.reshape(d.shape))
+
+
+def orthogonal(module: Module, name: str = "weight", orthogonal_map: str | None = None, *,
+               use_trivialization: bool = True) -> Module:
+    """Parametrize `module.<name>` (a matrix or a batch of them) as an orthogonal matrix."""
+    policy = module._tensor_cls.policy
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise policy.errors.param_spectral_no_tensor(module=module, name=name)
+    if weight.ndim < 2:
+        raise policy.errors.param_orthogonal_ndim(ndim=weight.ndim)
+    if orthogonal_map is None:
+        orthogonal_map = "matrix_exp" if weight.shape[-2] == weight.shape[-1] else "householder"
+    if orthogonal_map not in ORTHOGONAL_MAPS:
+        raise policy.errors.param_orthogonal_map(got=orthogonal_map)
+    orth = module._layer(_Orthogonal)(weight, orthogonal_map, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
     return module

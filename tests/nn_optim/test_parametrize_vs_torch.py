@@ -264,3 +264,69 @@ def test_spectral_norm_of_a_vector_normalizes_it(real_torch):
     mine, theirs = _both(real_torch, program)
     np.testing.assert_allclose(mine[0], theirs[0])
     assert mine[1] == theirs[1]
+
+
+_RNG = np.random.default_rng(0)
+SQUARE, TALL = _RNG.standard_normal((4, 4)), _RNG.standard_normal((5, 3))
+ORTHOGONAL = [((4, 4), None, True), ((4, 4), "cayley", True), ((4, 4), "householder", True),
+              ((4, 4), "householder", False), ((5, 3), "householder", False), ((3, 5), None, False),
+              ((3, 5), None, True)]
+
+
+@pytest.mark.parametrize("shape, orthogonal_map, trivialization", ORTHOGONAL,
+                         ids=[f"{s[0]}x{s[1]}-{m}-{t}" for s, m, t in ORTHOGONAL])
+def test_orthogonal_matches_torch(shape, orthogonal_map, trivialization, real_torch):
+    # (a non-square matrix under trivialization draws random columns for its base: only its value
+    # and orthogonality are compared there)
+    random_base = trivialization and shape[0] != shape[1]
+
+    def program(T):
+        lin = T.nn.Linear(shape[1], shape[0], bias=False).double()
+        with T.no_grad():
+            lin.weight.copy_(T.tensor(SQUARE if shape == (4, 4) else (TALL if shape == (5, 3) else TALL.T)))
+        T.nn.utils.parametrizations.orthogonal(lin, orthogonal_map=orthogonal_map,
+                                               use_trivialization=trivialization)
+        W = lin.weight
+        x = T.tensor(np.linspace(-1, 1, shape[1] * 2).reshape(2, shape[1]))
+        (lin(x) ** 3).sum().backward()
+        p = lin.parametrizations.weight
+        gram = W @ W.T if shape[0] < shape[1] else W.T @ W
+        rows = [sorted(lin.state_dict()), _np(W), _np(gram)]
+        if not random_base:
+            rows.append(_np(p.original.grad))
+            opt = T.optim.SGD(lin.parameters(), lr=0.1)
+            opt.step()
+            rows.append(_np(lin.weight))
+        return rows
+
+    mine, theirs = _both(real_torch, program)
+    assert mine[0] == theirs[0]
+    np.testing.assert_allclose(mine[2], np.eye(min(shape)), atol=1e-12)
+    for a, b in zip(mine[1:], theirs[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_orthogonal_assignment_and_errors(real_torch):
+    def program(T):
+        rows = []
+        lin = T.nn.Linear(4, 4, bias=False).double()
+        T.nn.utils.parametrizations.orthogonal(lin)
+        lin.weight = T.tensor(SQUARE)
+        rows.append(_np(lin.weight))
+        for call in (lambda: setattr(lin, "weight", T.zeros(3, 3, dtype=T.float64)),
+                     lambda: T.nn.utils.parametrizations.orthogonal(T.nn.Linear(2, 2), "bias"),
+                     lambda: T.nn.utils.parametrizations.orthogonal(T.nn.Linear(2, 2), orthogonal_map="qr"),
+                     lambda: T.nn.utils.parametrizations.orthogonal(T.nn.Linear(2, 2), "nothing")):
+            with pytest.raises(Exception) as info:
+                call()
+            rows.append((type(info.value).__name__, str(info.value)))
+        fixed = T.nn.Linear(3, 3, bias=False)
+        T.nn.utils.parametrizations.orthogonal(fixed, use_trivialization=False)
+        with pytest.raises(NotImplementedError) as info:
+            fixed.weight = T.eye(3)
+        rows.append(str(info.value))
+        return rows
+
+    mine, theirs = _both(real_torch, program)
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-10, atol=1e-12)
+    assert mine[1:] == theirs[1:]
