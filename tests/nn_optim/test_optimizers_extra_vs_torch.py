@@ -229,3 +229,29 @@ def test_single_tensor_switch_values_are_accepted(name, real_torch):
         groups.append({k: v for k, v in getattr(T.optim, name)([w], foreach=False).param_groups[0].items()
                        if k != "params"})
     assert groups[0] == groups[1]
+
+
+def test_lbfgs_over_several_parameters_one_without_grad(real_torch):
+    import flowgrad.torch as ft
+
+    def run(T):
+        w = T.tensor(M0.copy(), requires_grad=True)
+        b = T.tensor(np.ones(4), requires_grad=True)
+        unused = T.tensor(np.ones(2), requires_grad=True)
+        x, y = T.tensor(X), T.tensor(Y)
+        opt = T.optim.LBFGS([w, unused, b], lr=0.3, max_iter=6, history_size=4, line_search_fn="strong_wolfe")
+        rows = []
+        for _ in range(3):
+            def closure():
+                opt.zero_grad()
+                loss = (((x @ w + b) - y) ** 2).sum() + (w ** 4).sum() * 0.01
+                loss.backward()
+                return loss
+            rows.append(opt.step(closure).item())
+        return rows, w.detach().numpy(), b.detach().numpy(), unused.detach().numpy(), opt.state_dict()["state"][0]
+
+    a, b = run(ft), run(real_torch)
+    np.testing.assert_allclose(a[0], b[0], rtol=1e-9)
+    for x, y in zip(a[1:4], b[1:4]):
+        np.testing.assert_allclose(x, y, rtol=1e-8, atol=1e-10)
+    assert (a[4]["func_evals"], a[4]["n_iter"]) == (b[4]["func_evals"], b[4]["n_iter"])

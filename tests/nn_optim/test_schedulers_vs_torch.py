@@ -238,3 +238,37 @@ def test_lr_values_are_floats_in_param_groups(torch):
     torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=4)
     assert all(isinstance(g["lr"], float) for g in opt.param_groups)
     np.testing.assert_allclose([g["lr"] for g in opt.param_groups], [0.04, 0.04])
+
+
+PLATEAU = {
+    "min_rel": dict(patience=1, factor=0.5),
+    "max_abs_cooldown": dict(mode="max", threshold_mode="abs", threshold=0.1, patience=0, cooldown=2, factor=0.3),
+    "min_lrs_list": dict(patience=0, factor=0.1, min_lr=[0.02, 0.3], eps=1e-3),
+}
+METRICS = [3.0, 2.0, 2.0, 2.5, 2.0, 1.99, 1.0, 1.0, 1.2, 0.5, 0.5, 0.5, 0.4]
+
+
+@pytest.mark.parametrize("name", sorted(PLATEAU))
+def test_reduce_lr_on_plateau_matches_torch_with_round_trip(name, real_torch):
+    import flowgrad.torch as ft
+
+    def run(T, split_at=None):
+        opt = _sgd(T)
+        sched = T.optim.lr_scheduler.ReduceLROnPlateau(opt, **PLATEAU[name])
+        rows = []
+        for i, metric in enumerate(METRICS):
+            if i == split_at:
+                saved_opt, saved = copy.deepcopy(opt.state_dict()), copy.deepcopy(sched.state_dict())
+                opt = _sgd(T)
+                sched = T.optim.lr_scheduler.ReduceLROnPlateau(opt, **PLATEAU[name])
+                opt.load_state_dict(saved_opt)
+                sched.load_state_dict(saved)
+            sched.step(metric)
+            rows.append((sched.get_last_lr(), sched.num_bad_epochs, sched.cooldown_counter, sched.best,
+                         sched.last_epoch))
+        return rows, sorted(sched.state_dict())
+
+    mine, theirs = run(ft), run(real_torch)
+    _assert_close(mine[0], theirs[0])
+    assert mine[1] == theirs[1]
+    _assert_close(run(ft, split_at=6)[0], theirs[0])
