@@ -7,9 +7,9 @@ from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import Layer, Parameter, ParamAttr
 from .rnn import GRU, LSTM, SimpleRNN
 from .transformer import MultiHeadAttention, TransformerEncoderLayer
-from .spatial import (AdaptiveAvgPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D, Conv2DTranspose,
-                      GroupNorm, MaxPool2D)
-from .layers import (ELU, GELU, BCELoss, BCEWithLogitsLoss, Conv2D, CrossEntropyLoss, Dropout, Embedding, Flatten,
+from .spatial import (AdaptiveAvgPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D, Conv2D,
+                      Conv2DTranspose, GroupNorm, MaxPool2D)
+from .layers import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Embedding, Flatten,
                      Hardsigmoid, Hardswish, Hardtanh, Identity, KLDivLoss, L1Loss, LayerDict, LayerList, LayerNorm,
                      LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, MSELoss, NLLLoss, ParameterList, ReLU, ReLU6,
                      Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Softsign, Swish, Tanh, Tanhshrink)

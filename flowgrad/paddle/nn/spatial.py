@@ -1,12 +1,15 @@
 """paddle.nn's convolution, normalisation and pooling layers with paddle's constructor arguments,
-parameter shapes, names, initialisers and reprs: Conv1D, Conv2DTranspose, BatchNorm1D/2D/3D
-(`_mean` / `_variance` as non-trainable parameters), GroupNorm, MaxPool2D, AvgPool2D,
-AdaptiveAvgPool2D."""
+parameter shapes, names, initialisers and reprs: Conv1D and Conv2D (`padding_mode` reflect /
+replicate / circular pads first), Conv2DTranspose, BatchNorm1D/2D/3D (`_mean` / `_variance` as
+non-trainable parameters), GroupNorm, MaxPool2D, AvgPool2D, AdaptiveAvgPool2D; the channels-last
+formats (NLC, NHWC, NDHWC) run the channels-first computation between two transposes."""
 from __future__ import annotations
 
 import math
 import warnings
 
+from ...nn import functional as _F
+from ...nn import layout
 from . import functional as F
 from . import initializer as I
 from .layer import Layer, ParamAttr
@@ -22,6 +25,8 @@ def _conv_extra(layer) -> str:
         text += f", stride={list(_ntuple(layer._stride, len(layer._kernel_size)))}"
     if layer._padding != 0:
         text += f", padding={layer._padding}"
+    if layer._padding_mode != "zeros":
+        text += f", padding_mode={layer._padding_mode}"
     if getattr(layer, "_output_padding", 0) != 0:
         text += f", output_padding={layer._output_padding}"
     if layer._dilation != 1:
@@ -42,9 +47,15 @@ class _ConvNd(Layer):
                  dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None, bias_attr=None,
                  data_format: str = "NCHW") -> None:
         super().__init__()
-        F._channels_first(data_format, type(self).__name__)
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"flowgrad's paddle {type(self).__name__} supports padding_mode='zeros' only")
+        if data_format not in ("NCHW", "NCL", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError("data_format must be one of {'NCHW', 'NCL', 'NCDHW', 'NLC', 'NHWC', 'NDHWC'}, but got "
+                             f"data_format='{data_format}'")
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            raise ValueError("padding_mode must be one of {'replicate', 'reflect', 'zeros', 'circular'}, but got "
+                             f"padding_mode='{padding_mode}'")
+        if padding_mode != "zeros" and not isinstance(padding, int):
+            raise TypeError("when padding_mode in ['reflect', 'replicate', 'circular'], type of padding must be int")
+        self._padding_mode = padding_mode
         k = _ntuple(kernel_size, self._dims)
         self._in_channels, self._out_channels, self._kernel_size = in_channels, out_channels, k
         self._stride, self._padding, self._dilation, self._groups = stride, padding, dilation, groups
@@ -57,8 +68,28 @@ class _ConvNd(Layer):
         self.weight = self.create_parameter(shape, weight_attr, default_initializer=init)
         self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
 
+    def _padded(self, x, last: bool):
+        """`x` padded by `padding_mode` (then the convolution pads nothing) and the convolution's padding."""
+        if self._padding_mode == "zeros":
+            return x, self._padding
+        pads = [self._padding] * (2 * self._dims)
+        return layout.in_channels_first(_F.pad, x, last, pads, self._padding_mode), 0
+
     def extra_repr(self) -> str:
         return _conv_extra(self)
+
+
+class Conv2D(_ConvNd):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, padding_mode: str = "zeros", weight_attr=None, bias_attr=None,
+                 data_format: str = "NCHW") -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, 0, dilation, groups, padding_mode,
+                         weight_attr, bias_attr, data_format)
+
+    def forward(self, x):
+        layout_ = "NHWC" if self._data_format == "NHWC" else "NCHW"  # paddle computes any other as NCHW
+        x, padding = self._padded(x, layout_ == "NHWC")
+        return F.conv2d(x, self.weight, self.bias, self._stride, padding, self._dilation, self._groups, layout_)
 
 
 class Conv1D(_ConvNd):
@@ -71,7 +102,8 @@ class Conv1D(_ConvNd):
                          weight_attr, bias_attr, data_format)
 
     def forward(self, x):
-        return F.conv1d(x, self.weight, self.bias, self._stride, self._padding, self._dilation, self._groups,
+        x, padding = self._padded(x, self._data_format == "NLC")
+        return F.conv1d(x, self.weight, self.bias, self._stride, padding, self._dilation, self._groups,
                         self._data_format)
 
 
@@ -94,13 +126,14 @@ class _BatchNormBase(Layer):
 
     _default_format = "NCHW"
     _ndims: tuple = (4,)
+    _formats = {"NCHW": "NCHW", "NHWC": "NHWC"}  # the formats each layer takes, as what forward computes
+    _format_error = "expected NCHW or NHWC for data_format input"
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr=None,
                  bias_attr=None, data_format=None, use_global_stats=None, name=None) -> None:
         super().__init__()
         self._name = name
         data_format = data_format or self._default_format
-        F._channels_first(data_format, type(self).__name__)
         self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
         self._data_format, self._use_global_stats = data_format, use_global_stats
         self.weight = self.create_parameter([num_features], weight_attr, default_initializer=I.Constant(1.0))
@@ -110,7 +143,9 @@ class _BatchNormBase(Layer):
         self._variance = self.create_parameter([num_features], stats, default_initializer=I.Constant(1.0))
 
     def forward(self, input):
-        self._data_format = "NCHW"  # paddle's forward rewrites every channels-first format so (reprs show it)
+        if self._data_format not in self._formats:
+            raise ValueError(self._format_error)
+        self._data_format = self._formats[self._data_format]  # paddle's forward rewrites it (reprs show it)
         if input.ndim not in self._ndims:
             raise ValueError(f"expected {' or '.join(f'{n}D' for n in self._ndims)} input (got {input.ndim}D input)")
         if self.training:
@@ -127,6 +162,8 @@ class _BatchNormBase(Layer):
 
 class BatchNorm1D(_BatchNormBase):
     _default_format, _ndims = "NCL", (2, 3)
+    _formats = {"NCHW": "NCHW", "NC": "NCHW", "NCL": "NCHW", "NHWC": "NHWC", "NLC": "NHWC"}
+    _format_error = "expected NC , NCL, NLC or None for data_format input"
 
 
 class BatchNorm2D(_BatchNormBase):
@@ -135,6 +172,8 @@ class BatchNorm2D(_BatchNormBase):
 
 class BatchNorm3D(_BatchNormBase):
     _default_format, _ndims = "NCDHW", (5,)
+    _formats = {"NCHW": "NCHW", "NCDHW": "NCHW", "NHWC": "NHWC", "NDHWC": "NHWC"}
+    _format_error = "expected NCDHW, NDHWC or None for data_format input"
 
 
 class GroupNorm(Layer):
@@ -160,7 +199,6 @@ class MaxPool2D(Layer):
     def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
                  data_format: str = "NCHW", name=None) -> None:
         super().__init__()
-        F._channels_first(data_format, "MaxPool2D")
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
 
@@ -176,7 +214,6 @@ class AvgPool2D(Layer):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
                  divisor_override=None, data_format: str = "NCHW", name=None) -> None:
         super().__init__()
-        F._channels_first(data_format, "AvgPool2D")
         self.ksize, self.stride, self.padding, self.ceil_mode = kernel_size, stride, padding, ceil_mode
         self.exclusive, self.divisor, self.data_format = exclusive, divisor_override, data_format
 
@@ -191,7 +228,6 @@ class AvgPool2D(Layer):
 class AdaptiveAvgPool2D(Layer):
     def __init__(self, output_size, data_format: str = "NCHW", name=None) -> None:
         super().__init__()
-        F._channels_first(data_format, "AdaptiveAvgPool2D")
         self._output_size, self._data_format = output_size, data_format
 
     def forward(self, x):
@@ -201,5 +237,5 @@ class AdaptiveAvgPool2D(Layer):
         return f"output_size={self._output_size}"
 
 
-__all__ = ["Conv1D", "Conv2DTranspose", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool2D",
+__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool2D",
            "AvgPool2D", "AdaptiveAvgPool2D"]
