@@ -137,13 +137,27 @@ INTERP = [
     dict(size=[9, 7], mode="bilinear", align_corners=True),
     dict(scale_factor=[1.5, 0.5], mode="bilinear"),
     dict(size=[3, 2], mode="area"),
+    dict(size=[9, 3], mode="bicubic"),
+    dict(scale_factor=[1.7, 0.6], mode="bicubic"),
+    dict(size=[9, 7], mode="bicubic", align_corners=True),
+    dict(size=[9, 7], mode="bilinear", align_mode=1),
+    dict(scale_factor=1.5, mode="bilinear", align_mode=1),
+    dict(size=[3, 4], mode="bilinear", align_mode=1),
+    dict(size=[9, 7], mode="bilinear", data_format="NHWC"),
+    dict(size=[8, 3], mode="bicubic", data_format="NHWC"),
+    dict(size=[11], mode="linear", align_mode=1),
+    dict(size=[9], mode="linear", align_mode=1, data_format="NWC"),
+    dict(size=[4, 3, 7], mode="trilinear", align_mode=1),
 ]
 
 
 @pytest.mark.parametrize("kwargs", INTERP, ids=[str(k) for k in INTERP])
 def test_interpolate(fpaddle, real_paddle, kwargs):
     def run(paddle):
-        x = paddle.to_tensor(X2, stop_gradient=False)
+        data = {1: X1, 2: X2, 3: X3L}[len(kwargs.get("size", [0, 0]))]
+        data = data.transpose(0, 2, 1) if kwargs.get("data_format") == "NWC" else data
+        data = data.transpose(0, 2, 3, 1) if kwargs.get("data_format") == "NHWC" else data
+        x = paddle.to_tensor(np.ascontiguousarray(data), stop_gradient=False)
         y = paddle.nn.functional.interpolate(x, **kwargs)
         (y * y).sum().backward()
         return y.numpy(), x.grad.numpy()
@@ -169,6 +183,8 @@ INTERP_ERRORS = [
     (dict(size=[4, 4], mode="bilinear", align_mode=2), ValueError, "align_mode can only be 0 or 1"),
     (dict(size=[4, 4], mode="bilinear", align_corners=1), TypeError, "Attr align_corners should be a bool value"),
     (dict(scale_factor=2, mode="area"), ValueError, "output size can not be None in AREA mode"),
+    (dict(size=[4, 4], mode="bilinear", data_format="NCW"), ValueError,
+     "Got wrong value for param `data_format`: NCW received but only `NCHW` or `NHWC` supported for 4-D input."),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ... import ops
 from ...nn import functional as F
+from ...nn import functional_resample as resample
 from ...nn import layout
 from ...nn.functional_conv import transposed_size
 from .. import _ops as P
@@ -232,10 +233,9 @@ def group_norm(x, num_groups: int, epsilon: float = 1e-05, weight=None, bias=Non
 def interpolate(x, size=None, scale_factor=None, mode: str = "nearest", align_corners: bool = False,
                 align_mode: int = 0, data_format=None, recompute_scale_factor=None, antialias: bool = False,
                 name=None):
-    """paddle's modes and checks over the neutral resampling; linear modes with `align_mode=0`
-    (half-pixel sources) or `align_corners=True`."""
-    if data_format is not None:
-        _channels_first(data_format, "interpolate")
+    """paddle's modes and checks over the neutral resampling: linear modes sample at cell centres
+    (`align_mode=0`) or corners (`align_mode=1`) unless `align_corners`; channels-last formats (NWC,
+    NHWC, NDHWC) run between two transposes."""
     mode, ndim = mode.lower(), x.ndim
     if mode not in ("nearest", "linear", "bilinear", "trilinear", "bicubic", "area"):
         raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', 'trilinear', "
@@ -263,12 +263,16 @@ def interpolate(x, size=None, scale_factor=None, mode: str = "nearest", align_co
                          "bicubic | trilinear")
     if mode == "area" and size is None:
         raise ValueError("output size can not be None in AREA mode")
-    if align_mode == 1 and not align_corners and mode in ("linear", "bilinear", "trilinear"):
-        raise NotImplementedError("flowgrad's paddle interpolate supports align_mode=0 only")
+    formats = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}.get(ndim, ("NCHW", "NHWC"))
+    data_format = formats[0] if data_format is None else data_format
+    if data_format not in formats:
+        raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but only `{formats[0]}` or "
+                         f"`{formats[1]}` supported for {ndim}-D input.")
     if isinstance(size, (list, tuple)):
         size = [int(s) for s in size]
-    return F.interpolate(x, size, scale_factor, mode, None if mode in ("nearest", "area") else align_corners,
-                         recompute_scale_factor, antialias)
+    return layout.in_channels_first(resample.interpolate_from, x, data_format == formats[1], size, scale_factor, mode,
+                                    None if mode in ("nearest", "area") else align_corners, recompute_scale_factor,
+                                    antialias, half_pixel=align_mode == 0)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
