@@ -92,7 +92,8 @@ def _collect(net, input_size, dtypes, input) -> dict:
                      "trainable": trainable}
 
     for layer in net.sublayers(include_self=True):
-        if not isinstance(layer, (Sequential, LayerList)) and (layer is not net or top_only):
+        if not isinstance(layer, (Sequential, LayerList)) and (layer is not net or top_only) or \
+                getattr(layer, "could_use_cudnn", False):
             hooks.append(layer.register_forward_post_hook(hook))
     try:
         if input is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import functional, initializer  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import Layer, Parameter, ParamAttr
-from .rnn import GRU, LSTM, SimpleRNN
+from .rnn import GRU, LSTM, RNN, BiRNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 from .transformer import MultiHeadAttention, TransformerEncoderLayer
 from .spatial import (AdaptiveAvgPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D, Conv2D,
                       Conv2DTranspose, GroupNorm, MaxPool2D)
@@ -19,7 +19,7 @@ __all__ = ["Layer", "Parameter", "ParamAttr", "functional", "initializer", "Clip
            "Hardswish", "LogSigmoid", "Tanhshrink", "GELU", "LeakyReLU", "ELU", "Softplus", "Hardtanh", "Hardsigmoid",
            "Softmax", "LogSoftmax", "Identity", "Dropout", "Flatten", "Embedding", "LayerNorm", "Conv2D", "Conv1D", "Conv2DTranspose",
            "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D",
-           "SimpleRNN", "LSTM", "GRU", "MultiHeadAttention",
+           "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "MultiHeadAttention",
            "TransformerEncoderLayer", "Sequential",
            "LayerList", "LayerDict", "ParameterList", "MSELoss", "L1Loss", "SmoothL1Loss", "KLDivLoss", "NLLLoss",
            "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]
