@@ -47,6 +47,19 @@ LAYERS = {
     "max_pool2d_nhwc": (lambda nn: nn.MaxPool2D(3, 2, 1, data_format="NHWC"), X2L),
     "avg_pool2d_nhwc": (lambda nn: nn.AvgPool2D(2, data_format="NHWC"), X2L),
     "adaptive_avg_pool2d_nhwc": (lambda nn: nn.AdaptiveAvgPool2D((4, 3), data_format="NHWC"), X2L),
+    "group_norm_nhwc": (lambda nn: nn.GroupNorm(2, 4, data_format="NHWC"), X2L),
+    "group_norm_nlc": (lambda nn: nn.GroupNorm(2, 4, data_format="NLC"), X1L),
+    "max_pool1d": (lambda nn: nn.MaxPool1D(3, 2, 1, ceil_mode=True), X1),
+    "avg_pool1d": (lambda nn: nn.AvgPool1D(3, 2, 1), X1),
+    "avg_pool1d_inclusive": (lambda nn: nn.AvgPool1D(2, exclusive=False, padding=1), X1),
+    "max_pool3d": (lambda nn: nn.MaxPool3D(2, 1), X3L),
+    "max_pool3d_ndhwc": (lambda nn: nn.MaxPool3D(2, 2, 1, data_format="NDHWC"), X3L),
+    "avg_pool3d_ndhwc": (lambda nn: nn.AvgPool3D(2, 1, data_format="NDHWC"), X3L),
+    "avg_pool3d_divisor": (lambda nn: nn.AvgPool3D(2, divisor_override=3), X3L),
+    "adaptive_avg_pool1d": (lambda nn: nn.AdaptiveAvgPool1D(3), X1),
+    "adaptive_avg_pool3d_ndhwc": (lambda nn: nn.AdaptiveAvgPool3D((2, 3, 1), data_format="NDHWC"), X3L),
+    "adaptive_max_pool1d": (lambda nn: nn.AdaptiveMaxPool1D(4), X1),
+    "adaptive_max_pool2d": (lambda nn: nn.AdaptiveMaxPool2D((4, 2)), X2),
 }
 
 
@@ -194,9 +207,30 @@ def test_interpolate_errors(paddle, kwargs, exc, text):
         paddle.nn.functional.interpolate(paddle.to_tensor(X2), **kwargs)
 
 
-def test_what_is_not_built_says_so(fpaddle):
-    with pytest.raises(NotImplementedError, match="channels-first data_format"):
-        fpaddle.nn.GroupNorm(2, 4, data_format="NHWC")
+def test_pool_masks_match_real_paddle(fpaddle, real_paddle):
+    def run(paddle):
+        x = paddle.to_tensor(X2)
+        outs = [paddle.nn.MaxPool1D(2, return_mask=True)(paddle.to_tensor(X1)),
+                paddle.nn.AdaptiveMaxPool2D(3, return_mask=True)(x), paddle.nn.AdaptiveMaxPool1D(3, return_mask=True)(
+                    paddle.to_tensor(X1)), paddle.nn.functional.max_pool3d(paddle.to_tensor(X3L), 2, return_mask=True)]
+        return [t.numpy() for pair in outs for t in pair] + [repr(paddle.nn.AdaptiveMaxPool1D(3, return_mask=True))]
+    for g, w in zip(run(fpaddle), run(real_paddle)):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda p: p.nn.functional.group_norm(p.ones([1, 2, 3]), 1, data_format="X"), "unsupported data layout:X"),
+    (lambda p: p.nn.MaxPool3D(2, data_format="NCHW")(p.ones([1, 2, 4, 4, 4])),
+     "Attr(data_format) should be 'NCDHW' or 'NDHWC'. Received Attr(data_format): NCHW"),
+    (lambda p: p.nn.functional.max_pool3d(p.ones([1, 4, 4, 4, 2]), 2, return_mask=True, data_format="NDHWC"),
+     "When setting return_mask to true, data_format must be set to NCDHW in API:max_pool3d"),
+    (lambda p: p.nn.AdaptiveAvgPool3D(2, data_format="NCHW")(p.ones([1, 2, 4, 4, 4])),
+     "Attr(data_format) should be 'NCDHW' or 'NDHWC'. Received Attr(data_format): NCHW."),
+])
+def test_pool_and_group_norm_layout_errors(paddle, call, message):
+    with pytest.raises(ValueError) as info:
+        call(paddle)
+    assert str(info.value) == message
 
 
 @pytest.mark.parametrize("shape, pad, mode, data_format", [

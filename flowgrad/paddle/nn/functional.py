@@ -226,8 +226,10 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
 
 def group_norm(x, num_groups: int, epsilon: float = 1e-05, weight=None, bias=None, data_format: str = "NCHW",
                name=None):
-    _channels_first(data_format, "group_norm")
-    return F.group_norm(x, num_groups, weight, bias, epsilon)
+    """Channels on axis 1 (NCL, NCHW, NCDHW) or last (NLC, NHWC, NDHWC), whatever the input's rank."""
+    if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"unsupported data layout:{data_format}")
+    return layout.in_channels_first(F.group_norm, x, data_format.endswith("C"), num_groups, weight, bias, epsilon)
 
 
 def interpolate(x, size=None, scale_factor=None, mode: str = "nearest", align_corners: bool = False,
@@ -287,6 +289,45 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, 
                divisor_override=None, data_format: str = "NCHW", name=None):
     return layout.in_channels_first(F.avg_pool2d, x, _last(data_format, "NCHW", "NHWC", end=""), kernel_size, stride,
                                     padding, ceil_mode, not exclusive, divisor_override)
+
+
+def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+               name=None):
+    return F.max_pool1d(x, kernel_size, stride, padding, 1, ceil_mode, return_mask)
+
+
+def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive: bool = True, ceil_mode: bool = False, name=None):
+    return F.avg_pool1d(x, kernel_size, stride, padding, ceil_mode, not exclusive)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+               data_format: str = "NCDHW", name=None):
+    last = _last(data_format, "NCDHW", "NDHWC", end="")
+    if return_mask and last:
+        raise ValueError("When setting return_mask to true, data_format must be set to NCDHW in API:max_pool3d")
+    return layout.in_channels_first(F.max_pool3d, x, last, kernel_size, stride, padding, 1, ceil_mode, return_mask)
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
+               divisor_override=None, data_format: str = "NCDHW", name=None):
+    return layout.in_channels_first(F.avg_pool3d, x, _last(data_format, "NCDHW", "NDHWC", end=""), kernel_size,
+                                    stride, padding, ceil_mode, not exclusive, divisor_override)
+
+
+def adaptive_avg_pool1d(x, output_size: int, name=None):
+    return F.adaptive_avg_pool1d(x, output_size)
+
+
+def adaptive_avg_pool3d(x, output_size, data_format: str = "NCDHW", name=None):
+    return layout.in_channels_first(F.adaptive_avg_pool3d, x, _last(data_format, "NCDHW", "NDHWC"), output_size)
+
+
+def adaptive_max_pool1d(x, output_size, return_mask: bool = False, name=None):
+    return F.adaptive_max_pool1d(x, output_size, return_mask)
+
+
+def adaptive_max_pool2d(x, output_size, return_mask: bool = False, name=None):
+    return F.adaptive_max_pool2d(x, output_size, return_mask)
 
 
 def adaptive_avg_pool2d(x, output_size, data_format: str = "NCHW", name=None):

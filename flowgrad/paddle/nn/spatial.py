@@ -1,8 +1,9 @@
 """paddle.nn's convolution, normalisation and pooling layers with paddle's constructor arguments,
 parameter shapes, names, initialisers and reprs: Conv1D and Conv2D (`padding_mode` reflect /
 replicate / circular pads first), Conv2DTranspose, BatchNorm1D/2D/3D (`_mean` / `_variance` as
-non-trainable parameters), GroupNorm, MaxPool2D, AvgPool2D, AdaptiveAvgPool2D; the channels-last
-formats (NLC, NHWC, NDHWC) run the channels-first computation between two transposes."""
+non-trainable parameters), GroupNorm, the max / average pools (1-d, 2-d, 3-d) and adaptive pools;
+the channels-last formats (NLC, NHWC, NDHWC) run the channels-first computation between two
+transposes."""
 from __future__ import annotations
 
 import math
@@ -180,7 +181,6 @@ class GroupNorm(Layer):
     def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, weight_attr=None, bias_attr=None,
                  data_format: str = "NCHW", name=None) -> None:
         super().__init__()
-        F._channels_first(data_format, "GroupNorm")
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
         self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon
@@ -195,47 +195,128 @@ class GroupNorm(Layer):
         return f"num_groups={self._num_groups}, num_channels={self._num_channels}, epsilon={self._epsilon}"
 
 
-class MaxPool2D(Layer):
-    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
-                 data_format: str = "NCHW", name=None) -> None:
+class _Pool(Layer):
+    """paddle's pooling layers: the functional form's arguments kept as attributes (`ksize`,
+    `stride`, `padding` and the `_keys` options), repr `kernel_size=..., stride=..., padding=...`."""
+
+    _fn = staticmethod(F.max_pool2d)
+    _keys: tuple = ()
+
+    def __init__(self, kernel_size, stride=None, padding=0, **options) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
-        self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
+        for key in self._keys:
+            setattr(self, key, options[key])
 
     def forward(self, x):
-        return F.max_pool2d(x, self.ksize, self.stride, self.padding, self.return_mask, self.ceil_mode,
-                            self.data_format)
+        return self._fn(x, self.ksize, self.stride, self.padding, **{k: getattr(self, k) for k in self._keys})
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2D(Layer):
+class MaxPool1D(_Pool):
+    _fn, _keys = staticmethod(F.max_pool1d), ("return_mask", "ceil_mode")
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+                 name=None) -> None:
+        super().__init__(kernel_size, stride, padding, return_mask=return_mask, ceil_mode=ceil_mode)
+
+
+class MaxPool2D(_Pool):
+    _fn, _keys = staticmethod(F.max_pool2d), ("return_mask", "ceil_mode", "data_format")
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+                 data_format: str = "NCHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, return_mask=return_mask, ceil_mode=ceil_mode,
+                         data_format=data_format)
+
+
+class MaxPool3D(_Pool):
+    _fn, _keys = staticmethod(F.max_pool3d), ("return_mask", "ceil_mode", "data_format")
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+                 data_format: str = "NCDHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, return_mask=return_mask, ceil_mode=ceil_mode,
+                         data_format=data_format)
+
+
+class AvgPool1D(_Pool):
+    _fn, _keys = staticmethod(F.avg_pool1d), ("exclusive", "ceil_mode")
+
+    def __init__(self, kernel_size, stride=None, padding=0, exclusive: bool = True, ceil_mode: bool = False,
+                 name=None) -> None:
+        super().__init__(kernel_size, stride, padding, exclusive=exclusive, ceil_mode=ceil_mode)
+
+
+class AvgPool2D(_Pool):
+    _fn, _keys = staticmethod(F.avg_pool2d), ("ceil_mode", "exclusive", "divisor_override", "data_format")
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
                  divisor_override=None, data_format: str = "NCHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode=ceil_mode, exclusive=exclusive,
+                         divisor_override=divisor_override, data_format=data_format)
+
+
+class AvgPool3D(_Pool):
+    _fn, _keys = staticmethod(F.avg_pool3d), ("ceil_mode", "exclusive", "divisor_override", "data_format")
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
+                 divisor_override=None, data_format: str = "NCDHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode=ceil_mode, exclusive=exclusive,
+                         divisor_override=divisor_override, data_format=data_format)
+
+
+class _AdaptivePool(Layer):
+    """paddle's adaptive pooling layers: `output_size` and the functional form's options."""
+
+    _fn = staticmethod(F.adaptive_avg_pool2d)
+
+    def __init__(self, output_size, **options) -> None:
         super().__init__()
-        self.ksize, self.stride, self.padding, self.ceil_mode = kernel_size, stride, padding, ceil_mode
-        self.exclusive, self.divisor, self.data_format = exclusive, divisor_override, data_format
+        self._output_size, self._options = output_size, options
 
     def forward(self, x):
-        return F.avg_pool2d(x, self.ksize, self.stride, self.padding, self.ceil_mode, self.exclusive, self.divisor,
-                            self.data_format)
+        return self._fn(x, self._output_size, **self._options)
 
     def extra_repr(self) -> str:
-        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+        mask = self._options.get("return_mask")
+        return f"output_size={self._output_size}" + ("" if mask is None else f", return_mask={mask}")
 
 
-class AdaptiveAvgPool2D(Layer):
+class AdaptiveAvgPool1D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_avg_pool1d)
+
+    def __init__(self, output_size: int, name=None) -> None:
+        super().__init__(output_size)
+
+
+class AdaptiveAvgPool2D(_AdaptivePool):
     def __init__(self, output_size, data_format: str = "NCHW", name=None) -> None:
-        super().__init__()
-        self._output_size, self._data_format = output_size, data_format
-
-    def forward(self, x):
-        return F.adaptive_avg_pool2d(x, self._output_size, self._data_format)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self._output_size}"
+        super().__init__(output_size, data_format=data_format)
 
 
-__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool2D",
-           "AvgPool2D", "AdaptiveAvgPool2D"]
+class AdaptiveAvgPool3D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_avg_pool3d)
+
+    def __init__(self, output_size, data_format: str = "NCDHW", name=None) -> None:
+        super().__init__(output_size, data_format=data_format)
+
+
+class AdaptiveMaxPool1D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_max_pool1d)
+
+    def __init__(self, output_size, return_mask: bool = False, name=None) -> None:
+        super().__init__(output_size, return_mask=return_mask)
+
+
+class AdaptiveMaxPool2D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_mask: bool = False, name=None) -> None:
+        super().__init__(output_size, return_mask=return_mask)
+
+
+__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool1D",
+           "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D",
+           "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool2D"]
