@@ -390,6 +390,7 @@ C("interpolate_nearest_exact_3d", lambda T, x: F(T).interpolate(x, scale_factor=
 C("interpolate_linear", lambda T, x: F(T).interpolate(x, size=5, mode="linear"), [(1, 2, 3)])
 C("interpolate_bilinear", lambda T, x: F(T).interpolate(x, scale_factor=(1.5, 0.7), mode="bilinear",
                                                         align_corners=True), [(1, 1, 2, 3)])
+C("interpolate_bicubic", lambda T, x: F(T).interpolate(x, size=(4, 2), mode="bicubic"), [(1, 1, 3, 3)])
 C("interpolate_trilinear", lambda T, x: F(T).interpolate(x, size=(2, 3, 1), mode="trilinear"), [(1, 1, 2, 2, 2)])
 C("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [(2, 4)])
 C("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 0, -1, 2), mode="reflect"), [(1, 3, 3)])
