@@ -34,6 +34,8 @@ MESSAGES: dict[str, str] = {
                     "the port",
     "verify_count": "differ after step {step}: the original recorded {source_count} tensors there, the port "
                     "{target_count}",
+    "verify_foreign_import": "No module named {module!r}: flowgrad port --verify runs the port on the {framework} "
+                             "facade alone",
     "verify_equivalent": "equivalent for {steps} steps ({tensors} tensors compared, rtol={rtol:g} atol={atol:g})",
 }
 

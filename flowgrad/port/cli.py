@@ -70,14 +70,15 @@ def main(argv: list[str]) -> int:
     try:
         ported, outcome = port_source(code, opts.source, opts.target)
     except (libcst.ParserSyntaxError, SyntaxError) as exc:
-        line, col = getattr(exc, "raw_line", None) or exc.lineno, getattr(exc, "raw_column", None) or exc.offset
-        message = getattr(exc, "message", None) or getattr(exc, "msg", str(exc))
+        line = getattr(exc, "editor_line", None) or getattr(exc, "lineno", None)
+        col = getattr(exc, "editor_column", None) or getattr(exc, "offset", None)
+        message = getattr(exc, "message", None) or getattr(exc, "msg", None) or str(exc)
         return _fail("parse_error", path=opts.script, line=line, column=col, error=message)
     if opts.output:
         with open(opts.output, "w", encoding="utf-8") as f:
             f.write(ported)
     report: dict = {"port": as_json(outcome, opts.source, opts.target)}
-    out = sys.stderr if not opts.output and not opts.json and not opts.diff else sys.stdout
+    out = sys.stdout if opts.output and not opts.diff else sys.stderr   # stdout may carry the code
     if opts.diff:
         sys.stdout.writelines(difflib.unified_diff(code.splitlines(True), ported.splitlines(True), opts.script,
                                                    opts.output or f"{opts.script} ({opts.target})"))

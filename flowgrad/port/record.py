@@ -1,10 +1,11 @@
 """The worker behind `flowgrad port --verify`: run one script on one facade and record, in order,
 the gradient of every leaf a backward pass reached (after each pass: one step) and every tensor the
-script printed. `python -m flowgrad.port.record FRAMEWORK SCRIPT OUT` writes OUT (a pickle of
+script printed. `python -m flowgrad.port.record FRAMEWORK SCRIPT OUT [FOLDER]` (FOLDER: also on the import path) writes OUT (a pickle of
 {"records": [(step, label, array), ...], "error": traceback text or None})."""
 from __future__ import annotations
 
 import builtins
+import importlib.abc
 import pickle
 import random
 import sys
@@ -14,6 +15,7 @@ import numpy as np
 
 from .. import runner, shim
 from ..autograd import api, engine
+from ..messages.port import text
 from ..tensor import Tensor
 
 
@@ -60,16 +62,34 @@ class Recorder:
         builtins.print = print_
 
 
-def run(framework: str, script: str) -> dict:
+class _OnlyOne(importlib.abc.MetaPathFinder):
+    """The other frameworks are not importable: the run is on one facade (a left-in-place use of
+    the source framework fails, as it would with the target framework alone)."""
+
+    def __init__(self, framework: str):
+        self.others = frozenset(shim.FACADES) - {framework}
+        self.framework = framework
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] in self.others:
+            raise ModuleNotFoundError(text("verify_foreign_import", module=fullname, framework=self.framework),
+                                      name=fullname)
+        return None
+
+
+def run(framework: str, script: str, folder: str | None = None) -> dict:
     """Run `script` under `framework`'s facade with the recorder; the records and the error, if any."""
     from .. import creation
     random.seed(0)
     np.random.seed(0)
     creation.default_generator.manual_seed(0)
     shim.install(framework)
+    sys.meta_path.insert(0, _OnlyOne(framework))
     rec = Recorder()
     rec.install()
     sys.argv = [script]
+    if folder is not None:
+        sys.path.insert(1, folder)     # run_path makes sys.path[0] the script's own folder
     error = None
     try:
         runner.run_path(script)
@@ -83,8 +103,8 @@ def run(framework: str, script: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    framework, script, out = argv
-    result = run(framework, script)
+    framework, script, out, *folder = argv
+    result = run(framework, script, *folder)
     with open(out, "wb") as f:
         pickle.dump(result, f)
     return 0

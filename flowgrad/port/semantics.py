@@ -112,6 +112,7 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
     flags: list[tuple[int, str, str]] = []
     src_pol, dst_pol = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
     scalars = _scalar_names(tree)
+    foreign = _foreign_modules(tree, source)
     for body in _scopes(tree):
         seen_backward: dict[str, bool] = {}
         for stmt, node in _walk_scope(body):
@@ -133,6 +134,8 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                 elif name in ("grad", "autograd.grad") and node.args:
                     recv = ast.unparse(node.args[0])
                     _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                if _root(node.func) in foreign:
+                    continue      # np.arange, math.*: not the framework's
                 for f in sorted(fields):
                     if name in TRIGGERS.get(f, ()) or (name.endswith(".backward") and
                                                        "autograd.backward" in TRIGGERS.get(f, ())):
@@ -148,6 +151,23 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
             if isinstance(node, (ast.For, ast.While)) and _accumulates(node):
                 flags.append((node.lineno, "grad_accumulates", text("flag_grad_accumulates")))
     return sorted(set(flags))
+
+
+def _root(expr: ast.expr) -> str | None:
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _foreign_modules(tree: ast.Module, framework: str) -> set[str]:
+    """Names bound by imports of modules other than the framework (numpy as np, math, ...)."""
+    names = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in n.names if a.name.split(".")[0] != framework}
+        elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] != framework:
+            names |= {a.asname or a.name for a in n.names}
+    return names
 
 
 def _seeding(policy) -> str:

@@ -27,9 +27,11 @@ NAMES: tuple[dict[str, str | None], ...] = (
     {"torch": "nn.ModuleDict", "oneflow": "nn.ModuleDict", "paddle": "nn.LayerDict"},
 )
 
-#: Keyword arguments renamed with a value transformation: (name per framework, negated).
-KEYWORDS: tuple[tuple[dict[str, str], bool], ...] = (
-    ({"torch": "requires_grad", "oneflow": "requires_grad", "paddle": "stop_gradient"}, True),
+#: Keyword arguments under another name, per framework (name, polarity): a value is negated
+#: where the polarities differ (`requires_grad=True` is `stop_gradient=False`).
+KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
+    {"torch": ("requires_grad", True), "oneflow": ("requires_grad", True), "paddle": ("stop_gradient", False)},
+    {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
 )
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).

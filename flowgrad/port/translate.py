@@ -64,6 +64,9 @@ class Mapper:
         if s is None:
             return None, None      # not an API of the source: nothing to port
         t = self.dst.entry(same) if same else None
+        if t is None and same:
+            same = self._case_insensitive(same)
+            t = self.dst.entry(same) if same else None
         candidates = [c for c in self.dst.with_key(s.key) if not c.startswith("Tensor.")]
         if t is not None and s.same_operation(t):
             candidates = list(dict.fromkeys([same, *candidates]))
@@ -72,6 +75,13 @@ class Mapper:
         if t is not None:
             return None, text("other_meaning", target=self.target, api=f"{self.target}.{same}")
         return None, text("no_counterpart", target=self.target, api=self._api(path))
+
+    def _case_insensitive(self, path: str) -> str | None:
+        """The target's name that differs only in case (`nn.Conv2d` is paddle's `nn.Conv2D`)."""
+        head, _, name = path.rpartition(".")
+        holder = self.dst.lookup(head) if head else self.dst.module
+        found = [n for n in dir(holder) if n.lower() == name.lower()] if holder is not None else []
+        return (f"{head}.{found[0]}" if head else found[0]) if len(found) == 1 else None
 
     def method(self, name: str, keywords: frozenset[str] = frozenset()) -> tuple[str | None, str | None]:
         """A Tensor method's name in the target, or (None, why)."""
@@ -123,8 +133,9 @@ def _negate(node: cst.BaseExpression) -> cst.BaseExpression:
     return cst.UnaryOperation(cst.Not(), node)
 
 
-def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str]]:
-    """The call's arguments for the target API, and the source parameters it cannot take."""
+def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str], list]:
+    """The call's arguments for the target API, the source parameters it cannot take, and the
+    keywords to apply as a Tensor method of the result (`requires_grad_`)."""
     given: list[tuple[str, cst.BaseExpression]] = []
     at: dict[str, int] = {}      # a positional argument's index
     positional = [p for p in s.params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -135,7 +146,7 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
         if a.keyword is not None:
             given.append((a.keyword.value, a.value))
         elif a.star:
-            return args, []     # *args / **kwargs: passed on as written
+            return args, [], []     # *args / **kwargs: passed on as written
         elif i < len(positional):
             given.append((positional[i].name, a.value))
             at[positional[i].name] = i
@@ -144,20 +155,23 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
             extra.append(a.value)
     if extra:
         if var is None:
-            return args, []
+            return args, [], []
         packed = cst.List([cst.Element(e) for e in extra])
-        _PACKED.add(id(packed))
         given.append((var.name, packed))
     out: dict[str, cst.BaseExpression] = {}
     keyword = {a.keyword.value for a in args if a.keyword is not None}
+    after: list[tuple[str, cst.BaseExpression]] = []
     tuples: dict[str, dict[int, cst.BaseExpression]] = {}
     unmapped: list[str] = []
     for name, value in given:
-        renamed = _keyword_row(mapper, name)
+        feed = s.feeds.get(name)
+        renamed = _keyword_row(mapper, name) if t.param(name) is None else None
         if renamed is not None and t.accepts(renamed[0]):
             out[renamed[0]] = _negate(value) if renamed[1] else value
             continue
-        feed = s.feeds.get(name)
+        if renamed is not None and mapper.dst.entry(f"Tensor.{name}_") is not None:
+            after.append((name, value))     # paddle.ones has no stop_gradient: `.requires_grad_()` after
+            continue
         targets = t.fed_by(feed[0]) if feed else []
         if feed and targets:
             if feed[1] is None and len(targets) == 1 and targets[0][1] is None:
@@ -178,12 +192,16 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
             out[_free_positional(t, at[name], out, s)] = value   # same place, unknown to the core: as written
         else:
             unmapped.append(name)
+            out[name] = value          # kept as written, with a comment
+            keyword.add(name)
     for tname, parts in tuples.items():
         out[tname] = cst.Tuple([cst.Element(parts[k]) for k in sorted(parts)])
     named = {k for k, v in out.items() if any(v is value for n, value in given if n in keyword)}
     _pin_defaults(s, t, {n for n, _ in given}, out)
     named |= {k for k in out if k not in {n for n, _ in given} and not any(out[k] is v for _, v in given)}
-    return _arrange(t, out, named), unmapped
+    packed = {id(v) for n, v in given if var is not None and n == var.name}
+    originals = {id(a.value): a for a in args}
+    return _keep_layout(args, _arrange(t, out, named, packed), originals), unmapped, after
 
 
 def _free_positional(t: Entry, index: int, out: dict, s: Entry) -> str | None:
@@ -197,9 +215,10 @@ def _free_positional(t: Entry, index: int, out: dict, s: Entry) -> str | None:
 
 
 def _keyword_row(mapper: Mapper, name: str) -> tuple[str, bool] | None:
-    for names, negated in table.KEYWORDS:
-        if names.get(mapper.source) == name and names.get(mapper.target):
-            return names[mapper.target], negated
+    for row in table.KEYWORDS:
+        src, dst = row.get(mapper.source), row.get(mapper.target)
+        if src is not None and dst is not None and src[0] == name:
+            return dst[0], src[1] != dst[1]
     return None
 
 
@@ -227,20 +246,17 @@ def _pin_defaults(s: Entry, t: Entry, given: set[str], out: dict) -> None:
                 out[targets[0][0]] = _expr(p.default)
 
 
-#: ids of the lists made of a varargs call's positional arguments (`zeros(2, 3)` -> shape=[2, 3])
-_PACKED: set[int] = set()
-
-
-def _arrange(t: Entry, out: dict[str, cst.BaseExpression], named: set[str]) -> list[cst.Arg]:
+def _arrange(t: Entry, out: dict[str, cst.BaseExpression], named: set[str], packed: set[int]) -> list[cst.Arg]:
     """Positional while the target's parameters are filled in order (and were not given by keyword),
-    keywords after."""
+    keywords after. `packed`: the lists made of a varargs call's positional arguments
+    (`zeros(2, 3)` -> shape=[2, 3]), spread again for a varargs target."""
     args: list[cst.Arg] = []
     rest = dict(out)
     for p in t.params:
         if p.kind is p.VAR_POSITIONAL:
             if p.name in rest:
                 value = rest.pop(p.name)
-                if id(value) in _PACKED:
+                if id(value) in packed:
                     args += [cst.Arg(e.value) for e in value.elements]
                 else:
                     args.append(cst.Arg(value))
@@ -248,7 +264,7 @@ def _arrange(t: Entry, out: dict[str, cst.BaseExpression], named: set[str]) -> l
         if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.name not in rest or p.name in named:
             break
         value = rest.pop(p.name)
-        if id(value) in _PACKED and len(value.elements) == 1 and not isinstance(
+        if id(value) in packed and len(value.elements) == 1 and not isinstance(
                 value.elements[0].value, (cst.Integer, cst.Name, cst.BinaryOperation)):
             value = value.elements[0].value      # `zeros((2, 3))`: the sequence itself
         args.append(cst.Arg(value))
@@ -256,6 +272,32 @@ def _arrange(t: Entry, out: dict[str, cst.BaseExpression], named: set[str]) -> l
         args.append(cst.Arg(value, keyword=cst.Name(name), equal=cst.AssignEqual(
             whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
     return _commas(args)
+
+
+def _keep_layout(original: list[cst.Arg], new: list[cst.Arg], originals: dict[int, cst.Arg]) -> list[cst.Arg]:
+    """The new arguments in the original's whitespace, comments and commas wherever an argument
+    carries over (a call laid out one argument per line stays so)."""
+    same = [(a.keyword.value if a.keyword else None, id(a.value)) for a in original]
+    if same == [(a.keyword.value if a.keyword else None, id(a.value)) for a in new]:
+        return original
+    out = []
+    for a in new:
+        orig = originals.get(id(a.value))
+        if orig is None:
+            out.append(a)
+            continue
+        if a.keyword is None:
+            out.append(orig.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, value=a.value))
+        else:
+            equal = orig.equal if orig.keyword is not None else a.equal
+            out.append(orig.with_changes(keyword=a.keyword, equal=equal, value=a.value))
+    last_comma = original[-1].comma if original else cst.MaybeSentinel.DEFAULT
+    for i, a in enumerate(out):
+        if i == len(out) - 1:
+            out[i] = a.with_changes(comma=last_comma)
+        elif a.comma is cst.MaybeSentinel.DEFAULT:
+            out[i] = a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return out
 
 
 def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
@@ -283,6 +325,7 @@ class _Bindings(cst.CSTVisitor):
 
     def __init__(self, framework: str):
         self.framework = framework
+        self.facade = facade(framework)
         self.aliases: dict[str, str] = {}
         self.renamed: dict[str, str] = {}   # a local name the port's imports bind under another name
         self.objects: dict[str, str] = {}   # a name assigned an API (`DataLoader = torch.utils.data.DataLoader`)
@@ -323,7 +366,9 @@ class _Bindings(cst.CSTVisitor):
         if isinstance(node.value, cst.Attribute) and len(node.targets) == 1 and \
                 isinstance(node.targets[0].target, cst.Name):
             path = _rel_of(self, dotted(node.value) or "")
-            if path:    # `DataLoader = torch.utils.data.DataLoader`: the name calls that API
+            if path and self.facade.is_module(path):      # `nn = torch.nn`: another alias
+                self.aliases[node.targets[0].target.value] = path
+            elif path:    # `DataLoader = torch.utils.data.DataLoader`: the name calls that API
                 self.objects[node.targets[0].target.value] = path
         if isinstance(node.value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             callee = dotted(node.value.func)
@@ -521,11 +566,16 @@ class Rewriter(cst.CSTTransformer):
     def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
         if s is None or t is None or not s.params:
             return call
-        args, unmapped = map_arguments(self.m, s, t, list(call.args))
+        args, unmapped, after = map_arguments(self.m, s, t, list(call.args))
         for name in unmapped:
             self._left(f"{api}({name}=)", text("no_parameter", target=self.m.target, api=f"{self.m.target}.{t.path}",
                                                name=name))
-        return call.with_changes(args=args)
+        call = call.with_changes(args=args)
+        for name, value in after:
+            ok, literal = _literal(value)
+            method_args = [] if ok and literal is True else [cst.Arg(value)]
+            call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name(f"{name}_")), args=method_args)
+        return call
 
     def _shim_call(self, call: cst.Call) -> cst.Call | None:
         func = call.func
