@@ -35,6 +35,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "function_nondiff_grad_none": frozenset({"apply"}),
     "leaf_grad_fn_is_accumulator": frozenset({".grad_fn"}),
     "compact_next_functions": frozenset({".next_functions"}),
+    "mixed_kind_promotion": frozenset({"pow"}),      # `x.pow(int_tensor)`; operators are not followed
 }
 #: Fields behind the retain_graph flag: what a second pass through a graph finds.
 RETAIN_FIELDS = ("free_every_node", "grad_keeps_graph", "release_needs_saved_tensor", "create_graph_retains")

@@ -32,6 +32,7 @@ NAMES: tuple[dict[str, str | None], ...] = (
 KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
     {"torch": ("requires_grad", True), "oneflow": ("requires_grad", True), "paddle": ("stop_gradient", False)},
     {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
+    {"torch": ("set_to_none", True), "oneflow": ("set_to_none", True), "paddle": ("set_to_zero", False)},
 )
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).

@@ -197,7 +197,7 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
     for tname, parts in tuples.items():
         out[tname] = cst.Tuple([cst.Element(parts[k]) for k in sorted(parts)])
     named = {k for k, v in out.items() if any(v is value for n, value in given if n in keyword)}
-    _pin_defaults(s, t, {n for n, _ in given}, out)
+    _pin_defaults(mapper, s, t, {n for n, _ in given}, out)
     named |= {k for k in out if k not in {n for n, _ in given} and not any(out[k] is v for _, v in given)}
     packed = {id(v) for n, v in given if var is not None and n == var.name}
     originals = {id(a.value): a for a in args}
@@ -228,22 +228,27 @@ def _is_default(s: Entry, name: str, value: cst.BaseExpression) -> bool:
     return p is not None and ok and p.default is not p.empty and v == p.default and type(v) is type(p.default)
 
 
-def _pin_defaults(s: Entry, t: Entry, given: set[str], out: dict) -> None:
-    """Where the source's default of a parameter differs from the target's for the same core
-    parameter, write the source's default out (RMSprop's alpha=0.99 is paddle's rho=0.95)."""
+def _pin_defaults(mapper: Mapper, s: Entry, t: Entry, given: set[str], out: dict) -> None:
+    """Where the source's default of a parameter is not the target's for the same core parameter
+    (or keyword row), write the source's default out: RMSprop's alpha=0.99 is paddle's rho=0.95,
+    PyTorch's zero_grad(set_to_none=True) is OneFlow's zero_grad(set_to_none=False)."""
     for p in s.params:
-        if p.name in given or p.default is p.empty or not isinstance(p.default, (int, float)) or \
-                isinstance(p.default, bool):
+        if p.name in given or p.default is p.empty or not isinstance(p.default, (int, float)):
             continue
         feed = s.feeds.get(p.name)
-        if not feed or feed[1] is not None:
+        row = _keyword_row(mapper, p.name) if t.param(p.name) is None else None
+        if feed and feed[1] is None and len(t.fed_by(feed[0])) == 1 and t.fed_by(feed[0])[0][1] is None:
+            name, value = t.fed_by(feed[0])[0][0], p.default
+        elif row is not None:
+            name, value = row[0], (not p.default) if row[1] else p.default
+        elif not feed and t.param(p.name) is not None and isinstance(p.default, bool):
+            name, value = p.name, p.default
+        else:
             continue
-        targets = t.fed_by(feed[0])
-        if len(targets) == 1 and targets[0][1] is None:
-            q = t.param(targets[0][0])
-            if q is not None and q.default not in (q.empty, None) and q.default != p.default and \
-                    targets[0][0] not in out:
-                out[targets[0][0]] = _expr(p.default)
+        q = t.param(name)
+        if q is not None and q.default not in (q.empty, None) and (q.default != value or type(q.default) is not
+                                                                   type(value)) and name not in out:
+            out[name] = _expr(value)
 
 
 def _arrange(t: Entry, out: dict[str, cst.BaseExpression], named: set[str], packed: set[int]) -> list[cst.Arg]:
@@ -564,7 +569,7 @@ class Rewriter(cst.CSTTransformer):
         return updated
 
     def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
-        if s is None or t is None or not s.params:
+        if s is None or t is None or not (s.params or t.params):
             return call
         args, unmapped, after = map_arguments(self.m, s, t, list(call.args))
         for name in unmapped:
@@ -592,36 +597,43 @@ class Rewriter(cst.CSTTransformer):
             args.append(a)
         return call.with_changes(args=args)
 
-    def _receiver_role(self, receiver: cst.BaseExpression) -> str | None:
+    def _receiver_class(self, receiver: cst.BaseExpression) -> tuple[str, str] | None:
+        """(role, the framework class's path) of a name bound to an instance of a framework class (or
+        of a user class deriving from one), else None."""
         name = dotted(receiver)
-        if name is None:
-            return None
-        callee = self.b.calls.get(name)
+        callee = self.b.calls.get(name) if name is not None else None
         if callee is None:
             return None
-        base = self.b.classes.get(callee)
-        path = self._source_path(cst.parse_expression(base)) if base else self._source_path(
-            cst.parse_expression(callee))
-        if path is None:
+        base = self.b.classes.get(callee, callee)
+        path = self._source_path(cst.parse_expression(base))
+        cls = self.m.src.lookup(path) if path is not None else None
+        if not isinstance(cls, type):
             return None
-        cls = self.m.src.lookup(path)
         for role, where in table.ROLES.items():
             role_cls = self.m.src.lookup(where[self.m.source])
-            if isinstance(cls, type) and isinstance(role_cls, type) and issubclass(cls, role_cls):
-                return role
-        return "object"
+            if isinstance(role_cls, type) and issubclass(cls, role_cls):
+                return role, path
+        return "object", path
 
     def _method_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         name = updated.func.attr.value
         if name.startswith("__"):
             return updated
-        role = self._receiver_role(original.func.value)
-        if role is not None:
-            for row_role, names in table.METHODS:
-                if row_role == role and names.get(self.m.source) == name and names.get(self.m.target):
-                    self.out.translated[f"{self.m.source}.<{role}>.{name}"] += 1
-                    return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(names[self.m.target])))
-            return updated
+        typed = self._receiver_class(original.func.value)
+        if typed is not None:
+            role, path = typed
+            new = next((names[self.m.target] for row_role, names in table.METHODS if row_role == role and
+                        names.get(self.m.source) == name and names.get(self.m.target)), name)
+            target_cls, _ = self.m.path(path)
+            s = self.m.src.entry(f"{path}.{name}")
+            t = self.m.dst.entry(f"{target_cls}.{new}") if target_cls else None
+            if s is None or t is None:
+                return updated
+            api = f"{self.m.source}.<{role}>.{name}"
+            self.out.translated[api] += 1
+            if new != name:
+                updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
+            return self._arguments(updated, s, t, api)
         keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
         new, why = self.m.method(name, keywords)
         api = f"{self.m.source}.Tensor.{name}"

@@ -53,8 +53,13 @@ def test_from_imports_keep_local_names():
 
 def test_optimizer_zero_grad_becomes_clear_grad():
     code, out = _port("import torch\nopt = torch.optim.Adam([w])\nopt.zero_grad()\n")
-    assert "opt.clear_grad()" in code
+    # PyTorch's zero_grad sets the gradients to None, paddle's clear_grad zero-fills them by default
+    assert "opt.clear_grad(set_to_zero=False)" in code
     assert out.translated["torch.<optimizer>.zero_grad"] == 1
+    code, _ = _port("import paddle\nopt = paddle.optimizer.Adam(parameters=ps)\nopt.clear_grad()\n", "paddle", "torch")
+    assert "opt.zero_grad(set_to_none=False)" in code
+    code, _ = _port("import torch\nopt = torch.optim.Adam([w])\nopt.zero_grad()\n", "torch", "oneflow")
+    assert "opt.zero_grad(set_to_none=True)" in code
 
 
 def test_no_counterpart_is_left_with_a_comment():
