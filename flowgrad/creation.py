@@ -152,6 +152,21 @@ def eye(n, m=None, dtype=None, device=None):
     return backend.xp_for(device).eye(n, n if m is None else m, dtype=dt)
 
 
+def triangle_indices(which: str, row: int, col: int, offset: int = 0, dtype=None, device=None,
+                     policy: Policy = TORCH):
+    """The coordinates (2 x N) of the lower (`which="tril"`) or upper triangle of a row x col
+    matrix, diagonal `offset` included, row by row."""
+    for name, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise policy.errors.triangle_indices_negative(name=name, value=value)
+    dt = backend.to_np_dtype(dtype) or np.dtype(np.int64)
+    if dt != np.int64 and dt != np.int32:
+        raise policy.errors.not_implemented_for(op=f"{which}_indices", dtype_scalar=dt)
+    xp = backend.xp_for(device)
+    r, c = (xp.tril_indices if which == "tril" else xp.triu_indices)(row, offset, col)
+    return xp.stack([r, c]).astype(dt)
+
+
 class Generator:
     """A seeded random stream (PCG64). The numbers differ from PyTorch's; the seeding contract holds."""
 
@@ -236,4 +251,19 @@ def uniform_like(arr, low, high, generator=None):
 def normal_like(arr, mean, std, generator=None):
     xp = backend.namespace(arr)
     host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
+    return host if xp is np else backend.to_device(host, backend.device_of(arr))
+
+
+def standard_gamma_like(alpha, generator=None):
+    """Gamma(alpha, 1) draws shaped and typed as the array `alpha`, on its device."""
+    xp = backend.namespace(alpha)
+    host = alpha if xp is np else xp.asnumpy(alpha)
+    draws = _gen(generator).standard_gamma(host.astype(np.float64)).astype(alpha.dtype)
+    return draws if xp is np else backend.to_device(draws, backend.device_of(alpha))
+
+
+def standard_exponential_like(arr, generator=None):
+    """Exponential(1) draws shaped and typed as the array `arr`, on its device."""
+    xp = backend.namespace(arr)
+    host = _gen(generator).standard_exponential(arr.shape).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))

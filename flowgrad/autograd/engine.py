@@ -537,6 +537,12 @@ def current_graph_task_id() -> int:
     return tasks[-1].id if tasks else -1
 
 
+def current_graph_task_is_filtered() -> bool:
+    """Whether the running backward pass computes only some gradients (`grad()`, `backward(inputs=)`)."""
+    tasks = _graph_tasks.get()
+    return bool(tasks) and tasks[-1].needed is not None
+
+
 def will_engine_execute_node(node: Node) -> bool:
     """Whether the backward pass running on this thread will execute `node`."""
     tasks = _graph_tasks.get()

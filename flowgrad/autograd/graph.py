@@ -75,9 +75,12 @@ def _ref(obj):
         return lambda: obj
 
 
-def add_hook(hooks: dict, fn) -> RemovableHandle:
+def add_hook(hooks: dict, fn, prepend: bool = False) -> RemovableHandle:
+    """Register `fn` in `hooks` (first of all with `prepend`: an OrderedDict); the handle removes it."""
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
     return handle
 
 

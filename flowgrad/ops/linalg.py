@@ -9,7 +9,7 @@ from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
 from . import shape as S
 
-__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm"]
+__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "addmm"]
 
 
 def _plain_product(x, a, b):
@@ -158,63 +158,6 @@ def addmm(bias, a, b, beta=1, alpha=1):
     if alpha != 1:
         out = out * alpha
     return out + (bias if beta == 1 else bias * beta)
-
-
-def einsum(equation, *operands):
-    """einsum composed from differentiable primitives: each operand's repeated/diagonal labels are
-    not supported; the product is built by broadcasting multiply and sum."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    eq = equation.replace(" ", "")
-    if "->" in eq:
-        lhs, out_labels = eq.split("->")
-    else:
-        lhs = eq
-        letters = lhs.replace(",", "")
-        out_labels = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    ins = lhs.split(",")
-    policy = policy_of(operands)
-    if len(ins) != len(operands):
-        raise policy.errors.einsum_operands(more="more" if len(operands) > len(ins) else "fewer")
-    if "." in eq:
-        raise policy.errors.einsum_ellipsis()
-    all_labels = []
-    for s in ins + [out_labels]:
-        for c in s:
-            if c not in all_labels:
-                all_labels.append(c)
-    sizes = {}
-    aligned = []
-    for labels, t in zip(ins, operands):
-        if len(set(labels)) != len(labels):
-            raise policy.errors.einsum_repeated_label()
-        if len(labels) != t._data.ndim:
-            raise policy.errors.einsum_subscripts(given=len(labels), ndim=t._data.ndim, index=len(aligned))
-        for c, n in zip(labels, t._data.shape):
-            if sizes.get(c, 1) not in (1, n) and n != 1:
-                raise policy.errors.einsum_broadcast()
-            sizes[c] = max(sizes.get(c, 1), n)
-        order = [labels.index(c) for c in all_labels if c in labels]
-        p = S.permute(t, order) if order != list(range(len(order))) else t
-        shape = tuple(sizes_for(c, labels, t) for c in all_labels)
-        aligned.append(S.reshape(p, shape))
-    prod = aligned[0]
-    for t in aligned[1:]:
-        prod = prod * t
-    reduce = tuple(i for i, c in enumerate(all_labels) if c not in out_labels)
-    res = prod.sum(reduce) if reduce else prod
-    kept = [c for c in all_labels if c in out_labels]
-    perm = [kept.index(c) for c in out_labels]
-    if perm != list(range(len(perm))):
-        res = S.permute(res, perm)
-    target = tuple(sizes[c] for c in out_labels)
-    if res._data.shape != target:
-        res = S.expand(res, target)
-    return res
-
-
-def sizes_for(label, labels, t):
-    return t._data.shape[labels.index(label)] if label in labels else 1
 
 
 METHODS = {"__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self), "matmul": matmul,

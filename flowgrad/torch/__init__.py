@@ -38,6 +38,9 @@ from . import version  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import linalg  # noqa: E402
+from . import func  # noqa: E402
+from . import distributions  # noqa: E402
+from .func import vmap  # noqa: E402,F401
 globals().update(linalg._TOP_LEVEL)
 for _name, _fn in linalg._TOP_LEVEL.items():
     setattr(Tensor, _name, _fn)

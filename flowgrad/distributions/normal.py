@@ -1,0 +1,122 @@
+"""Normal(loc, scale) and Laplace(loc, scale)."""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .. import ops
+from . import constraints
+from .distribution import Distribution, ExponentialFamily
+from .utils import broadcast_all, standard_normal, uniform
+
+
+class Normal(ExponentialFamily):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = self._broadcast(loc, scale)
+        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
+        super().__init__(() if numbers_only else self.loc._data.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Normal, _instance)
+        shape = tuple(batch_shape)
+        new.loc, new.scale = ops.broadcast_to(self.loc, shape), ops.broadcast_to(self.scale, shape)
+        return self._finish_expand(new, shape)
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return self.scale
+
+    @property
+    def variance(self):
+        return ops.pow(self.stddev, 2)
+
+    def rsample(self, sample_shape=()):
+        eps = standard_normal(self._extended_shape(sample_shape), self.loc)
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        var = self.scale ** 2
+        return -((value - self.loc) ** 2) / (2 * var) - ops.log(self.scale) - math.log(math.sqrt(2 * math.pi))
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + ops.erf((value - self.loc) * ops.reciprocal(self.scale) / math.sqrt(2)))
+
+    def entropy(self):
+        return 0.5 + 0.5 * math.log(2 * math.pi) + ops.log(self.scale)
+
+    @property
+    def _natural_params(self):
+        return self.loc / self.scale ** 2, -0.5 * ops.reciprocal(self.scale ** 2)
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x ** 2 / y + 0.5 * ops.log(-math.pi / y)
+
+
+class Laplace(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = self._broadcast(loc, scale)
+        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
+        super().__init__(() if numbers_only else self.loc._data.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Laplace, _instance)
+        shape = tuple(batch_shape)
+        new.loc, new.scale = ops.broadcast_to(self.loc, shape), ops.broadcast_to(self.scale, shape)
+        return self._finish_expand(new, shape)
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return 2 * ops.pow(self.scale, 2)
+
+    @property
+    def stddev(self):
+        return math.sqrt(2) * self.scale
+
+    def rsample(self, sample_shape=()):
+        eps = float(np.finfo(self.loc._data.dtype).eps)
+        u = uniform(self._extended_shape(sample_shape), self.loc, eps - 1, 1)
+        return self.loc - self.scale * ops.sign(u) * ops.log1p(-ops.abs(u))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -ops.log(2 * self.scale) - ops.abs(value - self.loc) / self.scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 - 0.5 * ops.sign(value - self.loc) * ops.expm1(-ops.abs(value - self.loc) / self.scale)
+
+    def entropy(self):
+        return 1 + ops.log(2 * self.scale)

@@ -1,0 +1,42 @@
+"""Messages of the probability distributions (flowgrad/distributions, PyTorch's torch.distributions)."""
+
+MESSAGES: dict[str, tuple[type, str]] = {
+    "dist_dependent_static": (NotImplementedError, ".{attribute} cannot be determined statically"),
+    "dist_dependent_check": (ValueError, "Cannot determine validity of dependent constraint"),
+    "dist_independent_ndim": (ValueError, "Expected value.dim() >= {ndim} but got {got}"),
+    "dist_broadcast_types": (ValueError, "Input arguments must all be instances of Number, torch.Tensor or "
+                                         "objects implementing __torch_function__."),
+    "dist_param_constraint": (ValueError, "Expected parameter {param} ({type} of shape {shape}) of distribution "
+                                          "{dist} to satisfy the constraint {constraint}, but found invalid values:\n"
+                                          "{value}"),
+    "dist_value_not_tensor": (ValueError, "The value argument to log_prob must be a Tensor"),
+    "dist_value_event_shape": (ValueError, "The right-most size of value must match event_shape: {size} vs "
+                                           "{event}."),
+    "dist_value_broadcast": (ValueError, "Value is not broadcastable with batch_shape+event_shape: {size} vs "
+                                         "{expected}."),
+    "dist_value_support": (ValueError, "Expected value argument ({type} of shape {shape}) to be within the support "
+                                       "({support}) of the distribution {dist}, but found invalid values:\n{value}"),
+    "dist_probs_or_logits": (ValueError, "Either `probs` or `logits` must be specified, but not both."),
+    "dist_param_ndim": (ValueError, "`{param}` parameter must be at least one-dimensional."),
+    "dist_mvn_one_of": (ValueError, "Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
+                                    "specified."),
+    "dist_mvn_loc_ndim": (ValueError, "loc must be at least one-dimensional."),
+    "dist_mvn_matrix_ndim": (ValueError, "{name} must be at least two-dimensional, with optional leading batch "
+                                         "dimensions"),
+    "dist_rsample_unsupported": (NotImplementedError, "{dist}.rsample is not supported by flowgrad: it cannot yet "
+                                                      "differentiate {what} samples as PyTorch does (implicit "
+                                                      "reparameterization); use sample()"),
+    "dist_expand_custom_init": (NotImplementedError, "Subclass {sub} of {cls} that defines a custom __init__ method "
+                                                     "must also define a custom .expand() method."),
+    "dist_independent_ndims": (ValueError, "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
+                                           "actual {ndims} vs {batch}"),
+    "dist_enumerate_product": (NotImplementedError, "Enumeration over cartesian product is not implemented"),
+    "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
+    "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
+                                                         "families cannot                             be computed "
+                                                         "using Bregman divergences"),
+    "kl_mvn_event_shapes": (ValueError, "KL-divergence between two Multivariate Normals with                        "
+                                        "  different event shapes cannot be computed"),
+    "kl_register_type": (TypeError, "Expected type_{which} to be a Distribution subclass but got {value}"),
+    "kl_ambiguous": (RuntimeWarning, "Ambiguous kl_divergence({p}, {q}). Please register_kl({left}, {right})"),
+}

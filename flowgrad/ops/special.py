@@ -1,0 +1,167 @@
+"""Special functions of the op table: lgamma, digamma and polygamma.
+
+The arrays are computed in float64 on the tensor's own namespace (no SciPy needed) and cast back to
+the input's float dtype: each by its recurrence in unit steps up to
+x >= 15 (lgamma(x) = lgamma(x + 1) - log x, psi(n)(x) = psi(n)(x + 1) - (-1)^n n! / x^(n+1)), then its
+asymptotic series with the Bernoulli numbers B2 .. B20 (Stirling's for lgamma); lgamma and digamma take
+the reflection formula below 1/2. Their gradients are the next function of the family, so every order is differentiable.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import backend
+from ..tensor import Tensor
+from ._args import binary_arrays
+from ._declare import _grad_enabled, derivative
+from .elementwise import _unary, log, where
+
+__all__ = ["lgamma", "digamma", "polygamma", "xlogy"]
+
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+# B2, B4, ..., B20
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510, 43867 / 798,
+              -174611 / 330)
+_ASYMPTOTIC_FROM = 15.0
+
+
+def _lgamma_array(xp, d):
+    x = d.astype(np.float64)
+    reflect = x < 0.5
+    z = xp.where(reflect, 1 - x, x)                           # z >= 1/2
+    prod = xp.ones_like(z)
+    for _ in range(_shift_count(xp, z)):
+        low = z < _ASYMPTOTIC_FROM
+        prod = xp.where(low, prod * z, prod)
+        z = xp.where(low, z + 1, z)
+    inv2, power = 1 / (z * z), 1 / z
+    series = xp.zeros_like(z)
+    for k, b in enumerate(_BERNOULLI, start=1):
+        series = series + b / (2 * k * (2 * k - 1)) * power
+        power = power * inv2
+    lg = (z - 0.5) * xp.log(z) - z + _HALF_LOG_2PI + series - xp.log(prod)
+    out = xp.where(reflect, xp.log(math.pi / xp.abs(xp.sin(math.pi * x))) - lg, lg)
+    out = xp.where(reflect & (x == xp.floor(x)), math.inf, out)      # the poles: 0, -1, -2, ...
+    out = xp.where(xp.isinf(x), math.inf, out)
+    return out.astype(d.dtype, copy=False)
+
+
+def _shift_count(xp, x) -> int:
+    """How many unit steps bring the smallest finite element of x to the asymptotic range."""
+    finite = x[xp.isfinite(x)]
+    low = float(finite.min()) if finite.size else _ASYMPTOTIC_FROM
+    return max(0, math.ceil(_ASYMPTOTIC_FROM - low))
+
+
+def _digamma_array(xp, d):
+    x = d.astype(np.float64)
+    reflect = x < 0.5
+    z = xp.where(reflect, 1 - x, x)                           # z >= 1/2
+    acc = xp.zeros_like(z)
+    for _ in range(_shift_count(xp, z)):
+        low = z < _ASYMPTOTIC_FROM
+        acc = acc + xp.where(low, 1 / z, 0.0)
+        z = xp.where(low, z + 1, z)
+    inv2 = 1 / (z * z)
+    series, power = xp.zeros_like(z), xp.ones_like(z)
+    for k, b in enumerate(_BERNOULLI, start=1):
+        power = power * inv2
+        series = series + b / (2 * k) * power
+    psi = xp.log(z) - 0.5 / z - series - acc
+    out = xp.where(reflect, psi - math.pi / xp.tan(math.pi * x), psi)
+    out = xp.where(reflect & (x < 0) & (x == xp.floor(x)), math.nan, out)   # the poles -1, -2, ...
+    out = xp.where(x == 0, xp.copysign(math.inf, -x), out)                  # -inf at +0, inf at -0
+    out = xp.where(xp.isposinf(x), math.inf, out)
+    return out.astype(d.dtype, copy=False)
+
+
+def _polygamma_array(xp, n: int, d):
+    """psi(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1."""
+    x = d.astype(np.float64)
+    z, acc = x, xp.zeros_like(x)
+    with backend.quiet(xp):
+        for _ in range(_shift_count(xp, x)):
+            low = z < _ASYMPTOTIC_FROM
+            acc = acc + xp.where(low, z ** -(n + 1), 0.0)
+            z = xp.where(low, z + 1, z)
+        fact = math.factorial(n)
+        series = math.factorial(n - 1) / z ** n + fact / (2 * z ** (n + 1))
+        for k, b in enumerate(_BERNOULLI, start=1):
+            series = series + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
+        out = (series + fact * acc) * (-1) ** (n + 1)
+    return out.astype(d.dtype, copy=False)
+
+
+def _polygamma_grad(grad, self, n):
+    return grad * polygamma(n + 1, self)
+
+
+PolygammaBackward0 = derivative("PolygammaBackward0", keep="n", self=_polygamma_grad)
+
+
+def polygamma(n: int, x: Tensor) -> Tensor:
+    """The n-th derivative of digamma (n = 0 is digamma itself), recorded as PolygammaBackward0."""
+    if n < 0:
+        raise x.policy.errors.polygamma_negative_n()
+    d = x._data
+    if d.dtype.kind != "f":
+        d = d.astype(backend.default_float())
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        r = _digamma_array(xp, d) if n == 0 else _polygamma_array(xp, n, d)
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        PolygammaBackward0.record((x,), out, n)
+    return out
+
+
+digamma = _unary("digamma", derivative("DigammaBackward0", self=lambda grad, self: grad * polygamma(1, self)),
+                 _digamma_array, quiet=True)
+lgamma = _unary("lgamma", derivative("LgammaBackward0", self=lambda grad, self: grad * digamma(self)),
+                _lgamma_array, quiet=True)
+
+
+def _xlogy_self_grad(grad, self, other):
+    """d/dx x log y = log y where x != 0, else 0 (PyTorch's xlogy(x != 0, y))."""
+    if not isinstance(other, Tensor):     # a Python number (XlogyBackward2)
+        other = math.log(other) if other > 0 else (-math.inf if other == 0 else math.nan)
+        return grad * where(self != 0, other, 0.0)
+    return grad * where(self != 0, log(other), 0.0)
+
+
+def _xlogy_other_grad(grad, self, other):
+    return grad * self / other
+
+
+XlogyBackward0 = derivative("XlogyBackward0", self=_xlogy_self_grad, other=_xlogy_other_grad)
+XlogyBackward1 = derivative("XlogyBackward1", keep="self", other=_xlogy_other_grad)
+XlogyBackward2 = derivative("XlogyBackward2", keep="other", self=_xlogy_self_grad)
+
+
+def xlogy(x, y) -> Tensor:
+    """x * log(y), 0 where x is 0 (unless y is NaN); x or y may be a Python number (the node is then
+    XlogyBackward1 or XlogyBackward2, as in PyTorch)."""
+    cls, a, b, ta, tb = binary_arrays(x, y, float_result=True)
+    xp = backend.namespace(a if ta is not None else b)
+    with backend.quiet(xp):
+        r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))
+    t = ta if ta is not None else tb
+    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind == "f" else
+                                         backend.default_float(), copy=False))
+    if _grad_enabled():
+        if ta is not None and tb is not None and (ta._requires_grad or tb._requires_grad):
+            XlogyBackward0.record((ta, tb), out)
+        elif tb is None and ta._requires_grad:
+            XlogyBackward2.record((ta,), out, y)
+        elif ta is None and tb._requires_grad:
+            XlogyBackward1.record((tb,), out, x)
+    return out
+
+
+def _polygamma_method(self: Tensor, n: int) -> Tensor:
+    return polygamma(n, self)
+
+
+METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method, "xlogy": xlogy}
