@@ -26,7 +26,7 @@ from ._ops import (abs, add, add_n, all, allclose, amax, amin, any, argmax, argm
                    take_along_axis, tan, tanh, tile, topk, transpose, tril, triu, trunc, unbind, unsqueeze, var, where)
 from ._ops_extra import atan, diag, gather_nd, kron, lerp, meshgrid, roll, scatter, unique
 from ._tensor_ops import (bucketize, cummax, cummin, cumprod, histogram, index_add, index_add_, index_fill,  # noqa
-                          index_fill_, repeat_interleave, searchsorted)
+                          index_fill_, repeat_interleave, searchsorted, unique_consecutive)
 from ._print import set_printoptions
 from ._serialization import load, save
 from ._tensor import DTYPES as _DTYPES

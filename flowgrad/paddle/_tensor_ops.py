@@ -1,6 +1,6 @@
 """paddle's names and arguments for the op table's index, search, cumulative and repeating ops:
 index_add / index_fill (+ in place), repeat_interleave, bucketize, searchsorted, histogram, cumprod,
-cummax, cummin."""
+cummax, cummin, unique_consecutive."""
 from __future__ import annotations
 
 import numpy as np
@@ -77,8 +77,23 @@ def cummin(x, axis=None, dtype="int64", name=None):
     return _cum_extremum(_ops.cummin, x, axis, dtype)
 
 
+def unique_consecutive(x, return_inverse: bool = False, return_counts: bool = False, axis=None, dtype="int64",
+                       name=None):
+    """x with runs of equal neighbours (slices along `axis`) kept once; the inverse (flat where
+    axis is None) and the counts as `dtype`."""
+    out = _ops.unique_consecutive(x, return_inverse, return_counts, axis)
+    if not isinstance(out, tuple):
+        return out
+    kind = backend.to_np_dtype(dtype)
+    values, rest = out[0], list(out[1:])
+    if return_inverse and axis is None:
+        rest[0] = S.flatten(rest[0])
+    return (values, *(r if kind == np.int64 else _ops.cast(r, kind) for r in rest))
+
+
 FUNCTIONS = {"index_add": index_add, "index_add_": index_add_, "index_fill": index_fill, "index_fill_": index_fill_,
              "repeat_interleave": repeat_interleave, "bucketize": bucketize, "searchsorted": searchsorted,
-             "histogram": histogram, "cumprod": cumprod, "cummax": cummax, "cummin": cummin}
+             "histogram": histogram, "cumprod": cumprod, "cummax": cummax, "cummin": cummin,
+             "unique_consecutive": unique_consecutive}
 # paddle's Tensor methods (searchsorted is a function only)
 METHODS = {name: fn for name, fn in FUNCTIONS.items() if name != "searchsorted"}

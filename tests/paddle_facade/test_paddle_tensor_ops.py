@@ -82,6 +82,20 @@ def test_search_ops_match_real_paddle(case, fpaddle, real_paddle):
     np.testing.assert_array_equal(m, t)
 
 
+@pytest.mark.parametrize("kw", [{}, {"return_inverse": True, "return_counts": True}, {"return_inverse": True, "axis": 0},
+                                {"return_counts": True, "dtype": "int32", "axis": 1}])
+def test_unique_consecutive_matches_real_paddle(kw, fpaddle, real_paddle):
+    got = []
+    for p in (fpaddle, real_paddle):
+        out = p.unique_consecutive(p.to_tensor([[1, 1, 2], [1, 1, 2], [3, 3, 3], [1, 1, 2]]), **kw)
+        got.append([(o.numpy(), str(o.dtype).replace("paddle.", "")) for o in (out if isinstance(out, tuple) else (out,))])
+    mine, theirs = got
+    assert len(mine) == len(theirs)
+    for (m, md), (t, td) in zip(mine, theirs):
+        assert md == td
+        np.testing.assert_array_equal(m, t)
+
+
 def test_histogram_weight_not_built(fpaddle):
     x = fpaddle.to_tensor([1.0, 2.0])
     with pytest.raises(NotImplementedError, match="histogram\\(\\): flowgrad does not support weight="):

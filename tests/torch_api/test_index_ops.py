@@ -210,3 +210,17 @@ def test_scatter_reduce_nan_propagates():
         "index_larger_than_src", "scatter_add_index_larger"])
 def test_scatter_reduce_errors(fn):
     same_error(fn, X, SRC)
+
+
+def test_scatter_reduce_src_larger_than_index_gets_gradient_on_what_it_read(ftorch):
+    # PyTorch's backward refuses this case (its src gradient has index's shape); flowgrad's src
+    # gradient is the read block's, zero elsewhere, as finite differences give
+    x = ftorch.zeros(2, 3, dtype=ftorch.float64, requires_grad=True)
+    s = ftorch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ftorch.float64, requires_grad=True)
+    y = x.scatter_reduce(1, ftorch.tensor([[2], [0]]), s, "sum")
+    assert y.tolist() == [[0.0, 0.0, 1.0], [4.0, 0.0, 0.0]]
+    (y * ftorch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ftorch.float64)).sum().backward()
+    assert s.grad.tolist() == [[3.0, 0.0, 0.0], [4.0, 0.0, 0.0]]
+    assert x.grad.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    assert ftorch.autograd.gradcheck(lambda a, b: a.scatter_reduce(1, ftorch.tensor([[2], [0]]), b, "sum"),
+                                     (x.detach().requires_grad_(), s.detach().requires_grad_()))
