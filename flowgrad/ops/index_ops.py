@@ -179,12 +179,12 @@ def _tied(self, src, result, dim, index):
     """Where self and src reach an amax / amin result, and the count of them per position (the
     gradient is shared evenly among ties)."""
     value = I.gather(result, dim, index)
-    self_hit, src_hit = self == result, src_part(src, index) == value
+    self_hit, src_hit = self == result, _src_part(src, index) == value
     n = I.scatter_add(E.cast(self_hit, self._data.dtype), dim, index, E.cast(src_hit, self._data.dtype))
     return self_hit, src_hit, n
 
 
-def src_part(src, index):
+def _src_part(src, index):
     """The part of `src` that scatter_reduce reads: its leading block of `index`'s shape."""
     s = src._data.shape
     if s == index._data.shape:
@@ -209,7 +209,7 @@ def _scatter_reduce_self_grad(grad, self, src, result, dim, index, reduce, inclu
 
 def _scatter_reduce_src_grad(grad, self, src, result, dim, index, reduce, include_self):
     _check_differentiable(grad, reduce)
-    part = src_part(src, index)
+    part = _src_part(src, index)
     if reduce == "sum":
         g = I.gather(grad, dim, index)
     elif reduce == "mean":

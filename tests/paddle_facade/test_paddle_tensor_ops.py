@@ -82,13 +82,15 @@ def test_search_ops_match_real_paddle(case, fpaddle, real_paddle):
     np.testing.assert_array_equal(m, t)
 
 
-@pytest.mark.parametrize("kw", [{}, {"return_inverse": True, "return_counts": True}, {"return_inverse": True, "axis": 0},
+@pytest.mark.parametrize("kw", [{}, {"return_inverse": True, "return_counts": True},
+                                {"return_inverse": True, "axis": 0},
                                 {"return_counts": True, "dtype": "int32", "axis": 1}])
 def test_unique_consecutive_matches_real_paddle(kw, fpaddle, real_paddle):
     got = []
     for p in (fpaddle, real_paddle):
         out = p.unique_consecutive(p.to_tensor([[1, 1, 2], [1, 1, 2], [3, 3, 3], [1, 1, 2]]), **kw)
-        got.append([(o.numpy(), str(o.dtype).replace("paddle.", "")) for o in (out if isinstance(out, tuple) else (out,))])
+        outs = out if isinstance(out, tuple) else (out,)
+        got.append([(o.numpy(), str(o.dtype).replace("paddle.", "")) for o in outs])
     mine, theirs = got
     assert len(mine) == len(theirs)
     for (m, md), (t, td) in zip(mine, theirs):
