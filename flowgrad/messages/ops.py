@@ -48,6 +48,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                         "given"),
     "einsum_no_operands": (ValueError, "einsum(): must specify the equation string and at least one operand, or at "
                                        "least one operand and its subscripts list"),
+    "einsum_sublist_range": (ValueError, "einsum(): subscript in subscript list is not within the valid range [0, 52)"),
     "einsum_invalid_subscript": (RuntimeError, "einsum(): invalid subscript given at index {index} in the equation "
                                                "string, subscripts must be in [a-zA-Z]"),
     "einsum_dot": (RuntimeError, "einsum(): found '.' for operand {operand} that is not part of any ellipsis"),
