@@ -54,15 +54,15 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "einsum_dot": (RuntimeError, "einsum(): found '.' for operand {operand} that is not part of any ellipsis"),
     "einsum_second_ellipsis": (RuntimeError, "einsum(): found '.' for operand {operand} for which an ellipsis was "
                                              "already found"),
-    "einsum_subscripts_more": (RuntimeError, "einsum(): the number of subscripts in the equation ({given}) is more than "
-                                             "the number of dimensions ({ndim}) for operand {index}"),
+    "einsum_subscripts_more": (RuntimeError, "einsum(): the number of subscripts in the equation ({given}) is more "
+                                             "than the number of dimensions ({ndim}) for operand {index}"),
     "einsum_output_repeated": (RuntimeError, "einsum(): output subscript {label} appears more than once in the output"),
-    "einsum_output_unknown": (RuntimeError, "einsum(): output subscript {label} does not appear in the equation for any "
-                                            "input operand"),
+    "einsum_output_unknown": (RuntimeError, "einsum(): output subscript {label} does not appear in the equation for "
+                                            "any input operand"),
     "einsum_size": (RuntimeError, "einsum(): subscript {label} has size {size} for operand {operand} which does not "
                                   "broadcast with previously seen size {seen}"),
-    "einsum_diagonal_size": (RuntimeError, "einsum(): subscript {label} is repeated for operand {operand} but the sizes "
-                                           "don't match, {size} != {other}"),
+    "einsum_diagonal_size": (RuntimeError, "einsum(): subscript {label} is repeated for operand {operand} but the "
+                                           "sizes don't match, {size} != {other}"),
     "einsum_ellipsis_size": (RuntimeError, "einsum(): dimension {dim} covered by ellipsis in operand {operand}has size "
                                            "{size} which does not broadcast with previously seen ellipsis with size "
                                            "{seen} for the respective dimension"),
