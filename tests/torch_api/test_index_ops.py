@@ -224,3 +224,16 @@ def test_scatter_reduce_src_larger_than_index_gets_gradient_on_what_it_read(ftor
     assert x.grad.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
     assert ftorch.autograd.gradcheck(lambda a, b: a.scatter_reduce(1, ftorch.tensor([[2], [0]]), b, "sum"),
                                      (x.detach().requires_grad_(), s.detach().requires_grad_()))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x, s: x.index_select(1, _long(T, [2, 0, 2])),
+    lambda T, x, s: T.index_select(x, 0, T.tensor([1], dtype=T.int32)),
+    lambda T, x, s: x[0, 0].index_select(0, _long(T, [0])),
+    lambda T, x, s: x.index_select(0, T.tensor(2)),
+    lambda T, x, s: (type(x.index_select(0, _long(T, [1])).grad_fn).__name__,
+                     type(T.autograd.grad((x.index_select(0, _long(T, [1, 1])) ** 2).sum(), x,
+                                          create_graph=True)[0].grad_fn).__name__),
+], ids=["dim1", "int32", "0d", "index_0d", "node_names"])
+def test_index_select(fn):
+    same(fn, X, S2)
