@@ -65,8 +65,30 @@ def _diagonal(t, labels: list):
         labels = [labels[i] for i in rest[:place]] + [repeated] + [labels[i] for i in rest[place:]]
 
 
+def _sublist_letter(policy, n) -> str:
+    if n is Ellipsis:
+        return ELLIPSIS
+    if 0 <= n < 52:
+        return chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
+    raise policy.errors.einsum_sublist_range()
+
+
+def _from_sublists(args: tuple):
+    """einsum(op1, sublist1, op2, sublist2, ..., [output sublist]) as an equation and its operands
+    (integers 0-25 are A-Z, 26-51 a-z, Ellipsis is ...)."""
+    policy = policy_of(args)
+    pairs = args[:len(args) - len(args) % 2]
+    equation = ",".join("".join(_sublist_letter(policy, n) for n in sub) for sub in pairs[1::2])
+    if len(args) % 2:
+        equation += "->" + "".join(_sublist_letter(policy, n) for n in args[-1])
+    return equation, pairs[::2]
+
+
 def einsum(equation, *operands):
-    """PyTorch's einsum(equation, *operands) (also with the operands as one list)."""
+    """PyTorch's einsum(equation, *operands) (also with the operands as one list), or its sublist
+    form einsum(op1, sublist1, op2, sublist2, ..., [output sublist])."""
+    if not isinstance(equation, str):
+        equation, operands = _from_sublists((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     policy = policy_of(operands)

@@ -1,5 +1,5 @@
-"""Writes along one dim through an index: index_add, index_copy, index_fill (a vector of positions
-along `dim`) and scatter_reduce (an index tensor shaped like the source, reduced by sum, prod,
+"""Writes along one dim through an index: index_copy, index_fill (a vector of positions along `dim`;
+index_add, index_select's adjoint, is in indexing.py) and scatter_reduce (an index tensor shaped like the source, reduced by sum, prod,
 mean, amax or amin). Each checks its arguments in ATen's order with its messages."""
 from __future__ import annotations
 
@@ -8,77 +8,20 @@ import numpy as np
 from .. import backend
 from ..tensor import Tensor
 from ._args import check_fill_value, normalize_dim
-from ._declare import _grad_enabled, derivative, identity
+from ._declare import _grad_enabled, derivative
 from . import elementwise as E
 from . import indexing as I
 from . import reduction as R
 from . import shape as S
 
-__all__ = ["index_add", "index_copy", "index_fill", "scatter_reduce"]
-
-
-def _positions(ndim: int, dim: int, idx) -> tuple:
-    """The key addressing the entries `idx` along `dim` of an array of `ndim` (>= 1) dims."""
-    return (slice(None),) * dim + (idx,)
-
-
-def _at_least_1d(d):
-    return d.reshape(1) if d.ndim == 0 else d
-
-
-def _select(grad, dim, index):
-    """`grad`'s slices at `index` along `dim` (a 0-dim gradient as one slice)."""
-    return I.index_select(grad if grad._data.ndim else S.reshape(grad, (1,)), dim, index)
-
-
-def _first_outside(idx, low: int, high: int) -> int:
-    """The first entry of `idx` outside [low, high); None when all lie inside."""
-    bad = idx[(idx < low) | (idx >= high)]
-    return int(bad[0]) if bad.size else None
-
-
-# ------------------------------------------------------------------------------- index_add
-
-IndexAddBackward0 = derivative("IndexAddBackward0", keep="dim index alpha", self=identity,
-                               source=lambda grad, dim, index, alpha: _select(grad, dim, index) * alpha
-                               if alpha != 1 else _select(grad, dim, index))
-
-
-def index_add(x, dim, index, source, alpha=1):
-    """`x` with `alpha * source`'s slices added at the positions `index` names along `dim`."""
-    policy = x.policy
-    d, s, idx = x._data, source._data, index._data
-    dim = normalize_dim(dim, d.ndim)
-    if idx.ndim > 1:
-        raise policy.errors.index_add_vector(ndim=idx.ndim, dtype_scalar=idx.dtype, size=list(idx.shape))
-    if idx.dtype != np.int64 and idx.dtype != np.int32:
-        raise policy.errors.index_add_dtype(dtype_scalar=idx.dtype)
-    if s.dtype != d.dtype:
-        raise policy.errors.index_add_source_dtype(self_scalar=d.dtype, source_scalar=s.dtype)
-    n_src = s.shape[dim] if s.ndim else 1
-    if idx.size != n_src:
-        raise policy.errors.index_add_count(count=idx.size, size=n_src, dim=dim)
-    if s.ndim != d.ndim or any(a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim):
-        raise policy.errors.index_add_shape(self_size=list(d.shape), source_size=list(s.shape))
-    size = d.shape[dim] if d.ndim else 1
-    bad = _first_outside(idx, 0, size)
-    if bad is not None:
-        raise policy.errors.index_bounds(index=bad, dim=dim, size=size)
-    xp = backend.namespace(d)
-    v = s if alpha == 1 else (s * d.dtype.type(alpha)).astype(d.dtype, copy=False)
-    r = d.copy()
-    xp.add.at(_at_least_1d(r), _positions(d.ndim, dim, idx.reshape(-1)), _at_least_1d(v))
-    out = x._out_cls._make(r)
-    if _grad_enabled() and (x._requires_grad or source._requires_grad):
-        IndexAddBackward0.record((x, source), out, dim, index.detach().reshape(-1), alpha)
-    return out
+__all__ = ["index_copy", "index_fill", "scatter_reduce"]
 
 
 # ------------------------------------------------------------------------------ index_copy
 
 IndexCopyBackward0 = derivative("IndexCopyBackward0", keep="dim index",
                                 self=lambda grad, dim, index: index_fill(grad, dim, index, 0),
-                                source=lambda grad, dim, index: _select(grad, dim, index))
+                                source=lambda grad, dim, index: I.select_slices(grad, dim, index))
 
 
 def index_copy(x, dim, index, source):
@@ -104,11 +47,11 @@ def index_copy(x, dim, index, source):
     if s.ndim and idx.size != s.shape[dim]:
         raise policy.errors.index_copy_count(count=idx.size, size=s.shape[dim])
     size = d.shape[dim] if d.ndim else 1
-    bad = _first_outside(idx, 0, size)
+    bad = I.first_outside(idx, 0, size)
     if bad is not None:
         raise policy.errors.index_copy_bounds(index=bad, dim=dim, size=size)
     r = d.copy()
-    _at_least_1d(r)[_positions(d.ndim, dim, idx.reshape(-1))] = _at_least_1d(s)
+    I.at_least_1d(r)[I.positions(d.ndim, dim, idx.reshape(-1))] = I.at_least_1d(s)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or source._requires_grad):
         IndexCopyBackward0.record((x, source), out, dim, index.detach().reshape(-1))
@@ -121,7 +64,7 @@ IndexFillBackward0 = derivative("IndexFillBackward0", keep="dim index",
                                 self=lambda grad, dim, index: index_fill(grad, dim, index, 0))
 IndexFillBackward1 = derivative("IndexFillBackward1", keep="dim index distinct",
                                 self=lambda grad, dim, index, distinct: index_fill(grad, dim, index, 0),
-                                value=lambda grad, dim, index, distinct: R.sum(_select(grad, dim, distinct)))
+                                value=lambda grad, dim, index, distinct: R.sum(I.select_slices(grad, dim, distinct)))
 
 
 def index_fill(x, dim, index, value):
@@ -138,14 +81,14 @@ def index_fill(x, dim, index, value):
     if idx.ndim > 1:
         raise policy.errors.index_fill_vector()
     size = d.shape[dim] if d.ndim else 1
-    bad = _first_outside(idx, -size, size)
+    bad = I.first_outside(idx, -size, size)
     if bad is not None:
         raise policy.errors.index_fill_bounds(index=bad, dim=dim, size=size)
     xp = backend.namespace(d)
     v = tv._data if tv is not None else check_fill_value(policy, value, d.dtype)
     r = d.copy()
     wrapped = idx.reshape(-1) % size if size else idx.reshape(-1)
-    _at_least_1d(r)[_positions(d.ndim, dim, wrapped)] = xp.asarray(v).astype(d.dtype)
+    I.at_least_1d(r)[I.positions(d.ndim, dim, wrapped)] = xp.asarray(v).astype(d.dtype)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         if d.dtype.kind != "f":   # a tensor value that requires grad, written into integers
@@ -179,12 +122,12 @@ def _tied(self, src, result, dim, index):
     """Where self and src reach an amax / amin result, and the count of them per position (the
     gradient is shared evenly among ties)."""
     value = I.gather(result, dim, index)
-    self_hit, src_hit = self == result, src_part(src, index) == value
+    self_hit, src_hit = self == result, _src_part(src, index) == value
     n = I.scatter_add(E.cast(self_hit, self._data.dtype), dim, index, E.cast(src_hit, self._data.dtype))
     return self_hit, src_hit, n
 
 
-def src_part(src, index):
+def _src_part(src, index):
     """The part of `src` that scatter_reduce reads: its leading block of `index`'s shape."""
     s = src._data.shape
     if s == index._data.shape:
@@ -209,7 +152,7 @@ def _scatter_reduce_self_grad(grad, self, src, result, dim, index, reduce, inclu
 
 def _scatter_reduce_src_grad(grad, self, src, result, dim, index, reduce, include_self):
     _check_differentiable(grad, reduce)
-    part = src_part(src, index)
+    part = _src_part(src, index)
     if reduce == "sum":
         g = I.gather(grad, dim, index)
     elif reduce == "mean":
@@ -316,5 +259,5 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     return out
 
 
-METHODS = {"index_add": index_add, "index_copy": index_copy, "index_fill": index_fill,
+METHODS = {"index_copy": index_copy, "index_fill": index_fill,
            "scatter_reduce": scatter_reduce}

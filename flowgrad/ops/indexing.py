@@ -18,7 +18,7 @@ from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (inde
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
            "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
-           "nonzero", "where"]
+           "nonzero", "where", "index_add"]
 
 
 # ------------------------------------------------------------------------------- setitem
@@ -215,19 +215,93 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     return out
 
 
+# ------------------------------------------------------------------- index_select / index_add
+
+IndexSelectBackward0 = derivative("IndexSelectBackward0", keep="in_shape dim index",
+                                  self=lambda grad, in_shape, dim, index: index_add(
+                                      grad._new(backend.namespace(grad._data).zeros(in_shape, grad._data.dtype)),
+                                      dim, index, grad))
+
+
 def index_select(x, dim, index):
-    dim = normalize_dim(dim, x._data.ndim)
-    idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+    """The slices of `x` at the positions `index` (a vector or one number) names along `dim`."""
+    d = x._data
+    dim = normalize_dim(dim, d.ndim)
+    idx = index._data if isinstance(index, Tensor) else backend.namespace(d).asarray(index)
     policy = x.policy
     if idx.ndim > 1:
         raise policy.errors.index_select_vector()
     if idx.dtype != np.int64 and idx.dtype != np.int32:
         raise policy.errors.index_select_dtype()
-    if idx.size:
-        n = x._data.shape[dim] if x._data.ndim else 1
-        if int(idx.min()) < (-n if policy.negative_indices_wrap else 0) or int(idx.max()) >= n:
+    n = d.shape[dim] if d.ndim else 1
+    flat = idx.reshape(-1).astype(np.int64)
+    if flat.size:
+        if int(flat.min()) < (-n if policy.negative_indices_wrap else 0) or int(flat.max()) >= n:
             raise policy.errors.index_out_of_range()
-    return getitem(x, (slice(None),) * dim + (idx.reshape(-1),))
+        if policy.negative_indices_wrap:
+            flat = flat % n
+    r = backend.namespace(d).take(at_least_1d(d), flat, axis=dim)
+    out = x._out_cls._make(r.reshape(()) if d.ndim == 0 and r.size == 1 else r)
+    if _grad_enabled() and x._requires_grad:
+        IndexSelectBackward0.record((x,), out, d.shape, dim, x._new(flat))
+    return out
+
+
+def positions(ndim: int, dim: int, idx) -> tuple:
+    """The key addressing the entries `idx` along `dim` of an array of `ndim` (>= 1) dims."""
+    return (slice(None),) * dim + (idx,)
+
+
+def at_least_1d(d):
+    return d.reshape(1) if d.ndim == 0 else d
+
+
+def select_slices(grad, dim, index):
+    """`grad`'s slices at `index` along `dim` (a 0-dim gradient as one slice)."""
+    return index_select(grad if grad._data.ndim else S.reshape(grad, (1,)), dim, index)
+
+
+def first_outside(idx, low: int, high: int) -> int:
+    """The first entry of `idx` outside [low, high); None when all lie inside."""
+    bad = idx[(idx < low) | (idx >= high)]
+    return int(bad[0]) if bad.size else None
+
+
+# ------------------------------------------------------------------------------- index_add
+
+IndexAddBackward0 = derivative("IndexAddBackward0", keep="dim index alpha", self=identity,
+                               source=lambda grad, dim, index, alpha: select_slices(grad, dim, index) * alpha
+                               if alpha != 1 else select_slices(grad, dim, index))
+
+
+def index_add(x, dim, index, source, alpha=1):
+    """`x` with `alpha * source`'s slices added at the positions `index` names along `dim`."""
+    policy = x.policy
+    d, s, idx = x._data, source._data, index._data
+    dim = normalize_dim(dim, d.ndim)
+    if idx.ndim > 1:
+        raise policy.errors.index_add_vector(ndim=idx.ndim, dtype_scalar=idx.dtype, size=list(idx.shape))
+    if idx.dtype != np.int64 and idx.dtype != np.int32:
+        raise policy.errors.index_add_dtype(dtype_scalar=idx.dtype)
+    if s.dtype != d.dtype:
+        raise policy.errors.index_add_source_dtype(self_scalar=d.dtype, source_scalar=s.dtype)
+    n_src = s.shape[dim] if s.ndim else 1
+    if idx.size != n_src:
+        raise policy.errors.index_add_count(count=idx.size, size=n_src, dim=dim)
+    if s.ndim != d.ndim or any(a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim):
+        raise policy.errors.index_add_shape(self_size=list(d.shape), source_size=list(s.shape))
+    size = d.shape[dim] if d.ndim else 1
+    bad = first_outside(idx, 0, size)
+    if bad is not None:
+        raise policy.errors.index_bounds(index=bad, dim=dim, size=size)
+    xp = backend.namespace(d)
+    v = s if alpha == 1 else (s * d.dtype.type(alpha)).astype(d.dtype, copy=False)
+    r = d.copy()
+    xp.add.at(at_least_1d(r), positions(d.ndim, dim, idx.reshape(-1)), at_least_1d(v))
+    out = x._out_cls._make(r)
+    if _grad_enabled() and (x._requires_grad or source._requires_grad):
+        IndexAddBackward0.record((x, source), out, dim, index.detach().reshape(-1), alpha)
+    return out
 
 
 MaskedFillBackward0 = derivative("MaskedFillBackward0", keep="mask", self=lambda grad, mask: zero_at(grad, mask))
@@ -449,7 +523,7 @@ def _write(self, res) -> None:
 
 
 METHODS = {
-    "__setitem__": setitem, "gather": gather, "scatter": scatter,
+    "__setitem__": setitem, "gather": gather, "scatter": scatter, "index_add": index_add,
     "scatter_add": scatter_add, "index_select": index_select, "masked_fill": masked_fill,
     "masked_select": masked_select, "take_along_dim": take_along_dim, "nonzero": nonzero,
 }

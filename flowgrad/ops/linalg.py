@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ..autograd.policy import policy_of
 from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
 from . import shape as S

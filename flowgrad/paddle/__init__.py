@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as _np
 
 from ..tensor import Tensor as _CoreTensor
-from . import _ops, _ops_extra
+from . import _ops, _ops_extra, _tensor_ops
 from ._creation import (arange, empty, empty_like, eye, full, full_like, get_default_dtype, linspace, normal, ones,
                         ones_like, rand, randint, randn, randperm, seed, set_default_dtype, standard_normal, to_tensor,
                         uniform, zeros, zeros_like)
@@ -25,6 +25,8 @@ from ._ops import (abs, add, add_n, all, allclose, amax, amin, any, argmax, argm
                    rsqrt, scale, shape, sign, sin, sort, split, sqrt, square, squeeze, stack, std, subtract, sum, t,
                    take_along_axis, tan, tanh, tile, topk, transpose, tril, triu, trunc, unbind, unsqueeze, var, where)
 from ._ops_extra import atan, diag, gather_nd, kron, lerp, meshgrid, roll, scatter, unique
+from ._tensor_ops import (bucketize, cummax, cummin, cumprod, histogram, index_add, index_add_, index_fill,  # noqa
+                          index_fill_, repeat_interleave, searchsorted, unique_consecutive)
 from ._print import set_printoptions
 from ._serialization import load, save
 from ._tensor import DTYPES as _DTYPES
@@ -52,7 +54,7 @@ int64 = _DTYPES[_np.dtype("int64")]
 uint8 = _DTYPES[_np.dtype("uint8")]
 bool = _DTYPES[_np.dtype("bool")]  # noqa: A001  (paddle's name)
 
-for _name, _fn in {**_ops.METHODS, **_ops_extra.METHODS}.items():
+for _name, _fn in {**_ops.METHODS, **_ops_extra.METHODS, **_tensor_ops.METHODS}.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
 

@@ -21,13 +21,7 @@ def lerp(x, y, weight, name=None):
 
 
 def kron(x, y, name=None):
-    """The Kronecker product: every dim of x (left-padded with 1s to y's rank, or y to x's) times y's."""
-    nd = max(x.ndim, y.ndim)
-    xs = (1,) * (nd - x.ndim) + tuple(x.shape)
-    ys = (1,) * (nd - y.ndim) + tuple(y.shape)
-    xi = _ops.reshape(x, tuple(v for s in xs for v in (s, 1)))
-    yi = _ops.reshape(y, tuple(v for s in ys for v in (1, s)))
-    return _ops.reshape(xi * yi, tuple(a * b for a, b in zip(xs, ys)))
+    return _ops.kron(x, y)
 
 
 def diag(x, offset: int = 0, padding_value=0, name=None):

@@ -231,10 +231,14 @@ SQ = np.arange(27.0).reshape(3, 3, 3) / 11
     lambda T, a, b, q: T.einsum("bij,bjk,kl->bil", a.transpose(1, 2), a, b[:, :2]),
     lambda T, a, b, q: T.einsum("ij,jk->ik", b.long(), b.long().t()),
     lambda T, a, b, q: T.einsum("ij,jk->ik", b[:, :0], b[:0]),
+    lambda T, a, b, q: T.einsum(b.t(), [0, 1], b, [1, 2], [0, 2]),
+    lambda T, a, b, q: T.einsum(b.t(), [0, 1], b, [1, 30]),
+    lambda T, a, b, q: T.einsum(a, [..., 1, 2], b, [2, 3], [..., 3]),
 ], ids=["batch_ellipsis", "ellipsis_middle", "ellipsis_summed", "implicit_ellipsis", "ellipsis_broadcast",
         "ellipsis_empty", "output_ellipsis_only", "trace", "diagonal", "diagonal3", "diagonal_kept", "implicit_trace",
         "implicit", "implicit_sorted", "upper_case", "spaces", "list", "broadcast_one", "scalar_operand",
-        "empty_equation", "sum_all", "three_operands", "long", "empty_dims"])
+        "empty_equation", "sum_all", "three_operands", "long", "empty_dims", "sublists", "sublists_implicit",
+        "sublists_ellipsis"])
 def test_einsum(fn):
     same(fn, E3, E2, SQ)
 
@@ -257,9 +261,11 @@ def test_einsum(fn):
     lambda T, a, b, q: T.einsum("ij,jk", b, b.float().t()),
     lambda T, a, b, q: T.einsum("ij"),
     lambda T, a, b, q: T.einsum("iij->iij", q),
+    lambda T, a, b, q: T.einsum(b, [0, 60]),
+    lambda T, a, b, q: T.einsum(b, [-1, 1]),
 ], ids=["more_subscripts", "subscripts", "fewer_subscripts", "invalid", "dot", "two_ellipses", "output_repeated",
         "output_unknown", "sizes", "diagonal_sizes", "ellipsis_sizes", "ellipsis_lengths", "more_operands",
-        "fewer_operands", "dtypes", "no_operands", "output_diagonal"])
+        "fewer_operands", "dtypes", "no_operands", "output_diagonal", "sublist_range", "sublist_negative"])
 def test_einsum_errors(fn):
     same_error(fn, E3, E2, SQ)
 

@@ -210,3 +210,30 @@ def test_scatter_reduce_nan_propagates():
         "index_larger_than_src", "scatter_add_index_larger"])
 def test_scatter_reduce_errors(fn):
     same_error(fn, X, SRC)
+
+
+def test_scatter_reduce_src_larger_than_index_gets_gradient_on_what_it_read(ftorch):
+    # PyTorch's backward refuses this case (its src gradient has index's shape); flowgrad's src
+    # gradient is the read block's, zero elsewhere, as finite differences give
+    x = ftorch.zeros(2, 3, dtype=ftorch.float64, requires_grad=True)
+    s = ftorch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ftorch.float64, requires_grad=True)
+    y = x.scatter_reduce(1, ftorch.tensor([[2], [0]]), s, "sum")
+    assert y.tolist() == [[0.0, 0.0, 1.0], [4.0, 0.0, 0.0]]
+    (y * ftorch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ftorch.float64)).sum().backward()
+    assert s.grad.tolist() == [[3.0, 0.0, 0.0], [4.0, 0.0, 0.0]]
+    assert x.grad.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    assert ftorch.autograd.gradcheck(lambda a, b: a.scatter_reduce(1, ftorch.tensor([[2], [0]]), b, "sum"),
+                                     (x.detach().requires_grad_(), s.detach().requires_grad_()))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x, s: x.index_select(1, _long(T, [2, 0, 2])),
+    lambda T, x, s: T.index_select(x, 0, T.tensor([1], dtype=T.int32)),
+    lambda T, x, s: x[0, 0].index_select(0, _long(T, [0])),
+    lambda T, x, s: x.index_select(0, T.tensor(2)),
+    lambda T, x, s: (type(x.index_select(0, _long(T, [1])).grad_fn).__name__,
+                     type(T.autograd.grad((x.index_select(0, _long(T, [1, 1])) ** 2).sum(), x,
+                                          create_graph=True)[0].grad_fn).__name__),
+], ids=["dim1", "int32", "0d", "index_0d", "node_names"])
+def test_index_select(fn):
+    same(fn, X, S2)
