@@ -321,3 +321,16 @@ def test_gradient_clipping_skips_parameters_without_need_clip(paddle, clip):
     opt.step()
     assert layer.weight.tolist() == [[-2., -2.], [-5., -5.]]
     np.testing.assert_allclose(layer.bias.numpy(), [-0.1 / 2 ** 0.5 if clip != "value" else -0.1] * 2, rtol=1e-5)
+
+
+def test_parameter_names_are_unique(paddle):
+    assert paddle.create_parameter([2], "float32", name="solo_name_p").name == "solo_name_p"
+    message = ("parameter name [{}] have be been used. In dygraph mode, the name of parameter can't be same.Please "
+               "check the parameter attr value passed to self.create_parameter or constructor of dygraph Layers")
+    with pytest.raises(ValueError, match=re.escape(message.format("solo_name_p"))):
+        paddle.create_parameter([2], "float32", name="solo_name_p")
+    linear = paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="unique_w_p"))
+    with pytest.raises(ValueError, match=re.escape(message.format(linear.bias.name))):
+        paddle.nn.Linear(2, 2, bias_attr=paddle.ParamAttr(name=linear.bias.name))
+    with pytest.raises(ValueError, match=re.escape(message.format("unique_ih_p"))):
+        paddle.nn.LSTM(2, 3, num_layers=2, weight_ih_attr=paddle.ParamAttr(name="unique_ih_p"))

@@ -102,14 +102,27 @@ def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, defau
                             "parameter dtype!")
         init = I.Constant(0.0) if is_bias else I.XavierUniform()
     p = cls(Tensor._make(np.zeros(tuple(int(s) for s in shape), dtype=np_dtype)))
-    return configure_parameter(p, attr, init, default_name)
+    return configure_parameter(p, attr, init, claim_name(attr.name or default_name()))
 
 
-def configure_parameter(p, attr: ParamAttr, init, default_name):
-    """Initialise `p` by `init` (None: keep its values) and give it what `attr` says."""
+_parameter_names: set = set()
+
+
+def claim_name(name: str) -> str:
+    """`name` for a new parameter: paddle's dynamic graph never gives two parameters one name."""
+    if name in _parameter_names:
+        raise ValueError(f"parameter name [{name}] have be been used. In dygraph mode, the name of parameter can't be "
+                         "same.Please check the parameter attr value passed to self.create_parameter or constructor "
+                         "of dygraph Layers")
+    _parameter_names.add(name)
+    return name
+
+
+def configure_parameter(p, attr: ParamAttr, init, name: str):
+    """Initialise `p` by `init` (None: keep its values), name it and give it what `attr` says."""
     if init is not None:
         init(p)
-    p.name = attr.name or default_name()
+    p.name = name
     p.trainable = attr.trainable
     p.optimize_attr = {"learning_rate": attr.learning_rate}
     p.regularizer, p.need_clip, p.do_model_average = attr.regularizer, attr.need_clip, attr.do_model_average
@@ -127,8 +140,10 @@ def _unique(key: str) -> str:
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias: bool = False, default_initializer=None):
-    """paddle.create_parameter: a parameter outside any layer, named `create_parameter_N.w_0`
-    (`NAME.w_0` with `name=`)."""
+    """paddle.create_parameter: a parameter outside any layer, named `create_parameter_N.w_0`; with
+    `name=`, named `name` (without `attr`) or `NAME.w_0`."""
+    if attr is None and name is not None:
+        attr = ParamAttr(name=name)
     helper = name or _unique("create_parameter")
     return make_parameter(shape, dtype, attr, is_bias, default_initializer,
                           lambda: _unique(f"{helper}.{'b' if is_bias else 'w'}"))

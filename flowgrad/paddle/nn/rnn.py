@@ -12,7 +12,7 @@ from __future__ import annotations
 from ... import nn as _nn
 from ... import ops
 from ...nn import rnn_utils as _packing
-from .layer import Layer, ParamAttr, _unique, configure_parameter
+from .layer import Layer, ParamAttr, _unique, claim_name, configure_parameter
 
 _DIRECTIONS = {"forward": False, "bidirect": True, "bidirectional": True}
 
@@ -40,14 +40,12 @@ def _configure(params: list, attrs: tuple, cell: str) -> None:
     trainability, regularizer."""
     cell = _unique(cell)
     counts = {"w": 0, "b": 0}
-    for p, kind in zip(params, _KINDS):
+    for p, kind, attr in zip(params, _KINDS, attrs):
         short = "b" if kind.startswith("bias") else "w"
-        p.name = f"{cell}.{short}_{counts[short]}"
+        generated = f"{cell}.{short}_{counts[short]}"
         counts[short] += 1
-    for p, attr in zip(params, attrs):
-        if attr is not None:
-            attr = ParamAttr._to_attr(attr)
-            configure_parameter(p, attr, attr.initializer, lambda: p.name)
+        attr = ParamAttr._to_attr(attr)
+        configure_parameter(p, attr, attr.initializer, claim_name(attr.name or generated))
 
 
 class _PaddleCell:
