@@ -330,3 +330,16 @@ def test_orthogonal_assignment_and_errors(real_torch):
     mine, theirs = _both(real_torch, program)
     np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-10, atol=1e-12)
     assert mine[1:] == theirs[1:]
+
+
+def test_weight_norm_loads_the_older_state_dict_names(real_torch):
+    def program(T):
+        lin = T.nn.Linear(3, 2)
+        T.nn.utils.parametrizations.weight_norm(lin)
+        keys = lin.load_state_dict({"weight_g": T.ones(2, 1) * 2,
+                                    "weight_v": T.tensor([[1.0, 2.0, 2.0], [0.0, 3.0, 4.0]]), "bias": T.zeros(2)})
+        return _np(lin.weight), list(keys.missing_keys), list(keys.unexpected_keys)
+
+    mine, theirs = _both(real_torch, program)
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-6)
+    assert mine[1:] == theirs[1:]
