@@ -42,6 +42,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_invalid_initial_accumulator": (ValueError, "Invalid initial_accumulator_value value: {value}"),
     "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
     "optim_invalid_rho": (ValueError, "Invalid rho value: {rho}"),
+    "optim_invalid_etas": (ValueError, "Invalid eta values: {minus}, {plus}"),
     "optim_invalid_momentum_decay": (ValueError, "Invalid momentum_decay value: {momentum_decay}"),
     # lbfgs.py
     "optim_lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
