@@ -90,6 +90,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                           "{strategy}"),
     "sched_one_cycle_overrun": (ValueError, "Tried to step {steps} times. The specified number of total steps is "
                                             "{total}"),
+    # swa_utils.py
+    "swa_decay": (ValueError, "Invalid decay value {decay} provided. Please provide a value in [0,1] range."),
+    "swa_two_avg_fns": (AssertionError, "Only one of avg_fn and multi_avg_fn should be provided"),
+    "swa_anneal_epochs": (ValueError, "anneal_epochs must be equal or greater than 0, got {epochs}"),
     "sched_plateau_factor": (ValueError, "Factor should be < 1.0."),
     "sched_plateau_min_lrs": (ValueError, "expected {expected} min_lrs, got {got}"),
     "sched_plateau_groups": (RuntimeError, "The number of param groups in the `optimizer` ({groups}) differs from when "

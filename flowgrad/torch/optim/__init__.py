@@ -2,7 +2,7 @@
 
 from ...optim import (ASGD, LBFGS, SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, Optimizer,  # noqa: F401
                       RAdam, RMSprop, Rprop)
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS",
-           "ASGD", "Rprop", "lr_scheduler"]
+           "ASGD", "Rprop", "lr_scheduler", "swa_utils"]
