@@ -343,3 +343,25 @@ def test_weight_norm_loads_the_older_state_dict_names(real_torch):
     mine, theirs = _both(real_torch, program)
     np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-6)
     assert mine[1:] == theirs[1:]
+
+
+def test_parametrized_buffer_and_dtype_conversion(real_torch):
+    def program(T):
+        Symmetric, Scale, _ = _modules(T)
+        bn = T.nn.BatchNorm1d(3)
+        with T.no_grad():
+            bn.running_mean.copy_(T.tensor([1.0, 2.0, 3.0]))
+        T.nn.utils.parametrize.register_parametrization(bn, "running_mean", Scale())
+        rows = [sorted(bn.state_dict()), [n for n, _ in bn.named_buffers()], _np(bn.running_mean)]
+        lin = _linear(T)
+        T.nn.utils.parametrize.register_parametrization(lin, "weight", Symmetric())
+        lin.double()
+        rows += [str(lin.weight.dtype), str(lin.parametrizations.weight.original.dtype), _np(lin.weight)]
+        return rows
+
+    mine, theirs = _both(real_torch, program)
+    for a, b in zip(mine, theirs):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_allclose(a, b)
+        else:
+            assert a == b
