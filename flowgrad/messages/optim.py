@@ -43,6 +43,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
     "optim_invalid_rho": (ValueError, "Invalid rho value: {rho}"),
     "optim_invalid_etas": (ValueError, "Invalid eta values: {minus}, {plus}"),
+    "optim_adafactor_lr": (ValueError, "Learning rate should be >= 0 but is: {lr}"),
+    "optim_adafactor_beta2_decay": (ValueError, "beta2_decay should be <= 0 but is: {beta2_decay}"),
+    "optim_adafactor_eps": (ValueError, "epsilon{index} should be >= 0 but is: {eps}"),
+    "optim_adafactor_d": (ValueError, "Clipping threshold d should be >= 1 but is: {d}"),
+    "optim_adafactor_weight_decay": (ValueError, "weight_decay should be >= 0 but is: {weight_decay}"),
     "optim_invalid_momentum_decay": (ValueError, "Invalid momentum_decay value: {momentum_decay}"),
     # lbfgs.py
     "optim_lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),

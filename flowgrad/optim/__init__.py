@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import lr_cycles, lr_scheduler
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
@@ -17,4 +18,4 @@ from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS",
-           "ASGD", "Rprop", "lr_scheduler", "required"]
+           "ASGD", "Rprop", "Adafactor", "lr_scheduler", "required"]

@@ -98,6 +98,7 @@ ROUND_TRIP = dict(LBFGS, **{
     "radam_decoupled": lambda T, p: T.optim.RAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
     "asgd": lambda T, p: T.optim.ASGD(p, lr=0.05, t0=2, lambd=0.01),
     "rprop": lambda T, p: T.optim.Rprop(p, lr=0.05),
+    "adafactor": lambda T, p: T.optim.Adafactor(p, lr=0.05, weight_decay=0.1),
 })
 
 
@@ -117,7 +118,7 @@ def test_state_dict_round_trip_continues_as_torch(name, real_torch):
     assert sa["param_groups"] == sb["param_groups"]
 
 
-@pytest.mark.parametrize("name", ["nadam", "radam", "adadelta", "asgd", "rprop"])
+@pytest.mark.parametrize("name", ["nadam", "radam", "adadelta", "asgd", "rprop", "adafactor"])
 def test_float32_state_dtypes_match_torch(name, real_torch):
     import flowgrad.torch as ft
     _, _, oa = _run(ft, ROUND_TRIP[name], steps=2, dtype=np.float32)
@@ -144,6 +145,12 @@ ERRORS = [
     (lambda T, p: T.optim.ASGD(p, weight_decay=-0.5), ValueError, "Invalid weight_decay value: -0.5"),
     (lambda T, p: T.optim.Rprop(p, etas=(1.1, 1.2)), ValueError, "Invalid eta values: 1.1, 1.2"),
     (lambda T, p: T.optim.Rprop(p, etas=(0.5, 0.9)), ValueError, "Invalid eta values: 0.5, 0.9"),
+    (lambda T, p: T.optim.Adafactor(p, lr=-1), ValueError, "Learning rate should be >= 0 but is: -1"),
+    (lambda T, p: T.optim.Adafactor(p, beta2_decay=0.5), ValueError, "beta2_decay should be <= 0 but is: 0.5"),
+    (lambda T, p: T.optim.Adafactor(p, eps=(-1, 0.1)), ValueError, "epsilon1 should be >= 0 but is: -1"),
+    (lambda T, p: T.optim.Adafactor(p, eps=(None, -0.1)), ValueError, "epsilon2 should be >= 0 but is: -0.1"),
+    (lambda T, p: T.optim.Adafactor(p, d=0.5), ValueError, "Clipping threshold d should be >= 1 but is: 0.5"),
+    (lambda T, p: T.optim.Adafactor(p, weight_decay=-1), ValueError, "weight_decay should be >= 0 but is: -1"),
     (lambda T, p: T.optim.LBFGS([{"params": p}, {"params": [T.zeros(1, requires_grad=True)]}]), ValueError,
      "LBFGS doesn't support per-parameter options (parameter groups)"),
 ]
@@ -211,7 +218,7 @@ UNBUILT = [
     ("Adam", {"capturable": True}), ("AdamW", {"fused": True}), ("Adamax", {"foreach": True}),
     ("RMSprop", {"differentiable": True}), ("Adagrad", {"fused": True}), ("Adadelta", {"capturable": True}),
     ("NAdam", {"foreach": True}), ("RAdam", {"differentiable": True}), ("ASGD", {"capturable": True}),
-    ("Rprop", {"foreach": True}),
+    ("Rprop", {"foreach": True}), ("Adafactor", {"foreach": True}),
 ]
 
 

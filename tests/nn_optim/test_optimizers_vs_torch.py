@@ -72,6 +72,9 @@ OPTIMIZERS = {
                                                 maximize=True),
     "rprop": lambda T, p: T.optim.Rprop(p, lr=0.05),
     "rprop_options": lambda T, p: T.optim.Rprop(p, lr=0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.08), maximize=True),
+    "adafactor": lambda T, p: T.optim.Adafactor(p, lr=0.05),
+    "adafactor_options": lambda T, p: T.optim.Adafactor(p, lr=0.05, beta2_decay=-0.5, eps=(1e-6, 1e-2), d=1.5,
+                                                        weight_decay=0.1, maximize=True),
     "param_groups": lambda T, p: T.optim.SGD([{"params": [p[0]]}, {"params": [p[1]], "lr": 0.2, "momentum": 0.5}],
                                              lr=0.05),
 }
@@ -206,7 +209,7 @@ def test_defaults_in_param_groups(torch):
 def test_param_group_keys_and_repr_match_torch(real_torch):
     import flowgrad.torch as ft
     for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS", "ASGD",
-                 "Rprop"):
+                 "Rprop", "Adafactor"):
         reprs, keys = [], []
         for T in (ft, real_torch):
             opt = getattr(T.optim, name)([T.zeros(1, requires_grad=True)], lr=0.5)
