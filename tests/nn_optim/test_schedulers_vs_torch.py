@@ -68,22 +68,25 @@ def _groups(opt):
 
 
 def _trajectory(T, name, steps=12, split_at=None):
+    """Each step's groups and last lr, and the warnings raised on the way (compared too)."""
     make_opt, make_sched = SCHEDULERS[name]
     L = T.optim.lr_scheduler
-    opt = make_opt(T)
-    sched = make_sched(L, opt)
-    rows = [(_groups(opt), sched.get_last_lr())]
-    for i in range(steps):
-        if i == split_at:
-            saved_opt, saved = copy.deepcopy(opt.state_dict()), copy.deepcopy(sched.state_dict())
-            opt = make_opt(T)
-            sched = make_sched(L, opt)
-            opt.load_state_dict(saved_opt)
-            sched.load_state_dict(saved)
-        opt.step()
-        sched.step()
-        rows.append((_groups(opt), sched.get_last_lr()))
-    return rows
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        opt = make_opt(T)
+        sched = make_sched(L, opt)
+        rows = [(_groups(opt), sched.get_last_lr())]
+        for i in range(steps):
+            if i == split_at:
+                saved_opt, saved = copy.deepcopy(opt.state_dict()), copy.deepcopy(sched.state_dict())
+                opt = make_opt(T)
+                sched = make_sched(L, opt)
+                opt.load_state_dict(saved_opt)
+                sched.load_state_dict(saved)
+            opt.step()
+            sched.step()
+            rows.append((_groups(opt), sched.get_last_lr()))
+    return rows + [sorted({str(w.message) for w in caught})]
 
 
 def _assert_close(a, b):
@@ -96,6 +99,8 @@ def _assert_close(a, b):
         assert list(a) == list(b)
         for k in a:
             _assert_close(a[k], b[k])
+    elif isinstance(a, str):
+        assert a == b
     else:
         assert math.isclose(a, b, rel_tol=1e-13, abs_tol=1e-15), (a, b)
 
