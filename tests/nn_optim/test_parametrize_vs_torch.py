@@ -17,6 +17,16 @@ def _both(real_torch, program):
     return program(ft), program(real_torch)
 
 
+def _assert_rows(mine, theirs, rtol=1e-7) -> None:
+    """Arrays equal within `rtol`, everything else equal."""
+    assert len(mine) == len(theirs)
+    for a, b in zip(mine, theirs):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_allclose(a, b, rtol=rtol)
+        else:
+            assert a == b
+
+
 def _modules(T):
     class Symmetric(T.nn.Module):
         def forward(self, X):
@@ -77,12 +87,7 @@ def test_register_access_grad_assign_and_remove(real_torch):
         return rows
 
     mine, theirs = _both(real_torch, program)
-    assert len(mine) == len(theirs)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b, rtol=1e-6)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs, rtol=1e-6)
 
 
 def test_sequence_right_inverse_and_leave_parametrized(real_torch):
@@ -103,11 +108,7 @@ def test_sequence_right_inverse_and_leave_parametrized(real_torch):
         return rows
 
     mine, theirs = _both(real_torch, program)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b, rtol=1e-6)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs, rtol=1e-6)
 
 
 def test_training_a_parametrized_module_matches_torch(real_torch):
@@ -145,11 +146,7 @@ def test_copies_and_pickling(real_torch):
                 other.parametrizations.weight.original is lin.parametrizations.weight.original]
 
     mine, theirs = _both(real_torch, program)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs)
 
 
 def _errors(T):
@@ -360,8 +357,4 @@ def test_parametrized_buffer_and_dtype_conversion(real_torch):
         return rows
 
     mine, theirs = _both(real_torch, program)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs)
