@@ -125,8 +125,7 @@ class _Frame:
         self.early_stop = early_stop
         self.check_metadata = check_metadata
         self.saved_metadata: list = []
-        self.recomputed: dict[int, list] = {}   # backward pass id -> tensors saved by the recomputation
-        self.forward_completed = False
+        self.recomputed: dict = {}   # backward pass id -> tensors saved by the recomputation
 
     @staticmethod
     def metadata(t: Tensor) -> dict:
@@ -138,6 +137,8 @@ class _Frame:
 
     def unpack(self, index: int) -> Tensor:
         gid = current_graph_task_id()
+        if gid == -1:   # unpacked outside a backward pass (grad_fn._saved_*): recompute afresh
+            gid = object()
         if gid not in self.recomputed:
             self.recomputed = {gid: []}   # (a new backward pass: what an earlier one recomputed is dropped)
             try:
@@ -148,7 +149,7 @@ class _Frame:
             self._check(gid)
         return self.recomputed[gid][index]
 
-    def _pack_recomputed(self, gid: int) -> Callable:
+    def _pack_recomputed(self, gid) -> Callable:
         def pack(x: Tensor):
             recomputed = self.recomputed[gid]
             if len(recomputed) >= len(self.saved_metadata):
@@ -159,7 +160,7 @@ class _Frame:
             return x
         return pack
 
-    def _check(self, gid: int) -> None:
+    def _check(self, gid) -> None:
         recomputed = self.recomputed[gid]
         policy = policy_of(*recomputed)
         if len(recomputed) != len(self.saved_metadata):
@@ -210,9 +211,7 @@ def checkpoint(function: Callable, *args, use_reentrant: bool | None = None, con
 
     frame = _Frame(recompute, early_stop, determinism_check == "default")
     with saved_tensors_hooks(frame.pack, frame.unpack):
-        out = function(*args, **kwargs)
-    frame.forward_completed = True
-    return out
+        return function(*args, **kwargs)
 
 
 def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool | None = None, **kwargs):

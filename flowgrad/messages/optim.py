@@ -42,6 +42,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_invalid_initial_accumulator": (ValueError, "Invalid initial_accumulator_value value: {value}"),
     "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
     "optim_invalid_rho": (ValueError, "Invalid rho value: {rho}"),
+    "optim_invalid_etas": (ValueError, "Invalid eta values: {minus}, {plus}"),
+    "optim_adafactor_lr": (ValueError, "Learning rate should be >= 0 but is: {lr}"),
+    "optim_adafactor_beta2_decay": (ValueError, "beta2_decay should be <= 0 but is: {beta2_decay}"),
+    "optim_adafactor_eps": (ValueError, "epsilon{index} should be >= 0 but is: {eps}"),
+    "optim_adafactor_d": (ValueError, "Clipping threshold d should be >= 1 but is: {d}"),
+    "optim_adafactor_weight_decay": (ValueError, "weight_decay should be >= 0 but is: {weight_decay}"),
     "optim_invalid_momentum_decay": (ValueError, "Invalid momentum_decay value: {momentum_decay}"),
     # lbfgs.py
     "optim_lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
@@ -89,6 +95,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                           "{strategy}"),
     "sched_one_cycle_overrun": (ValueError, "Tried to step {steps} times. The specified number of total steps is "
                                             "{total}"),
+    # swa_utils.py
+    "swa_decay": (ValueError, "Invalid decay value {decay} provided. Please provide a value in [0,1] range."),
+    "swa_two_avg_fns": (AssertionError, "Only one of avg_fn and multi_avg_fn should be provided"),
+    "swa_anneal_epochs": (ValueError, "anneal_epochs must be equal or greater than 0, got {epochs}"),
     "sched_plateau_factor": (ValueError, "Factor should be < 1.0."),
     "sched_plateau_min_lrs": (ValueError, "expected {expected} min_lrs, got {got}"),
     "sched_plateau_groups": (RuntimeError, "The number of param groups in the `optimizer` ({groups}) differs from when "

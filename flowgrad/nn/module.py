@@ -101,6 +101,8 @@ class Module:
         d["_backward_pre_hooks"] = OrderedDict()
         d["_backward_hooks"] = OrderedDict()
         d["_state_dict_hooks"] = OrderedDict()
+        d["_state_dict_pre_hooks"] = OrderedDict()
+        d["_load_state_dict_pre_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
     # ------------------------------------------------------------------------- calling
@@ -529,6 +531,8 @@ class Module:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         meta = getattr(destination, "_metadata", None)
         if meta is not None:
             meta[prefix[:-1]] = {"version": self._version}
@@ -602,6 +606,9 @@ class Module:
                 local_meta = dict(metadata.get(prefix[:-1], {})) if metadata is not None else {}
                 if assign:
                     local_meta["assign_to_params_buffers"] = True
+                for hook, with_module in module._load_state_dict_pre_hooks.values():
+                    args = (state_dict, prefix, local_meta, True, missing, unexpected, errors)   # (torch's True)
+                    hook(module, *args) if with_module else hook(*args)
                 module._load_from_state_dict({k: v for k, v in state_dict.items() if k.startswith(prefix)}, prefix,
                                              local_meta, True, missing, unexpected, errors)
                 children = [(c, prefix + n + ".") for n, c in module._modules.items() if c is not None]
@@ -626,6 +633,18 @@ class Module:
 
     def register_state_dict_post_hook(self, hook) -> RemovableHandle:
         return add_hook(self._state_dict_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook) -> RemovableHandle:
+        """`hook(module, prefix, keep_vars)` before the module's state_dict is made."""
+        return add_hook(self._state_dict_pre_hooks, hook)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False) -> RemovableHandle:
+        """`hook([module,] state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)` before the module's entries are loaded; it may rewrite the state dict."""
+        return add_hook(self._load_state_dict_pre_hooks, (hook, with_module))
+
+    def register_load_state_dict_pre_hook(self, hook) -> RemovableHandle:
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
         return add_hook(self._load_state_dict_post_hooks, hook)
@@ -657,7 +676,7 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        for name in ("_backward_pre_hooks", "_backward_hooks"):
+        for name in ("_backward_pre_hooks", "_backward_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks"):
             self.__dict__.setdefault(name, OrderedDict())
 
     # ------------------------------------------------------------------ construction

@@ -40,6 +40,16 @@ class _WeightNorm(Module):
 def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
     """Parametrize `module.<name>` by its magnitude (`original0`) and direction (`original1`)."""
     parametrize.register_parametrization(module, name, module._layer(_WeightNorm)(dim), unsafe=True)
+
+    def _weight_norm_compat_hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                 error_msgs) -> None:
+        # a state dict of the older torch.nn.utils.weight_norm names the originals <name>_g, <name>_v
+        g_key, v_key = f"{prefix}{name}_g", f"{prefix}{name}_v"
+        if g_key in state_dict and v_key in state_dict:
+            state_dict[f"{prefix}parametrizations.{name}.original0"] = state_dict.pop(g_key)
+            state_dict[f"{prefix}parametrizations.{name}.original1"] = state_dict.pop(v_key)
+
+    module._register_load_state_dict_pre_hook(_weight_norm_compat_hook)
     return module
 
 

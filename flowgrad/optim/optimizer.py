@@ -259,7 +259,7 @@ class Optimizer:
     def _param_steps(self, group: dict):
         """(param, grad array, lr, weight decay) for each parameter of the group that has a
         gradient; the gradient negated where the group maximizes."""
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
+        group_lr, group_wd = as_float(group["lr"]), group.get("weight_decay", 0)
         maximize = group.get("maximize", False)
         for p, g in self._grads(group):
             yield p, (-g if maximize else g), self._param_lr(p, group_lr), self._param_decay(p, group_wd)

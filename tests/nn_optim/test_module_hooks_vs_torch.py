@@ -249,3 +249,27 @@ def test_forward_pre_hook_bad_result(torch):
     with pytest.raises(RuntimeError, match="^" + re.escape("forward pre-hook must return None or a tuple of "
                                                            "(new_args, new_kwargs), but got 5.") + "$"):
         lin(torch.ones(1, 2))
+
+
+def test_state_dict_pre_hooks_and_load_pre_hooks(real_torch):
+    def program(T):
+        log = []
+        net = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Linear(2, 1))
+        net[0].register_state_dict_pre_hook(lambda m, prefix, keep: log.append(("sd pre", prefix, keep)))
+        net.register_load_state_dict_pre_hook(
+            lambda m, sd, prefix, meta, strict, mk, uk, em: log.append(("load pre", type(m).__name__, prefix,
+                                                                        sorted(sd), strict)))
+
+        def rename(sd, prefix, meta, strict, mk, uk, em):
+            if prefix + "w" in sd:
+                sd[prefix + "weight"] = sd.pop(prefix + "w")
+
+        net[1]._register_load_state_dict_pre_hook(rename)
+        sd = {k: v.detach().clone() for k, v in net.state_dict(keep_vars=True).items()}
+        sd["1.w"] = sd.pop("1.weight") * 0 + 3
+        keys = net.load_state_dict(sd, strict=False)
+        log.append((list(keys.missing_keys), list(keys.unexpected_keys), _show(net[1].weight)))
+        return log
+
+    mine, theirs = _both(real_torch, program)
+    assert mine == theirs

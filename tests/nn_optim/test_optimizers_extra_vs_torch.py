@@ -96,6 +96,9 @@ ROUND_TRIP = dict(LBFGS, **{
     "nadam_decoupled": lambda T, p: T.optim.NAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
     "radam": lambda T, p: T.optim.RAdam(p, lr=0.05, weight_decay=0.1),
     "radam_decoupled": lambda T, p: T.optim.RAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
+    "asgd": lambda T, p: T.optim.ASGD(p, lr=0.05, t0=2, lambd=0.01),
+    "rprop": lambda T, p: T.optim.Rprop(p, lr=0.05),
+    "adafactor": lambda T, p: T.optim.Adafactor(p, lr=0.05, weight_decay=0.1),
 })
 
 
@@ -106,16 +109,16 @@ def test_state_dict_round_trip_continues_as_torch(name, real_torch):
     b, _, ob = _run(real_torch, ROUND_TRIP[name], steps=8, split_at=3)
     unsplit, _, _ = _run(ft, ROUND_TRIP[name], steps=8)
     np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
-    if not name.startswith("nadam"):
-        # (NAdam's mu_product, kept in the default float dtype, is cast to the parameter's on loading,
-        # as in PyTorch, so a float64 run that loads goes on slightly differently)
+    if not name.startswith(("nadam", "asgd")):
+        # (NAdam's mu_product and ASGD's eta and mu, kept in the default float dtype, are cast to the
+        # parameter's on loading, as in PyTorch, so a float64 run that loads goes on slightly differently)
         np.testing.assert_allclose(a, unsplit, rtol=0, atol=0)
     sa, sb = oa.state_dict(), ob.state_dict()
     assert list(sa["state"][0]) == list(sb["state"][0])
     assert sa["param_groups"] == sb["param_groups"]
 
 
-@pytest.mark.parametrize("name", ["nadam", "radam", "adadelta"])
+@pytest.mark.parametrize("name", ["nadam", "radam", "adadelta", "asgd", "rprop", "adafactor"])
 def test_float32_state_dtypes_match_torch(name, real_torch):
     import flowgrad.torch as ft
     _, _, oa = _run(ft, ROUND_TRIP[name], steps=2, dtype=np.float32)
@@ -138,6 +141,16 @@ ERRORS = [
     (lambda T, p: T.optim.RAdam(p, eps=-1), ValueError, "Invalid epsilon value: -1"),
     (lambda T, p: T.optim.RAdam(p, betas=(0.9, -0.1)), ValueError, "Invalid beta parameter at index 1: -0.1"),
     (lambda T, p: T.optim.LBFGS(p, lr=-1), ValueError, "Invalid learning rate: -1"),
+    (lambda T, p: T.optim.ASGD(p, lr=-1), ValueError, "Invalid learning rate: -1"),
+    (lambda T, p: T.optim.ASGD(p, weight_decay=-0.5), ValueError, "Invalid weight_decay value: -0.5"),
+    (lambda T, p: T.optim.Rprop(p, etas=(1.1, 1.2)), ValueError, "Invalid eta values: 1.1, 1.2"),
+    (lambda T, p: T.optim.Rprop(p, etas=(0.5, 0.9)), ValueError, "Invalid eta values: 0.5, 0.9"),
+    (lambda T, p: T.optim.Adafactor(p, lr=-1), ValueError, "Learning rate should be >= 0 but is: -1"),
+    (lambda T, p: T.optim.Adafactor(p, beta2_decay=0.5), ValueError, "beta2_decay should be <= 0 but is: 0.5"),
+    (lambda T, p: T.optim.Adafactor(p, eps=(-1, 0.1)), ValueError, "epsilon1 should be >= 0 but is: -1"),
+    (lambda T, p: T.optim.Adafactor(p, eps=(None, -0.1)), ValueError, "epsilon2 should be >= 0 but is: -0.1"),
+    (lambda T, p: T.optim.Adafactor(p, d=0.5), ValueError, "Clipping threshold d should be >= 1 but is: 0.5"),
+    (lambda T, p: T.optim.Adafactor(p, weight_decay=-1), ValueError, "weight_decay should be >= 0 but is: -1"),
     (lambda T, p: T.optim.LBFGS([{"params": p}, {"params": [T.zeros(1, requires_grad=True)]}]), ValueError,
      "LBFGS doesn't support per-parameter options (parameter groups)"),
 ]
@@ -204,7 +217,8 @@ UNBUILT = [
     ("SGD", {"foreach": True}), ("SGD", {"fused": True}), ("SGD", {"differentiable": True}),
     ("Adam", {"capturable": True}), ("AdamW", {"fused": True}), ("Adamax", {"foreach": True}),
     ("RMSprop", {"differentiable": True}), ("Adagrad", {"fused": True}), ("Adadelta", {"capturable": True}),
-    ("NAdam", {"foreach": True}), ("RAdam", {"differentiable": True}),
+    ("NAdam", {"foreach": True}), ("RAdam", {"differentiable": True}), ("ASGD", {"capturable": True}),
+    ("Rprop", {"foreach": True}), ("Adafactor", {"foreach": True}),
 ]
 
 

@@ -67,6 +67,14 @@ OPTIMIZERS = {
     "radam": lambda T, p: T.optim.RAdam(p, lr=0.05),
     "radam_short_sma": lambda T, p: T.optim.RAdam(p, lr=0.05, betas=(0.9, 0.6), weight_decay=0.1, maximize=True),
     "radam_decoupled": lambda T, p: T.optim.RAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
+    "asgd": lambda T, p: T.optim.ASGD(p, lr=0.05),
+    "asgd_averaging": lambda T, p: T.optim.ASGD(p, lr=0.05, lambd=0.01, alpha=0.5, t0=2, weight_decay=0.1,
+                                                maximize=True),
+    "rprop": lambda T, p: T.optim.Rprop(p, lr=0.05),
+    "rprop_options": lambda T, p: T.optim.Rprop(p, lr=0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.08), maximize=True),
+    "adafactor": lambda T, p: T.optim.Adafactor(p, lr=0.05),
+    "adafactor_options": lambda T, p: T.optim.Adafactor(p, lr=0.05, beta2_decay=-0.5, eps=(1e-6, 1e-2), d=1.5,
+                                                        weight_decay=0.1, maximize=True),
     "param_groups": lambda T, p: T.optim.SGD([{"params": [p[0]]}, {"params": [p[1]], "lr": 0.2, "momentum": 0.5}],
                                              lr=0.05),
 }
@@ -200,7 +208,8 @@ def test_defaults_in_param_groups(torch):
 
 def test_param_group_keys_and_repr_match_torch(real_torch):
     import flowgrad.torch as ft
-    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS"):
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS", "ASGD",
+                 "Rprop", "Adafactor"):
         reprs, keys = [], []
         for T in (ft, real_torch):
             opt = getattr(T.optim, name)([T.zeros(1, requires_grad=True)], lr=0.5)

@@ -17,6 +17,16 @@ def _both(real_torch, program):
     return program(ft), program(real_torch)
 
 
+def _assert_rows(mine, theirs, rtol=1e-7) -> None:
+    """Arrays equal within `rtol`, everything else equal."""
+    assert len(mine) == len(theirs)
+    for a, b in zip(mine, theirs):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_allclose(a, b, rtol=rtol)
+        else:
+            assert a == b
+
+
 def _modules(T):
     class Symmetric(T.nn.Module):
         def forward(self, X):
@@ -77,12 +87,7 @@ def test_register_access_grad_assign_and_remove(real_torch):
         return rows
 
     mine, theirs = _both(real_torch, program)
-    assert len(mine) == len(theirs)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b, rtol=1e-6)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs, rtol=1e-6)
 
 
 def test_sequence_right_inverse_and_leave_parametrized(real_torch):
@@ -103,11 +108,7 @@ def test_sequence_right_inverse_and_leave_parametrized(real_torch):
         return rows
 
     mine, theirs = _both(real_torch, program)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b, rtol=1e-6)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs, rtol=1e-6)
 
 
 def test_training_a_parametrized_module_matches_torch(real_torch):
@@ -145,11 +146,7 @@ def test_copies_and_pickling(real_torch):
                 other.parametrizations.weight.original is lin.parametrizations.weight.original]
 
     mine, theirs = _both(real_torch, program)
-    for a, b in zip(mine, theirs):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b)
-        else:
-            assert a == b
+    _assert_rows(mine, theirs)
 
 
 def _errors(T):
@@ -330,3 +327,34 @@ def test_orthogonal_assignment_and_errors(real_torch):
     mine, theirs = _both(real_torch, program)
     np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-10, atol=1e-12)
     assert mine[1:] == theirs[1:]
+
+
+def test_weight_norm_loads_the_older_state_dict_names(real_torch):
+    def program(T):
+        lin = T.nn.Linear(3, 2)
+        T.nn.utils.parametrizations.weight_norm(lin)
+        keys = lin.load_state_dict({"weight_g": T.ones(2, 1) * 2,
+                                    "weight_v": T.tensor([[1.0, 2.0, 2.0], [0.0, 3.0, 4.0]]), "bias": T.zeros(2)})
+        return _np(lin.weight), list(keys.missing_keys), list(keys.unexpected_keys)
+
+    mine, theirs = _both(real_torch, program)
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-6)
+    assert mine[1:] == theirs[1:]
+
+
+def test_parametrized_buffer_and_dtype_conversion(real_torch):
+    def program(T):
+        Symmetric, Scale, _ = _modules(T)
+        bn = T.nn.BatchNorm1d(3)
+        with T.no_grad():
+            bn.running_mean.copy_(T.tensor([1.0, 2.0, 3.0]))
+        T.nn.utils.parametrize.register_parametrization(bn, "running_mean", Scale())
+        rows = [sorted(bn.state_dict()), [n for n, _ in bn.named_buffers()], _np(bn.running_mean)]
+        lin = _linear(T)
+        T.nn.utils.parametrize.register_parametrization(lin, "weight", Symmetric())
+        lin.double()
+        rows += [str(lin.weight.dtype), str(lin.parametrizations.weight.original.dtype), _np(lin.weight)]
+        return rows
+
+    mine, theirs = _both(real_torch, program)
+    _assert_rows(mine, theirs)

@@ -52,6 +52,12 @@ SCHEDULERS = {
         L.ChainedScheduler([L.ConstantLR(o, 0.5, total_iters=2), L.ExponentialLR(o, 0.9)]),
         L.CosineAnnealingLR(o, T_max=4)], milestones=[4])),
     "linear": (_sgd, lambda L, o: L.LinearLR(o, start_factor=0.25, end_factor=0.75, total_iters=4)),
+    "step": (_sgd, lambda L, o: L.StepLR(o, step_size=3, gamma=0.5)),
+    "multistep": (_sgd, lambda L, o: L.MultiStepLR(o, milestones=[2, 5, 5, 9], gamma=0.7)),
+    "exponential": (_adam, lambda L, o: L.ExponentialLR(o, gamma=0.9)),
+    "cosine": (_sgd, lambda L, o: L.CosineAnnealingLR(o, T_max=4, eta_min=0.01)),
+    "constant": (_sgd, lambda L, o: L.ConstantLR(o, factor=0.25, total_iters=3)),
+    "lambda_per_group": (_sgd, lambda L, o: L.LambdaLR(o, [lambda e: 0.9 ** e, lambda e: 1 / (1 + e)])),
     "multiplicative": (_sgd, lambda L, o: L.MultiplicativeLR(o, lambda e: 0.95)),
 }
 
@@ -62,22 +68,25 @@ def _groups(opt):
 
 
 def _trajectory(T, name, steps=12, split_at=None):
+    """Each step's groups and last lr, and the warnings raised on the way (compared too)."""
     make_opt, make_sched = SCHEDULERS[name]
     L = T.optim.lr_scheduler
-    opt = make_opt(T)
-    sched = make_sched(L, opt)
-    rows = [(_groups(opt), sched.get_last_lr())]
-    for i in range(steps):
-        if i == split_at:
-            saved_opt, saved = copy.deepcopy(opt.state_dict()), copy.deepcopy(sched.state_dict())
-            opt = make_opt(T)
-            sched = make_sched(L, opt)
-            opt.load_state_dict(saved_opt)
-            sched.load_state_dict(saved)
-        opt.step()
-        sched.step()
-        rows.append((_groups(opt), sched.get_last_lr()))
-    return rows
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        opt = make_opt(T)
+        sched = make_sched(L, opt)
+        rows = [(_groups(opt), sched.get_last_lr())]
+        for i in range(steps):
+            if i == split_at:
+                saved_opt, saved = copy.deepcopy(opt.state_dict()), copy.deepcopy(sched.state_dict())
+                opt = make_opt(T)
+                sched = make_sched(L, opt)
+                opt.load_state_dict(saved_opt)
+                sched.load_state_dict(saved)
+            opt.step()
+            sched.step()
+            rows.append((_groups(opt), sched.get_last_lr()))
+    return rows + [sorted({str(w.message) for w in caught})]
 
 
 def _assert_close(a, b):
@@ -90,6 +99,8 @@ def _assert_close(a, b):
         assert list(a) == list(b)
         for k in a:
             _assert_close(a[k], b[k])
+    elif isinstance(a, str):
+        assert a == b
     else:
         assert math.isclose(a, b, rel_tol=1e-13, abs_tol=1e-15), (a, b)
 
@@ -272,3 +283,26 @@ def test_reduce_lr_on_plateau_matches_torch_with_round_trip(name, real_torch):
     _assert_close(mine[0], theirs[0])
     assert mine[1] == theirs[1]
     _assert_close(run(ft, split_at=6)[0], theirs[0])
+
+
+CLOSED_FORMS = ["step", "multistep", "exponential", "cosine", "constant", "linear", "polynomial"]
+
+
+@pytest.mark.parametrize("name", CLOSED_FORMS)
+def test_step_with_an_epoch_uses_the_closed_form_as_torch(name, real_torch):
+    import flowgrad.torch as ft
+    out = []
+    for T in (ft, real_torch):
+        make_opt, make_sched = SCHEDULERS[name]
+        opt = make_opt(T)
+        sched = make_sched(T.optim.lr_scheduler, opt)
+        rows = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for epoch in (3, 1, 7, 7, 2):
+                opt.step()
+                sched.step(epoch)
+                rows.append(sched.get_last_lr())
+        out.append((rows, sorted({str(w.message)[:60] for w in caught})))
+    _assert_close(out[0][0], out[1][0])
+    assert out[0][1] == out[1][1]
