@@ -60,6 +60,9 @@ class Normal(ExponentialFamily):
             self._validate_sample(value)
         return 0.5 * (1 + ops.erf((value - self.loc) * ops.reciprocal(self.scale) / math.sqrt(2)))
 
+    def icdf(self, value):
+        return self.loc + self.scale * ops.erfinv(2 * value - 1) * math.sqrt(2)
+
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + ops.log(self.scale)
 
@@ -117,6 +120,10 @@ class Laplace(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 - 0.5 * ops.sign(value - self.loc) * ops.expm1(-ops.abs(value - self.loc) / self.scale)
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * ops.sign(term) * ops.log1p(-2 * ops.abs(term))
 
     def entropy(self):
         return 1 + ops.log(2 * self.scale)

@@ -48,6 +48,8 @@ CASES = {
     "normal_stats": (lambda T, D, m, s: T.stack([D.Normal(m, s).entropy(), D.Normal(m, s).mean,
                                                 D.Normal(m, s).variance, D.Normal(m, s).stddev]), [LOC, SCALE]),
     "normal_cdf": (lambda T, D, m, s, x: D.Normal(m, s).cdf(x), [LOC, SCALE, X]),
+    "icdf": (lambda T, D, m, s, u: T.stack([D.Normal(m, s).icdf(u), D.Laplace(m, s).icdf(u), D.Uniform(m, m + s).icdf(u),
+                                           D.Exponential(s).icdf(u)]), [LOC, SCALE, UNIT]),
     "laplace": (lambda T, D, m, s, x: T.stack([D.Laplace(m, s).log_prob(x), D.Laplace(m, s).entropy(),
                                               D.Laplace(m, s).variance, D.Laplace(m, s).cdf(x)]), [LOC, SCALE, X]),
     "bernoulli_probs": (lambda T, D, p: T.stack([D.Bernoulli(probs=p).log_prob(T.tensor([1.0, 0.0, 1.0],
