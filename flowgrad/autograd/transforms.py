@@ -74,6 +74,15 @@ def _tracked_args(args: tuple, nums: tuple[int, ...]) -> tuple[list, list[list[T
     return new, leaves, specs
 
 
+def _regroup(flat: list, leaves: list[list], specs: list) -> list:
+    """`flat` (one entry per tracked leaf, in order) cut back into one tree per differentiated argument."""
+    trees, k = [], 0
+    for group, spec in zip(leaves, specs):
+        trees.append(pytree.unflatten(flat[k:k + len(group)], spec))
+        k += len(group)
+    return trees
+
+
 def _reaches_outside(outputs, own: list[Tensor]) -> bool:
     """Whether the graph of `outputs` reaches a leaf requiring grad other than `own`: then results
     must keep their graph for an enclosing transform or ordinary autograd."""
@@ -155,10 +164,7 @@ def grad_and_value(func: Callable, argnums=0, has_aux: bool = False) -> Callable
             flat = [t for group in leaves for t in group]
             keep = _reaches_outside([out], flat)
             got = _grads([out], flat, [None], keep, retain=False)
-        grads, k = [], 0
-        for group, spec in zip(leaves, specs):
-            grads.append(pytree.unflatten(got[k:k + len(group)], spec))
-            k += len(group)
+        grads = _regroup(got, leaves, specs)
         result = grads[0] if isinstance(argnums, int) else tuple(grads)
         value = _detach_tree(out, keep)
         if has_aux:
@@ -208,11 +214,7 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
             raise TORCH.errors.func_cotangent_structure(cotangents=ct_spec.pretty(), output=out_spec.pretty())
         with mode._GradModeGuard(True):
             got = _grads(flat_out, flat_in, flat_ct, keep or _reaches_outside(flat_ct, []), retain=True)
-        grads, k = [], 0
-        for group, spec in zip(leaves, specs):
-            grads.append(pytree.unflatten(got[k:k + len(group)], spec))
-            k += len(group)
-        return tuple(grads)
+        return tuple(_regroup(got, leaves, specs))
 
     shown = _detach_tree(out, keep)
     if has_aux:
@@ -301,10 +303,7 @@ def _jacobian(func: Callable, argnums, has_aux: bool, api_name: str) -> Callable
                     else:
                         jac = t._new(t._data.reshape(-1)[:0].reshape(shape + tuple(t._data.shape)))
                     jacs.append(jac)
-                groups, k = [], 0
-                for group, spec in zip(leaves, specs):
-                    groups.append(pytree.unflatten(jacs[k:k + len(group)], spec))
-                    k += len(group)
+                groups = _regroup(jacs, leaves, specs)
                 per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
         result = pytree.unflatten(per_output, out_spec)
         if has_aux:

@@ -28,15 +28,22 @@ _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617
 _ASYMPTOTIC_FROM = 15.0
 
 
+def _shift_up(xp, z, term, start):
+    """z moved up in unit steps to the asymptotic range: (z + m, the steps' terms combined from `start`
+    by term(acc, z) at each z passed)."""
+    acc = start
+    for _ in range(_shift_count(xp, z)):
+        low = z < _ASYMPTOTIC_FROM
+        acc = xp.where(low, term(acc, z), acc)
+        z = xp.where(low, z + 1, z)
+    return z, acc
+
+
 def _lgamma_array(xp, d):
     x = d.astype(np.float64)
     reflect = x < 0.5
     z = xp.where(reflect, 1 - x, x)                           # z >= 1/2
-    prod = xp.ones_like(z)
-    for _ in range(_shift_count(xp, z)):
-        low = z < _ASYMPTOTIC_FROM
-        prod = xp.where(low, prod * z, prod)
-        z = xp.where(low, z + 1, z)
+    z, prod = _shift_up(xp, z, lambda acc, z: acc * z, xp.ones_like(z))
     inv2, power = 1 / (z * z), 1 / z
     series = xp.zeros_like(z)
     for k, b in enumerate(_BERNOULLI, start=1):
@@ -60,11 +67,7 @@ def _digamma_array(xp, d):
     x = d.astype(np.float64)
     reflect = x < 0.5
     z = xp.where(reflect, 1 - x, x)                           # z >= 1/2
-    acc = xp.zeros_like(z)
-    for _ in range(_shift_count(xp, z)):
-        low = z < _ASYMPTOTIC_FROM
-        acc = acc + xp.where(low, 1 / z, 0.0)
-        z = xp.where(low, z + 1, z)
+    z, acc = _shift_up(xp, z, lambda acc, z: acc + 1 / z, xp.zeros_like(z))
     inv2 = 1 / (z * z)
     series, power = xp.zeros_like(z), xp.ones_like(z)
     for k, b in enumerate(_BERNOULLI, start=1):
@@ -81,12 +84,8 @@ def _digamma_array(xp, d):
 def _polygamma_array(xp, n: int, d):
     """psi(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1."""
     x = d.astype(np.float64)
-    z, acc = x, xp.zeros_like(x)
     with backend.quiet(xp):
-        for _ in range(_shift_count(xp, x)):
-            low = z < _ASYMPTOTIC_FROM
-            acc = acc + xp.where(low, z ** -(n + 1), 0.0)
-            z = xp.where(low, z + 1, z)
+        z, acc = _shift_up(xp, x, lambda acc, z: acc + z ** -(n + 1), xp.zeros_like(x))
         fact = math.factorial(n)
         series = math.factorial(n - 1) / z ** n + fact / (2 * z ** (n + 1))
         for k, b in enumerate(_BERNOULLI, start=1):
