@@ -21,8 +21,8 @@ import functools
 from typing import Any, Callable
 
 from . import api, mode
-from .. import backend
 from . import pytree
+from .functional import _grad_preprocess, _zeros_like
 from .graph import AccumulateGrad
 from .policy import TORCH, policy_of
 from ..tensor import Tensor
@@ -52,13 +52,10 @@ def _check_argnums(argnums, count: int) -> tuple[int, ...]:
 
 def _track(t) -> Tensor:
     """A tensor to differentiate with respect to: an alias of `t` where it requires grad (the outer
-    graph goes on through it), else a fresh leaf."""
+    graph goes on through it), else a fresh leaf (autograd.functional's preparation of inputs)."""
     if not isinstance(t, Tensor):
         raise TORCH.errors.func_not_tensor(type=type(t))
-    if t._requires_grad:
-        from ..ops import view
-        return view(t, t._data.shape)
-    return t.detach().requires_grad_(True)
+    return _grad_preprocess((t,), create_graph=True, need_graph=True)[0]
 
 
 def _tracked_args(args: tuple, nums: tuple[int, ...]) -> tuple[list, list[list[Tensor]], list]:
@@ -107,10 +104,6 @@ def _reaches_outside(outputs, own: list[Tensor]) -> bool:
             continue
         stack.extend(e[0] for e in node.next_edges if e is not None)
     return False
-
-
-def _zeros_like(t: Tensor) -> Tensor:
-    return t._new(backend.namespace(t._data).zeros_like(t._data))
 
 
 def _grads(outputs: list, inputs: list, seeds, keep: bool, retain: bool) -> list:
@@ -246,7 +239,7 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
         flat_out, out_spec = _output_leaves(out, "jvp(f, primals, tangents)")
         flat_in = [t for group in leaves for t in group]
         keep = _reaches_outside(flat_out, flat_in) or _reaches_outside(flat_t, [])
-        dummies = [_zeros_like(o).requires_grad_(True) for o in flat_out]
+        dummies = [_zeros_like(o, requires_grad=True) for o in flat_out]
         back = _grads(flat_out, flat_in, dummies, keep=True, retain=True)
         if strict and not all(o._requires_grad for o in flat_out):
             raise TORCH.errors.func_jvp_strict_independent()
