@@ -20,6 +20,8 @@ COMMANDS: dict[str, Command] = {
     "run": Command("flowgrad.runner", "run a script or module with `import torch` / `oneflow` / `paddle` answered "
                                       "by flowgrad"),
     "check": Command("flowgrad.check", "read Python files and report which framework APIs flowgrad covers"),
+    "port": Command("flowgrad.port.cli", "translate a script between torch, paddle and oneflow, flag autograd "
+                                         "differences, verify the port on flowgrad's facades"),
     "bench": Command("flowgrad._bench", "flowgrad beside torch, MyGrad, HIPS autograd and hand-written NumPy"),
     "conformance": Command("conformance.cli", "run the cross-framework autograd scenarios on the facades and the "
                                               "real frameworks installed"),

@@ -152,6 +152,21 @@ def eye(n, m=None, dtype=None, device=None):
     return backend.xp_for(device).eye(n, n if m is None else m, dtype=dt)
 
 
+def triangle_indices(which: str, row: int, col: int, offset: int = 0, dtype=None, device=None,
+                     policy: Policy = TORCH):
+    """The coordinates (2 x N) of the lower (`which="tril"`) or upper triangle of a row x col
+    matrix, diagonal `offset` included, row by row."""
+    for name, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise policy.errors.triangle_indices_negative(name=name, value=value)
+    dt = backend.to_np_dtype(dtype) or np.dtype(np.int64)
+    if dt != np.int64 and dt != np.int32:
+        raise policy.errors.not_implemented_for(op=f"{which}_indices", dtype_scalar=dt)
+    xp = backend.xp_for(device)
+    r, c = (xp.tril_indices if which == "tril" else xp.triu_indices)(row, offset, col)
+    return xp.stack([r, c]).astype(dt)
+
+
 class Generator:
     """A seeded random stream (PCG64). The numbers differ from PyTorch's; the seeding contract holds."""
 

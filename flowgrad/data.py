@@ -104,6 +104,24 @@ class ConcatDataset(Dataset):
         return self.datasets[d][sample_idx]
 
 
+class ZippedDataset(Dataset):
+    """Sample i is the fields of sample i of each dataset (of equal lengths) in turn, as one tuple
+    (a sample that is not a list or tuple is one field)."""
+
+    def __init__(self, datasets) -> None:
+        self.datasets = list(datasets)
+
+    def __len__(self) -> int:
+        return len(self.datasets[0])
+
+    def __getitem__(self, idx) -> tuple:
+        fields = []
+        for d in self.datasets:
+            sample = d[idx]
+            fields.extend(sample if isinstance(sample, (list, tuple)) else [sample])
+        return tuple(fields)
+
+
 class Subset(Dataset):
     def __init__(self, dataset, indices: Sequence[int]) -> None:
         self.dataset = dataset

@@ -20,6 +20,7 @@ No recursion over graph depth anywhere.
 """
 from __future__ import annotations
 
+import gc
 import heapq
 import itertools
 import threading
@@ -30,7 +31,7 @@ import numpy as np
 
 from ..ops import add, cast, copy_grad, edge, sum_to, zeros_for
 from . import mode
-from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, shown_grad
+from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, one_output_meta, shown_grad
 from .policy import Policy
 
 Edge = tuple  # (node, output_nr)
@@ -48,6 +49,23 @@ def run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, reta
     No gradient flows into an edge in `cuts` (paddle's `no_grad_vars`). `observer`, when given, is
     told `popped(node)` as each node leaves the ready queue and `passed(node, next_node, grad)` for
     each gradient sent along an edge (paddle's backward-graph dump)."""
+    # The walk allocates a container per node and frees the graph as it goes, but makes no
+    # reference cycles: the cyclic collector, which would traverse the whole graph again and again
+    # while it is alive, is paused for the walk (and resumed as it was).
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        return _run_backward(policy, roots, seeds, retain_graph=retain_graph, create_graph=create_graph,
+                             targets=targets, capture=capture, cuts=cuts, observer=observer)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, retain_graph: bool,
+                  create_graph: bool, targets: Sequence[Edge] | None, capture: bool, cuts: set | None,
+                  observer) -> list | None:
     # 1. dependencies: pending[node] = [edges still to arrive, grad of output 0, owned 0, grad 1, owned 1, ...]
     pending = _count_dependencies(roots)
     needed = _nodes_reaching(roots, pending, targets) if targets is not None else None
@@ -224,7 +242,7 @@ def _tie(policy: Policy, node: Node, outs, saved: bool) -> tuple:
             continue
         t = cls.__new__(cls)
         t.next_edges = (edge(out),) + inputs
-        t.out_meta = ((out._data.shape, out._data.dtype),)
+        t.out_meta = one_output_meta(out._data)
         t.out_cls = type(out)
         t.seq = _next_seq()
         t._saved = t._hooks = t._metadata = t._trace = None
@@ -516,6 +534,12 @@ def current_graph_task_id() -> int:
     """Id of the backward pass running on this thread, -1 outside one."""
     tasks = _graph_tasks.get()
     return tasks[-1].id if tasks else -1
+
+
+def current_graph_task_is_filtered() -> bool:
+    """Whether the running backward pass computes only some gradients (`grad()`, `backward(inputs=)`)."""
+    tasks = _graph_tasks.get()
+    return bool(tasks) and tasks[-1].needed is not None
 
 
 def will_engine_execute_node(node: Node) -> bool:

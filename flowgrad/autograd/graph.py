@@ -15,6 +15,24 @@ _saved_hooks = mode.saved_hooks
 _seq = itertools.count()
 _next_seq = _seq.__next__
 
+# A node's `out_meta`, ((shape, dtype),) of its one output, is shared by all nodes with the same
+# shape and dtype (most of a graph's nodes): one tuple instead of three per node. Bounded: cleared
+# when it grows past _METAS_MAX distinct shapes.
+_METAS: dict = {}
+_METAS_MAX = 4096
+
+
+def one_output_meta(data) -> tuple:
+    """The shared `out_meta` of a node whose one output is the array `data`."""
+    key = (data.shape, data.dtype)
+    meta = _METAS.get(key)
+    if meta is None:
+        if len(_METAS) >= _METAS_MAX:
+            _METAS.clear()
+        meta = _METAS[key] = (key,)
+    return meta
+
+
 FREED = object()  # Node._saved after release: running or unpacking it again is an error
 
 
@@ -57,9 +75,12 @@ def _ref(obj):
         return lambda: obj
 
 
-def add_hook(hooks: dict, fn) -> RemovableHandle:
+def add_hook(hooks: dict, fn, prepend: bool = False) -> RemovableHandle:
+    """Register `fn` in `hooks` (first of all with `prepend`: an OrderedDict); the handle removes it."""
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
     return handle
 
 
@@ -171,7 +192,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self.next_edges = ()
-        self.out_meta = ((variable._data.shape, variable._data.dtype),)
+        self.out_meta = one_output_meta(variable._data)
         self.out_cls = type(variable)
         self._saved = None
         self.seq = float("inf")  # PyTorch runs accumulators first among ready nodes

@@ -158,13 +158,11 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def eye(n, m=None, dtype=None, device=None, requires_grad=False):
         return _finish(creation.eye(n, m, dtype, _dev(device)), requires_grad)
 
-    def tril_indices(row, col, offset=0, dtype=None, device=None, layout=None):
-        r, c = np.tril_indices(row, offset, col)
-        return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
+    def tril_indices(row, col, offset=0, dtype=None, device=None):
+        return Tensor._make(creation.triangle_indices("tril", row, col, offset, dtype, _dev(device), policy))
 
-    def triu_indices(row, col, offset=0, dtype=None, device=None, layout=None):
-        r, c = np.triu_indices(row, offset, col)
-        return Tensor._make(np.stack([r, c]).astype(backend.to_np_dtype(dtype) or np.int64))
+    def triu_indices(row, col, offset=0, dtype=None, device=None):
+        return Tensor._make(creation.triangle_indices("triu", row, col, offset, dtype, _dev(device), policy))
 
     # ------------------------------------------------------------------------------ random
     Generator, default_generator = build_generator(Tensor, module)

@@ -27,7 +27,9 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
        "sin", "softmax", "split", "sqrt", "squeeze", "stack", "std", "std_mean", "sub", "sum", "t",
        "take_along_dim", "tan", "tanh", "tile", "transpose", "tril", "triu", "trunc", "unbind", "unsqueeze", "var",
        "var_mean", "where", "count_nonzero", "addmm", "swapaxes", "hstack", "vstack", "broadcast_to", "median",
-       "max", "min", "all", "any", "lgamma", "digamma", "polygamma", "xlogy", "erfinv")
+        "max", "min", "all", "any", "index_add", "index_copy", "index_fill", "scatter_reduce", "cumprod", "cummax",
+        "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
+        "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
            "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne"}

@@ -1,5 +1,5 @@
 """More of the torch family's tensor surface, composed from the op table: sorting (with
-`<facade>.return_types`), addcmul / addcdiv / lerp, roll, unique, nan_to_num, meshgrid, tensordot,
+`<facade>.return_types`), addcmul / addcdiv / lerp, roll, nan_to_num, meshgrid, tensordot,
 hyperbolic and inverse trigonometric functions, fmod / frac, and tensor properties (stride,
 nbytes, ...).
 
@@ -236,6 +236,21 @@ def roll(input, shifts, dims=None):
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
+    d = input._data
+    policy = input.policy
+    if d.ndim == 0:
+        raise policy.errors.diff_0d()
+    if n < 0:
+        raise policy.errors.diff_order(n=n)
+    dim = ops.normalize_dim(dim, d.ndim)
+    for other in (prepend, append):
+        if other is not None:
+            o = other._data
+            if o.ndim != d.ndim:
+                raise policy.errors.diff_other_ndim()
+            for i, (a, b) in enumerate(zip(d.shape, o.shape)):
+                if i != dim and a != b:
+                    raise policy.errors.diff_other_shape(dim=i, size=a, other=b)
     x = input
     if prepend is not None:
         x = ops.cat([prepend, x], dim)
@@ -243,7 +258,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         x = ops.cat([x, append], dim)
     for _ in range(n):
         size = x._data.shape[dim]
-        x = ops.narrow(x, dim, 1, size - 1) - ops.narrow(x, dim, 0, size - 1)
+        if size == 0:
+            break
+        later, earlier = ops.narrow(x, dim, 1, size - 1), ops.narrow(x, dim, 0, size - 1)
+        x = ops.logical_xor(later, earlier) if x._data.dtype.kind == "b" else later - earlier
     return x
 
 
@@ -261,6 +279,13 @@ def meshgrid(*tensors, indexing=None):
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise policy.errors.meshgrid_indexing(indexing=indexing)
+    if not tensors:
+        raise policy.errors.meshgrid_empty()
+    if any(t._data.dtype != tensors[0]._data.dtype for t in tensors):
+        raise policy.errors.meshgrid_dtype()
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise policy.errors.meshgrid_dims(tensor=t)
     ts = list(tensors)
     swap = indexing == "xy" and len(ts) >= 2
     if swap:
@@ -277,16 +302,31 @@ def meshgrid(*tensors, indexing=None):
 
 
 def tensordot(a, b, dims=2):
+    policy = a.policy
+    na, nb = a._data.ndim, b._data.ndim
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
     if isinstance(dims, int):
-        da = list(range(a._data.ndim - dims, a._data.ndim))
-        db = list(range(dims))
+        if dims < 0:
+            raise policy.errors.tensordot_negative(dims=dims)
+        if dims > na or dims > nb:
+            raise policy.errors.tensordot_too_many(dims=dims)
+        da, db = list(range(na - dims, na)), list(range(dims))
+        shown = list(range(-dims, 0))
     else:
         da, db = ([dims[0]] if isinstance(dims[0], int) else list(dims[0]),
                   [dims[1]] if isinstance(dims[1], int) else list(dims[1]))
-    da = [d % a._data.ndim for d in da]
-    db = [d % b._data.ndim for d in db]
-    fa = [d for d in range(a._data.ndim) if d not in da]
-    fb = [d for d in range(b._data.ndim) if d not in db]
+        if len(da) != len(db):
+            raise policy.errors.tensordot_lists()
+        shown = da
+    for i, j, k in zip(da, db, shown):
+        sa, sb = a._data.shape[ops.normalize_dim(i, na)], b._data.shape[ops.normalize_dim(j, nb)]
+        if sa != sb:
+            raise policy.errors.tensordot_sizes(a=sa, a_dim=k, b=sb, b_dim=j)
+    da = [ops.normalize_dim(d, na) for d in da]
+    db = [ops.normalize_dim(d, nb) for d in db]
+    fa = [d for d in range(na) if d not in da]
+    fb = [d for d in range(nb) if d not in db]
     k = int(np.prod([a._data.shape[d] for d in da]))
     a2 = ops.reshape(ops.permute(a, fa + da), (-1, k))
     b2 = ops.reshape(ops.permute(b, db + fb), (k, -1))
@@ -308,32 +348,10 @@ def diag(x, diagonal=0):
     return ops.getitem(x, (rows, cols))
 
 
-def cdist(a, b, p=2.0):
-    diff = ops.unsqueeze(a, -2) - ops.unsqueeze(b, -3)
-    return ops.norm(diff, p, dim=-1)
-
-
 def trace(input):
     if input._data.ndim != 2:
         raise input.policy.errors.trace_dims(ndim=input._data.ndim)
     return ops.sum(diag(input))
-
-
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    d = input._host()
-    res = np.unique(d if dim is None else d, return_inverse=return_inverse, return_counts=return_counts,
-                    axis=dim)
-    if not (return_inverse or return_counts):
-        return input._new(backend.to_device(res, input.device) if input.device.type != "cpu" else res)
-    res = list(res)
-    out = [input._new(res[0])]
-    pos = 1
-    if return_inverse:
-        out.append(input._new(res[pos].reshape(d.shape if dim is None else -1).astype(np.int64)))
-        pos += 1
-    if return_counts:
-        out.append(input._new(res[pos].astype(np.int64)))
-    return tuple(out)
 
 
 def bincount(input, weights=None, minlength=0):
@@ -415,8 +433,8 @@ FUNCTIONS = {
     "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": sgn,
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
-    "tensordot": tensordot, "trace": trace, "unique": unique,
-    "bincount": bincount, "diag": diag, "cdist": cdist, "allclose": allclose, "isclose": isclose, "equal": equal,
+    "tensordot": tensordot, "trace": trace,
+    "bincount": bincount, "diag": diag, "allclose": allclose, "isclose": isclose, "equal": equal,
     "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
 }
@@ -424,7 +442,7 @@ FUNCTIONS = {
 _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "addcdiv", "lerp", "clamp_min",
                  "clamp_max", "sinh", "cosh", "atan", "arctan", "asin", "arcsin", "acos", "arccos", "hypot", "logit",
                  "deg2rad", "rad2deg", "fmod", "frac", "sgn", "signbit", "nan_to_num", "nansum", "float_power",
-                 "heaviside", "roll", "diff", "moveaxis", "trace", "unique", "bincount", "bitwise_and", "bitwise_or",
+                 "heaviside", "roll", "diff", "moveaxis", "trace", "bincount", "bitwise_and", "bitwise_or",
                  "bitwise_xor", "bitwise_not")
 
 METHODS = {name: FUNCTIONS[name] for name in _METHOD_FUNCS}
@@ -441,7 +459,7 @@ METHODS.update({
 # torch.sort / argsort / topk return torch.return_types named tuples: these replace simpler versions
 OVERRIDE = ("sort", "argsort", "topk")
 # ops whose (values, indices) result becomes a named tuple
-NAMED_RESULTS = ("max", "min", "median")
+NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin")
 
 
 def bind(namespace: dict, Tensor: type, module: str) -> None:

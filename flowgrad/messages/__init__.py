@@ -6,7 +6,8 @@ area keeps the tables short; a kind is defined once across all of them.
 """
 from __future__ import annotations
 
-from . import attention, autograd, conv, data, distributions, func, linalg, nn, ops, optim, runtime, tensor, tools
+from . import (attention, autograd, checkpoint, conv, data, distributions, func, linalg, nn, ops, optim, runtime,
+               tensor, tensor_ops, tools)
 
 
 def _merge(*tables: dict) -> dict:
@@ -21,4 +22,5 @@ def _merge(*tables: dict) -> dict:
 
 TORCH_MESSAGES: dict[str, tuple[type, str]] = _merge(
     autograd.MESSAGES, tensor.MESSAGES, ops.MESSAGES, nn.MESSAGES, optim.MESSAGES, data.MESSAGES, tools.MESSAGES,
-    runtime.MESSAGES, attention.MESSAGES, conv.MESSAGES, linalg.MESSAGES, func.MESSAGES, distributions.MESSAGES)
+    runtime.MESSAGES, attention.MESSAGES, conv.MESSAGES, linalg.MESSAGES, tensor_ops.MESSAGES, func.MESSAGES,
+    distributions.MESSAGES, checkpoint.MESSAGES)

@@ -11,8 +11,22 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_forward_missing": (NotImplementedError, 'Module [{cls}] is missing the required "forward" function'),
     "nn_forward_pre_hook_result": (RuntimeError, "forward pre-hook must return None or a tuple of (new_args, "
                                                  "new_kwargs), but got {result}."),
-    "nn_always_call_hook_silenced": (UserWarning, "module forward hook with ``always_call=True`` raised an exception "
-                                                  "that was silenced as another error was raised in forward: {exc}"),
+    "nn_always_call_hook_silenced": (UserWarning, "{which}module forward hook with ``always_call=True`` raised an "
+                                                  "exception that was silenced as another error was raised in "
+                                                  "forward: {exc}"),
+    # full backward hooks (flowgrad/nn/module_hooks.py)
+    "nn_backward_hook_count": (RuntimeError, "Backward hook returned an invalid number of grad_input, got {got}, but "
+                                             "expected {expected}"),
+    "nn_backward_pre_hook_count": (RuntimeError, "Backward pre hook returned an invalid number of grad_output, got "
+                                                 "{got}, but expected {expected}"),
+    "nn_backward_hook_outputs_only": (UserWarning, "Full backward hook is firing when gradients are computed with "
+                                                   "respect to module outputs since no inputs require gradients. See "
+                                                   "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                                                   "#torch.nn.Module.register_full_backward_hook for more details."),
+    "nn_backward_hook_no_input_result": (RuntimeError, "Backward hook for Modules where no input requires gradient "
+                                                       "should always return None or None for all gradients."),
+    "nn_backward_hook_output_type": (UserWarning, "For backward hooks to be called, module output should be a Tensor "
+                                                  "or a tuple of Tensors but received {type}"),
     # registration: register_buffer / register_parameter / add_module and attribute assignment
     "nn_buffer_before_init": (AttributeError, "cannot assign buffer before Module.__init__() call"),
     "nn_buffer_name_type": (TypeError, "buffer name should be a string. Got {type}"),
@@ -68,6 +82,76 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                         "non-finite, so it cannot be clipped. To disable this error and scale the "
                                         "gradients by the non-finite norm anyway, set `error_if_nonfinite=False`"),
     "nn_vector_type": (TypeError, "expected torch.Tensor, but got: {type}"),
+    "nn_parameters_devices": (TypeError, "Found two parameters on different devices, this is currently not "
+                                         "supported."),
+    "nn_clip_empty_generator": (UserWarning, "`parameters` is an empty generator, no gradient clipping will occur."),
+    "nn_clip_grad_norm_deprecated": (FutureWarning, "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                                                    "`torch.nn.utils.clip_grad_norm_`."),
+    # parametrizations (flowgrad/nn/parametrize.py)
+    "param_list_empty": (ValueError, "ParametrizationList requires one or more modules."),
+    "param_right_inverse_type": (ValueError, "'right_inverse' must return a Tensor or a Sequence of tensors (list, "
+                                             "tuple...). Got {type}"),
+    "param_right_inverse_dtype": (ValueError, "When `right_inverse` outputs one tensor, it may not change the dtype.\n"
+                                              "original.dtype: {original}\nright_inverse(original).dtype: {new}"),
+    "param_right_inverse_device": (ValueError, "When `right_inverse` outputs one tensor, it may not change the "
+                                               "device.\noriginal.device: {original}\nright_inverse(original).device: "
+                                               "{new}"),
+    "param_right_inverse_element": (ValueError, "'right_inverse' must return a Tensor or a Sequence of tensors (list, "
+                                                "tuple...). Got element {index} of the sequence with type {type}."),
+    "param_not_tensor": (ValueError, "A parametrization must return a tensor. Got {type}."),
+    "param_changes_dtype": (ValueError, "Registering a parametrization may not change the dtype of the tensor, unless "
+                                        "`unsafe` flag is enabled.\nunparametrized dtype: {before}\nparametrized "
+                                        "dtype: {after}"),
+    "param_changes_shape": (ValueError, "Registering a parametrization may not change the shape of the tensor, unless "
+                                        "`unsafe` flag is enabled.\nunparametrized shape: {before}\nparametrized "
+                                        "shape: {after}"),
+    "param_no_right_inverse": (RuntimeError, "parametrization {cls} does not implement right_inverse."),
+    "param_right_inverse_not_tensor": (ValueError, "`right_inverse` should return a tensor. Got {type}"),
+    "param_right_inverse_set_dtype": (ValueError, "The tensor returned by `right_inverse` has dtype {dtype} while "
+                                                  "`original` has dtype {original}"),
+    "param_right_inverse_not_sequence": (ValueError, "'right_inverse' must return a sequence of tensors. Got {type}."),
+    "param_right_inverse_length": (ValueError, "'right_inverse' must return a sequence of tensors of length "
+                                               "{expected}. Got a sequence of length {got}."),
+    "param_right_inverse_set_element": (ValueError, "'right_inverse' must return a sequence of tensors or "
+                                                    "reference-type opaques. Got element {index} of type {type}."),
+    "param_right_inverse_element_dtype": (ValueError, "Tensor {index} returned by `right_inverse` has dtype {dtype} "
+                                                      "while `original{index}` has dtype {original}"),
+    "param_pickle": (RuntimeError, "Serialization of parametrized modules is only supported through state_dict(). "
+                                   "See:\nhttps://pytorch.org/tutorials/beginner/saving_loading_models.html"
+                                   "#saving-loading-a-general-checkpoint-for-inference-and-or-resuming-training"),
+    "param_attribute_exists": (AssertionError, "Module already has an attribute named '{name}'"),
+    "param_appended_dtype": (ValueError, "Registering a parametrization may not change the dtype of the tensor, "
+                                         "unless the `unsafe` flag is enabled.\nmodule.{name}.dtype: {before}\n"
+                                         "parametrization(module.{name}).dtype: {after}"),
+    "param_appended_shape": (ValueError, "Registering a parametrization may not change the shape of the tensor, "
+                                         "unless the `unsafe` flag is enabled.\nmodule.{name}.shape: {before}\n"
+                                         "parametrization(module.{name}).shape: {after}"),
+    "param_appended_inverse_type": (ValueError, "parametrization.right_inverse must return a tensor. Got: {type}"),
+    "param_appended_inverse_dtype": (ValueError, "The tensor returned by parametrization.right_inverse must have the "
+                                                 "same dtype as module.{name}, unless the `unsafe` flag is enabled.\n"
+                                                 "module.{name}.dtype: {before}\nreturned dtype: {after}"),
+    "param_appended_inverse_shape": (ValueError, "The tensor returned by parametrization.right_inverse must have the "
+                                                 "same shape as module.{name}, unless the `unsafe` flag is enabled.\n"
+                                                 "module.{name}.shape: {before}\nreturned shape: {after}"),
+    "param_no_tensor": (ValueError, "Module '{module}' does not have a parameter, a buffer, or a parametrized element "
+                                    "with name '{name}'"),
+    "param_not_parametrized": (ValueError, "Module {module} does not have a parametrization on {name}"),
+    "param_leave_sequence": (ValueError, "Cannot leave unparametrized (`leave_parametrized=False`) a tensor that is "
+                                         "parametrized in terms of a sequence of tensors."),
+    # flowgrad/nn/parametrizations.py
+    "param_spectral_dim": (IndexError, "Dimension out of range (expected to be in range of [{low}, {high}] but got "
+                                       "{dim})"),
+    "param_power_iterations": (ValueError, "Expected n_power_iterations to be positive, but got "
+                                           "n_power_iterations={n}"),
+    "param_spectral_no_tensor": (ValueError, "Module '{module}' has no parameter or buffer with name '{name}'"),
+    "param_orthogonal_shape": (ValueError, "Expected a matrix or batch of matrices of shape {expected}. Got a tensor "
+                                           "of shape {got}."),
+    "param_orthogonal_assign": (NotImplementedError, "It is not possible to assign to the matrix exponential or the "
+                                                     "Cayley parametrizations when use_trivialization=False."),
+    "param_orthogonal_ndim": (ValueError, "Expected a matrix or batch of matrices. Got a tensor of {ndim} "
+                                          "dimensions."),
+    "param_orthogonal_map": (ValueError, 'orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                                         "Got: {got}"),
     # containers (flowgrad/nn/containers.py)
     "nn_index_range": (IndexError, "index {index} is out of range"),
     "nn_sequential_add": (ValueError, _NOT_SEQUENTIAL),

@@ -44,13 +44,28 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "bmm_sizes": (RuntimeError, "Expected size for first two dimensions of batch2 tensor to be: {want} but got: {got}."),
     "dot_dims": (RuntimeError, "1D tensors expected, but got {a}D and {b}D tensors"),
     "einsum_operands": (RuntimeError, "einsum(): {more} operands were provided than specified in the equation"),
-    "einsum_ellipsis": (NotImplementedError, "einsum with ellipsis is not supported by flowgrad yet"),
-    "einsum_repeated_label": (NotImplementedError, "einsum with a repeated label in one operand is not supported by "
-                                                   "flowgrad yet"),
     "einsum_subscripts": (RuntimeError, "einsum(): the number of subscripts in the equation ({given}) does not match "
                                         "the number of dimensions ({ndim}) for operand {index} and no ellipsis was "
                                         "given"),
-    "einsum_broadcast": (RuntimeError, "einsum(): operands do not broadcast with remapped shapes (original->remapped)"),
+    "einsum_no_operands": (ValueError, "einsum(): must specify the equation string and at least one operand, or at "
+                                       "least one operand and its subscripts list"),
+    "einsum_invalid_subscript": (RuntimeError, "einsum(): invalid subscript given at index {index} in the equation "
+                                               "string, subscripts must be in [a-zA-Z]"),
+    "einsum_dot": (RuntimeError, "einsum(): found '.' for operand {operand} that is not part of any ellipsis"),
+    "einsum_second_ellipsis": (RuntimeError, "einsum(): found '.' for operand {operand} for which an ellipsis was "
+                                             "already found"),
+    "einsum_subscripts_more": (RuntimeError, "einsum(): the number of subscripts in the equation ({given}) is more than "
+                                             "the number of dimensions ({ndim}) for operand {index}"),
+    "einsum_output_repeated": (RuntimeError, "einsum(): output subscript {label} appears more than once in the output"),
+    "einsum_output_unknown": (RuntimeError, "einsum(): output subscript {label} does not appear in the equation for any "
+                                            "input operand"),
+    "einsum_size": (RuntimeError, "einsum(): subscript {label} has size {size} for operand {operand} which does not "
+                                  "broadcast with previously seen size {seen}"),
+    "einsum_diagonal_size": (RuntimeError, "einsum(): subscript {label} is repeated for operand {operand} but the sizes "
+                                           "don't match, {size} != {other}"),
+    "einsum_ellipsis_size": (RuntimeError, "einsum(): dimension {dim} covered by ellipsis in operand {operand}has size "
+                                           "{size} which does not broadcast with previously seen ellipsis with size "
+                                           "{seen} for the respective dimension"),
     # reductions (ops/reduction.py)
     "mean_dtype": (RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating point or "
                                  "complex dtype. Got: {dtype_scalar}"),

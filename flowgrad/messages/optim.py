@@ -31,7 +31,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_load_group_count": (ValueError, "loaded state dict has a different number of parameter groups"),
     "optim_load_group_size": (ValueError, "loaded state dict contains a parameter group that doesn't match the size "
                                           "of optimizer's group"),
-    # hyper-parameters (sgd.py, adam.py, rmsprop.py, adagrad.py)
+    # hyper-parameters (sgd.py, adam.py, rmsprop.py, adagrad.py, adadelta.py, nadam.py, radam.py, lbfgs.py)
     "optim_invalid_lr": (ValueError, "Invalid learning rate: {lr}"),
     "optim_invalid_momentum": (ValueError, "Invalid momentum value: {momentum}"),
     "optim_invalid_weight_decay": (ValueError, "Invalid weight_decay value: {weight_decay}"),
@@ -41,6 +41,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_invalid_lr_decay": (ValueError, "Invalid lr_decay value: {lr_decay}"),
     "optim_invalid_initial_accumulator": (ValueError, "Invalid initial_accumulator_value value: {value}"),
     "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
+    "optim_invalid_rho": (ValueError, "Invalid rho value: {rho}"),
+    "optim_invalid_momentum_decay": (ValueError, "Invalid momentum_decay value: {momentum_decay}"),
+    # lbfgs.py
+    "optim_lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
+    "optim_lbfgs_group_count": (AssertionError, "Expected exactly one param_group, but got {count}"),
+    "optim_lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),
     # learning-rate schedulers (flowgrad/optim/lr_scheduler.py)
     "sched_not_optimizer": (TypeError, "{type} is not an Optimizer"),
     "sched_initial_lr": (KeyError, "param 'initial_lr' is not specified in param_groups[{index}] when resuming "
@@ -66,6 +72,23 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                 "more than the number of milestone points, but got number of "
                                                 "schedulers {schedulers} and the number of milestones to be equal to "
                                                 "{milestones}"),
+    "sched_chained_empty": (ValueError, "{cls} expects at least one scheduler to be chained, but got no scheduler."),
+    # lr_cycles.py
+    "sched_param_length": (ValueError, "{name} must have the same length as optimizer.param_groups. {name} has {got} "
+                                       "values, param_groups has {groups}."),
+    "sched_cycle_momentum": (ValueError, "optimizer must support momentum or beta1 with `cycle_momentum` option "
+                                         "enabled"),
+    "sched_cyclic_mode": (ValueError, "mode is invalid and scale_fn is None"),
+    "sched_positive_integer": (ValueError, "Expected positive integer {name}, but got {value}"),
+    "sched_t_mult": (ValueError, "Expected integer T_mult >= 1, but got {T_mult}"),
+    "sched_eta_min": (ValueError, "Expected float or int eta_min, but got {eta_min} of type {type}"),
+    "sched_negative_epoch": (ValueError, "Expected non-negative epoch, but got {epoch}"),
+    "sched_one_cycle_total": (ValueError, "You must define either total_steps OR (epochs AND steps_per_epoch)"),
+    "sched_pct_start": (ValueError, "Expected float between 0 and 1 pct_start, but got {pct_start}"),
+    "sched_anneal_strategy": (ValueError, "anneal_strategy must be one of 'cos' or 'linear', instead got "
+                                          "{strategy}"),
+    "sched_one_cycle_overrun": (ValueError, "Tried to step {steps} times. The specified number of total steps is "
+                                            "{total}"),
     "sched_plateau_factor": (ValueError, "Factor should be < 1.0."),
     "sched_plateau_min_lrs": (ValueError, "expected {expected} min_lrs, got {got}"),
     "sched_plateau_groups": (RuntimeError, "The number of param groups in the `optimizer` ({groups}) differs from when "

@@ -27,10 +27,14 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
                           TransformerEncoderLayer)
 from .parameter import Parameter
+from .parametrizations import _Orthogonal, _SpectralNorm, _WeightNorm
+from .parametrize import ParametrizationList
 
 # Layers that other layers build but that PyTorch does not name in torch.nn: a facade derives a
 # class for each (Module._layer finds it) without presenting it.
-INNER_MODULE_CLASSES = {"NonDynamicallyQuantizableLinear": NonDynamicallyQuantizableLinear}
+INNER_MODULE_CLASSES = {"NonDynamicallyQuantizableLinear": NonDynamicallyQuantizableLinear,
+                        "ParametrizationList": ParametrizationList, "_WeightNorm": _WeightNorm,
+                        "_SpectralNorm": _SpectralNorm, "_Orthogonal": _Orthogonal}
 # Every other Module subclass defined here, by name: a facade derives its own class for each.
 MODULE_CLASSES = {name: obj for name, obj in dict(globals()).items()
                   if isinstance(obj, type) and issubclass(obj, Module) and obj is not Module

@@ -6,6 +6,7 @@ import math
 
 from . import functional as F
 from . import init
+from .functional_conv import transposed_size
 from .module import Module
 
 
@@ -146,8 +147,7 @@ class _ConvTransposeNd(_ConvNd):
         if len(output_size) != n:
             raise self._tensor_cls.policy.errors.conv_transpose_output_size_len(dims=n, ndim=len(shape),
                                                 full=lead + n, got=len(output_size))
-        low = [(shape[lead + i] - 1) * self.stride[i] - 2 * self.padding[i]
-               + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i in range(n)]
+        low = transposed_size(shape[lead:], self.kernel_size, self.stride, self.padding, self.dilation)
         high = [low[i] + self.stride[i] - 1 for i in range(n)]
         if any(not low[i] <= output_size[i] <= high[i] for i in range(n)):
             raise self._tensor_cls.policy.errors.conv_transpose_output_size_range(size=output_size, low=low,

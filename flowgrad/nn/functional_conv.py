@@ -159,6 +159,12 @@ def _per_axis(output_padding, stride, dilation) -> str:
                     for axis, v in zip(axes, values))
 
 
+def transposed_size(in_spatial, kernel, stride, padding, dilation) -> list:
+    """A transposed convolution's output size per spatial dim with no output padding."""
+    return [(i - 1) * s - 2 * p + d * (k - 1) + 1 for i, k, s, p, d in zip(in_spatial, kernel, stride, padding,
+                                                                              dilation)]
+
+
 def _conv_transpose(fn: str, spatial: int, input, weight, bias, stride, padding, output_padding, groups, dilation):
     x, unbatched = _batched(input, spatial, fn)
     policy = input.policy
@@ -173,8 +179,8 @@ def _conv_transpose(fn: str, spatial: int, input, weight, bias, stride, padding,
         raise policy.errors.conv_output_padding(values=_per_axis(output_padding, stride, dilation))
     in_spatial = x._data.shape[2:]
     ks = weight._data.shape[2:]
-    out_spatial = tuple((in_spatial[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (ks[i] - 1)
-                        + output_padding[i] + 1 for i in range(k))
+    out_spatial = tuple(size + op for size, op in zip(transposed_size(in_spatial, ks, stride, padding, dilation),
+                                                       output_padding))
     if any(o < 1 for o in out_spatial):
         lead = (1,) if k == 1 else ()
         raise policy.errors.conv_transposed_output_size(input=" x ".join(map(str, lead + tuple(in_spatial))),

@@ -1,6 +1,6 @@
 """Resampling: F.pixel_shuffle / F.pixel_unshuffle / F.channel_shuffle and F.interpolate, checked
 here and run by the primitives of flowgrad.ops.resample (nearest modes gather a source cell per
-dim, linear modes contract each dim with a matrix of interpolation weights)."""
+dim, linear and cubic modes contract each dim with a matrix of interpolation weights)."""
 from __future__ import annotations
 
 import math
@@ -16,7 +16,8 @@ __all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate",
 
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
 _STEMS = {"nearest": "UpsampleNearest{}D", "nearest-exact": "UpsampleNearestExact{}D", "linear": "UpsampleLinear{}D",
-          "bilinear": "UpsampleBilinear{}D", "trilinear": "UpsampleTrilinear{}D"}
+          "bilinear": "UpsampleBilinear{}D", "trilinear": "UpsampleTrilinear{}D", "bicubic": "UpsampleBicubic{}D"}
+_CUBIC_A = -0.75  # the cubic convolution's parameter
 
 
 def _shuffle_checks(input, fn: str, factor: int):
@@ -79,16 +80,22 @@ def _nearest_index(n_in: int, n_out: int, scale, exact: bool) -> np.ndarray:
     return np.minimum(src, n_in - 1)
 
 
-def _linear_matrix(n_in: int, n_out: int, scale, align_corners: bool, dtype) -> np.ndarray:
-    """The (out, in) weights of linear interpolation along one dim (ATen's source-index rule, in the
-    input's floating type)."""
+def _source_index(n_in: int, n_out: int, scale, align_corners: bool, half_pixel: bool, dtype) -> np.ndarray:
+    """ATen's source coordinate of each output cell, in the input's floating type (`half_pixel`:
+    cell centres, else cell corners, paddle's align_mode=1)."""
     ft = np.dtype(dtype).type
     if align_corners:
         step = ft(n_in - 1) / ft(n_out - 1) if n_out > 1 else ft(0)
     else:
         step = ft(1.0 / scale) if scale is not None and scale > 0 else ft(n_in) / ft(n_out)
     dst = np.arange(n_out, dtype=dtype)
-    src = step * dst if align_corners else np.maximum(step * (dst + ft(0.5)) - ft(0.5), ft(0))
+    return step * dst if align_corners or not half_pixel else step * (dst + ft(0.5)) - ft(0.5)
+
+
+def _linear_matrix(n_in: int, n_out: int, scale, align_corners: bool, dtype, half_pixel: bool = True) -> np.ndarray:
+    """The (out, in) weights of linear interpolation along one dim."""
+    ft = np.dtype(dtype).type
+    src = np.maximum(_source_index(n_in, n_out, scale, align_corners, half_pixel, dtype), ft(0))
     i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
     lam1 = np.clip(src - i0.astype(dtype), 0, 1)
     i1 = i0 + (i0 < n_in - 1)
@@ -99,8 +106,33 @@ def _linear_matrix(n_in: int, n_out: int, scale, align_corners: bool, dtype) -> 
     return m
 
 
+def _cubic_matrix(n_in: int, n_out: int, scale, align_corners: bool, dtype) -> np.ndarray:
+    """The (out, in) weights of cubic convolution (Keys, A = -0.75) along one dim: four taps around
+    each unclamped source coordinate, taps past an edge folded onto the edge cell."""
+    ft = np.dtype(dtype).type
+    a = ft(_CUBIC_A)
+    src = _source_index(n_in, n_out, scale, align_corners, True, dtype)
+    i0 = np.floor(src)
+    t = (src - i0).astype(dtype)
+    near = lambda x: ((a + 2) * x - (a + 3)) * x * x + 1  # noqa: E731  |x| <= 1
+    far = lambda x: ((a * x - 5 * a) * x + 8 * a) * x - 4 * a  # noqa: E731  1 < |x| < 2
+    weights = (far(t + 1), near(t), near(1 - t), far(2 - t))
+    m = np.zeros((n_out, n_in), dtype=dtype)
+    rows = np.arange(n_out)
+    for k, w in enumerate(weights):
+        np.add.at(m, (rows, np.clip(i0.astype(np.int64) - 1 + k, 0, n_in - 1)), w)
+    return m
+
+
 def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
                 recompute_scale_factor=None, antialias: bool = False):
+    return interpolate_from(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
+
+
+def interpolate_from(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                     recompute_scale_factor=None, antialias: bool = False, *, half_pixel: bool = True):
+    """interpolate, whose linear modes without align_corners sample at cell centres (`half_pixel`,
+    PyTorch's rule) or at cell corners (paddle's align_mode=1)."""
     policy = input.policy
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -144,7 +176,9 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
         raise policy.errors.interpolate_input_dims(ndim=len(shape), mode=mode)
     if mode in _LINEAR and _LINEAR[mode] != dim:
         raise policy.errors.interpolate_mode_dims(ndim=len(shape), mode=mode, needs=_LINEAR[mode] + 2)
-    if mode in ("bicubic", "lanczos"):
+    if mode == "bicubic" and dim != 2:
+        raise policy.errors.interpolate_input_dims(ndim=len(shape), mode=mode)
+    if mode == "lanczos":
         raise policy.errors.interpolate_mode_not_built(mode=mode)
     if mode == "area":
         return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1](input, outs)
@@ -163,8 +197,11 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
         n_in = shape[2 + i]
         if mode in ("nearest", "nearest-exact"):
             plan.append(("index", _nearest_index(n_in, outs[i], scales[i], mode == "nearest-exact"), n_in))
+        elif mode == "bicubic":
+            plan.append(("matrix", _cubic_matrix(n_in, outs[i], scales[i], align_corners, d.dtype), n_in))
         else:
-            plan.append(("matrix", _linear_matrix(n_in, outs[i], scales[i], align_corners, d.dtype), n_in))
+            plan.append(("matrix", _linear_matrix(n_in, outs[i], scales[i], align_corners, d.dtype, half_pixel),
+                         n_in))
     return _resample.resample(input, tuple(plan), _STEMS[mode].format(dim))
 
 

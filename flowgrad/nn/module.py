@@ -18,9 +18,10 @@ import numpy as np
 
 from .. import backend
 from ..autograd import mode
-from ..autograd.graph import RemovableHandle
+from ..autograd.graph import RemovableHandle, add_hook
 from ..tensor import zero_grads
 from ..tensor import Tensor
+from .module_hooks import GLOBAL, BackwardHook
 from .parameter import Parameter
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
@@ -97,6 +98,8 @@ class Module:
         d["_modules"] = {}
         d["_forward_pre_hooks"] = OrderedDict()
         d["_forward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
         d["_state_dict_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
@@ -105,60 +108,77 @@ class Module:
         raise self._tensor_cls.policy.errors.nn_forward_missing(cls=type(self).__name__)
 
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks
+                or GLOBAL.active()):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        for fn, with_kwargs, _ in list(self._forward_pre_hooks.values()):
-            if with_kwargs:
-                res = fn(self, args, kwargs)
-                if res is not None:
-                    if isinstance(res, tuple) and len(res) == 2:
-                        args, kwargs = res
-                    else:
-                        raise self._tensor_cls.policy.errors.nn_forward_pre_hook_result(result=res)
-            else:
-                res = fn(self, args)
-                if res is not None:
-                    args = res if isinstance(res, tuple) else (res,)
+        """PyTorch's hooked call: global then own forward pre-hooks, the backward hooks' identity
+        nodes around forward, global then own forward hooks; on an error, the `always_call`
+        forward hooks not yet run."""
+        policy = self._tensor_cls.policy
         called = set()
         result = None
         try:
+            backward_pre_hooks = [*GLOBAL.backward_pre.values(), *self._backward_pre_hooks.values()]
+            backward_hooks = [*GLOBAL.backward.values(), *self._backward_hooks.values()]
+            for fn, with_kwargs, _ in [*GLOBAL.forward_pre.values(), *self._forward_pre_hooks.values()]:
+                if with_kwargs:
+                    res = fn(self, args, kwargs)
+                    if res is not None:
+                        if isinstance(res, tuple) and len(res) == 2:
+                            args, kwargs = res
+                        else:
+                            raise policy.errors.nn_forward_pre_hook_result(result=res)
+                else:
+                    res = fn(self, args)
+                    if res is not None:
+                        args = res if isinstance(res, tuple) else (res,)
+            bw_hook = None
+            if backward_hooks or backward_pre_hooks:
+                bw_hook = BackwardHook(self, backward_hooks, backward_pre_hooks)
+                args = bw_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
-            for hid, (fn, with_kwargs, _) in list(self._forward_hooks.items()):
+            for hid, (fn, with_kwargs, _) in [*GLOBAL.forward.items(), *self._forward_hooks.items()]:
                 called.add(hid)
                 res = fn(self, args, kwargs, result) if with_kwargs else fn(self, args, result)
                 if res is not None:
                     result = res
+            if bw_hook is not None:
+                if not isinstance(result, (Tensor, tuple)):
+                    warnings.warn(policy.errors.nn_backward_hook_output_type(type=type(result)), stacklevel=2)
+                result = bw_hook.setup_output_hook(result)
             return result
         except Exception:
-            for hid, (fn, with_kwargs, always) in list(self._forward_hooks.items()):
-                if always and hid not in called:
-                    try:
-                        res = fn(self, args, kwargs, result) if with_kwargs else fn(self, args, result)
-                        if res is not None:
-                            result = res
-                    except Exception as exc:  # PyTorch silences these with a warning
-                        warning = self._tensor_cls.policy.errors.nn_always_call_hook_silenced(exc=exc)
-                        warnings.warn(warning, stacklevel=2)
+            for which, hooks in (("global ", GLOBAL.forward), ("", self._forward_hooks)):
+                for hid, (fn, with_kwargs, always) in list(hooks.items()):
+                    if always and hid not in called:
+                        try:
+                            res = fn(self, args, kwargs, result) if with_kwargs else fn(self, args, result)
+                            if res is not None:
+                                result = res
+                        except Exception as exc:  # PyTorch silences these with a warning
+                            warning = policy.errors.nn_always_call_hook_silenced(which=which, exc=exc)
+                            warnings.warn(warning, stacklevel=2)
             raise
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
                                   with_kwargs: bool = False) -> RemovableHandle:
-        return self._add_hook(self._forward_pre_hooks, (hook, with_kwargs, False), prepend)
+        return add_hook(self._forward_pre_hooks, (hook, with_kwargs, False), prepend)
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
                               always_call: bool = False) -> RemovableHandle:
-        return self._add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
+        return add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
 
-    @staticmethod
-    def _add_hook(hooks: OrderedDict, entry, prepend: bool) -> RemovableHandle:
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = entry
-        if prepend:
-            hooks.move_to_end(handle.id, last=False)
-        return handle
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_output) -> new grad_output | None`, before the module's gradients."""
+        return add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output) -> new grad_input | None`, once the gradients of
+        the module's inputs are computed."""
+        return add_hook(self._backward_hooks, hook, prepend)
 
     # ------------------------------------------------------------------- registration
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
@@ -605,16 +625,10 @@ class Module:
         return keys
 
     def register_state_dict_post_hook(self, hook) -> RemovableHandle:
-        return self._add_hook_plain(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
-        return self._add_hook_plain(self._load_state_dict_post_hooks, hook)
-
-    @staticmethod
-    def _add_hook_plain(hooks, fn) -> RemovableHandle:
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = fn
-        return handle
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # --------------------------------------------------------------------------- repr
     def extra_repr(self) -> str:
@@ -643,6 +657,8 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for name in ("_backward_pre_hooks", "_backward_hooks"):
+            self.__dict__.setdefault(name, OrderedDict())
 
     # ------------------------------------------------------------------ construction
     @staticmethod

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+import types
+import warnings
 
 import numpy as np
 
@@ -9,6 +11,7 @@ from .. import backend
 from .. import ops
 from ..autograd.policy import TORCH
 from ..tensor import Tensor
+from .module import _typename
 
 
 def _param_list(parameters) -> list:
@@ -44,13 +47,16 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
 
 def clip_grads_with_norm_(parameters, max_norm: float, total_norm, foreach=None) -> None:
     grads = [p._grad for p in _param_list(parameters) if p._grad is not None]
+    max_norm = float(max_norm)
     if not grads:
         return
-    coef = float(max_norm) / (float(total_norm) + 1e-6)
-    coef = min(coef, 1.0)
+    # PyTorch's arithmetic, in the norm's dtype: (1 / (total + 1e-6)) * max_norm, clamped at 1
+    total = total_norm._data if isinstance(total_norm, Tensor) else np.asarray(total_norm)
+    xp = backend.namespace(total)
+    coef = xp.minimum(xp.reciprocal(total + 1e-6) * max_norm, 1.0)
     for g in grads:
         d = g._data
-        d *= d.dtype.type(coef)
+        d *= backend.to_device(coef, g.device)
         g._bump()
 
 
@@ -58,7 +64,12 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_i
                     foreach=None):
     """Scale the gradients in place so that their joint `norm_type` norm is at most `max_norm`;
     returns the norm before clipping."""
-    params = _param_list(parameters)
+    if isinstance(parameters, Tensor):
+        params = [parameters]
+    else:
+        params = list(parameters)
+        if isinstance(parameters, types.GeneratorType) and not params:
+            warnings.warn(TORCH.errors.nn_clip_empty_generator(), stacklevel=3)
     grads = [p._grad for p in params if p._grad is not None]
     if not grads:
         cls = type(params[0])._out_cls if params else Tensor
@@ -66,6 +77,13 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_i
     total = get_total_norm(grads, norm_type, error_if_nonfinite)
     clip_grads_with_norm_(params, max_norm, total)
     return total
+
+
+def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                   foreach=None):
+    """Deprecated spelling of clip_grad_norm_."""
+    warnings.warn(TORCH.errors.nn_clip_grad_norm_deprecated(), stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
 def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
@@ -78,16 +96,26 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
             g._bump()
 
 
+def _check_same_device(param: Tensor, first: Tensor | None) -> Tensor:
+    """The first parameter seen; PyTorch's TypeError when `param` is on another device."""
+    if first is not None and param.device != first.device:
+        raise param.policy.errors.nn_parameters_devices()
+    return first if first is not None else param
+
+
 def parameters_to_vector(parameters):
-    params = list(parameters)
+    params, first = list(parameters), None
+    for p in params:
+        first = _check_same_device(p, first)
     return ops.cat([ops.reshape(p, (-1,)) for p in params])
 
 
 def vector_to_parameters(vec, parameters) -> None:
     if not isinstance(vec, Tensor):
-        raise TORCH.errors.nn_vector_type(type=type(vec).__name__)
-    pointer = 0
+        raise TORCH.errors.nn_vector_type(type=_typename(vec))
+    pointer, first = 0, None
     for p in parameters:
+        first = _check_same_device(p, first)
         n = p._data.size
         p.data = vec._data[pointer:pointer + n].reshape(p._data.shape)
         pointer += n

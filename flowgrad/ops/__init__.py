@@ -15,15 +15,23 @@ from ._declare import OpNode, derivative, edge, identity, recording, save, save_
 from ..tensor import Tensor
 
 from . import elementwise, shape, indexing, reduction, linalg, nn, special
+from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
+from .index_ops import *  # noqa: F401,F403
+from .cumulative import *  # noqa: F401,F403
+from .search import *  # noqa: F401,F403
+from .sets import *  # noqa: F401,F403
+from .tiling import *  # noqa: F401,F403
+from .einsum_notation import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 
-for _mod in (elementwise, reduction, shape, indexing, linalg, nn, special):
+for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, sets, tiling, special):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():
         setattr(Tensor, _name, _fn)
 del _mod, _name, _fn
@@ -44,7 +52,8 @@ _INPLACE = {"add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul
             "ceil": ceil, "round": round, "sign": sign, "reciprocal": reciprocal, "masked_fill": masked_fill,
             "fill": fill, "copy": copy_from, "scatter": scatter, "scatter_add": scatter_add, "tril": tril,
             "triu": triu, "remainder": remainder, "clamp_min": lambda x, m: clamp(x, min=m),
-            "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put}
+            "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put, "index_add": index_add,
+            "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce, "cumprod": cumprod}
 for _name, _fn in _INPLACE.items():
     setattr(Tensor, _name + "_", _inplace_method(_fn))
 for _name, _fn in (("__iadd__", add), ("__isub__", sub), ("__imul__", mul), ("__itruediv__", div),

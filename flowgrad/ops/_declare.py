@@ -46,7 +46,7 @@ import traceback
 
 from .. import backend
 from ..autograd import mode
-from ..autograd.graph import FREED, Node, SavedTensor, SavedTensorRef, _next_seq
+from ..autograd.graph import _METAS, FREED, Node, SavedTensor, SavedTensorRef, _next_seq, one_output_meta
 from ..autograd.policy import TORCH
 from ..tensor import Tensor
 from . import names as _names
@@ -168,7 +168,8 @@ def _build(spec: dict, module: str) -> type[OpNode]:
           "names": _names.row(spec["torch"], spec["paddle"], spec["oneflow"]), "_saved_names": shown}
     env = {"_FREED": FREED, "_SavedTensor": SavedTensor, "_freed": _freed, "_save": save, "_Tensor": Tensor,
            "_new": _new, "_edge": _edge, "_next_seq": _next_seq, "_trace": _trace, "_TRACING": _TRACING,
-           "_FORWARD_TRACES": _FORWARD_TRACES, "_anomaly": _anomaly}
+           "_FORWARD_TRACES": _FORWARD_TRACES, "_anomaly": _anomaly, "_METAS": _METAS,
+           "_one_output_meta": one_output_meta}
     env.update({f"_f{i}": f for i, f in enumerate(formulas.values())})
     method = "apply" if multi else "backward"
     ns[method] = _compile(_backward_source(method, inputs, list(formulas.values()), wants, saved, keep,
@@ -219,7 +220,8 @@ _MAKE_NODE = """\
 _SAVE = "(_SavedTensor({t}) if {t}._extra is None else _save({t}))"   # save(t), inlined for the common case
 _ONE_OUTPUT = """\
     data = out._data
-    node.out_meta = ((data.shape, data.dtype),)
+    meta = _METAS.get((data.shape, data.dtype))
+    node.out_meta = meta if meta is not None else _one_output_meta(data)
 """
 _MANY_OUTPUTS = """\
     node.out_meta = tuple([(o._data.shape, o._data.dtype) for o in outs])

@@ -1,13 +1,17 @@
 """Convolution over any number of spatial dims (N, C, *spatial), plain and transposed.
 
-A convolution runs as im2col (the windows of the padded input copied into one contiguous array)
-and one matrix product with the weight. Its derivatives are two primitives of their own: the input
-gradient (one matrix product, then the windows added back into place: a transposed convolution)
-and the weight gradient (one matrix product of the output gradient with the windows). The three
-are bilinear and each one's derivative is expressed through the others, so gradients of every
-order stay inside this table. A transposed convolution is the input-gradient primitive recorded as
-a forward. Padding is given per side, `(lo0, hi0, lo1, hi1, ...)` in dim order, so 'same' padding
-and ceil-mode pooling need no extra copies.
+A convolution lays its input out channels-last, copies the windows out of a strided view of it in
+one go (`windows_last`) and takes one matrix product with the weight; its result is an
+(N, O, *spatial) view of channels-last memory, so the next convolution's layout change is free.
+Its derivatives are two primitives of their own: the input gradient (at stride 1 a full
+convolution of the gradient with the flipped kernel; otherwise one matrix product, then the
+windows added back into place: a transposed convolution) and the weight gradient (one matrix
+product of the output gradient with the windows). The three are bilinear and each one's
+derivative is expressed through the others, so gradients of every order stay inside this table.
+A transposed convolution is the input-gradient primitive recorded as a forward. Padding is given
+per side, `(lo0, hi0, lo1, hi1, ...)` in dim order, so 'same' padding and ceil-mode pooling need
+no extra copies. (`im2col` / `col2im`, channels before the kernel offset, serve pooling, unfold
+and fold.)
 """
 from __future__ import annotations
 
@@ -70,32 +74,95 @@ def col2im(xp, gcols, x_shape, kernel, stride, pads, dilation):
 
 
 def _grouped_matmul(xp, a, b, groups):
-    """(M, G*K) @ per-group (G, K, P) -> (M, G*P); one GEMM when groups == 1. Operands are made
-    contiguous first: BLAS is several times slower on transposed views."""
-    c = xp.ascontiguousarray
+    """(M, G*K) @ per-group (G, K, P) -> (M, G*P); one GEMM when groups == 1."""
     if groups == 1:
-        return c(a) @ c(b[0])
+        return a @ b[0]
     m = a.shape[0]
-    out = xp.matmul(c(a.reshape(m, groups, -1).transpose(1, 0, 2)), c(b))   # (G, M, P)
+    out = xp.matmul(xp.ascontiguousarray(a.reshape(m, groups, -1).transpose(1, 0, 2)), b)   # (G, M, P)
     return out.transpose(1, 0, 2).reshape(m, -1)
 
 
 def _channels_last(gd):
-    """(N, O, *out) -> (N * prod(out), O)."""
+    """(N, O, *out) -> (N * prod(out), O): no copy when the array's memory is channels-last, as the
+    convolutions here leave their results."""
     return gd.transpose(0, *range(2, gd.ndim), 1).reshape(-1, gd.shape[1])
 
 
-def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None):
+def _channels_first(xp, out2d, lead):
+    """(N * prod(out), O) -> a contiguous (N, O, *out) array, as PyTorch's convolutions return."""
+    out = out2d.reshape(*lead, out2d.shape[-1])
+    return xp.ascontiguousarray(out.transpose(0, len(lead), *range(1, len(lead))))
+
+
+def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
+    """The windows of the zero-padded (N, C, *spatial) input as a contiguous (N * prod(out), K * C)
+    array, channels innermost: the input is laid out channels-last and padded (one copy), then the
+    windows are a strided view of it copied out at once. `outs` limits the windows per dim."""
+    n, c, *size = d.shape
+    nd = len(size)
+    if outs is None:
+        outs = tuple(conv_output_size(size[i], kernel[i], stride[i], pads[2 * i], pads[2 * i + 1], dilation[i])
+                     for i in range(nd))
+    # the padded extent the windows reach (at least the input: zeros beyond, never memory outside)
+    lo = [pads[2 * i] for i in range(nd)]
+    ext = [max(size[i] + lo[i] + pads[2 * i + 1], (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1)
+           for i in range(nd)]
+    last = d.transpose(0, *range(2, nd + 2), 1)
+    if any(lo) or any(ext[i] != size[i] for i in range(nd)):
+        padded = xp.zeros((n, *ext, c), dtype=d.dtype)
+        padded[(slice(None),) + tuple(slice(lo[i], lo[i] + size[i]) for i in range(nd))] = last
+        last = padded
+    else:
+        last = xp.ascontiguousarray(last)
+    st = last.strides
+    view = xp.lib.stride_tricks.as_strided(
+        last, shape=(n, *outs, *kernel, c),
+        strides=(st[0], *(st[1 + i] * stride[i] for i in range(nd)), *(st[1 + i] * dilation[i] for i in range(nd)),
+                 st[-1]))
+    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel) * c), (n, *outs)
+
+
+def _weight_rows(wd, groups):
+    """An (O, C/groups, *kernel) weight as per-group (G, K * C/groups, O/groups) matrices, rows in
+    windows_last's (kernel offset, channel) order."""
+    o, cg = wd.shape[:2]
+    w = wd.reshape(groups, o // groups, cg, -1).transpose(0, 3, 2, 1)           # (G, K, cg, og)
+    return w.reshape(groups, -1, o // groups)
+
+
+def _grouped_cols(cols, groups, k):
+    """windows_last's (M, K * C) columns as (M, G * K * cg): each group's channels together."""
+    if groups == 1:
+        return cols
+    m = cols.shape[0]
+    return cols.reshape(m, k, groups, -1).transpose(0, 2, 1, 3).reshape(m, -1)
+
+
+def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None):
+    kernel = wd.shape[2:]
+    cols, lead = windows_last(xp, d, kernel, stride, pads, dilation, outs)
+    out = _grouped_matmul(xp, _grouped_cols(cols, groups, math.prod(kernel)), _weight_rows(wd, groups), groups)
+    if bias is not None:
+        out += bias      # (the product is a fresh (M, O) array: the bias broadcasts along its rows)
+    return _channels_first(xp, out, lead)
+
+
+def _flipped(wd, groups):
+    """The weight of the input gradient as a convolution: (C, O/groups, *kernel), kernel reversed."""
     o, cg, *kernel = wd.shape
-    cols = im2col(xp, d, kernel, stride, pads, dilation, outs=outs)
-    lead = cols.shape[:-2]
-    w2 = wd.reshape(groups, o // groups, -1).transpose(0, 2, 1)                  # (G, cg*K, og)
-    out = _grouped_matmul(xp, cols.reshape(math.prod(lead), -1), w2, groups)   # (M, O)
-    return out.reshape(*lead, o).transpose(0, len(lead), *range(1, len(lead)))
+    og = o // groups
+    w = wd.reshape(groups, og, cg, *kernel).swapaxes(1, 2).reshape(groups * cg, og, *kernel)
+    return w[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)]
 
 
 def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
     o, cg, *kernel = wd.shape
+    nd = len(kernel)
+    reach = [dilation[i] * (kernel[i] - 1) for i in range(nd)]
+    if all(s == 1 for s in stride) and all(p <= reach[i // 2] for i, p in enumerate(pads)):
+        # stride 1: a full convolution of the gradient with the flipped kernel (one more im2col)
+        full = tuple(reach[i // 2] - p for i, p in enumerate(pads))
+        return _conv_arrays(xp, gd, _flipped(wd, groups), stride, full, dilation, groups, tuple(x_shape[2:]))
     w2 = wd.reshape(groups, o // groups, -1)                                     # (G, og, cg*K)
     gcols = _grouped_matmul(xp, _channels_last(gd), w2, groups)
     gcols = gcols.reshape(gd.shape[:1] + gd.shape[2:] + (x_shape[1], math.prod(kernel)))
@@ -104,16 +171,17 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
 
 def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
     o, cg, *kernel = w_shape
-    cols = im2col(xp, d, kernel, stride, pads, dilation, outs=gd.shape[2:])
-    cols = cols.reshape(-1, cols.shape[-2] * cols.shape[-1])
+    k = math.prod(kernel)
+    cols, _ = windows_last(xp, d, kernel, stride, pads, dilation, outs=gd.shape[2:])
     g2 = _channels_last(gd)
-    c = xp.ascontiguousarray
-    if groups == 1:
-        return (c(g2.T) @ c(cols)).reshape(w_shape)
     og = o // groups
-    gw = xp.matmul(c(g2.reshape(-1, groups, og).transpose(1, 2, 0)),
-                   c(cols.reshape(cols.shape[0], groups, -1).transpose(1, 0, 2)))   # (G, og, cg*K)
-    return gw.reshape(w_shape)
+    if groups == 1:
+        gw = (g2.T @ cols)[None]                                                # (1, O, K*C)
+    else:
+        gw = xp.matmul(g2.reshape(-1, groups, og).transpose(1, 2, 0),
+                       cols.reshape(cols.shape[0], k, groups, cg).transpose(2, 0, 1, 3).reshape(groups, -1, k * cg))
+    gw = gw.reshape(groups, og, *kernel, cg)                                     # (G, og, *kernel, cg)
+    return xp.ascontiguousarray(xp.moveaxis(gw, -1, 2)).reshape(w_shape)
 
 
 def _bias_grad(grad):
@@ -149,8 +217,8 @@ def convolution(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation
     per side; `outs` limits the output's spatial size (default: every window that fits)."""
     _check_same(x, weight)
     d, wd = x._data, weight._data
-    out = _conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs)
-    res = x._out_cls._make(_with_bias(out, bias))
+    res = x._out_cls._make(_conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs,
+                                        None if bias is None else bias._data))
     if _requires(x, weight, bias):
         geom = (stride, pads, dilation, groups)
         if bias is None:

@@ -18,7 +18,7 @@ from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (inde
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
            "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
-           "nonzero"]
+           "nonzero", "where"]
 
 
 # ------------------------------------------------------------------------------- setitem
@@ -68,7 +68,7 @@ def zero_at(g, key):
 
 # ----------------------------------------------------------------------- gather / scatter
 
-def _along(index, dim):
+def along(index, dim):
     """Full index tuple addressing `index`'s positions along `dim`."""
     xp = backend.namespace(index)
     grids = list(xp.indices(index.shape, sparse=True))
@@ -80,7 +80,7 @@ GatherBackward0 = derivative("GatherBackward0", paddle="TakeAlongAxisGradNode", 
                              self=lambda grad, in_shape, dim, index: scatter_into_zeros(in_shape, dim, index, grad))
 
 
-def _check_index(op, x, dim, idx, name="self"):
+def check_index(op, x, dim, idx, name="self"):
     """PyTorch's checks of gather's / scatter's index: an integer tensor of x's number of
     dimensions whose entries lie in [0, size) along `dim`."""
     if idx.dtype != np.int64 and idx.dtype != np.int32:
@@ -95,12 +95,21 @@ def _check_index(op, x, dim, idx, name="self"):
             raise x.policy.errors.index_bounds(index=lo if lo < 0 else hi, dim=dim, size=n)
 
 
+def check_index_size(x, dim, idx, src) -> None:
+    """PyTorch's check of a reducing scatter's index: no larger than src, nor than x apart from `dim`."""
+    d = x._data
+    if idx.ndim and any(k > (src.shape[i] if src.ndim else 1) or (i != dim and k > (d.shape[i] if d.ndim else 1))
+                        for i, k in enumerate(idx.shape)):
+        raise x.policy.errors.scatter_index_size(index=list(idx.shape), dest=list(d.shape), dim=dim,
+                                                 src=list(src.shape))
+
+
 def gather(x, dim, index):
     d = x._data
     dim = normalize_dim(dim, d.ndim)
     idx = index._data
-    _check_index("gather", x, dim, idx, "input")
-    out = x._out_cls._make(d[_along(idx, dim)])
+    check_index("gather", x, dim, idx, "input")
+    out = x._out_cls._make(d[along(idx, dim)])
     if _grad_enabled() and x._requires_grad:
         GatherBackward0.record((x,), out, d.shape, dim, index.detach())
     return out
@@ -108,6 +117,10 @@ def gather(x, dim, index):
 
 def take_along_dim(x, indices, dim=None):
     """PyTorch's take_along_dim(input, indices, dim): gather with broadcasting of the other dims."""
+    if indices._data.dtype != np.int64:
+        raise x.policy.errors.take_along_dim_dtype(dtype_scalar=indices._data.dtype)
+    if dim is not None and x._data.ndim != indices._data.ndim:
+        raise x.policy.errors.take_along_dim_ndim(ndim=x._data.ndim, indices_ndim=indices._data.ndim)
     if dim is None:
         return gather(S.reshape(x, (-1,)), 0, S.reshape(indices, (-1,)))
     dim = normalize_dim(dim, x._data.ndim)
@@ -128,7 +141,7 @@ def scatter_into_zeros(shape, dim, index, src):
     xp = backend.namespace(d)
     z = xp.zeros(shape, dtype=d.dtype)
     idx = index._data
-    xp.add.at(z, _along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
+    xp.add.at(z, along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
     out = src._out_cls._make(z)
     if _grad_enabled() and src._requires_grad:
         ScatterAddBackward0.record((src,), out, dim, index.detach())
@@ -137,9 +150,10 @@ def scatter_into_zeros(shape, dim, index, src):
 
 def scatter_add(x, dim, index, src):
     dim = normalize_dim(dim, x._data.ndim)
-    _check_index("scatter", x, dim, index._data)
+    check_index("scatter", x, dim, index._data)
     if src._data.dtype != x._data.dtype:
         raise x.policy.errors.scatter_src_dtype()
+    check_index_size(x, dim, index._data, src._data)
     return x + scatter_into_zeros(x._data.shape, dim, index, src)
 
 
@@ -178,13 +192,13 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     d = x._data
     dim = normalize_dim(dim, d.ndim)
     idx = index._data
-    _check_index("scatter", x, dim, idx)
+    check_index("scatter", x, dim, idx)
     ts = src if isinstance(src, Tensor) else None
     if ts is not None and ts._data.dtype != d.dtype:
         raise policy.errors.scatter_src_dtype()
     v = ts._data[tuple(slice(0, s) for s in idx.shape)] if ts is not None else src
     r = d.copy()
-    pos = _along(idx, dim)
+    pos = along(idx, dim)
     if reduce is None:
         r[pos] = v
     else:
@@ -244,10 +258,25 @@ def masked_select(x, mask):
 
 
 def nonzero(x, as_tuple=False):
-    nz = backend.namespace(x._data).nonzero(x._data)
+    d = x._data
+    if d.ndim == 0:   # a 0-dim tensor reads as one entry: position 0 when it is nonzero
+        hits = int(bool(d))
+        xp = backend.namespace(d)
+        if as_tuple:
+            return (x._out_cls._make(xp.zeros(hits, dtype=np.int64)),)
+        return x._out_cls._make(xp.zeros((hits, 0), dtype=np.int64))
+    nz = backend.namespace(d).nonzero(d)
     if as_tuple:
         return tuple(x._out_cls._make(a.astype(np.int64)) for a in nz)
     return x._out_cls._make(backend.namespace(x._data).stack(nz, axis=1).astype(np.int64))
+
+
+def where(condition, a=None, b=None):
+    """`a` where `condition` holds, else `b` (elementwise.where); `where(condition)` alone is
+    `nonzero(condition, as_tuple=True)`, as in PyTorch."""
+    if a is None and b is None:
+        return nonzero(condition, as_tuple=True)
+    return E.where(condition, a, b)
 
 
 # -------------------------------------------------------------------------- fill / copy

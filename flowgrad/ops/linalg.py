@@ -9,13 +9,21 @@ from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
 from . import shape as S
 
-__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm"]
+__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "addmm"]
+
+
+def _plain_product(x, a, b):
+    """`a @ b` of two arrays as a tensor of `x`'s class: a formula's product when nothing records
+    (the operands' dtypes and shapes are the forward's, so nothing to check, no view to track)."""
+    return x._out_cls._make(backend.namespace(a).matmul(a, b))
 
 
 def _matmul_self_grad(grad, other, ndims):
     """d(a @ b)/da: the 1-D operands are lifted to matrices, the product taken, the lift undone;
     broadcast batch dimensions are summed away by the engine."""
     nda, ndb = ndims
+    if nda == ndb == 2 and not _grad_enabled():
+        return _plain_product(grad, grad._data, other._data.T)
     if nda == 1 and ndb == 1:
         return grad * other
     g2 = S.unsqueeze(grad, -2) if nda == 1 else grad
@@ -29,6 +37,8 @@ def _matmul_self_grad(grad, other, ndims):
 
 def _matmul_other_grad(grad, self, ndims):
     nda, ndb = ndims
+    if nda == ndb == 2 and not _grad_enabled():
+        return _plain_product(grad, self._data.T, grad._data)
     if nda == 1 and ndb == 1:
         return grad * self
     if nda == 2 and ndb == 1:   # matrix @ vector: A^T g
@@ -148,63 +158,6 @@ def addmm(bias, a, b, beta=1, alpha=1):
     if alpha != 1:
         out = out * alpha
     return out + (bias if beta == 1 else bias * beta)
-
-
-def einsum(equation, *operands):
-    """einsum composed from differentiable primitives: each operand's repeated/diagonal labels are
-    not supported; the product is built by broadcasting multiply and sum."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    eq = equation.replace(" ", "")
-    if "->" in eq:
-        lhs, out_labels = eq.split("->")
-    else:
-        lhs = eq
-        letters = lhs.replace(",", "")
-        out_labels = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    ins = lhs.split(",")
-    policy = policy_of(operands)
-    if len(ins) != len(operands):
-        raise policy.errors.einsum_operands(more="more" if len(operands) > len(ins) else "fewer")
-    if "." in eq:
-        raise policy.errors.einsum_ellipsis()
-    all_labels = []
-    for s in ins + [out_labels]:
-        for c in s:
-            if c not in all_labels:
-                all_labels.append(c)
-    sizes = {}
-    aligned = []
-    for labels, t in zip(ins, operands):
-        if len(set(labels)) != len(labels):
-            raise policy.errors.einsum_repeated_label()
-        if len(labels) != t._data.ndim:
-            raise policy.errors.einsum_subscripts(given=len(labels), ndim=t._data.ndim, index=len(aligned))
-        for c, n in zip(labels, t._data.shape):
-            if sizes.get(c, 1) not in (1, n) and n != 1:
-                raise policy.errors.einsum_broadcast()
-            sizes[c] = max(sizes.get(c, 1), n)
-        order = [labels.index(c) for c in all_labels if c in labels]
-        p = S.permute(t, order) if order != list(range(len(order))) else t
-        shape = tuple(sizes_for(c, labels, t) for c in all_labels)
-        aligned.append(S.reshape(p, shape))
-    prod = aligned[0]
-    for t in aligned[1:]:
-        prod = prod * t
-    reduce = tuple(i for i, c in enumerate(all_labels) if c not in out_labels)
-    res = prod.sum(reduce) if reduce else prod
-    kept = [c for c in all_labels if c in out_labels]
-    perm = [kept.index(c) for c in out_labels]
-    if perm != list(range(len(perm))):
-        res = S.permute(res, perm)
-    target = tuple(sizes[c] for c in out_labels)
-    if res._data.shape != target:
-        res = S.expand(res, target)
-    return res
-
-
-def sizes_for(label, labels, t):
-    return t._data.shape[labels.index(label)] if label in labels else 1
 
 
 METHODS = {"__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self), "matmul": matmul,

@@ -1,4 +1,4 @@
-"""Separable resampling (F.interpolate's nearest and linear modes, adaptive average pooling) as one
+"""Separable resampling (F.interpolate's nearest, linear and cubic modes, adaptive average pooling) as one
 primitive per PyTorch node, and the pixel and channel shuffles.
 
 A plan gives, per trailing (spatial) dim, either the source cell of every output cell (nearest modes: a
@@ -46,7 +46,7 @@ UpsampleNearest1DBackwardBackward0 = derivative(
     grad_output=lambda grad, plan, stem: resample(grad, plan, stem))
 _ROWS = {"UpsampleNearest1D": (UpsampleNearest1DBackward0, UpsampleNearest1DBackwardBackward0)}
 for _stem in ("UpsampleNearest2D", "UpsampleNearest3D", "UpsampleNearestExact1D", "UpsampleNearestExact2D",
-              "UpsampleNearestExact3D", "UpsampleLinear1D", "UpsampleBilinear2D", "UpsampleTrilinear3D",
+              "UpsampleNearestExact3D", "UpsampleLinear1D", "UpsampleBilinear2D", "UpsampleTrilinear3D", "UpsampleBicubic2D",
               "AdaptiveAvgPool2D", "AdaptiveAvgPool3D"):
     _ROWS[_stem] = (variant(UpsampleNearest1DBackward0, f"{_stem}Backward0"),
                     variant(UpsampleNearest1DBackwardBackward0, f"{_stem}BackwardBackward0"))

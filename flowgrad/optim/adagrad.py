@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, state_tensor, step_state
+from .optimizer import Optimizer, as_float, check_built_options, state_tensor, step_state
 
 
 class Adagrad(Optimizer):
@@ -21,6 +21,7 @@ class Adagrad(Optimizer):
             raise policy.errors.optim_invalid_initial_accumulator(value=initial_accumulator_value)
         if not 0.0 <= eps:
             raise policy.errors.optim_invalid_eps(eps=eps)
+        check_built_options(policy, type(self).__name__, foreach=foreach, differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "fused": fused}
@@ -33,16 +34,12 @@ class Adagrad(Optimizer):
                 state["sum"] = state_tensor(p, backend.namespace(d).full_like(d, initial_accumulator_value))
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
-        lr_decay, eps, maximize = group["lr_decay"], group["eps"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+        lr_decay, eps = group["lr_decay"], group["eps"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             step_t = state["step"]
             step_t._data += 1
             step = float(step_t._data)
-            if maximize:
-                g = -g
             pd = p._data
             if wd != 0:
                 g = g + wd * pd

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_adam_arguments, lerp_, step_state, zeros_state
+from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
+                        init_moments, update_moments, zeros_state)
 
 
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  amsgrad: bool = False, *, foreach=None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False, fused=None, decoupled_weight_decay: bool = False) -> None:
-        check_adam_arguments(policy_of(params), lr, eps, betas, weight_decay)
+        policy = policy_of(params)
+        check_adam_arguments(policy, lr, eps, betas, weight_decay)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
                     "maximize": maximize, "foreach": foreach, "capturable": capturable,
                     "differentiable": differentiable, "fused": fused,
@@ -25,33 +29,20 @@ class Adam(Optimizer):
             group.setdefault("decoupled_weight_decay", False)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         beta1, beta2 = (as_float(b) for b in group["betas"])
         eps = group["eps"]
-        amsgrad, maximize, decoupled = group["amsgrad"], group["maximize"], group["decoupled_weight_decay"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = step_state(p)
-                state["exp_avg"] = zeros_state(p)
-                state["exp_avg_sq"] = zeros_state(p)
+                init_moments(state, p)
                 if amsgrad:
                     state["max_exp_avg_sq"] = zeros_state(p)
             step_t = state["step"]
             step_t._data += 1
             pd = p._data
-            if wd != 0:
-                if decoupled:
-                    pd *= 1 - lr * wd
-                else:
-                    g = g + wd * pd
-            ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            lerp_(ea, g, 1 - beta1)
-            eas *= beta2
-            eas += (1 - beta2) * (g * g)
+            g = decay_weight(pd, g, lr, wd, decoupled)
+            ea, eas = update_moments(state, g, beta1, beta2)
             step = float(step_t._data)
             bias_correction1 = 1 - beta1 ** step
             bias_correction2 = 1 - beta2 ** step
@@ -65,11 +56,7 @@ class Adam(Optimizer):
             else:
                 denom = xp.sqrt(eas) / bc2_sqrt + eps
             pd -= step_size * (ea / denom)
-            for key in ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
-                t = state.get(key)
-                if t is not None:
-                    t._bump()
-            p._bump()
+            bump_all(state, p)
 
 
 class AdamW(Adam):

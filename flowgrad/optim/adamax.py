@@ -4,26 +4,26 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_adam_arguments, lerp_, step_state, zeros_state
+from .optimizer import (Optimizer, bump_all, check_adam_arguments, check_built_options, lerp_, step_state,
+                        zeros_state)
 
 
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  foreach=None, *, maximize: bool = False, differentiable: bool = False, capturable: bool = False,
                  eps_in_decay: bool = False) -> None:
-        check_adam_arguments(policy_of(params), lr, eps, betas, weight_decay)
+        policy = policy_of(params)
+        check_adam_arguments(policy, lr, eps, betas, weight_decay)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable)
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
         self._eps_in_decay = eps_in_decay
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
-        (beta1, beta2), eps, maximize = group["betas"], group["eps"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        (beta1, beta2), eps = group["betas"], group["eps"]
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
@@ -44,6 +44,4 @@ class Adamax(Optimizer):
             else:
                 xp.maximum(u, xp.abs(g) + eps, out=u)
             pd -= (lr / (1 - beta1 ** step)) * (m / u)
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

@@ -15,7 +15,8 @@ from ..autograd.policy import policy_of
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
-           "ExponentialLR", "CosineAnnealingLR", "SequentialLR", "ReduceLROnPlateau"]
+           "ExponentialLR", "CosineAnnealingLR", "SequentialLR", "ChainedScheduler", "PolynomialLR",
+           "ReduceLROnPlateau"]
 
 
 def _lrs(optimizer, key: str = "lr") -> list:
@@ -107,14 +108,18 @@ class LRScheduler:
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None) -> None:
+        if epoch is None:
+            self.last_epoch += 1
+            self._apply_lr(self.get_lr)
+        else:
+            self.last_epoch = epoch
+            self._apply_lr(self._get_closed_form_lr if hasattr(self, "_get_closed_form_lr") else self.get_lr)
+
+    def _apply_lr(self, compute) -> None:
+        """Set each group's lr to what `compute()` gives (called as from within step)."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
@@ -309,6 +314,34 @@ class CosineAnnealingLR(LRScheduler):
                 for base in self.base_lrs]
 
 
+def _check_schedulers(policy: Policy, cls: str, optimizer, schedulers) -> None:
+    """PyTorch's checks of the schedulers a SequentialLR or ChainedScheduler drives."""
+    for i, s in enumerate(schedulers):
+        if not hasattr(s, "optimizer"):
+            raise policy.errors.sched_sequential_no_optimizer(cls=cls, index=i)
+        if isinstance(s, ReduceLROnPlateau):
+            raise policy.errors.sched_sequential_plateau(cls=cls, index=i)
+        if optimizer != s.optimizer:
+            raise policy.errors.sched_sequential_optimizer(cls=cls, sched=type(s).__name__, index=i,
+                                                           sched_optimizer=s.optimizer,
+                                                           optimizer=type(optimizer).__name__)
+
+
+def _nested_state_dict(self) -> dict:
+    """The state of a scheduler that drives others: its own attributes and theirs in a list."""
+    sd = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+    sd["_schedulers"] = [s.state_dict() for s in self._schedulers]
+    return sd
+
+
+def _load_nested_state_dict(self, state_dict: dict) -> None:
+    scheds = state_dict.pop("_schedulers")
+    self.__dict__.update(state_dict)
+    state_dict["_schedulers"] = scheds
+    for s, sd in zip(self._schedulers, scheds):
+        s.load_state_dict(sd)
+
+
 class SequentialLR(LRScheduler):
     """Hand over from one scheduler to the next at each milestone."""
 
@@ -316,14 +349,7 @@ class SequentialLR(LRScheduler):
         policy, cls = _policy(optimizer), type(self).__name__
         if len(schedulers) < 1:
             raise policy.errors.sched_sequential_empty(cls=cls)
-        for i, s in enumerate(schedulers):
-            if not hasattr(s, "optimizer"):
-                raise policy.errors.sched_sequential_no_optimizer(cls=cls, index=i)
-            if isinstance(s, ReduceLROnPlateau):
-                raise policy.errors.sched_sequential_plateau(cls=cls, index=i)
-            if optimizer != s.optimizer:
-                raise policy.errors.sched_sequential_optimizer(cls=cls, sched=type(s).__name__, index=i,
-                                   sched_optimizer=s.optimizer, optimizer=type(optimizer).__name__)
+        _check_schedulers(policy, cls, optimizer, schedulers)
         if len(milestones) != len(schedulers) - 1:
             raise policy.errors.sched_sequential_milestones(schedulers=len(schedulers), milestones=len(milestones))
         self._schedulers = schedulers
@@ -332,11 +358,19 @@ class SequentialLR(LRScheduler):
         self.optimizer = optimizer
         for group in optimizer.param_groups:
             group["lr"] = group["initial_lr"]
-        for s in schedulers:
-            s.last_epoch -= 1
+        self.recursive_undo()
         idx = bisect_right(milestones, 0)
         schedulers[idx]._initial_step()
         self._last_lr = schedulers[idx].get_last_lr()
+
+    def recursive_undo(self, sched=None) -> None:
+        """Take back the initial step of every scheduler inside (through nested chains)."""
+        scheds = self if sched is None else sched
+        if hasattr(scheds, "_schedulers"):
+            for s in scheds._schedulers:
+                self.recursive_undo(s)
+        elif hasattr(scheds, "last_epoch"):
+            scheds.last_epoch -= 1
 
     def step(self) -> None:
         self.last_epoch += 1
@@ -348,17 +382,51 @@ class SequentialLR(LRScheduler):
             sched.step()
         self._last_lr = sched.get_last_lr()
 
-    def state_dict(self) -> dict:
-        sd = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        sd["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return sd
+    state_dict = _nested_state_dict
+    load_state_dict = _load_nested_state_dict
 
-    def load_state_dict(self, state_dict: dict) -> None:
-        scheds = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = scheds
-        for s, sd in zip(self._schedulers, scheds):
-            s.load_state_dict(sd)
+
+class ChainedScheduler(LRScheduler):
+    """Step several schedulers of one optimizer together, each multiplying into the same lr."""
+
+    def __init__(self, schedulers, optimizer: Optimizer | None = None) -> None:
+        cls = type(self).__name__
+        if len(schedulers) < 1:
+            raise _policy(optimizer).errors.sched_chained_empty(cls=cls)
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(_policy(optimizer), cls, optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
+
+    def step(self) -> None:
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
+
+    state_dict = _nested_state_dict
+    load_state_dict = _load_nested_state_dict
+
+
+class PolynomialLR(LRScheduler):
+    """lr decays as (1 - epoch / total_iters) ** power until `total_iters`."""
+
+    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _lrs(self.optimizer)
+        decay_factor = ((1.0 - self.last_epoch / self.total_iters) /
+                        (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [g["lr"] * decay_factor for g in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base in self.base_lrs]
 
 
 class ReduceLROnPlateau(LRScheduler):

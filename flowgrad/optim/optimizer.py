@@ -12,7 +12,7 @@ from typing import Callable
 
 from .. import backend
 from ..autograd import mode
-from ..autograd.graph import RemovableHandle
+from ..autograd.graph import RemovableHandle, add_hook
 from ..autograd.policy import policy_of
 from ..nn.module import _typename
 from ..tensor import Tensor, zero_grads
@@ -51,14 +51,53 @@ def lerp_(a, b, weight: float) -> None:
         a[...] = b - (b - a) * (1 - weight)
 
 
+def decay_weight(pd, g, lr: float, wd: float, decoupled: bool):
+    """PyTorch's weight decay of the Adam family: decoupled (the parameter shrinks in place by
+    `lr * wd`) or L2 (`wd * p` added to the gradient). Returns the gradient to use."""
+    if wd != 0:
+        if decoupled:
+            pd *= 1 - lr * wd
+        else:
+            g = g + wd * pd
+    return g
+
+
+def init_moments(state: dict, p: Tensor) -> None:
+    """The Adam family's state of a parameter seen first: step and both moments at zero."""
+    state["step"] = step_state(p)
+    state["exp_avg"] = zeros_state(p)
+    state["exp_avg_sq"] = zeros_state(p)
+
+
+def update_moments(state: dict, g, beta1: float, beta2: float):
+    """exp_avg <- lerp(exp_avg, g, 1 - beta1), exp_avg_sq <- beta2 exp_avg_sq + (1 - beta2) g^2,
+    in place; returns both arrays."""
+    ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
+    lerp_(ea, g, 1 - beta1)
+    eas *= beta2
+    eas += (1 - beta2) * (g * g)
+    return ea, eas
+
+
+def bump_all(state: dict, p: Tensor) -> None:
+    """Count the in-place update of the parameter and of each of its state tensors."""
+    for t in state.values():
+        t._bump()
+    p._bump()
+
+
 def as_float(v) -> float:
     return float(v._data) if isinstance(v, Tensor) else v
 
 
-def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
-    """PyTorch's checks of the Adam family's hyperparameters, in its order."""
+def check_lr(policy, lr) -> None:
     if not 0.0 <= as_float(lr):
         raise policy.errors.optim_invalid_lr(lr=lr)
+
+
+def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
+    """PyTorch's checks of the Adam family's hyperparameters, in its order."""
+    check_lr(policy, lr)
     if not 0.0 <= eps:
         raise policy.errors.optim_invalid_eps(eps=eps)
     for index in (0, 1):
@@ -66,6 +105,21 @@ def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
             raise policy.errors.optim_invalid_beta(index=index, beta=betas[index])
     if not 0.0 <= weight_decay:
         raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
+
+
+# the values flowgrad builds of PyTorch's implementation switches (the single-tensor, non-capturable,
+# non-differentiable path); the first is the default
+_BUILT_OPTIONS = {"foreach": (None, False), "fused": (None, False), "capturable": (False,),
+                  "differentiable": (False,)}
+
+
+def check_built_options(policy, optimizer: str, **options) -> None:
+    """Refuse a value of PyTorch's implementation switches (foreach, fused, capturable,
+    differentiable) that flowgrad does not build."""
+    for name, value in options.items():
+        built = _BUILT_OPTIONS[name]
+        if value not in built:
+            raise policy.errors.argument_unsupported(name=optimizer, argument=name, value=value, default=built[0])
 
 
 class Optimizer:
@@ -165,18 +219,26 @@ class Optimizer:
 
     def step(self, closure: Callable | None = None):
         """One update of every parameter that has a gradient (`closure` re-evaluates the loss)."""
+        return self._hooked(self._update_groups, closure)
+
+    def _update_groups(self, closure: Callable | None):
         loss = None
         if closure is not None:
             with mode.enable_grad():
                 loss = closure()
+        with mode.no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _hooked(self, body: Callable, closure: Callable | None):
+        """Run `body(closure)` between the step pre- and post-hooks, as PyTorch's patched `step` does."""
         for hook in list(self._optimizer_step_pre_hooks.values()):
             res = hook(self, (), {})
             if res is not None:
                 raise policy_of(self.param_groups).errors.optim_step_pre_hook_result(func=type(self).step,
                                                          hook=hook, result=res)
-        with mode.no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
+        loss = body(closure)
         for hook in list(self._optimizer_step_post_hooks.values()):
             hook(self, (), {})
         return loss
@@ -194,6 +256,14 @@ class Optimizer:
                 out.append((p, g._data))
         return out
 
+    def _param_steps(self, group: dict):
+        """(param, grad array, lr, weight decay) for each parameter of the group that has a
+        gradient; the gradient negated where the group maximizes."""
+        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
+        maximize = group.get("maximize", False)
+        for p, g in self._grads(group):
+            yield p, (-g if maximize else g), self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+
     def _param_lr(self, p: Tensor, lr: float) -> float:
         """The learning rate that updates `p` (a facade may scale the group's per parameter)."""
         return lr
@@ -207,22 +277,22 @@ class Optimizer:
         p._bump()
 
     def register_step_pre_hook(self, hook) -> RemovableHandle:
-        return _add(self._optimizer_step_pre_hooks, hook)
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook) -> RemovableHandle:
-        return _add(self._optimizer_step_post_hooks, hook)
+        return add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
-        return _add(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ------------------------------------------------------------------------ state dict
     def state_dict(self) -> dict:
@@ -295,11 +365,3 @@ class Optimizer:
                                                                                                  saved_groups)]})
         for hook in self._optimizer_load_state_dict_post_hooks.values():
             hook(self)
-
-
-def _add(hooks: OrderedDict, fn, prepend: bool = False) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = fn
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, lerp_, step_state, zeros_state
+from .optimizer import Optimizer, as_float, bump_all, check_built_options, lerp_, step_state, zeros_state
 
 
 class RMSprop(Optimizer):
@@ -26,6 +26,8 @@ class RMSprop(Optimizer):
             raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
         if not 0.0 <= alpha:
             raise policy.errors.optim_invalid_alpha(alpha=alpha)
+        check_built_options(policy, type(self).__name__, foreach=foreach, capturable=capturable,
+                            differentiable=differentiable)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
                     "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable}
@@ -33,14 +35,10 @@ class RMSprop(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         alpha, eps = group["alpha"], group["eps"]
-        momentum, centered, maximize = group["momentum"], group["centered"], group["maximize"]
+        momentum, centered = group["momentum"], group["centered"]
         eps_inside_sqrt, lr_in_buffer, all_buffers = self._form
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        for p, g, lr, wd in self._param_steps(group):
             state = self.state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
@@ -75,6 +73,4 @@ class RMSprop(Optimizer):
                     pd -= lr * buf
             else:
                 pd -= lr * (g / avg)
-            for t in state.values():
-                t._bump()
-            p._bump()
+            bump_all(state, p)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, state_tensor
+from .optimizer import Optimizer, as_float, check_built_options, state_tensor
 
 
 class SGD(Optimizer):
@@ -16,6 +16,7 @@ class SGD(Optimizer):
             raise policy.errors.optim_invalid_momentum(momentum=momentum)
         if weight_decay < 0.0:
             raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
+        check_built_options(policy, type(self).__name__, foreach=foreach, differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
                     "nesterov": nesterov, "maximize": maximize, "foreach": foreach, "differentiable": differentiable,
                     "fused": fused}
@@ -24,13 +25,9 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict) -> None:
-        group_lr, group_wd = as_float(group["lr"]), group["weight_decay"]
         momentum, dampening = group["momentum"], group["dampening"]
-        nesterov, maximize = group["nesterov"], group["maximize"]
-        for p, g in self._grads(group):
-            lr, wd = self._param_lr(p, group_lr), self._param_decay(p, group_wd)
-            if maximize:
-                g = -g
+        nesterov = group["nesterov"]
+        for p, g, lr, wd in self._param_steps(group):
             if wd != 0:
                 g = g + wd * p._data
             if momentum != 0:

@@ -32,7 +32,9 @@ from ._tensor import CPUPlace, CUDAPlace, Place, Size, Tensor, TensorHookRemoveH
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
 from . import amp, io, linalg, metric, nn, optimizer, regularizer  # noqa: E402
-from . import base, framework, incubate  # noqa: E402
+from . import base, device, framework, incubate  # noqa: E402
+from ._summary import summary  # noqa: E402
+from .device import get_device, set_device  # noqa: E402
 from .base.core import is_compiled_with_cuda  # noqa: E402
 from .base.framework import in_dygraph_mode as in_dynamic_mode  # noqa: E402
 from .nn import ParamAttr  # noqa: E402
@@ -66,12 +68,3 @@ def disable_static(place=None) -> None:
 def enable_static() -> None:
     raise NotImplementedError("flowgrad's paddle facade runs paddle's dynamic graph only: static graph mode is not "
                               "provided")
-
-
-def get_device() -> str:
-    return "cpu"
-
-
-def set_device(device: str) -> Place:
-    from ._tensor import to_device
-    return Place(to_device(device))

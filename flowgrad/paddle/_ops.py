@@ -493,7 +493,7 @@ def outer(x, y, name=None):
 
 
 def einsum(equation, *operands):
-    return L.einsum(equation, *operands)
+    return _ops.einsum(equation, *operands)
 
 
 def inplace_method(fn):

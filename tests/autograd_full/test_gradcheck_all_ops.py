@@ -218,6 +218,27 @@ C("scatter_src", lambda T, a, s: a.scatter(1, T.tensor([[2, 0], [1, 2]]), s), [(
 C("scatter_value", lambda T, a: a.scatter(0, T.tensor([[1, 0, 1]]), 2.5) * a, [(2, 3)])
 C("scatter_add", lambda T, a, s: a.scatter_add(1, T.tensor([[2, 2], [0, 1]]), s), [(2, 3), (2, 2)])
 C("index_select", lambda T, a: T.index_select(a, 1, T.tensor([2, 0, 2])), [(2, 3)])
+C("index_add", lambda T, a, s: a.index_add(0, T.tensor([2, 0, 2]), s, alpha=1.5), [(3, 2), (3, 2)])
+C("index_add_0d", lambda T, a, s: a.index_add(0, T.tensor([0]), s), [(), ()])
+C("index_add_", lambda T, a, s: a.clone().index_add_(1, T.tensor([1]), s), [(2, 3), (2, 1)])
+C("index_copy", lambda T, a, s: a.index_copy(1, T.tensor([2, 0]), s), [(2, 3), (2, 2)])
+C("index_fill", lambda T, a: a.index_fill(1, T.tensor([2, -3]), -1.5) * a, [(2, 3)])
+C("index_fill_tensor", lambda T, a, v: a.index_fill(1, T.tensor([2, 0, 2]), v.sum()) * a, [(2, 3), (2,)])
+for _reduce in ("sum", "prod", "mean", "amax", "amin"):
+    for _self in (True, False):
+        C(f"scatter_reduce_{_reduce}{'' if _self else '_without_self'}",
+          (lambda r, i: lambda T, a, s: a.scatter_reduce(1, T.tensor([[2, 0, 2], [1, 1, 0]]), s, r, include_self=i))(
+              _reduce, _self), [(2, 3), (2, 3)])
+C("scatter_reduce_prod_src_zero", lambda T, a, s: a.scatter_reduce(
+    0, T.tensor([[1, 0], [1, 1]]), s * T.tensor([[1., 0.], [0., 1.]], dtype=T.float64), "prod"), [(2, 2), (2, 2)])
+C("cumprod", lambda T, a: a.cumprod(1), [(2, 4)])
+C("cumprod_zeros", lambda T, a: (a * T.tensor([[1., 0., 1., 1.], [0., 1., 0., 1.]], dtype=T.float64)).cumprod(1),
+  [(2, 4)])
+C("cummax", lambda T, a: a.cummax(1).values, [(2, 4)])
+C("cummin", lambda T, a: T.cummin(a, 0).values, [(3, 2)])
+C("repeat_interleave", lambda T, a: a.repeat_interleave(T.tensor([1, 0, 2]), dim=1), [(2, 3)])
+C("repeat_interleave_int", lambda T, a: a.repeat_interleave(2), [(2, 3)])
+C("kron", lambda T, a, b: T.kron(a, b), [(2, 3), (2,)])
 C("masked_fill", lambda T, a: a.masked_fill(a > 0, 3.0) * a, [(2, 3)])
 C("masked_select", lambda T, a: T.masked_select(a, a < 0.3), [(2, 3)])
 C("fill_", lambda T, a, b: a.clone().fill_(2.0) * b, [(2, 3), (2, 3)])
@@ -248,6 +269,11 @@ C("dot", lambda T, a, b: T.dot(a, b), [(3,), (3,)])
 C("mv", lambda T, a, b: T.mv(a, b), [(2, 3), (3,)])
 C("outer", lambda T, a, b: T.outer(a, b), [(2,), (3,)])
 C("einsum", lambda T, a, b: T.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)])
+C("einsum_ellipsis_diagonal", lambda T, a, b: T.einsum("...ii,...i->...i", a, b), [(2, 3, 3), (3,)])
+for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
+    # PyTorch implements no double backward of cdist
+    C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)
+C("cdist_by_products", lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [(4, 3), (5, 3)])
 
 # torch.linalg (square inputs shifted by a multiple of the identity: well conditioned)
 
@@ -319,6 +345,9 @@ C("log_softmax", lambda T, a: a.log_softmax(0), [(2, 3)])
 C("conv2d", lambda T, x, w, b: F(T).conv2d(x, w, b, stride=1, padding=1), [(1, 2, 3, 3), (2, 2, 2, 2), (2,)])
 C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2, dilation=1),
   [(1, 2, 4, 4), (2, 1, 2, 2)])
+C("conv2d_groups_dilated", lambda T, x, w, b: F(T).conv2d(x, w, b, padding=(1, 2), dilation=(2, 1), groups=2),
+  [(2, 4, 4, 3), (6, 2, 3, 2), (6,)])
+C("conv2d_wide_padding", lambda T, x, w: F(T).conv2d(x, w, padding=2), [(1, 2, 3, 3), (3, 2, 2, 2)])
 C("conv1d_same_dilated", lambda T, x, w, b: F(T).conv1d(x, w, b, padding="same", dilation=2),
   [(2, 2, 5), (3, 2, 2), (3,)])
 C("conv3d_strided", lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 1), padding=(1, 0, 1)),
@@ -362,6 +391,7 @@ C("interpolate_nearest_exact_3d", lambda T, x: F(T).interpolate(x, scale_factor=
 C("interpolate_linear", lambda T, x: F(T).interpolate(x, size=5, mode="linear"), [(1, 2, 3)])
 C("interpolate_bilinear", lambda T, x: F(T).interpolate(x, scale_factor=(1.5, 0.7), mode="bilinear",
                                                         align_corners=True), [(1, 1, 2, 3)])
+C("interpolate_bicubic", lambda T, x: F(T).interpolate(x, size=(4, 2), mode="bicubic"), [(1, 1, 3, 3)])
 C("interpolate_trilinear", lambda T, x: F(T).interpolate(x, size=(2, 3, 1), mode="trilinear"), [(1, 1, 2, 2, 2)])
 C("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [(2, 4)])
 C("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 0, -1, 2), mode="reflect"), [(1, 3, 3)])
@@ -427,6 +457,12 @@ UNREACHED = {
     "elementwise.CopyBackwards": "made by backward(create_graph=True) accumulating into .grad, not by an op call",
     "indexing.ScatterReduceNotImplemented": "PyTorch implements no derivative of scatter(reduce=): its backward "
                                             "raises (tests/torch_api/test_argument_checks.py)",
+    "index_ops.ScatterReduceDoubleBackward": "PyTorch refuses the double backward of a prod scatter_reduce whose src "
+                                             "holds several zeros for one position (tests/torch_api/test_index_ops.py)",
+    "sets.Unique2Backward0": "PyTorch implements no derivative of unique: its backward raises "
+                             "(tests/torch_api/test_composite_ops.py)",
+    "sets.UniqueDimBackward0": "as Unique2Backward0, for unique(dim=)",
+    "sets.UniqueConsecutiveBackward0": "as Unique2Backward0, for unique_consecutive",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
 }
 

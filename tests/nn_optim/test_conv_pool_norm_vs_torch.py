@@ -738,6 +738,9 @@ INTERP = {
     "trilinear": (_interp(scale_factor=(1.5, 2, 0.5), mode="trilinear"), [R(1, 2, 2, 3, 4)]),
     "area_2d": (_interp(size=(2, 3), mode="area"), [R(1, 2, 5, 7)]),
     "area_1d_scale": (_interp(scale_factor=0.5, mode="area"), [R(1, 2, 7)]),
+    "bicubic": (_interp(size=(8, 3), mode="bicubic"), [R(2, 2, 5, 4)]),
+    "bicubic_scale": (_interp(scale_factor=(1.7, 0.6), mode="bicubic"), [R(1, 2, 5, 6)]),
+    "bicubic_align": (_interp(size=(7, 9), mode="bicubic", align_corners=True), [R(1, 1, 4, 4)]),
 }
 
 
@@ -792,6 +795,9 @@ INTERP_ERRORS = [
      "recompute_scale_factor is not meaningful with an explicit size."),
     (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, mode="bilinear"), NotImplementedError,
      "Got 3D input, but bilinear mode needs 4D input"),
+    (lambda T: F(T).interpolate(T.ones(1, 1, 3), size=4, mode="bicubic"), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes: nearest | linear | bilinear | "
+     "bicubic | trilinear | lanczos | area | nearest-exact (got bicubic)"),
     (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3), size=4, mode="trilinear"), NotImplementedError,
      "Got 4D input, but trilinear mode needs 5D input"),
     (lambda T: F(T).interpolate(T.ones(1, 1, 3, 3, 3), size=4, mode="linear"), NotImplementedError,
@@ -817,8 +823,6 @@ def test_interpolate_errors(torch, i):
 
 
 def test_interpolate_modes_not_built_say_so():
-    with pytest.raises(NotImplementedError, match="bicubic"):
-        F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bicubic")
     with pytest.raises(NotImplementedError, match="antialias"):
         F(ft).interpolate(ft.ones(1, 1, 3, 3), size=4, mode="bilinear", antialias=True)
 
@@ -1149,6 +1153,7 @@ def test_integer_inputs_are_refused_where_pytorch_has_no_kernel(torch, call, op)
     ("nearest-exact", (1, 1, 3, 3), "UpsampleNearestExact2D"),
     ("nearest-exact", (1, 1, 2, 2, 2), "UpsampleNearestExact3D"), ("linear", (1, 1, 3), "UpsampleLinear1D"),
     ("bilinear", (1, 1, 3, 3), "UpsampleBilinear2D"), ("trilinear", (1, 1, 2, 2, 2), "UpsampleTrilinear3D"),
+    ("bicubic", (1, 1, 3, 3), "UpsampleBicubic2D"),
 ])
 def test_interpolate_node_names(torch, mode, shape, stem):
     x = torch.ones(shape, dtype=torch.float64, requires_grad=True)
@@ -1176,3 +1181,19 @@ def test_prelu_node_name(torch):
 def test_group_norm_node_name(torch):
     x = torch.ones(2, 4, 3, requires_grad=True)
     assert torch.nn.functional.group_norm(x, 2).grad_fn.name() == "NativeGroupNormBackward0"
+
+
+@pytest.mark.parametrize("spatial, kw", [((5,), dict(padding=1)), ((5, 4), dict(padding=1, groups=2)),
+                                         ((4, 5), dict(stride=2)), ((3, 4, 3), dict(padding=(1, 0, 1)))])
+def test_convolution_results_are_contiguous_as_in_torch(real_torch, spatial, kw):
+    """Outputs and gradients have PyTorch's (contiguous) strides, so `.view` works on them."""
+    nd = len(spatial)
+    conv = getattr(F(ft), f"conv{nd}d")
+    x = ft.tensor(R(2, 4, *spatial), requires_grad=True)
+    w = ft.tensor(R(6, 4 // kw.get("groups", 1), *(3,) * nd), requires_grad=True)
+    out = conv(x, w, **kw)
+    want = getattr(F(real_torch), f"conv{nd}d")(real_torch.tensor(x.detach().numpy()),
+                                                  real_torch.tensor(w.detach().numpy()), **kw)
+    assert out.is_contiguous() and out.stride() == want.stride()
+    out.view(2, -1).sum().backward()
+    assert x.grad.is_contiguous() and w.grad.is_contiguous()

@@ -58,6 +58,15 @@ OPTIMIZERS = {
     "adamax": lambda T, p: T.optim.Adamax(p, lr=0.05),
     "adamax_options": lambda T, p: T.optim.Adamax(p, lr=0.05, betas=(0.5, 0.8), eps=1e-3, weight_decay=0.1,
                                                   maximize=True),
+    "adadelta": lambda T, p: T.optim.Adadelta(p),
+    "adadelta_options": lambda T, p: T.optim.Adadelta(p, lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True),
+    "nadam": lambda T, p: T.optim.NAdam(p, lr=0.05),
+    "nadam_options": lambda T, p: T.optim.NAdam(p, lr=0.05, betas=(0.5, 0.8), weight_decay=0.1, momentum_decay=0.02,
+                                                maximize=True),
+    "nadam_decoupled": lambda T, p: T.optim.NAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
+    "radam": lambda T, p: T.optim.RAdam(p, lr=0.05),
+    "radam_short_sma": lambda T, p: T.optim.RAdam(p, lr=0.05, betas=(0.9, 0.6), weight_decay=0.1, maximize=True),
+    "radam_decoupled": lambda T, p: T.optim.RAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
     "param_groups": lambda T, p: T.optim.SGD([{"params": [p[0]]}, {"params": [p[1]], "lr": 0.2, "momentum": 0.5}],
                                              lr=0.05),
 }
@@ -191,7 +200,7 @@ def test_defaults_in_param_groups(torch):
 
 def test_param_group_keys_and_repr_match_torch(real_torch):
     import flowgrad.torch as ft
-    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax"):
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS"):
         reprs, keys = [], []
         for T in (ft, real_torch):
             opt = getattr(T.optim, name)([T.zeros(1, requires_grad=True)], lr=0.5)

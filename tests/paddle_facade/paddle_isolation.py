@@ -16,3 +16,26 @@ def run_isolated(code: str, module: str = "paddle", env: dict | None = None) -> 
     prelude = "import flowgrad.paddle as paddle\n" if module == "flowgrad.paddle" else "import paddle\n"
     return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True,
                           timeout=300, env=env)
+
+
+def on_both_paddles(body: type) -> type:
+    """Paddle's unittest style, run on both paddles: from a plain class of `test_*` methods that read
+    `self.paddle`, define `Test<Name>Flowgrad` (on `flowgrad.paddle`) and, where real paddle is
+    installed, `Test<Name>Paddle` as unittest.TestCase classes in the body's module."""
+    import importlib
+    import unittest
+
+    module = sys.modules[body.__module__]
+    targets = [("Flowgrad", "flowgrad.paddle")] + ([("Paddle", "paddle")] if HAVE_PADDLE else [])
+    for suffix, name in targets:
+        def setUp(self, _name=name):
+            self.paddle = importlib.import_module(_name)
+            self.paddle.set_grad_enabled(True)
+
+        def tearDown(self):
+            self.paddle.set_grad_enabled(True)
+
+        case = type(f"Test{body.__name__}{suffix}", (body, unittest.TestCase), {"setUp": setUp, "tearDown": tearDown})
+        case.__module__ = body.__module__
+        setattr(module, case.__name__, case)
+    return body

@@ -21,10 +21,6 @@ CASES = {
 }
 
 
-def _flat(state):
-    return [k for k in state if re.fullmatch(r"(weight|bias)_(ih|hh)_l\d+(_reverse)?", k)]
-
-
 def _run(paddle, name, weights=None, with_state=False, lengths=None):
     layer = CASES[name](paddle.nn)
     params = dict(layer.named_parameters())
@@ -45,7 +41,7 @@ def _run(paddle, name, weights=None, with_state=False, lengths=None):
     grads = {k: p.grad.numpy() for k, p in params.items()}
     return weights, y.numpy(), [f.numpy() for f in finals], x.grad.numpy(), grads, \
         {k: list(p.shape) for k, p in params.items()}, [p.name.split(".")[-1] for p in params.values()], \
-        _flat(layer.state_dict())
+        list(layer.state_dict()), repr(layer), [type(m).__name__ for m in layer.sublayers()]
 
 
 @pytest.mark.parametrize("with_state", [False, True])
@@ -121,3 +117,105 @@ def test_rnn_argument_errors(paddle):
         paddle.nn.LSTM(3, 4, direction="backward")
     with pytest.raises(ValueError, match=re.escape("Unknown activation 'sigmoid'")):
         paddle.nn.SimpleRNN(3, 4, activation="sigmoid")
+
+
+def test_state_dict_round_trip_from_real_paddle(fpaddle, real_paddle):
+    want = real_paddle.nn.LSTM(3, 4, num_layers=2, direction="bidirect")
+    got = fpaddle.nn.LSTM(3, 4, num_layers=2, direction="bidirect")
+    state = {k: v.numpy() for k, v in want.state_dict().items()}
+    assert list(got.state_dict()) == list(state)
+    assert got.set_state_dict({k: fpaddle.to_tensor(v) for k, v in state.items()}) == ([], [])
+    got.weight_hh_l0_reverse.set_value(np.zeros([16, 4], np.float32))
+    assert not got.state_dict()["0.cell_bw.weight_hh"].numpy().any()
+    got.set_state_dict({k: fpaddle.to_tensor(v) for k, v in state.items()})
+    np.testing.assert_array_equal(got.weight_hh_l1_reverse.numpy(), state["weight_hh_l1_reverse"])
+    y_got, _ = got(fpaddle.to_tensor(X))
+    y_want, _ = want(real_paddle.to_tensor(X))
+    np.testing.assert_allclose(y_got.numpy(), y_want.numpy(), rtol=1e-5, atol=1e-6)
+    assert len(got.parameters()) == 16
+
+
+def _attr_layer(paddle, kind):
+    I = paddle.nn.initializer
+    attrs = dict(weight_ih_attr=paddle.ParamAttr(initializer=I.Constant(0.5), learning_rate=0.1),
+                 weight_hh_attr=paddle.ParamAttr(name=f"hh_weight_{kind}", trainable=False),
+                 bias_hh_attr=I.Constant(0.25))
+    return getattr(paddle.nn, kind)(3, 4, **attrs)
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "SimpleRNN", "LSTMCell", "GRUCell", "SimpleRNNCell"])
+def test_weight_and_bias_attrs(paddle, kind):
+    layer = _attr_layer(paddle, kind)
+    params = dict(layer.named_parameters())
+    ih, hh, bias_hh = (params[k + ("" if "Cell" in kind else "_l0")] for k in ("weight_ih", "weight_hh", "bias_hh"))
+    assert (ih.numpy() == 0.5).all() and ih.optimize_attr == {"learning_rate": 0.1} and ih.trainable
+    assert hh.name == f"hh_weight_{kind}" and not hh.trainable and hh.stop_gradient
+    assert (bias_hh.numpy() == 0.25).all()
+    assert all(abs(p.numpy()).max() <= 0.5 for p in params.values())
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "GRUCell"])
+def test_bias_attr_false_is_refused(fpaddle, kind):
+    with pytest.raises(NotImplementedError, match="bias_ih_attr / bias_hh_attr False"):
+        getattr(fpaddle.nn, kind)(3, 4, bias_ih_attr=False)
+
+
+def _with_weights(paddle, layer, weights):
+    for (n, p), w in zip(layer.named_parameters(), weights):
+        p.set_value(w)
+    return layer
+
+
+@pytest.mark.parametrize("kind", ["LSTMCell", "GRUCell", "SimpleRNNCell"])
+def test_cells_match_real_paddle(fpaddle, real_paddle, kind):
+    weights = [p.numpy() for p in getattr(real_paddle.nn, kind)(3, 4).parameters()]
+    results = []
+    for m in (fpaddle, real_paddle):
+        cell = _with_weights(m, getattr(m.nn, kind)(3, 4), weights)
+        x = m.to_tensor(X[:, 0], stop_gradient=False)
+        y, states = cell(x)
+        y2, states2 = cell(x, states)
+        flat = [y2] + (list(states2) if kind == "LSTMCell" else [states2])
+        sum((t * t).sum() for t in flat).backward()
+        results.append([t.numpy() for t in flat] + [x.grad.numpy(), repr(cell), list(cell.state_dict())])
+    for g, w in zip(*results):
+        if isinstance(w, np.ndarray):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+        else:
+            assert g == w
+    assert repr(fpaddle.nn.SimpleRNNCell(2, 3, activation="relu")) == "SimpleRNNCell(2, 3, activation=relu)"
+
+
+@pytest.mark.parametrize("runner", ["RNN", "RNN_reverse", "BiRNN"])
+def test_rnn_runners_match_real_paddle(fpaddle, real_paddle, runner):
+    weights = [[p.numpy() for p in real_paddle.nn.GRUCell(3, 4).parameters()] for _ in range(2)]
+    results = []
+    for m in (fpaddle, real_paddle):
+        cells = [_with_weights(m, m.nn.GRUCell(3, 4), w) for w in weights]
+        layer = m.nn.BiRNN(*cells) if runner == "BiRNN" else m.nn.RNN(cells[0], is_reverse=runner == "RNN_reverse")
+        x = m.to_tensor(X, stop_gradient=False)
+        y, final = layer(x)
+        finals = list(final) if runner == "BiRNN" else [final]
+        (y.sum() + sum((f * f).sum() for f in finals)).backward()
+        results.append([y.numpy(), *[f.numpy() for f in finals], x.grad.numpy()])
+        results[-1].append(repr(layer))
+    for g, w in zip(*results):
+        if isinstance(w, np.ndarray):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+        else:
+            assert g == w
+
+
+def test_rnn_runner_refuses_sequence_length(fpaddle):
+    with pytest.raises(NotImplementedError, match="sequence_length"):
+        fpaddle.nn.RNN(fpaddle.nn.GRUCell(3, 4))(fpaddle.to_tensor(X), sequence_length=fpaddle.to_tensor([5, 5]))
+
+
+def test_cell_activation_error(paddle):
+    with pytest.raises(ValueError, match="activation for SimpleRNNCell should be tanh or relu, but get sigmoid"):
+        paddle.nn.SimpleRNNCell(3, 4, activation="sigmoid")
+
+
+def test_summary_of_a_recurrent_layer(paddle, capsys):
+    assert paddle.summary(paddle.nn.GRU(3, 4), (2, 5, 3)) == {"total_params": 108, "trainable_params": 108}
+    assert "[[2, 5, 3]]" in capsys.readouterr().out

@@ -67,3 +67,54 @@ def test_structure_and_errors(paddle):
         paddle.nn.MultiHeadAttention(8, 3)
     with pytest.raises(AssertionError, match=re.escape("Expected num_heads to be greater than 0, but received 0")):
         paddle.nn.MultiHeadAttention(8, 0)
+
+
+def _weights(layer):
+    return {k: np.linspace(-0.5, 0.5, int(np.prod(p.shape)), dtype=np.float32).reshape(p.shape) * (1 + 0.1 * i)
+            for i, (k, p) in enumerate(layer.named_parameters())}
+
+
+def _decode(paddle, kind):
+    """Two incremental steps through a Cache (or one through a StaticCache): outputs, cache shapes,
+    the query's gradient."""
+    layer = (paddle.nn.MultiHeadAttention(8, 2, need_weights=kind == "weights")
+             if kind != "encoder" else paddle.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0))
+    for k, v in _weights(layer).items():
+        dict(layer.named_parameters())[k].set_value(v)
+    q = paddle.to_tensor(Q, stop_gradient=False)
+    results = []
+    if kind == "static":
+        cache = layer.gen_cache(paddle.to_tensor(Q[:, :3]), paddle.to_tensor(Q[:, 1:]), type=layer.StaticCache)
+        out, cache2 = layer(q, cache=cache)
+        assert type(cache2).__name__ == "StaticCache" and cache2 is cache
+        results += [out.numpy(), list(cache.k.shape)]
+    else:
+        cache = layer.gen_cache(q)
+        assert type(cache).__name__ == "Cache" and list(cache.k.shape) == [2, 2, 0, 4]
+        out = None
+        for t in range(2):
+            step = layer(q[:, t:t + 1], cache=cache)
+            out, cache = step[0], step[-1]
+            if kind == "weights":
+                results.append(list(step[1].shape))
+            results += [out.numpy(), list(cache.k.shape), list(cache.v.shape)]
+    (out * out).sum().backward()
+    return results + [q.grad.numpy()]
+
+
+@pytest.mark.parametrize("kind", ["cache", "weights", "static", "encoder"])
+def test_cache_matches_real_paddle(fpaddle, real_paddle, kind):
+    for g, w in zip(_decode(fpaddle, kind), _decode(real_paddle, kind)):
+        if isinstance(w, np.ndarray):
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+        else:
+            assert g == w
+
+
+def test_gen_cache_of_given_tensors(paddle):
+    mha = paddle.nn.MultiHeadAttention(8, 2)
+    k, v = paddle.ones([2, 2, 3, 4]), paddle.zeros([2, 2, 3, 4])
+    cache = mha.gen_cache(k, v)
+    assert isinstance(cache, mha.Cache) and cache.k is k and cache.v is v
+    out, grown = mha(paddle.to_tensor(Q), cache=cache)
+    assert list(grown.k.shape) == [2, 2, 7, 4] and list(out.shape) == [2, 4, 8]

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable as _Iterable
 
+import numpy as _np
+
 from ... import data as _data
+from ... import data_samplers as _samplers
 from ...data import get_worker_info
 from ...facade import data as _kit
 from .._tensor import Tensor
@@ -57,6 +60,22 @@ class Subset(_data.Subset, Dataset):
     pass
 
 
+class ComposeDataset(_data.ZippedDataset, Dataset):
+    """Sample i is the fields of sample i of each dataset in turn, as one tuple."""
+
+    def __init__(self, datasets) -> None:
+        _data.ZippedDataset.__init__(self, datasets)
+        if not self.datasets:
+            raise AssertionError("input datasets should not be empty")
+        for i, d in enumerate(self.datasets):
+            if not isinstance(d, _data.Dataset):
+                raise AssertionError("each input dataset should be paddle.io.Dataset")
+            if isinstance(d, _data.IterableDataset):
+                raise AssertionError("paddle.io.IterableDataset not supported")
+            if i > 0 and len(d) != len(self.datasets[i - 1]):
+                raise AssertionError("lengths of datasets should be same")
+
+
 def random_split(dataset, lengths, generator=None) -> list:
     return [Subset(s.dataset, s.indices) for s in _data.random_split(dataset, lengths, generator)]
 
@@ -65,6 +84,40 @@ Sampler = _data.Sampler
 SequenceSampler = _data.SequentialSampler
 RandomSampler = _data.RandomSampler
 SubsetRandomSampler = _data.SubsetRandomSampler
+
+
+class WeightedRandomSampler(_data.Sampler):
+    """`num_samples` indices drawn with probabilities proportional to `weights` (NumPy's global
+    random state draws them)."""
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True) -> None:
+        if not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value")
+        self.weights, self.num_samples, self.replacement = weights, num_samples, replacement
+
+    def __iter__(self):
+        weights = _np.array(self.weights) if isinstance(self.weights, (list, tuple)) else self.weights
+        if not isinstance(weights, _np.ndarray):
+            raise AssertionError("weights should be paddle.Tensor, numpy.ndarray, list or tuple")
+        if weights.ndim > 2:
+            raise AssertionError("weights should be a 1-D or 2-D array")
+        rows = weights.reshape((-1, weights.shape[-1]))
+        if not _np.all(rows >= 0.0):
+            raise AssertionError("weights should be positive value")
+        if _np.any(rows == _np.inf):
+            raise AssertionError("weights should not be INF")
+        positive = _np.sum(rows > 0.0, axis=1)
+        if not _np.all(positive > 0):
+            raise AssertionError("weights should have positive values")
+        if not self.replacement and not _np.all(positive >= self.num_samples):
+            raise AssertionError("weights positive value number should not less than num_samples when "
+                                 "replacement=False")
+        return iter(_samplers.weighted_draws(rows, self.num_samples, self.replacement).reshape(-1).tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples * (int(_np.prod(self.weights.shape)) // self.weights.shape[-1])
 
 
 class BatchSampler(_data.BatchSampler):
@@ -93,6 +146,34 @@ class BatchSampler(_data.BatchSampler):
             raise AssertionError(f"drop_last should be a boolean value, but got {type(drop_last)}")
         _data.BatchSampler.__init__(self, sampler, batch_size, drop_last)
         self.shuffle = shuffle
+
+
+class DistributedBatchSampler(_samplers.ShardedBatchSampler, BatchSampler):
+    """Batches of one replica's share of `dataset` (`rank` of `num_replicas`; a single process is
+    replica 0 of 1); `shuffle` reshuffles per epoch by `np.random.RandomState(epoch)`."""
+
+    def __init__(self, dataset, batch_size: int, num_replicas: int | None = None, rank: int | None = None,
+                 shuffle: bool = False, drop_last: bool = False) -> None:
+        if not (isinstance(batch_size, int) and batch_size > 0):
+            raise AssertionError("batch_size should be a positive integer")
+        if not isinstance(shuffle, bool):
+            raise AssertionError("shuffle should be a boolean value")
+        if not isinstance(drop_last, bool):
+            raise AssertionError("drop_last should be a boolean number")
+        if num_replicas is not None and not (isinstance(num_replicas, int) and num_replicas > 0):
+            raise AssertionError("num_replicas should be a positive integer")
+        if rank is not None and not (isinstance(rank, int) and rank >= 0):
+            raise AssertionError("rank should be a non-negative integer")
+        _samplers.ShardedBatchSampler.__init__(self, dataset, batch_size, 1 if num_replicas is None else num_replicas,
+                                               0 if rank is None else rank, shuffle, drop_last)
+
+    @property
+    def nranks(self) -> int:
+        return self.num_replicas
+
+    @property
+    def local_rank(self) -> int:
+        return self.rank
 
 
 class DataLoader(_loader):
@@ -133,5 +214,6 @@ class DataLoader(_loader):
 
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ChainDataset", "ConcatDataset", "Subset", "random_split",
-           "Sampler", "SequenceSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DataLoader",
+           "ComposeDataset", "Sampler", "SequenceSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "BatchSampler", "DistributedBatchSampler", "DataLoader",
            "get_worker_info"]

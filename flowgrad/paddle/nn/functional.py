@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from ... import ops
 from ...nn import functional as F
+from ...nn import functional_resample as resample
+from ...nn import layout
+from ...nn.functional_conv import transposed_size
 from .. import _ops as P
 from .._creation import ones_like, zeros_like
 
@@ -104,7 +107,14 @@ def one_hot(x, num_classes: int, name=None):
 
 
 def pad(x, pad, mode: str = "constant", value: float = 0.0, data_format: str = "NCHW", name=None):
-    return F.pad(x, list(pad), mode, value)
+    """`pad` of length 2 * ndim pads every dim, the first dim first; of length 2 * (ndim - 2), the
+    spatial dims of `data_format` (channels-last: NLC, NHWC, NDHWC), the last first; otherwise the
+    last dims, the last first."""
+    pad = pad.tolist() if hasattr(pad, "tolist") else list(pad)
+    if len(pad) == 2 * x.ndim:
+        pad = [p for d in reversed(range(x.ndim)) for p in pad[2 * d:2 * d + 2]]
+    last = len(pad) == 2 * (x.ndim - 2) and data_format in ("NLC", "NHWC", "NDHWC")
+    return layout.in_channels_first(F.pad, x, last, pad, mode, value if mode == "constant" else None)
 
 
 def normalize(x, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name=None):
@@ -126,10 +136,18 @@ _CHANNELS_FIRST = ("NC", "NCL", "NCW", "NCHW", "NCDHW")
 
 
 def _channels_first(data_format: str, api: str) -> None:
-    """flowgrad computes the channels-first layouts only."""
+    """flowgrad computes the channels-first layouts only (of the layers not taking channels-last)."""
     if data_format not in _CHANNELS_FIRST:
         raise NotImplementedError(f"flowgrad's paddle {api} supports the channels-first data_format (NCL, NCHW, "
                                   f"NCDHW), not {data_format}")
+
+
+def _last(data_format: str, first: str, last: str, end: str = ".") -> bool:
+    """Whether `data_format` is the channels-last one of the pair paddle takes (its error otherwise)."""
+    if data_format not in (first, last):
+        raise ValueError(f"Attr(data_format) should be '{first}' or '{last}'. Received Attr(data_format): "
+                         f"{data_format}{end}")
+    return data_format == last
 
 
 def _padding(padding):
@@ -138,50 +156,88 @@ def _padding(padding):
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1, data_format: str = "NCL",
            name=None):
-    _channels_first(data_format, "conv1d")
-    return F.conv1d(x, weight, bias, stride, _padding(padding), dilation, groups)
+    return layout.in_channels_first(F.conv1d, x, _last(data_format, "NCL", "NLC"), weight, bias, stride,
+                                    _padding(padding), dilation, groups)
 
 
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1, data_format: str = "NCHW",
            name=None):
-    _channels_first(data_format, "conv2d")
-    return F.conv2d(x, weight, bias, stride, _padding(padding), dilation, groups)
+    return layout.in_channels_first(F.conv2d, x, _last(data_format, "NCHW", "NHWC"), weight, bias, stride,
+                                    _padding(padding), dilation, groups)
+
+
+def _transposed_padding(x, weight, stride, padding, dilation, output_size, last: bool) -> list:
+    """The output padding that makes a transposed convolution's output `output_size` (paddle's checks)."""
+    if hasattr(output_size, "tolist"):
+        output_size = output_size.tolist()
+    output_size = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
+    if len(output_size) != 2:
+        raise ValueError(f"The output_size's length must be 2. Received: {output_size}")
+    pair = lambda v: [v] * 2 if isinstance(v, int) else list(v)  # noqa: E731
+    stride = pair(stride)
+    spatial = x.shape[1:3] if last else x.shape[2:]
+    inferred = transposed_size(spatial, weight.shape[2:], stride, pair(padding), pair(dilation))
+    for i, (size, low) in enumerate(zip(output_size, inferred)):
+        if size < low:
+            raise ValueError(f"(InvalidArgument) output_size of Op(ConvTransposeOp) should not be less than the "
+                             f"inferred output size. But received output_size = [{output_size}], whose dim {i} is "
+                             f"less than the inferred output size [{low}]\n  [Hint: Expected output_size[i] >= "
+                             f"infer_shape, but received output_size[i]:{size} < infer_shape:{low}.] (at "
+                             f"/paddle/paddle/phi/infermeta/binary.cc:875)\n")
+        if size >= low + stride[i]:
+            raise ValueError(f"(InvalidArgument) output_size of Op(ConvTransposeOp) should be less than inferred size "
+                             f"+ stride. But received output_size = [{output_size}], whose dim {i} is not less than "
+                             f"the inferred output size ({low}) + stride ({stride[i]}) = {low + stride[i]}\n  [Hint: "
+                             f"Expected output_size[i] < infer_shape + strides[i], but received output_size[i]:{size} "
+                             f">= infer_shape + strides[i]:{low + stride[i]}.] (at "
+                             f"/paddle/paddle/phi/infermeta/binary.cc:886)\n")
+    return [size - low for size, low in zip(output_size, inferred)]
 
 
 def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups: int = 1,
                      output_size=None, data_format: str = "NCHW", name=None):
-    """weight `[in, out // groups, kh, kw]`, as PyTorch's."""
-    _channels_first(data_format, "conv2d_transpose")
+    """weight `[in, out // groups, kh, kw]`, as PyTorch's; `output_size` picks the output padding."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"Attr(data_format) of conv2d_transpose got wrong value: received {data_format}, but only "
+                         "'NCHW' or 'NHWC' are supported.")
+    last = data_format == "NHWC"
     if output_size is not None:
-        raise NotImplementedError("flowgrad's paddle conv2d_transpose does not support output_size; give "
-                                  "output_padding")
-    return F.conv_transpose2d(x, weight, bias, stride, padding, output_padding, groups, dilation)
+        if output_padding != 0:
+            raise ValueError("output_padding option is mutually exclusive with output_size")
+        output_padding = _transposed_padding(x, weight, stride, padding, dilation, output_size, last)
+    return layout.in_channels_first(F.conv_transpose2d, x, last, weight, bias, stride, padding, output_padding,
+                                    groups, dilation)
 
 
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: bool = False, momentum: float = 0.9,
                epsilon: float = 1e-05, data_format: str = "NCHW", use_global_stats=None, name=None):
     """paddle's momentum weighs the running statistics (running = momentum * running + (1 - momentum) *
     batch) and the running variance takes the biased batch variance."""
-    _channels_first(data_format, "batch_norm")
+    if x.ndim < 2:
+        raise AssertionError("input dim must be larger than 1")
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError("data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', 'NLC', 'NHWC', 'NDHWC' but "
+                         f"receive {data_format}")
     if use_global_stats is not None:
         training = not use_global_stats
-    return F.batch_norm(x, running_mean, running_var, weight, bias, training, 1.0 - momentum, epsilon,
-                        unbiased_running_var=False)
+    return layout.in_channels_first(F.batch_norm, x, data_format[1] != "C", running_mean, running_var, weight, bias,
+                                    training, 1.0 - momentum, epsilon, unbiased_running_var=False)
 
 
 def group_norm(x, num_groups: int, epsilon: float = 1e-05, weight=None, bias=None, data_format: str = "NCHW",
                name=None):
-    _channels_first(data_format, "group_norm")
-    return F.group_norm(x, num_groups, weight, bias, epsilon)
+    """Channels on axis 1 (NCL, NCHW, NCDHW) or last (NLC, NHWC, NDHWC), whatever the input's rank."""
+    if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"unsupported data layout:{data_format}")
+    return layout.in_channels_first(F.group_norm, x, data_format.endswith("C"), num_groups, weight, bias, epsilon)
 
 
 def interpolate(x, size=None, scale_factor=None, mode: str = "nearest", align_corners: bool = False,
                 align_mode: int = 0, data_format=None, recompute_scale_factor=None, antialias: bool = False,
                 name=None):
-    """paddle's modes and checks over the neutral resampling; linear modes with `align_mode=0`
-    (half-pixel sources) or `align_corners=True`."""
-    if data_format is not None:
-        _channels_first(data_format, "interpolate")
+    """paddle's modes and checks over the neutral resampling: linear modes sample at cell centres
+    (`align_mode=0`) or corners (`align_mode=1`) unless `align_corners`; channels-last formats (NWC,
+    NHWC, NDHWC) run between two transposes."""
     mode, ndim = mode.lower(), x.ndim
     if mode not in ("nearest", "linear", "bilinear", "trilinear", "bicubic", "area"):
         raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', 'trilinear', "
@@ -209,32 +265,77 @@ def interpolate(x, size=None, scale_factor=None, mode: str = "nearest", align_co
                          "bicubic | trilinear")
     if mode == "area" and size is None:
         raise ValueError("output size can not be None in AREA mode")
-    if align_mode == 1 and not align_corners and mode in ("linear", "bilinear", "trilinear"):
-        raise NotImplementedError("flowgrad's paddle interpolate supports align_mode=0 only")
+    formats = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}.get(ndim, ("NCHW", "NHWC"))
+    data_format = formats[0] if data_format is None else data_format
+    if data_format not in formats:
+        raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but only `{formats[0]}` or "
+                         f"`{formats[1]}` supported for {ndim}-D input.")
     if isinstance(size, (list, tuple)):
         size = [int(s) for s in size]
-    return F.interpolate(x, size, scale_factor, mode, None if mode in ("nearest", "area") else align_corners,
-                         recompute_scale_factor, antialias)
+    return layout.in_channels_first(resample.interpolate_from, x, data_format == formats[1], size, scale_factor, mode,
+                                    None if mode in ("nearest", "area") else align_corners, recompute_scale_factor,
+                                    antialias, half_pixel=align_mode == 0)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
                data_format: str = "NCHW", name=None):
-    _channels_first(data_format, "max_pool2d")
-    return F.max_pool2d(x, kernel_size, stride, padding, 1, ceil_mode, return_mask)
+    last = _last(data_format, "NCHW", "NHWC")
+    if return_mask and last:
+        raise ValueError("When setting return_mask to true, data_format must be set to NCHW in API:max_pool2d")
+    return layout.in_channels_first(F.max_pool2d, x, last, kernel_size, stride, padding, 1, ceil_mode, return_mask)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
                divisor_override=None, data_format: str = "NCHW", name=None):
-    _channels_first(data_format, "avg_pool2d")
-    return F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, not exclusive, divisor_override)
+    return layout.in_channels_first(F.avg_pool2d, x, _last(data_format, "NCHW", "NHWC", end=""), kernel_size, stride,
+                                    padding, ceil_mode, not exclusive, divisor_override)
+
+
+def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+               name=None):
+    return F.max_pool1d(x, kernel_size, stride, padding, 1, ceil_mode, return_mask)
+
+
+def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive: bool = True, ceil_mode: bool = False, name=None):
+    return F.avg_pool1d(x, kernel_size, stride, padding, ceil_mode, not exclusive)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+               data_format: str = "NCDHW", name=None):
+    last = _last(data_format, "NCDHW", "NDHWC", end="")
+    if return_mask and last:
+        raise ValueError("When setting return_mask to true, data_format must be set to NCDHW in API:max_pool3d")
+    return layout.in_channels_first(F.max_pool3d, x, last, kernel_size, stride, padding, 1, ceil_mode, return_mask)
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
+               divisor_override=None, data_format: str = "NCDHW", name=None):
+    return layout.in_channels_first(F.avg_pool3d, x, _last(data_format, "NCDHW", "NDHWC", end=""), kernel_size,
+                                    stride, padding, ceil_mode, not exclusive, divisor_override)
+
+
+def adaptive_avg_pool1d(x, output_size: int, name=None):
+    return F.adaptive_avg_pool1d(x, output_size)
+
+
+def adaptive_avg_pool3d(x, output_size, data_format: str = "NCDHW", name=None):
+    return layout.in_channels_first(F.adaptive_avg_pool3d, x, _last(data_format, "NCDHW", "NDHWC"), output_size)
+
+
+def adaptive_max_pool1d(x, output_size, return_mask: bool = False, name=None):
+    return F.adaptive_max_pool1d(x, output_size, return_mask)
+
+
+def adaptive_max_pool2d(x, output_size, return_mask: bool = False, name=None):
+    return F.adaptive_max_pool2d(x, output_size, return_mask)
 
 
 def adaptive_avg_pool2d(x, output_size, data_format: str = "NCHW", name=None):
-    _channels_first(data_format, "adaptive_avg_pool2d")
+    last = _last(data_format, "NCHW", "NHWC")
     if x.ndim not in (3, 4):  # checked for any output size (PyTorch skips the check for 1x1)
         raise x.policy.errors.nn_adaptive_pool_input_dim(fn="adaptive_avg_pool2d", unbatched=3, batched=4,
                              size=list(x.shape))
-    return F.adaptive_avg_pool2d(x, output_size)
+    return layout.in_channels_first(F.adaptive_avg_pool2d, x, last, output_size)
 
 
 # ------------------------------------------------------------------------------ losses

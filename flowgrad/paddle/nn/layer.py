@@ -11,6 +11,7 @@ import numpy as np
 
 from ... import backend
 from ...nn import Module
+from ...nn.module import _addindent
 from ...nn import Parameter as _NeutralParameter
 from .. import _print
 from .._tensor import Tensor
@@ -101,7 +102,13 @@ def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, defau
                             "parameter dtype!")
         init = I.Constant(0.0) if is_bias else I.XavierUniform()
     p = cls(Tensor._make(np.zeros(tuple(int(s) for s in shape), dtype=np_dtype)))
-    init(p)
+    return configure_parameter(p, attr, init, default_name)
+
+
+def configure_parameter(p, attr: ParamAttr, init, default_name):
+    """Initialise `p` by `init` (None: keep its values) and give it what `attr` says."""
+    if init is not None:
+        init(p)
     p.name = attr.name or default_name()
     p.trainable = attr.trainable
     p.optimize_attr = {"learning_rate": attr.learning_rate}
@@ -206,3 +213,17 @@ class Layer(Module):
 
     def extra_repr(self) -> str:
         return ""
+
+    def __repr__(self) -> str:
+        """paddle's layout: a one-line extra_repr stays on the first line even above sublayers."""
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _addindent(repr(m), 2) for key, m in self._modules.items()]
+        text = type(self).__name__ + "("
+        if len(extra_lines) > 1:
+            text += "\n  " + "\n  ".join(extra_lines) + "\n"
+        elif extra_lines:
+            text += extra_lines[0]
+        if child_lines:
+            text += "\n  " + "\n  ".join(child_lines) + "\n"
+        return text + ")"

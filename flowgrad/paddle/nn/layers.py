@@ -1,5 +1,5 @@
 """paddle.nn layers: Linear (weight `[in, out]`, XavierUniform weights, zero biases), the
-activations, Dropout, Flatten, Embedding, LayerNorm, Conv2D, the containers and the losses, with
+activations, Dropout, Flatten, Embedding, LayerNorm, the containers and the losses, with
 paddle's constructor arguments and reprs."""
 from __future__ import annotations
 
@@ -132,32 +132,6 @@ class LayerNorm(Layer):
 
     def extra_repr(self) -> str:
         return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
-
-
-class Conv2D(Layer):
-    """2-D convolution, weight `[out, in // groups, kh, kw]` initialised Normal(0, sqrt(2 / fan_in))."""
-
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, padding_mode: str = "zeros", weight_attr=None, bias_attr=None,
-                 data_format: str = "NCHW") -> None:
-        super().__init__()
-        k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
-        self._in_channels, self._out_channels, self._kernel_size = in_channels, out_channels, k
-        self._stride, self._padding, self._dilation, self._groups = stride, padding, dilation, groups
-        std = math.sqrt(2.0 / (in_channels * k[0] * k[1]))  # paddle's fan-in counts every input channel
-        self.weight = self.create_parameter([out_channels, in_channels // groups, *k], weight_attr,
-                                            default_initializer=I.Normal(0.0, std))
-        self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
-
-        F._channels_first(data_format, "Conv2D")
-        if padding_mode != "zeros":
-            raise NotImplementedError("flowgrad's paddle Conv2D supports padding_mode='zeros' only")
-
-    def forward(self, x):
-        return F.conv2d(x, self.weight, self.bias, self._stride, self._padding, self._dilation, self._groups)
-
-    def extra_repr(self) -> str:
-        return f"{self._in_channels}, {self._out_channels}, kernel_size={list(self._kernel_size)}, data_format=NCHW"
 
 
 # ------------------------------------------------------------------------------ containers

@@ -1,12 +1,16 @@
 """paddle.nn's convolution, normalisation and pooling layers with paddle's constructor arguments,
-parameter shapes, names, initialisers and reprs: Conv1D, Conv2DTranspose, BatchNorm1D/2D/3D
-(`_mean` / `_variance` as non-trainable parameters), GroupNorm, MaxPool2D, AvgPool2D,
-AdaptiveAvgPool2D."""
+parameter shapes, names, initialisers and reprs: Conv1D and Conv2D (`padding_mode` reflect /
+replicate / circular pads first), Conv2DTranspose, BatchNorm1D/2D/3D (`_mean` / `_variance` as
+non-trainable parameters), GroupNorm, the max / average pools (1-d, 2-d, 3-d) and adaptive pools;
+the channels-last formats (NLC, NHWC, NDHWC) run the channels-first computation between two
+transposes."""
 from __future__ import annotations
 
 import math
 import warnings
 
+from ...nn import functional as _F
+from ...nn import layout
 from . import functional as F
 from . import initializer as I
 from .layer import Layer, ParamAttr
@@ -22,6 +26,8 @@ def _conv_extra(layer) -> str:
         text += f", stride={list(_ntuple(layer._stride, len(layer._kernel_size)))}"
     if layer._padding != 0:
         text += f", padding={layer._padding}"
+    if layer._padding_mode != "zeros":
+        text += f", padding_mode={layer._padding_mode}"
     if getattr(layer, "_output_padding", 0) != 0:
         text += f", output_padding={layer._output_padding}"
     if layer._dilation != 1:
@@ -42,9 +48,15 @@ class _ConvNd(Layer):
                  dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None, bias_attr=None,
                  data_format: str = "NCHW") -> None:
         super().__init__()
-        F._channels_first(data_format, type(self).__name__)
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"flowgrad's paddle {type(self).__name__} supports padding_mode='zeros' only")
+        if data_format not in ("NCHW", "NCL", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError("data_format must be one of {'NCHW', 'NCL', 'NCDHW', 'NLC', 'NHWC', 'NDHWC'}, but got "
+                             f"data_format='{data_format}'")
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            raise ValueError("padding_mode must be one of {'replicate', 'reflect', 'zeros', 'circular'}, but got "
+                             f"padding_mode='{padding_mode}'")
+        if padding_mode != "zeros" and not isinstance(padding, int):
+            raise TypeError("when padding_mode in ['reflect', 'replicate', 'circular'], type of padding must be int")
+        self._padding_mode = padding_mode
         k = _ntuple(kernel_size, self._dims)
         self._in_channels, self._out_channels, self._kernel_size = in_channels, out_channels, k
         self._stride, self._padding, self._dilation, self._groups = stride, padding, dilation, groups
@@ -57,8 +69,28 @@ class _ConvNd(Layer):
         self.weight = self.create_parameter(shape, weight_attr, default_initializer=init)
         self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
 
+    def _padded(self, x, last: bool):
+        """`x` padded by `padding_mode` (then the convolution pads nothing) and the convolution's padding."""
+        if self._padding_mode == "zeros":
+            return x, self._padding
+        pads = [self._padding] * (2 * self._dims)
+        return layout.in_channels_first(_F.pad, x, last, pads, self._padding_mode), 0
+
     def extra_repr(self) -> str:
         return _conv_extra(self)
+
+
+class Conv2D(_ConvNd):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, padding_mode: str = "zeros", weight_attr=None, bias_attr=None,
+                 data_format: str = "NCHW") -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, 0, dilation, groups, padding_mode,
+                         weight_attr, bias_attr, data_format)
+
+    def forward(self, x):
+        layout_ = "NHWC" if self._data_format == "NHWC" else "NCHW"  # paddle computes any other as NCHW
+        x, padding = self._padded(x, layout_ == "NHWC")
+        return F.conv2d(x, self.weight, self.bias, self._stride, padding, self._dilation, self._groups, layout_)
 
 
 class Conv1D(_ConvNd):
@@ -71,7 +103,8 @@ class Conv1D(_ConvNd):
                          weight_attr, bias_attr, data_format)
 
     def forward(self, x):
-        return F.conv1d(x, self.weight, self.bias, self._stride, self._padding, self._dilation, self._groups,
+        x, padding = self._padded(x, self._data_format == "NLC")
+        return F.conv1d(x, self.weight, self.bias, self._stride, padding, self._dilation, self._groups,
                         self._data_format)
 
 
@@ -94,13 +127,14 @@ class _BatchNormBase(Layer):
 
     _default_format = "NCHW"
     _ndims: tuple = (4,)
+    _formats = {"NCHW": "NCHW", "NHWC": "NHWC"}  # the formats each layer takes, as what forward computes
+    _format_error = "expected NCHW or NHWC for data_format input"
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr=None,
                  bias_attr=None, data_format=None, use_global_stats=None, name=None) -> None:
         super().__init__()
         self._name = name
         data_format = data_format or self._default_format
-        F._channels_first(data_format, type(self).__name__)
         self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
         self._data_format, self._use_global_stats = data_format, use_global_stats
         self.weight = self.create_parameter([num_features], weight_attr, default_initializer=I.Constant(1.0))
@@ -110,7 +144,9 @@ class _BatchNormBase(Layer):
         self._variance = self.create_parameter([num_features], stats, default_initializer=I.Constant(1.0))
 
     def forward(self, input):
-        self._data_format = "NCHW"  # paddle's forward rewrites every channels-first format so (reprs show it)
+        if self._data_format not in self._formats:
+            raise ValueError(self._format_error)
+        self._data_format = self._formats[self._data_format]  # paddle's forward rewrites it (reprs show it)
         if input.ndim not in self._ndims:
             raise ValueError(f"expected {' or '.join(f'{n}D' for n in self._ndims)} input (got {input.ndim}D input)")
         if self.training:
@@ -127,6 +163,8 @@ class _BatchNormBase(Layer):
 
 class BatchNorm1D(_BatchNormBase):
     _default_format, _ndims = "NCL", (2, 3)
+    _formats = {"NCHW": "NCHW", "NC": "NCHW", "NCL": "NCHW", "NHWC": "NHWC", "NLC": "NHWC"}
+    _format_error = "expected NC , NCL, NLC or None for data_format input"
 
 
 class BatchNorm2D(_BatchNormBase):
@@ -135,13 +173,14 @@ class BatchNorm2D(_BatchNormBase):
 
 class BatchNorm3D(_BatchNormBase):
     _default_format, _ndims = "NCDHW", (5,)
+    _formats = {"NCHW": "NCHW", "NCDHW": "NCHW", "NHWC": "NHWC", "NDHWC": "NHWC"}
+    _format_error = "expected NCDHW, NDHWC or None for data_format input"
 
 
 class GroupNorm(Layer):
     def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, weight_attr=None, bias_attr=None,
                  data_format: str = "NCHW", name=None) -> None:
         super().__init__()
-        F._channels_first(data_format, "GroupNorm")
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
         self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon
@@ -156,50 +195,128 @@ class GroupNorm(Layer):
         return f"num_groups={self._num_groups}, num_channels={self._num_channels}, epsilon={self._epsilon}"
 
 
-class MaxPool2D(Layer):
+class _Pool(Layer):
+    """paddle's pooling layers: the functional form's arguments kept as attributes (`ksize`,
+    `stride`, `padding` and the `_keys` options), repr `kernel_size=..., stride=..., padding=...`."""
+
+    _fn = staticmethod(F.max_pool2d)
+    _keys: tuple = ()
+
+    def __init__(self, kernel_size, stride=None, padding=0, **options) -> None:
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        for key in self._keys:
+            setattr(self, key, options[key])
+
+    def forward(self, x):
+        return self._fn(x, self.ksize, self.stride, self.padding, **{k: getattr(self, k) for k in self._keys})
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1D(_Pool):
+    _fn, _keys = staticmethod(F.max_pool1d), ("return_mask", "ceil_mode")
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+                 name=None) -> None:
+        super().__init__(kernel_size, stride, padding, return_mask=return_mask, ceil_mode=ceil_mode)
+
+
+class MaxPool2D(_Pool):
+    _fn, _keys = staticmethod(F.max_pool2d), ("return_mask", "ceil_mode", "data_format")
+
     def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
                  data_format: str = "NCHW", name=None) -> None:
-        super().__init__()
-        F._channels_first(data_format, "MaxPool2D")
-        self.ksize, self.stride, self.padding = kernel_size, stride, padding
-        self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
-
-    def forward(self, x):
-        return F.max_pool2d(x, self.ksize, self.stride, self.padding, self.return_mask, self.ceil_mode,
-                            self.data_format)
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+        super().__init__(kernel_size, stride, padding, return_mask=return_mask, ceil_mode=ceil_mode,
+                         data_format=data_format)
 
 
-class AvgPool2D(Layer):
+class MaxPool3D(_Pool):
+    _fn, _keys = staticmethod(F.max_pool3d), ("return_mask", "ceil_mode", "data_format")
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False, ceil_mode: bool = False,
+                 data_format: str = "NCDHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, return_mask=return_mask, ceil_mode=ceil_mode,
+                         data_format=data_format)
+
+
+class AvgPool1D(_Pool):
+    _fn, _keys = staticmethod(F.avg_pool1d), ("exclusive", "ceil_mode")
+
+    def __init__(self, kernel_size, stride=None, padding=0, exclusive: bool = True, ceil_mode: bool = False,
+                 name=None) -> None:
+        super().__init__(kernel_size, stride, padding, exclusive=exclusive, ceil_mode=ceil_mode)
+
+
+class AvgPool2D(_Pool):
+    _fn, _keys = staticmethod(F.avg_pool2d), ("ceil_mode", "exclusive", "divisor_override", "data_format")
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
                  divisor_override=None, data_format: str = "NCHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode=ceil_mode, exclusive=exclusive,
+                         divisor_override=divisor_override, data_format=data_format)
+
+
+class AvgPool3D(_Pool):
+    _fn, _keys = staticmethod(F.avg_pool3d), ("ceil_mode", "exclusive", "divisor_override", "data_format")
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, exclusive: bool = True,
+                 divisor_override=None, data_format: str = "NCDHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode=ceil_mode, exclusive=exclusive,
+                         divisor_override=divisor_override, data_format=data_format)
+
+
+class _AdaptivePool(Layer):
+    """paddle's adaptive pooling layers: `output_size` and the functional form's options."""
+
+    _fn = staticmethod(F.adaptive_avg_pool2d)
+
+    def __init__(self, output_size, **options) -> None:
         super().__init__()
-        F._channels_first(data_format, "AvgPool2D")
-        self.ksize, self.stride, self.padding, self.ceil_mode = kernel_size, stride, padding, ceil_mode
-        self.exclusive, self.divisor, self.data_format = exclusive, divisor_override, data_format
+        self._output_size, self._options = output_size, options
 
     def forward(self, x):
-        return F.avg_pool2d(x, self.ksize, self.stride, self.padding, self.ceil_mode, self.exclusive, self.divisor,
-                            self.data_format)
+        return self._fn(x, self._output_size, **self._options)
 
     def extra_repr(self) -> str:
-        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+        mask = self._options.get("return_mask")
+        return f"output_size={self._output_size}" + ("" if mask is None else f", return_mask={mask}")
 
 
-class AdaptiveAvgPool2D(Layer):
+class AdaptiveAvgPool1D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_avg_pool1d)
+
+    def __init__(self, output_size: int, name=None) -> None:
+        super().__init__(output_size)
+
+
+class AdaptiveAvgPool2D(_AdaptivePool):
     def __init__(self, output_size, data_format: str = "NCHW", name=None) -> None:
-        super().__init__()
-        F._channels_first(data_format, "AdaptiveAvgPool2D")
-        self._output_size, self._data_format = output_size, data_format
-
-    def forward(self, x):
-        return F.adaptive_avg_pool2d(x, self._output_size, self._data_format)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self._output_size}"
+        super().__init__(output_size, data_format=data_format)
 
 
-__all__ = ["Conv1D", "Conv2DTranspose", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool2D",
-           "AvgPool2D", "AdaptiveAvgPool2D"]
+class AdaptiveAvgPool3D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_avg_pool3d)
+
+    def __init__(self, output_size, data_format: str = "NCDHW", name=None) -> None:
+        super().__init__(output_size, data_format=data_format)
+
+
+class AdaptiveMaxPool1D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_max_pool1d)
+
+    def __init__(self, output_size, return_mask: bool = False, name=None) -> None:
+        super().__init__(output_size, return_mask=return_mask)
+
+
+class AdaptiveMaxPool2D(_AdaptivePool):
+    _fn = staticmethod(F.adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_mask: bool = False, name=None) -> None:
+        super().__init__(output_size, return_mask=return_mask)
+
+
+__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "MaxPool1D",
+           "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D",
+           "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool2D"]

@@ -1,9 +1,14 @@
 """paddle.nn.MultiHeadAttention and TransformerEncoderLayer: paddle's sub-layers (`q_proj`,
 `k_proj`, `v_proj`, `out_proj` Linears with `[in, out]` weights; `self_attn`, `linear1/2`,
 `norm1/2`, `dropout/1/2`), batch-first inputs and masks (bool or int: True / 1 keeps a position;
-float: added to the scores), over the neutral scaled-dot-product attention."""
+float: added to the scores), over the neutral scaled-dot-product attention. A `Cache` (from
+`gen_cache(key)`) grows by each call's keys and values (incremental decoding); a `StaticCache`
+(`gen_cache(key, value, type=StaticCache)`) holds fixed ones."""
 from __future__ import annotations
 
+import collections
+
+from .. import _creation
 from .. import _ops as P
 from . import functional as F
 from .layer import Layer
@@ -19,12 +24,10 @@ def _additive_mask(mask, dtype):
     return P.cast(mask, dtype)
 
 
-def _no_cache(cache, layer: str) -> None:
-    if cache is not None:
-        raise NotImplementedError(f"flowgrad's paddle {layer} does not support cache")
-
-
 class MultiHeadAttention(Layer):
+    Cache = collections.namedtuple("Cache", ["k", "v"])
+    StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
+
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, kdim=None, vdim=None,
                  need_weights: bool = False, weight_attr=None, bias_attr=None) -> None:
         super().__init__()
@@ -46,11 +49,28 @@ class MultiHeadAttention(Layer):
     def _heads(self, x):
         return P.transpose(P.reshape(x, [0, 0, self.num_heads, self.head_dim]), [0, 2, 1, 3])
 
+    def compute_kv(self, key, value) -> tuple:
+        """The keys and values projected and split into heads: `[batch, heads, length, head_dim]`."""
+        return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
+
+    def gen_cache(self, key, value=None, type=Cache):
+        """A StaticCache of `key` / `value` projected; a Cache of `key` and `value` as given, or (no
+        `value`) an empty one of length 0 for `key`'s batch."""
+        if type == MultiHeadAttention.StaticCache:
+            return self.StaticCache(*self.compute_kv(key, value))
+        if value is None:
+            empty = _creation.full([key.shape[0], self.num_heads, 0, self.head_dim], 0, key.dtype)
+            return self.Cache(empty, empty)
+        return self.Cache(key, value)
+
     def forward(self, query, key=None, value=None, attn_mask=None, cache=None):
-        _no_cache(cache, "MultiHeadAttention")
         key = query if key is None else key
         value = query if value is None else value
-        q, k, v = self._heads(self.q_proj(query)), self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
+        q = self._heads(self.q_proj(query))
+        k, v = (cache.k, cache.v) if isinstance(cache, self.StaticCache) else self.compute_kv(key, value)
+        if isinstance(cache, self.Cache):
+            k, v = P.concat([cache.k, k], axis=2), P.concat([cache.v, v], axis=2)
+            cache = self.Cache(k, v)
         scores = P.matmul(q * self.head_dim ** -0.5, k, transpose_y=True)
         mask = _additive_mask(attn_mask, scores.dtype)
         if mask is not None:
@@ -60,7 +80,8 @@ class MultiHeadAttention(Layer):
             weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
         out = P.transpose(P.matmul(weights, v), [0, 2, 1, 3])
         out = self.out_proj(P.reshape(out, [0, 0, self.embed_dim]))
-        return (out, weights) if self.need_weights else out
+        outs = [out] + ([weights] if self.need_weights else []) + ([cache] if cache is not None else [])
+        return out if len(outs) == 1 else tuple(outs)
 
 
 class TransformerEncoderLayer(Layer):
@@ -92,12 +113,15 @@ class TransformerEncoderLayer(Layer):
         self.activation = getattr(F, activation)
 
     def forward(self, src, src_mask=None, cache=None):
-        _no_cache(cache, "TransformerEncoderLayer")
         src_mask = _additive_mask(src_mask, src.dtype)
         residual = src
         if self.normalize_before:
             src = self.norm1(src)
-        src = residual + self.dropout1(self.self_attn(src, src, src, src_mask))
+        if cache is None:
+            attended = self.self_attn(src, src, src, src_mask)
+        else:
+            attended, cache = self.self_attn(src, src, src, src_mask, cache)
+        src = residual + self.dropout1(attended)
         if not self.normalize_before:
             src = self.norm1(src)
         residual = src
@@ -106,7 +130,11 @@ class TransformerEncoderLayer(Layer):
         src = residual + self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(src)))))
         if not self.normalize_before:
             src = self.norm2(src)
-        return src
+        return src if cache is None else (src, cache)
+
+    def gen_cache(self, src):
+        """An empty incremental Cache of the self-attention for `src`'s batch."""
+        return self.self_attn.gen_cache(src, type=self.self_attn.Cache)
 
 
 __all__ = ["MultiHeadAttention", "TransformerEncoderLayer"]

@@ -1,6 +1,8 @@
 """torch.optim for the torch facade (the framework-neutral optimizers)."""
 
-from ...optim import SGD, Adagrad, Adam, Adamax, AdamW, Optimizer, RMSprop  # noqa: F401
+from ...optim import (LBFGS, SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, Optimizer, RAdam,  # noqa: F401
+                      RMSprop)
 from . import lr_scheduler
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam", "LBFGS",
+           "lr_scheduler"]

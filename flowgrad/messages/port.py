@@ -1,0 +1,45 @@
+"""The words of `flowgrad port` (flowgrad/port): the reasons written beside what a port leaves in
+place, the autograd differences it flags, and its command-line errors. They are flowgrad's words,
+not a framework's, so no facade rewords them and they stay out of TORCH_MESSAGES."""
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # why an API is left in place (written after `# flowgrad port: `)
+    "no_counterpart": "{api} has no {target} counterpart in flowgrad's facades; left as written",
+    "no_module": "{api} is a module {target} has no counterpart for; left as written",
+    "other_meaning": "{api} exists but means another operation; left as written",
+    "moved": "{api} lives in another module; import it from there",
+    "no_root_import": "{api} needs `import {target}`; left as written",
+    "no_parameter": "{api} takes no counterpart of argument {name!r}; kept as written",
+    "assumed_tensor": "assumed tensor: {why}",
+    # autograd semantics that differ (flags)
+    "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "
+                               "{target} {target_does}",
+    "flag_retain_graph": "a second backward through this graph relies on {source}'s default ({why}); {target} "
+                         "needs retain_graph=True on the first",
+    "flag_grad_accumulates": ".grad accumulates across iterations of this loop: nothing zeroes it between "
+                             "backward() calls",
+    "flag_policy": "{field}: {source} and {target} differ here ({why})",
+    # the command line
+    "same_framework": "--from and --to are both {framework}: nothing to port",
+    "unknown_framework": "unknown framework {framework!r} (choose from {choices})",
+    "missing_file": "can't open file {path!r}: [Errno 2] No such file or directory",
+    "parse_error": "{path}:{line}:{column}: the script does not parse: {error} (nothing written)",
+    "output_exists": "{path} exists: refusing to overwrite it (pass --force)",
+    "needs_libcst": "flowgrad port needs libcst: pip install 'flowgrad[port]' (or pip install libcst)",
+    "script_failed": "the {side} script failed under --verify ({framework} facade):\n{traceback}",
+    "verify_differs": "differ at step {step}: {tensor} (max abs difference {difference:.3g}, tolerance "
+                      "rtol={rtol:g} atol={atol:g})",
+    "verify_shape": "differ at step {step}: {tensor} has shape {source_shape} in the original and {target_shape} in "
+                    "the port",
+    "verify_count": "differ after step {step}: the original recorded {source_count} tensors there, the port "
+                    "{target_count}",
+    "verify_foreign_import": "No module named {module!r}: flowgrad port --verify runs the port on the {framework} "
+                             "facade alone",
+    "verify_equivalent": "equivalent for {steps} steps ({tensors} tensors compared, rtol={rtol:g} atol={atol:g})",
+}
+
+
+def text(kind: str, **facts) -> str:
+    """The message of `kind` with its facts."""
+    return MESSAGES[kind].format(**facts)

@@ -1,0 +1,101 @@
+"""Running products and extrema along a dim: cumprod, cummax, cummin (cumsum lives with the sums
+in reduction.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ._args import normalize_dim
+from ._declare import _grad_enabled, derivative
+from . import elementwise as E
+from . import indexing as I
+from . import reduction as R
+from . import shape as S
+
+__all__ = ["cumprod", "cummax", "cummin"]
+
+
+# ------------------------------------------------------------------------------- cumprod
+
+def _reversed_cumsum(g, dim):
+    return S.flip(R.cumsum(S.flip(g, (dim,)), dim), (dim,))
+
+
+def _cumprod_grad(grad, self, result, dim):
+    """d cumprod: sum over k >= i of grad_k * prod_{j <= k, j != i} x_j. Without zeros in x that is
+    a reversed cumsum of grad * result over x; with zeros, each i's products are taken with x_i set
+    to one (an n x n cumprod along dim)."""
+    if self._data.ndim == 0 or self._data.shape[dim] <= 1:
+        return grad
+    if bool((self._data != 0).all()):
+        return _reversed_cumsum(grad * result, dim) / self
+    n = self._data.shape[dim]
+    xp = backend.namespace(self._data)
+    moved_x, moved_g = S.movedim(self, dim, -1), S.movedim(grad, dim, -1)
+    eye = self._new(xp.eye(n, dtype=bool))
+    # others[..., i, j] = x_j, or 1 where j == i
+    others = E.where(eye, self._new(xp.ones((), dtype=self._data.dtype)), S.unsqueeze(moved_x, -2))
+    below = self._new(xp.tril(xp.ones((n, n), dtype=self._data.dtype)))   # [k, i] = 1 where i <= k
+    products = cumprod(others, -1)                                           # [..., i, k]
+    g = R.sum(products * S.unsqueeze(moved_g, -2) * S.t(below), -1)
+    return S.movedim(g, -1, dim)
+
+
+CumprodBackward0 = derivative("CumprodBackward0", keep="dim", self=_cumprod_grad)
+
+
+def cumprod(x, dim, dtype=None):
+    """Running product along `dim` (integers and bools as int64, unless `dtype` says otherwise)."""
+    d = x._data if dtype is None else x._data.astype(backend.to_np_dtype(dtype))
+    if d.dtype.kind in "bui" and dtype is None:
+        d = d.astype(np.int64)
+    dim = normalize_dim(dim, d.ndim)
+    out = x._out_cls._make(backend.namespace(d).cumprod(d, axis=dim) if d.ndim else d.copy())
+    if _grad_enabled() and x._requires_grad:
+        CumprodBackward0.record((x,), out, dim)
+    return out
+
+
+# ----------------------------------------------------------------------------- cummax / cummin
+
+def _cum_extremum_grad(grad, in_shape, dim, indices):
+    """All of a position's gradient goes to the input its running extremum came from."""
+    return I.scatter_into_zeros(in_shape, dim, indices, grad) if in_shape else grad
+
+
+CummaxBackward0 = derivative("CummaxBackward0", keep="in_shape dim indices", self=_cum_extremum_grad)
+CumminBackward0 = derivative("CumminBackward0", keep="in_shape dim indices", self=_cum_extremum_grad)
+
+
+def _cum_extremum(x, dim, ufunc, node):
+    d = x._data
+    xp = backend.namespace(d)
+    dim = normalize_dim(dim, d.ndim)
+    if d.ndim == 0:
+        values, idx = d.copy(), xp.zeros((), dtype=np.int64)
+    else:
+        values = getattr(xp, ufunc).accumulate(d, axis=dim)
+        # the last position at or before each one that holds its running extremum (a NaN, once met)
+        hit = d == values
+        if d.dtype.kind == "f":
+            hit |= xp.isnan(d) & xp.isnan(values)
+        steps = xp.arange(d.shape[dim], dtype=np.int64).reshape((-1,) + (1,) * (d.ndim - dim - 1))
+        idx = xp.maximum.accumulate(xp.where(hit, steps, -1), axis=dim)
+    indices = x._new(idx)
+    out = x._out_cls._make(values)
+    if _grad_enabled() and x._requires_grad:
+        node.record((x,), out, d.shape, dim, indices)
+    return R.values_indices(out, indices)
+
+
+def cummax(x, dim):
+    """Running maximum along `dim` and where each came from (the latest of equal values; NaN wins)."""
+    return _cum_extremum(x, dim, "maximum", CummaxBackward0)
+
+
+def cummin(x, dim):
+    """Running minimum along `dim` and where each came from (the latest of equal values; NaN wins)."""
+    return _cum_extremum(x, dim, "minimum", CumminBackward0)
+
+
+METHODS = {"cumprod": cumprod, "cummax": cummax, "cummin": cummin}

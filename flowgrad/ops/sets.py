@@ -1,0 +1,92 @@
+"""The distinct values of a tensor: unique (sorted, whole or by slices along a dim) and
+unique_consecutive (runs of equal neighbours collapsed), with the inverse mapping and the counts.
+As in PyTorch, NaNs are all distinct, and the values' node refuses to be differentiated."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ._args import normalize_dim
+from ._declare import _grad_enabled, derivative
+
+__all__ = ["unique", "unique_consecutive"]
+
+
+def _refuse(grad, op):
+    raise grad.policy.errors.unique_not_differentiable(op=op)
+
+
+Unique2Backward0 = derivative("Unique2Backward0", keep="op", self=_refuse)
+UniqueDimBackward0 = derivative("UniqueDimBackward0", keep="op", self=_refuse)
+UniqueConsecutiveBackward0 = derivative("UniqueConsecutiveBackward0", keep="op", self=_refuse)
+
+
+def _results(x, values, inverse, counts, return_inverse, return_counts, node, op):
+    xp = backend.namespace(x._data)
+    out = x._out_cls._make(values)
+    if _grad_enabled() and x._requires_grad:
+        node.record((x,), out, op)
+    if not (return_inverse or return_counts):
+        return out
+    results = [out]
+    if return_inverse:
+        results.append(x._out_cls._make(xp.asarray(inverse, dtype=np.int64)))
+    if return_counts:
+        results.append(x._out_cls._make(xp.asarray(counts, dtype=np.int64)))
+    return tuple(results)
+
+
+def _dim_of(x, dim):
+    d = x._data
+    if d.ndim == 0:
+        raise x.policy.errors.sdpa_dim_scalar(dim=dim)
+    return normalize_dim(dim, d.ndim)
+
+
+def unique(input, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim=None):
+    """The distinct values of `input` in ascending order (the distinct slices along `dim`), with
+    where each entry went (`return_inverse`) and how often each value occurs (`return_counts`)."""
+    d = input._data
+    xp = backend.namespace(d)
+    if dim is None:
+        values, inverse, counts = xp.unique(d.reshape(-1), return_inverse=True, return_counts=True,
+                                            equal_nan=False)
+        return _results(input, values, inverse.reshape(d.shape), counts, return_inverse, return_counts,
+                        Unique2Backward0, "_unique2")
+    axis = _dim_of(input, dim)
+    if d.shape[axis] == 0:
+        values, inverse, counts = d, xp.zeros(0, np.int64), xp.zeros(0, np.int64)
+    else:
+        values, inverse, counts = xp.unique(d, return_inverse=True, return_counts=True, axis=axis)
+    return _results(input, values, inverse.reshape(-1), counts, return_inverse, return_counts,
+                    UniqueDimBackward0, "unique_dim")
+
+
+def unique_consecutive(input, return_inverse: bool = False, return_counts: bool = False, dim=None):
+    """`input` with each run of equal neighbours (equal slices along `dim`) kept once, with the
+    run each entry belongs to (`return_inverse`) and the runs' lengths (`return_counts`)."""
+    d = input._data
+    xp = backend.namespace(d)
+    if dim is None:
+        flat, axis, shape = d.reshape(-1), 0, d.shape
+    else:
+        axis = _dim_of(input, dim)
+        flat, shape = d, (d.shape[axis],)
+    n = flat.shape[axis]
+    if n:
+        lead = (slice(None),) * axis
+        changed = flat[lead + (slice(1, None),)] != flat[lead + (slice(None, -1),)]
+        if flat.ndim > 1:
+            changed = changed.any(axis=tuple(i for i in range(flat.ndim) if i != axis))
+        starts = xp.concatenate([xp.ones(1, bool), changed]).nonzero()[0]
+    else:
+        starts = xp.zeros(0, np.int64)
+    values = xp.take(flat, starts, axis=axis)
+    inverse = xp.cumsum(xp.concatenate([xp.zeros(min(n, 1), np.int64), changed.astype(np.int64)])
+                        if n else xp.zeros(0, np.int64)).reshape(shape)
+    counts = xp.diff(xp.concatenate([starts, xp.asarray([n])]))
+    return _results(input, values, inverse, counts, return_inverse, return_counts, UniqueConsecutiveBackward0,
+                    "unique_consecutive")
+
+
+METHODS = {"unique": unique, "unique_consecutive": unique_consecutive}

@@ -1,0 +1,80 @@
+"""Tensors made by repeating another's entries: repeat_interleave and the Kronecker product, as
+compositions of views, gathers and products (their gradients follow from those)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend
+from ..tensor import Tensor
+from ._args import normalize_dim
+from . import elementwise as E
+from . import indexing as I
+from . import shape as S
+
+__all__ = ["repeat_interleave", "kron"]
+
+
+def _repeat_counts(policy, repeats: Tensor, one_arg: bool):
+    r = repeats._data
+    if r.dtype.kind not in "iu":
+        raise policy.errors.not_implemented_for(op="repeat_interleave_cpu", dtype_scalar=r.dtype)
+    if one_arg and r.ndim != 1:
+        raise policy.errors.repeat_interleave_vector()
+    if r.ndim > 1:
+        raise policy.errors.repeat_interleave_repeats_dim()
+    if r.size and int(r.min()) < 0:
+        raise policy.errors.repeat_interleave_negative_tensor()
+    return r.reshape(-1)
+
+
+def _positions(policy, counts, output_size):
+    """arange(len(counts)) with entry i repeated counts[i] times."""
+    xp = backend.namespace(counts)
+    total = int(counts.sum())
+    if output_size is not None and output_size != total:
+        raise policy.errors.repeat_interleave_allocated()
+    return xp.repeat(xp.arange(counts.shape[0], dtype=np.int64), counts)
+
+
+def repeat_interleave(input, repeats=None, dim=None, output_size=None):
+    """Each slice of `input` along `dim` (of the flattened input when dim is None) repeated
+    `repeats` times (an int, or one count per slice); with `input` alone, the indices
+    0..len(input)-1 repeated input[i] times."""
+    policy = input.policy
+    if repeats is None:   # repeat_interleave(repeats)
+        counts = _repeat_counts(policy, input, one_arg=True)
+        return input._out_cls._make(_positions(policy, counts, output_size).astype(input._data.dtype))
+    x = S.reshape(input, (-1,)) if dim is None else input
+    d = x._data
+    axis = normalize_dim(dim if dim is not None else 0, d.ndim)
+    if d.ndim == 0:
+        x, d = S.reshape(x, (1,)), d.reshape(1)
+    size = d.shape[axis]
+    if isinstance(repeats, Tensor):
+        counts = _repeat_counts(policy, repeats, one_arg=False)
+        if counts.shape[0] == 1:
+            counts = backend.namespace(counts).full(size, int(counts[0]), dtype=counts.dtype)
+        elif counts.shape[0] != size:
+            raise policy.errors.repeat_interleave_size(repeats=counts.shape[0], dim=axis, size=size)
+        return I.index_select(x, axis, x._new(_positions(policy, counts, output_size)))
+    if repeats < 0:
+        raise policy.errors.repeat_interleave_negative()
+    if output_size is not None and output_size != size * repeats:
+        raise policy.errors.repeat_interleave_output_size(expected=size * repeats, got=output_size)
+    shape = d.shape
+    spread = S.expand(S.unsqueeze(x, axis + 1), shape[:axis + 1] + (repeats,) + shape[axis + 1:])
+    return S.reshape(spread, shape[:axis] + (size * repeats,) + shape[axis + 1:])
+
+
+def kron(input, other):
+    """The Kronecker product: each entry of `input` times the whole of `other`, tiled over the
+    dims of the larger (the smaller padded with leading ones)."""
+    a, b = input._data, other._data
+    n = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (n - a.ndim) + a.shape, (1,) * (n - b.ndim) + b.shape
+    left = S.reshape(input, tuple(k for s in sa for k in (s, 1)))
+    right = S.reshape(other, tuple(k for s in sb for k in (1, s)))
+    return S.reshape(E.mul(left, right), tuple(p * q for p, q in zip(sa, sb)))
+
+
+METHODS = {"repeat_interleave": repeat_interleave, "kron": kron}

@@ -1,0 +1,224 @@
+"""Autograd behaviour that differs between the two frameworks of a port, found in the script and
+flagged, never silently translated. The differences are the fields of the facades' policies
+(flowgrad/autograd/policy.py) that differ; each field's comment there says how, and TRIGGERS says
+which uses of the API it concerns."""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import io
+import tokenize
+
+from ..autograd import policy as policy_module
+from ..messages.port import text
+from .naming import facade
+
+#: Policy field -> the calls (method or function names) and attributes whose behaviour it changes.
+TRIGGERS: dict[str, frozenset[str]] = {
+    "retained_grad_accumulates": frozenset({"retain_grad"}),
+    "leaf_hooks_in_grad": frozenset({"register_hook"}),
+    "hooks_keep_caller_grad_mode": frozenset({"register_hook"}),
+    "grad_unreached_inputs_unused": frozenset({"grad"}),
+    "grad_results_follow_create_graph": frozenset({"grad"}),
+    "grad_returns_list": frozenset({"grad"}),
+    "allow_duplicate_roots": frozenset({"autograd.backward"}),
+    "skip_nonrequiring_roots": frozenset({"autograd.backward"}),
+    "seed_count_exact": frozenset({"autograd.backward"}),
+    "negative_indices_wrap": frozenset({"gather", "index_select"}),
+    "ints_cast_to_float": frozenset({"std", "var", "softmax"}),
+    "arange_wrong_sign_empty": frozenset({"arange"}),
+    "sign_keeps_nan": frozenset({"sign"}),
+    "detach_views_inplace": frozenset({"detach_"}),
+    "function_strict_types": frozenset({"apply"}),
+    "function_none_grad_error": frozenset({"apply"}),
+    "function_nondiff_grad_none": frozenset({"apply"}),
+    "leaf_grad_fn_is_accumulator": frozenset({".grad_fn"}),
+    "compact_next_functions": frozenset({".next_functions"}),
+    "mixed_kind_promotion": frozenset({"pow"}),      # `x.pow(int_tensor)`; operators are not followed
+}
+#: Fields behind the retain_graph flag: what a second pass through a graph finds.
+RETAIN_FIELDS = ("free_every_node", "grad_keeps_graph", "release_needs_saved_tensor", "create_graph_retains")
+_ZEROING = frozenset({"zero_grad", "clear_grad", "clear_gradients", "clear_gradient", "zero_"})
+_REDUCTIONS = frozenset({"sum", "mean", "item", "norm", "dot", "max", "min", "prod", "amax", "amin", "logsumexp",
+                         "nansum", "nanmean", "std", "var", "trace", "det"})
+
+
+@functools.lru_cache(maxsize=None)
+def field_notes() -> dict[str, str]:
+    """Policy field -> the comment beside it in the Policy class (how a facade differs)."""
+    src = inspect.getsource(policy_module.Policy)
+    notes: dict[str, str] = {}
+    last = None
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.NAME and tok.start[1] == 4 and last is None:
+            last = tok.string
+        elif tok.type == tokenize.COMMENT and last is not None:
+            notes[last] = tok.string.lstrip("# ").strip()
+        if tok.type == tokenize.NEWLINE:
+            last = None
+    return notes
+
+
+def differing(source: str, target: str) -> set[str]:
+    a, b = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
+    return {f for f in field_notes() if getattr(a, f, None) != getattr(b, f, None)}
+
+
+def _call_name(call: ast.Call) -> str:
+    f = call.func
+    if isinstance(f, ast.Attribute):
+        head = f.value.attr if isinstance(f.value, ast.Attribute) else getattr(f.value, "id", "")
+        return f"{head}.{f.attr}" if head == "autograd" else f.attr
+    return f.id if isinstance(f, ast.Name) else ""
+
+
+def _kw_true(call: ast.Call, name: str) -> bool:
+    return any(k.arg == name and not (isinstance(k.value, ast.Constant) and not k.value.value) for k in call.keywords)
+
+
+def _scopes(tree: ast.Module):
+    yield tree.body
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield n.body
+
+
+def _walk_scope(body: list[ast.stmt]):
+    """The nodes of a body, not entering nested functions or classes, with their statement."""
+    for stmt in body:
+        stack = [stmt]
+        while stack:
+            node = stack.pop()
+            yield stmt, node
+            for child in reversed(list(ast.iter_child_nodes(node))):
+                if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    stack.append(child)
+
+
+def _statement_of(body: list[ast.stmt], target: ast.AST) -> ast.stmt:
+    """The innermost statement holding `target`."""
+    best = None
+    for stmt in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(stmt, ast.stmt) and any(n is target for n in ast.walk(stmt)):
+            best = stmt
+    return best
+
+
+def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
+    """(line, kind, why) for each use whose autograd behaviour differs between the frameworks."""
+    tree = ast.parse(code)
+    fields = differing(source, target)
+    notes = field_notes()
+    flags: list[tuple[int, str, str]] = []
+    src_pol, dst_pol = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
+    scalars = _scalar_names(tree)
+    foreign = _foreign_modules(tree, source)
+    for body in _scopes(tree):
+        seen_backward: dict[str, bool] = {}
+        for stmt, node in _walk_scope(body):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:      # a new graph under that name
+                    seen_backward.pop(ast.unparse(t), None)
+            if isinstance(node, ast.Call):
+                name = _call_name(node)
+                line = _statement_of(body, node).lineno
+                if name == "backward" and isinstance(node.func, ast.Attribute):
+                    recv = ast.unparse(node.func.value)
+                    if "implicit_seed_any_shape" in fields and not node.args and not _kw_true(node, "gradient") \
+                            and not _kw_true(node, "grad_tensor") and not _is_scalar(node.func.value, scalars):
+                        flags.append((line, "nonscalar_backward", text(
+                            "flag_nonscalar_backward", source=source, target=target,
+                            source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
+                    _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                elif name in ("grad", "autograd.grad") and node.args:
+                    recv = ast.unparse(node.args[0])
+                    _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                if _root(node.func) in foreign:
+                    continue      # np.arange, math.*: not the framework's
+                for f in sorted(fields):
+                    if name in TRIGGERS.get(f, ()) or (name.endswith(".backward") and
+                                                       "autograd.backward" in TRIGGERS.get(f, ())):
+                        flags.append((line, f, text("flag_policy", field=f, source=source, target=target,
+                                                    why=notes.get(f, ""))))
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                for f in sorted(fields):
+                    if "." + node.attr in TRIGGERS.get(f, ()):
+                        line = _statement_of(body, node).lineno
+                        flags.append((line, f, text("flag_policy", field=f, source=source, target=target,
+                                                    why=notes.get(f, ""))))
+        for stmt, node in _walk_scope(body):
+            if isinstance(node, (ast.For, ast.While)) and _accumulates(node):
+                flags.append((node.lineno, "grad_accumulates", text("flag_grad_accumulates")))
+    return sorted(set(flags))
+
+
+def _root(expr: ast.expr) -> str | None:
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _foreign_modules(tree: ast.Module, framework: str) -> set[str]:
+    """Names bound by imports of modules other than the framework (numpy as np, math, ...)."""
+    names = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in n.names if a.name.split(".")[0] != framework}
+        elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] != framework:
+            names |= {a.asname or a.name for a in n.names}
+    return names
+
+
+def _seeding(policy) -> str:
+    return "seeds ones for an output of any shape" if policy.implicit_seed_any_shape else \
+        "raises for an output that is not a scalar"
+
+
+def _second_pass(recv, node, line, fields, seen, flags, source, target, notes) -> None:
+    if not (fields & set(RETAIN_FIELDS)):
+        return
+    if recv in seen and not seen[recv]:
+        why = "; ".join(notes[f] for f in RETAIN_FIELDS if f in fields and f in notes)
+        flags.append((line, "retain_graph", text("flag_retain_graph", source=source, target=target, why=why)))
+    seen[recv] = seen.get(recv, False) or _kw_true(node, "retain_graph") or _kw_true(node, "create_graph")
+
+
+def _scalar_names(tree: ast.Module) -> set[str]:
+    """Names whose every assignment is a reduction or a loss."""
+    verdict: dict[str, bool] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            name = n.targets[0].id
+            verdict[name] = verdict.get(name, True) and _is_scalar(n.value, set())
+    return {k for k, v in verdict.items() if v}
+
+
+def _is_scalar(expr: ast.expr, scalars: set[str]) -> bool:
+    if isinstance(expr, ast.Name):
+        return expr.id in scalars or "loss" in expr.id.lower()
+    if isinstance(expr, ast.Call):
+        name = _call_name(expr)
+        return name in _REDUCTIONS or "loss" in name.lower() or "criterion" in name.lower() or (
+            isinstance(expr.func, ast.Name) and "loss" in expr.func.id.lower())
+    if isinstance(expr, ast.BinOp):
+        return _is_scalar(expr.left, scalars) and _is_scalar(expr.right, scalars) or (
+            _is_scalar(expr.left, scalars) and isinstance(expr.right, ast.Constant)) or (
+            isinstance(expr.left, ast.Constant) and _is_scalar(expr.right, scalars))
+    if isinstance(expr, ast.UnaryOp):
+        return _is_scalar(expr.operand, scalars)
+    return False
+
+
+def _accumulates(loop: ast.For | ast.While) -> bool:
+    """A loop whose body calls backward() and zeroes no gradient."""
+    backward = zeroes = False
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            backward = backward or node.func.attr == "backward"
+            zeroes = zeroes or node.func.attr in _ZEROING
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            zeroes = zeroes or any(isinstance(t, ast.Attribute) and t.attr == "grad" for t in targets)
+    return backward and not zeroes

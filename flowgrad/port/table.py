@@ -1,0 +1,61 @@
+"""What port needs that the facades' code cannot tell it: each row names one thing in every
+framework (None: the framework has no counterpart). Everything else is derived (see naming.py)."""
+from __future__ import annotations
+
+FRAMEWORKS = ("torch", "paddle", "oneflow")
+
+#: The namespaces of a facade that scripts reach, searched for an API's counterpart.
+NAMESPACES: dict[str, tuple[str, ...]] = {
+    "torch": ("", "nn", "nn.functional", "optim", "optim.lr_scheduler", "autograd", "utils.data", "linalg"),
+    "oneflow": ("", "nn", "nn.functional", "optim", "optim.lr_scheduler", "autograd", "utils.data"),
+    "paddle": ("", "nn", "nn.functional", "optimizer", "optimizer.lr", "autograd", "io", "linalg"),
+}
+
+#: Submodules under another name (longest first when matching).
+MODULES: tuple[dict[str, str | None], ...] = (
+    {"torch": "optim.lr_scheduler", "oneflow": "optim.lr_scheduler", "paddle": "optimizer.lr"},
+    {"torch": "optim", "oneflow": "optim", "paddle": "optimizer"},
+    {"torch": "utils.data", "oneflow": "utils.data", "paddle": "io"},
+)
+
+#: Names whose code reaches no shared core callable (or reaches one under another role).
+NAMES: tuple[dict[str, str | None], ...] = (
+    {"torch": "nn.Module", "oneflow": "nn.Module", "paddle": "nn.Layer"},
+    {"torch": "autograd.Function", "oneflow": "autograd.Function", "paddle": "autograd.PyLayer"},
+    {"torch": "manual_seed", "oneflow": "manual_seed", "paddle": "seed"},
+    {"torch": "nn.ModuleList", "oneflow": "nn.ModuleList", "paddle": "nn.LayerList"},
+    {"torch": "nn.ModuleDict", "oneflow": "nn.ModuleDict", "paddle": "nn.LayerDict"},
+)
+
+#: Keyword arguments under another name, per framework (name, polarity): a value is negated
+#: where the polarities differ (`requires_grad=True` is `stop_gradient=False`).
+KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
+    {"torch": ("requires_grad", True), "oneflow": ("requires_grad", True), "paddle": ("stop_gradient", False)},
+    {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
+    {"torch": ("set_to_none", True), "oneflow": ("set_to_none", True), "paddle": ("set_to_zero", False)},
+)
+
+#: Methods of framework objects (not tensors) under another name: (class role, names).
+METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
+    ("optimizer", {"torch": "zero_grad", "oneflow": "zero_grad", "paddle": "clear_grad"}),
+    ("module", {"torch": "zero_grad", "oneflow": "zero_grad", "paddle": "clear_gradients"}),
+    ("module", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
+    ("function_ctx", {"torch": "saved_tensors", "oneflow": "saved_tensors", "paddle": "saved_tensor()"}),
+)
+
+#: Which class roles an API path of a framework belongs to (a subclass of these).
+ROLES: dict[str, dict[str, str]] = {
+    "optimizer": {"torch": "optim.Optimizer", "oneflow": "optim.Optimizer", "paddle": "optimizer.Optimizer"},
+    "module": {"torch": "nn.Module", "oneflow": "nn.Module", "paddle": "nn.Layer"},
+}
+
+#: flowgrad's own calls that name a framework in a string (`shim.install("torch")`).
+SHIM_CALLS = frozenset({"install", "enabled", "uninstall"})
+
+
+def renamed(rows, source: str, target: str, name: str) -> str | None:
+    """The target's name in the first row naming `name` for the source; `name` when no row does."""
+    for row in rows:
+        if row.get(source) == name:
+            return row.get(target)
+    return name

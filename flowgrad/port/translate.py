@@ -1,0 +1,686 @@
+"""Rewrite a script's uses of one framework's API into another's, keeping its comments and layout
+(libcst). `port_source(code, "torch", "paddle")` returns the new code and what was translated or
+left in place (each left use carries a `# flowgrad port: <why>` comment)."""
+from __future__ import annotations
+
+import ast
+import collections
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from ..messages.port import text
+from . import semantics, table
+from .naming import Entry, Facade, facade
+
+COMMENT = "# flowgrad port: "
+
+
+@dataclass
+class Outcome:
+    """What one port did: API -> count, for the APIs translated, left in place (with why) and the
+    untyped receivers' methods assumed to be tensor methods and left."""
+    translated: collections.Counter = field(default_factory=collections.Counter)
+    left: collections.Counter = field(default_factory=collections.Counter)        # (api, why) -> count
+    assumed: collections.Counter = field(default_factory=collections.Counter)     # (api, why) -> count
+    flags: list = field(default_factory=list)                                      # (line, kind, why)
+
+    def rate(self) -> float:
+        done = sum(self.translated.values())
+        total = done + sum(self.left.values()) + sum(self.assumed.values())
+        return 100.0 * done / total if total else 100.0
+
+
+class Mapper:
+    """API paths of the source framework -> the target's (relative paths: `nn.Linear`)."""
+
+    def __init__(self, source: str, target: str):
+        self.source, self.target = source, target
+        self.src: Facade = facade(source)
+        self.dst: Facade = facade(target)
+
+    def module(self, path: str) -> str | None:
+        for row in table.MODULES:
+            s, t = row.get(self.source), row.get(self.target)
+            if s is not None and (path == s or path.startswith(s + ".")):
+                return None if t is None else t + path[len(s):]
+        return path
+
+    def path(self, path: str, keywords: frozenset[str] = frozenset()) -> tuple[str | None, str | None]:
+        """(target path, None) or (None, why not)."""
+        if path == "" or self.src.is_module(path):
+            mapped = self.module(path)
+            if mapped is None or (mapped and not self.dst.is_module(mapped)):
+                return None, text("no_module", target=self.target, api=self._api(path))
+            return mapped, None
+        named = table.renamed(table.NAMES, self.source, self.target, path)
+        if named != path:
+            return (named, None) if named else (None, text("no_counterpart", target=self.target, api=self._api(path)))
+        head, _, name = path.rpartition(".")
+        same = (self.module(head) + "." if head else "") + name if self.module(head) is not None else None
+        s = self.src.entry(path)
+        if s is None:
+            return None, None      # not an API of the source: nothing to port
+        t = self.dst.entry(same) if same else None
+        if t is None and same:
+            same = self._case_insensitive(same)
+            t = self.dst.entry(same) if same else None
+        candidates = [c for c in self.dst.with_key(s.key) if not c.startswith("Tensor.")]
+        if t is not None and s.same_operation(t):
+            candidates = list(dict.fromkeys([same, *candidates]))
+        if candidates:
+            return self.choose(s, candidates, keywords), None
+        if t is not None:
+            return None, text("other_meaning", target=self.target, api=f"{self.target}.{same}")
+        return None, text("no_counterpart", target=self.target, api=self._api(path))
+
+    def _case_insensitive(self, path: str) -> str | None:
+        """The target's name that differs only in case (`nn.Conv2d` is paddle's `nn.Conv2D`)."""
+        head, _, name = path.rpartition(".")
+        holder = self.dst.lookup(head) if head else self.dst.module
+        found = [n for n in dir(holder) if n.lower() == name.lower()] if holder is not None else []
+        return (f"{head}.{found[0]}" if head else found[0]) if len(found) == 1 else None
+
+    def method(self, name: str, keywords: frozenset[str] = frozenset()) -> tuple[str | None, str | None]:
+        """A Tensor method's name in the target, or (None, why)."""
+        s = self.src.entry("Tensor." + name)
+        if s is None:
+            return None, None
+        t = self.dst.entry("Tensor." + name)
+        candidates = [c for c in self.dst.with_key(s.key) if c.startswith("Tensor.")]
+        if t is not None and s.same_operation(t):
+            candidates = list(dict.fromkeys(["Tensor." + name, *candidates]))
+        if candidates:
+            return self.choose(s, candidates, keywords).partition(".")[2], None
+        if t is not None:
+            return None, text("other_meaning", target=self.target, api=f"{self.target}.Tensor.{name}")
+        return None, text("no_counterpart", target=self.target, api=f"{self.source}.Tensor.{name}")
+
+    def choose(self, s: Entry, candidates: list[str], keywords: frozenset[str]) -> str:
+        """The candidate that can take every argument given, the one with the source's name first."""
+        last = s.path.rpartition(".")[2]
+
+        def score(path: str) -> tuple:
+            t = self.dst.entry(path)
+            fits = all(not s.feeds.get(k) or t.fed_by(s.feeds[k][0]) for k in keywords)
+            kind = isinstance(t.obj, type) != isinstance(s.obj, type)
+            return (not fits, kind, path.rpartition(".")[2] != last, len(path), path)
+        return min(candidates, key=score)
+
+    def _api(self, path: str) -> str:
+        return f"{self.source}.{path}" if path else self.source
+
+
+# ----------------------------------------------------------------------------- call arguments
+
+def _literal(node: cst.BaseExpression) -> tuple[bool, Any]:
+    try:
+        return True, ast.literal_eval(cst.Module([]).code_for_node(node))
+    except (ValueError, SyntaxError, TypeError):
+        return False, None
+
+
+def _expr(value: Any) -> cst.BaseExpression:
+    return cst.parse_expression(repr(value))
+
+
+def _negate(node: cst.BaseExpression) -> cst.BaseExpression:
+    ok, value = _literal(node)
+    if ok and isinstance(value, bool):
+        return cst.Name(str(not value))
+    return cst.UnaryOperation(cst.Not(), node)
+
+
+def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str], list]:
+    """The call's arguments for the target API, the source parameters it cannot take, and the
+    keywords to apply as a Tensor method of the result (`requires_grad_`)."""
+    given: list[tuple[str, cst.BaseExpression]] = []
+    at: dict[str, int] = {}      # a positional argument's index
+    positional = [p for p in s.params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    var = next((p for p in s.params if p.kind is p.VAR_POSITIONAL), None)
+    extra: list[cst.BaseExpression] = []
+    i = 0
+    for a in args:
+        if a.keyword is not None:
+            given.append((a.keyword.value, a.value))
+        elif a.star:
+            return args, [], []     # *args / **kwargs: passed on as written
+        elif i < len(positional):
+            given.append((positional[i].name, a.value))
+            at[positional[i].name] = i
+            i += 1
+        else:
+            extra.append(a.value)
+    if extra:
+        if var is None:
+            return args, [], []
+        packed = cst.List([cst.Element(e) for e in extra])
+        given.append((var.name, packed))
+    out: dict[str, cst.BaseExpression] = {}
+    keyword = {a.keyword.value for a in args if a.keyword is not None}
+    after: list[tuple[str, cst.BaseExpression]] = []
+    tuples: dict[str, dict[int, cst.BaseExpression]] = {}
+    unmapped: list[str] = []
+    for name, value in given:
+        feed = s.feeds.get(name)
+        renamed = _keyword_row(mapper, name) if t.param(name) is None else None
+        if renamed is not None and t.accepts(renamed[0]):
+            out[renamed[0]] = _negate(value) if renamed[1] else value
+            continue
+        if renamed is not None and mapper.dst.entry(f"Tensor.{name}_") is not None:
+            after.append((name, value))     # paddle.ones has no stop_gradient: `.requires_grad_()` after
+            continue
+        targets = t.fed_by(feed[0]) if feed else []
+        if feed and targets:
+            if feed[1] is None and len(targets) == 1 and targets[0][1] is None:
+                out[targets[0][0]] = value
+            elif feed[1] is None and isinstance(value, (cst.Tuple, cst.List)) and \
+                    len(value.elements) == len(targets) and all(ix is not None for _, ix in targets):
+                for tname, ix in targets:
+                    out[tname] = value.elements[ix].value
+            elif feed[1] is not None and len(targets) == 1:
+                tuples.setdefault(targets[0][0], {})[feed[1]] = value
+            else:
+                unmapped.append(name)
+        elif t.param(name) is not None and (not feed or t.key is None):
+            out[name] = value
+        elif _is_default(s, name, value):
+            continue
+        elif name in at and _free_positional(t, at[name], out, s):
+            out[_free_positional(t, at[name], out, s)] = value   # same place, unknown to the core: as written
+        else:
+            unmapped.append(name)
+            out[name] = value          # kept as written, with a comment
+            keyword.add(name)
+    for tname, parts in tuples.items():
+        out[tname] = cst.Tuple([cst.Element(parts[k]) for k in sorted(parts)])
+    named = {k for k, v in out.items() if any(v is value for n, value in given if n in keyword)}
+    _pin_defaults(mapper, s, t, {n for n, _ in given}, out)
+    named |= {k for k in out if k not in {n for n, _ in given} and not any(out[k] is v for _, v in given)}
+    packed = {id(v) for n, v in given if var is not None and n == var.name}
+    originals = {id(a.value): a for a in args}
+    return _keep_layout(args, _arrange(t, out, named, packed), originals), unmapped, after
+
+
+def _free_positional(t: Entry, index: int, out: dict, s: Entry) -> str | None:
+    """The target's positional parameter at `index` when nothing else fills it and neither side
+    says what it feeds (`nn.Flatten(0, 1)`: start_dim / start_axis)."""
+    positional = [p for p in t.params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if index >= len(positional):
+        return None
+    p = positional[index]
+    return p.name if p.name not in out and p.name not in t.feeds else None
+
+
+def _keyword_row(mapper: Mapper, name: str) -> tuple[str, bool] | None:
+    for row in table.KEYWORDS:
+        src, dst = row.get(mapper.source), row.get(mapper.target)
+        if src is not None and dst is not None and src[0] == name:
+            return dst[0], src[1] != dst[1]
+    return None
+
+
+def _is_default(s: Entry, name: str, value: cst.BaseExpression) -> bool:
+    p = s.param(name)
+    ok, v = _literal(value)
+    return p is not None and ok and p.default is not p.empty and v == p.default and type(v) is type(p.default)
+
+
+def _pin_defaults(mapper: Mapper, s: Entry, t: Entry, given: set[str], out: dict) -> None:
+    """Where the source's default of a parameter is not the target's for the same core parameter
+    (or keyword row), write the source's default out: RMSprop's alpha=0.99 is paddle's rho=0.95,
+    PyTorch's zero_grad(set_to_none=True) is OneFlow's zero_grad(set_to_none=False)."""
+    for p in s.params:
+        if p.name in given or p.default is p.empty or not isinstance(p.default, (int, float)):
+            continue
+        feed = s.feeds.get(p.name)
+        row = _keyword_row(mapper, p.name) if t.param(p.name) is None else None
+        if feed and feed[1] is None and len(t.fed_by(feed[0])) == 1 and t.fed_by(feed[0])[0][1] is None:
+            name, value = t.fed_by(feed[0])[0][0], p.default
+        elif row is not None:
+            name, value = row[0], (not p.default) if row[1] else p.default
+        elif not feed and t.param(p.name) is not None and isinstance(p.default, bool):
+            name, value = p.name, p.default
+        else:
+            continue
+        q = t.param(name)
+        if q is not None and q.default not in (q.empty, None) and (q.default != value or type(q.default) is not
+                                                                   type(value)) and name not in out:
+            out[name] = _expr(value)
+
+
+def _arrange(t: Entry, out: dict[str, cst.BaseExpression], named: set[str], packed: set[int]) -> list[cst.Arg]:
+    """Positional while the target's parameters are filled in order (and were not given by keyword),
+    keywords after. `packed`: the lists made of a varargs call's positional arguments
+    (`zeros(2, 3)` -> shape=[2, 3]), spread again for a varargs target."""
+    args: list[cst.Arg] = []
+    rest = dict(out)
+    for p in t.params:
+        if p.kind is p.VAR_POSITIONAL:
+            if p.name in rest:
+                value = rest.pop(p.name)
+                if id(value) in packed:
+                    args += [cst.Arg(e.value) for e in value.elements]
+                else:
+                    args.append(cst.Arg(value))
+            break
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.name not in rest or p.name in named:
+            break
+        value = rest.pop(p.name)
+        if id(value) in packed and len(value.elements) == 1 and not isinstance(
+                value.elements[0].value, (cst.Integer, cst.Name, cst.BinaryOperation)):
+            value = value.elements[0].value      # `zeros((2, 3))`: the sequence itself
+        args.append(cst.Arg(value))
+    for name, value in rest.items():
+        args.append(cst.Arg(value, keyword=cst.Name(name), equal=cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
+    return _commas(args)
+
+
+def _keep_layout(original: list[cst.Arg], new: list[cst.Arg], originals: dict[int, cst.Arg]) -> list[cst.Arg]:
+    """The new arguments in the original's whitespace, comments and commas wherever an argument
+    carries over (a call laid out one argument per line stays so)."""
+    same = [(a.keyword.value if a.keyword else None, id(a.value)) for a in original]
+    if same == [(a.keyword.value if a.keyword else None, id(a.value)) for a in new]:
+        return original
+    out = []
+    for a in new:
+        orig = originals.get(id(a.value))
+        if orig is None:
+            out.append(a)
+            continue
+        if a.keyword is None:
+            out.append(orig.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, value=a.value))
+        else:
+            equal = orig.equal if orig.keyword is not None else a.equal
+            out.append(orig.with_changes(keyword=a.keyword, equal=equal, value=a.value))
+    last_comma = original[-1].comma if original else cst.MaybeSentinel.DEFAULT
+    for i, a in enumerate(out):
+        if i == len(out) - 1:
+            out[i] = a.with_changes(comma=last_comma)
+        elif a.comma is cst.MaybeSentinel.DEFAULT:
+            out[i] = a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return out
+
+
+def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
+    out = []
+    for i, a in enumerate(args):
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if i < len(args) - 1 else cst.MaybeSentinel.DEFAULT
+        out.append(a.with_changes(comma=comma))
+    return out
+
+
+# ----------------------------------------------------------------------------- the rewrite
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = dotted(node.value)
+        return f"{head}.{node.attr.value}" if head is not None else None
+    return None
+
+
+class _Bindings(cst.CSTVisitor):
+    """Import aliases of the source framework (name -> relative path, "" for the framework itself),
+    and the names bound to calls of its APIs or to instances of classes deriving from its classes."""
+
+    def __init__(self, framework: str):
+        self.framework = framework
+        self.facade = facade(framework)
+        self.aliases: dict[str, str] = {}
+        self.renamed: dict[str, str] = {}   # a local name the port's imports bind under another name
+        self.objects: dict[str, str] = {}   # a name assigned an API (`DataLoader = torch.utils.data.DataLoader`)
+        self.calls: dict[str, str] = {}     # variable -> dotted callee
+        self.classes: dict[str, str] = {}   # user class -> dotted base
+        self.functions_used = False         # whether a user class derives from autograd.Function
+
+    def _rel(self, module: str) -> str | None:
+        if module == self.framework:
+            return ""
+        if module.startswith(self.framework + "."):
+            return module[len(self.framework) + 1:]
+        return None
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            name = dotted(alias.name)
+            rel = self._rel(name or "")
+            if rel is None:
+                continue
+            if alias.asname is not None:
+                self.aliases[alias.asname.name.value] = rel
+            else:
+                self.aliases[name.split(".")[0]] = ""
+                self.renamed[self.framework] = ""   # `import torch` binds `torch`: the port binds `paddle`
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return
+        rel = self._rel(dotted(node.module) or "")
+        if rel is None:
+            return
+        for alias in node.names:
+            local = alias.asname.name.value if alias.asname else alias.name.value
+            self.aliases[local] = f"{rel}.{alias.name.value}" if rel else alias.name.value
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Attribute) and len(node.targets) == 1 and \
+                isinstance(node.targets[0].target, cst.Name):
+            path = _rel_of(self, dotted(node.value) or "")
+            if path and self.facade.is_module(path):      # `nn = torch.nn`: another alias
+                self.aliases[node.targets[0].target.value] = path
+            elif path:    # `DataLoader = torch.utils.data.DataLoader`: the name calls that API
+                self.objects[node.targets[0].target.value] = path
+        if isinstance(node.value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            callee = dotted(node.value.func)
+            if callee is not None:
+                self.calls[node.targets[0].target.value] = callee
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        for base in node.bases:
+            name = dotted(base.value)
+            if name is not None:
+                self.classes[node.name.value] = name
+                break
+
+
+class Rewriter(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, mapper: Mapper, bindings: _Bindings, outcome: Outcome, flags: dict[int, list[str]]):
+        super().__init__()
+        self.m, self.b, self.out, self.flags = mapper, bindings, outcome, flags
+        self.chains: dict[int, str] = {}          # id(original Attribute/Name) -> source path
+        self.notes: list[list[str]] = [[]]        # comments for the statement being rewritten
+        self.roots = [a for a, p in bindings.aliases.items() if p == ""]
+
+    # -- statements: comments above the line that needs them
+    def visit_SimpleStatementLine(self, node) -> None:
+        self._compound_visit(node)
+
+    def leave_SimpleStatementLine(self, original, updated):
+        return self._annotate(updated)
+
+    def _compound_visit(self, node) -> None:
+        line = self.get_metadata(PositionProvider, node).start.line
+        self.notes.append(list(self.flags.pop(line, [])))
+
+    def _compound_leave(self, original, updated):
+        return self._annotate(updated)
+
+    visit_For = visit_While = visit_If = visit_With = visit_FunctionDef = visit_ClassDef = _compound_visit
+    leave_For = leave_While = leave_If = leave_With = leave_FunctionDef = leave_ClassDef = _compound_leave
+
+    def _annotate(self, updated):
+        notes = list(dict.fromkeys(self.notes.pop()))
+        if not notes:
+            return updated
+        lines = [cst.EmptyLine(comment=cst.Comment(COMMENT + n)) for n in notes]
+        return updated.with_changes(leading_lines=[*updated.leading_lines, *lines])
+
+    def note(self, why: str) -> None:
+        self.notes[-1].append(why)
+
+    # -- imports
+    def leave_Import(self, original, updated):
+        names = []
+        for alias in updated.names:
+            name = dotted(alias.name)
+            rel = self.b._rel(name or "")
+            if rel is None:
+                names.append(alias)
+                continue
+            target = self.m.module(rel)
+            if target is None or (target and not self.m.dst.is_module(target)):
+                self._left(self.m._api(rel), text("no_module", target=self.m.target, api=self.m._api(rel)))
+                names.append(alias)
+                continue
+            self.out.translated[f"import {name}"] += 1
+            new = cst.parse_expression(self.m.target + (f".{target}" if target else ""))
+            if alias.asname is None and rel:
+                # `import torch.nn` binds `torch`: the target binds its own top-level name
+                new_alias = alias.with_changes(name=new)
+            else:
+                new_alias = alias.with_changes(name=new)
+            names.append(new_alias)
+        return updated.with_changes(names=names)
+
+    def leave_ImportFrom(self, original, updated):
+        if updated.relative or updated.module is None or isinstance(updated.names, cst.ImportStar):
+            return updated
+        rel = self.b._rel(dotted(updated.module) or "")
+        if rel is None:
+            return updated
+        target_mod = self.m.module(rel)
+        if target_mod is None or (target_mod and not self.m.dst.is_module(target_mod)):
+            self._left(self.m._api(rel), text("no_module", target=self.m.target, api=self.m._api(rel)))
+            return updated
+        names = []
+        for alias in updated.names:
+            path = f"{rel}.{alias.name.value}" if rel else alias.name.value
+            new, why = self.m.path(path)
+            if new is None:
+                if why:
+                    self._left(self.m._api(path), why)
+                names.append(alias)
+                continue
+            head, _, last = new.rpartition(".")
+            if head != target_mod:
+                self._left(self.m._api(path), text("moved", target=self.m.target, api=f"{self.m.target}.{new}"))
+                names.append(alias)
+                continue
+            self.out.translated[self.m._api(path)] += 1
+            local = alias.asname.name.value if alias.asname else alias.name.value
+            asname = None if last == local else cst.AsName(name=cst.Name(local))
+            names.append(alias.with_changes(name=cst.Name(last), asname=asname))
+        module = cst.parse_expression(self.m.target + (f".{target_mod}" if target_mod else ""))
+        return updated.with_changes(module=module, names=names)
+
+    # -- attribute chains rooted at an alias
+    def _source_path(self, node) -> str | None:
+        name = dotted(node)
+        if name is None:
+            return None
+        root, _, rest = name.partition(".")
+        base = self.b.aliases.get(root)
+        if base is None:
+            return None
+        return ".".join(p for p in (base, rest) if p)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        path = self._source_path(node)
+        if path is None:
+            return True
+        self.chains[id(node)] = path
+        return False
+
+    def leave_Attribute(self, original, updated):
+        path = self.chains.get(id(original))
+        if path is None:
+            return self._attribute_of_object(updated)
+        if self._pending_call == id(original):
+            return updated     # the call renders it, knowing its keywords
+        return self._render(original, path) or updated
+
+    _pending_call: int | None = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and self._source_path(node.func) is not None:
+            self._pending_call = id(node.func)
+
+    def _render(self, original, path: str, keywords: frozenset[str] = frozenset()) -> cst.BaseExpression | None:
+        api = self.m._api(path)
+        new, why = self.m.path(path, keywords)
+        if new is None:
+            if why:
+                self._left(api, why)
+            return None
+        root = dotted(original).split(".")[0]
+        base = self.b.aliases[root]
+        local = self.m.target if root in self.b.renamed else root
+        base_t = self.m.module(base) if (base == "" or self.m.src.is_module(base)) else None
+        if base_t is not None and (base_t == "" or new == base_t or new.startswith(base_t + ".")):
+            rest = new[len(base_t):].lstrip(".") if base_t else new
+            text_ = local + ("." + rest if rest else "")
+        elif self.roots:
+            text_ = f"{self.m.target if self.roots[0] in self.b.renamed else self.roots[0]}.{new}"
+        else:
+            self._left(api, text("no_root_import", target=self.m.target, api=f"{self.m.target}.{new}"))
+            return None
+        self.out.translated[api] += 1
+        return cst.parse_expression(text_)
+
+    def leave_Name(self, original, updated):
+        if original.value in self.b.renamed and self.b.aliases.get(original.value) == "":
+            return updated.with_changes(value=self.m.target)   # the bare module, passed around
+        return updated
+
+    # -- calls
+    def leave_Call(self, original, updated):
+        func = original.func
+        path = self._source_path(func)
+        if path is not None and isinstance(func, cst.Attribute):
+            self._pending_call = None
+            keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
+            rendered = self._render(func, path, keywords)
+            if rendered is None:
+                return updated
+            updated = updated.with_changes(func=rendered)
+            new, _ = self.m.path(path, keywords)
+            return self._arguments(updated, self.m.src.entry(path), self.m.dst.entry(new), self.m._api(path))
+        if path is None and isinstance(func, cst.Name):
+            path = self.b.objects.get(func.value)
+        if path is not None and isinstance(func, cst.Name):
+            new, why = self.m.path(path)
+            if new is None:
+                if why:
+                    self._left(self.m._api(path), why)
+                return updated
+            return self._arguments(updated, self.m.src.entry(path), self.m.dst.entry(new), self.m._api(path))
+        shim_call = self._shim_call(updated)
+        if shim_call is not None:
+            return shim_call
+        if isinstance(updated.func, cst.Attribute):
+            return self._method_call(original, updated)
+        return updated
+
+    def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
+        if s is None or t is None or not (s.params or t.params):
+            return call
+        args, unmapped, after = map_arguments(self.m, s, t, list(call.args))
+        for name in unmapped:
+            self._left(f"{api}({name}=)", text("no_parameter", target=self.m.target, api=f"{self.m.target}.{t.path}",
+                                               name=name))
+        call = call.with_changes(args=args)
+        for name, value in after:
+            ok, literal = _literal(value)
+            method_args = [] if ok and literal is True else [cst.Arg(value)]
+            call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name(f"{name}_")), args=method_args)
+        return call
+
+    def _shim_call(self, call: cst.Call) -> cst.Call | None:
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in table.SHIM_CALLS and
+                (dotted(func.value) or "").endswith("shim")):
+            return None
+        args = []
+        for a in call.args:
+            ok, value = _literal(a.value)
+            if ok and value == self.m.source and isinstance(a.value, cst.SimpleString):
+                quote = a.value.quote
+                a = a.with_changes(value=cst.SimpleString(f"{a.value.prefix}{quote}{self.m.target}{quote}"))
+                self.out.translated[f"shim.{func.attr.value}"] += 1
+            args.append(a)
+        return call.with_changes(args=args)
+
+    def _receiver_class(self, receiver: cst.BaseExpression) -> tuple[str, str] | None:
+        """(role, the framework class's path) of a name bound to an instance of a framework class (or
+        of a user class deriving from one), else None."""
+        name = dotted(receiver)
+        callee = self.b.calls.get(name) if name is not None else None
+        if callee is None:
+            return None
+        base = self.b.classes.get(callee, callee)
+        path = self._source_path(cst.parse_expression(base))
+        cls = self.m.src.lookup(path) if path is not None else None
+        if not isinstance(cls, type):
+            return None
+        for role, where in table.ROLES.items():
+            role_cls = self.m.src.lookup(where[self.m.source])
+            if isinstance(role_cls, type) and issubclass(cls, role_cls):
+                return role, path
+        return "object", path
+
+    def _method_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        name = updated.func.attr.value
+        if name.startswith("__"):
+            return updated
+        typed = self._receiver_class(original.func.value)
+        if typed is not None:
+            role, path = typed
+            new = next((names[self.m.target] for row_role, names in table.METHODS if row_role == role and
+                        names.get(self.m.source) == name and names.get(self.m.target)), name)
+            target_cls, _ = self.m.path(path)
+            s = self.m.src.entry(f"{path}.{name}")
+            t = self.m.dst.entry(f"{target_cls}.{new}") if target_cls else None
+            if s is None or t is None:
+                return updated
+            api = f"{self.m.source}.<{role}>.{name}"
+            self.out.translated[api] += 1
+            if new != name:
+                updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
+            return self._arguments(updated, s, t, api)
+        keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
+        new, why = self.m.method(name, keywords)
+        api = f"{self.m.source}.Tensor.{name}"
+        if new is None:
+            if why:
+                self.out.assumed[(api, why)] += 1
+                self.note(text("assumed_tensor", why=why))
+            return updated
+        self.out.translated[api] += 1
+        if new != name:
+            updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
+        return self._arguments(updated, self.m.src.entry("Tensor." + name), self.m.dst.entry("Tensor." + new), api)
+
+    def _attribute_of_object(self, updated: cst.Attribute) -> cst.BaseExpression:
+        """`ctx.saved_tensors` in a custom Function -> the target's spelling."""
+        for _, names in table.METHODS:
+            src, dst = names.get(self.m.source), names.get(self.m.target)
+            if src and dst and src == updated.attr.value and dst.endswith("()") and self.b.functions_used:
+                self.out.translated[f"{self.m.source}.<ctx>.{src}"] += 1
+                return cst.Call(func=updated.with_changes(attr=cst.Name(dst[:-2])))
+        return updated
+
+    def _left(self, api: str, why: str) -> None:
+        self.out.left[(api, why)] += 1
+        self.note(why)
+
+
+def port_source(code: str, source: str, target: str) -> tuple[str, Outcome]:
+    """(the ported code, what was translated / left). Raises libcst.ParserSyntaxError for code that
+    does not parse."""
+    module = cst.parse_module(code)
+    bindings = _Bindings(source)
+    module.visit(bindings)
+    func_row = next(r for r in table.NAMES if r["torch"] == "autograd.Function")
+    bindings.functions_used = any(
+        (p := _rel_of(bindings, base)) is not None and p == func_row[source] for base in bindings.classes.values())
+    outcome = Outcome()
+    outcome.flags = semantics.find(code, source, target)
+    by_line: dict[int, list[str]] = {}
+    for line, _, why in outcome.flags:
+        by_line.setdefault(line, []).append(why)
+    mapper = Mapper(source, target)
+    new = cst.MetadataWrapper(module).visit(Rewriter(mapper, bindings, outcome, by_line))
+    return new.code, outcome
+
+
+def _rel_of(bindings: _Bindings, name: str) -> str | None:
+    root, _, rest = name.partition(".")
+    base = bindings.aliases.get(root)
+    return None if base is None else ".".join(p for p in (base, rest) if p)

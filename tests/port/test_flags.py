@@ -1,0 +1,75 @@
+"""flowgrad port flags the autograd behaviour that differs between the frameworks, derived from the
+facades' policies, instead of translating it silently."""
+from __future__ import annotations
+
+from flowgrad.port import semantics
+from flowgrad.port.translate import COMMENT, port_source
+
+PLANTED = '''import paddle
+
+x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+y = x * 2
+y.backward()
+z = (x * x).sum()
+z.backward()
+z.backward()
+for step in range(3):
+    loss = (x * x).sum()
+    loss.backward()
+print(x.grad)
+'''
+
+
+def _flags(code, source, target):
+    return [(line, kind) for line, kind, _ in semantics.find(code, source, target)]
+
+
+def test_planted_script_is_flagged():
+    assert _flags(PLANTED, "paddle", "torch") == [(5, "nonscalar_backward"), (8, "retain_graph"),
+                                                  (9, "grad_accumulates")]
+
+
+def test_flags_are_comments_above_the_line():
+    code, out = port_source(PLANTED, "paddle", "torch")
+    lines = code.splitlines()
+    i = lines.index("y.backward()")
+    assert lines[i - 1].startswith(COMMENT + "backward() without a gradient on an output that may not be a scalar: "
+                                             "paddle seeds ones for an output of any shape, torch raises")
+    j = lines.index("z.backward()", lines.index("z.backward()") + 1)
+    assert lines[j - 1].startswith(COMMENT + "a second backward through this graph relies on paddle's default")
+    assert "needs retain_graph=True on the first" in lines[j - 1]
+    assert len(out.flags) == 3
+
+
+def test_nonscalar_backward_is_flagged_only_where_the_policies_differ():
+    code = "import torch\ny = x * 2\ny.backward()\n"
+    assert (3, "nonscalar_backward") in _flags(code, "torch", "paddle")
+    # OneFlow's policy raises for a non-scalar output, as torch does: nothing to flag
+    assert (3, "nonscalar_backward") not in _flags(code, "torch", "oneflow")
+
+
+def test_retain_graph_given_or_graph_rebuilt_is_not_flagged():
+    retained = "import paddle\nz = x.sum()\nz.backward(retain_graph=True)\nz.backward()\n"
+    rebuilt = "import paddle\nz = x.sum()\nz.backward()\nz = x.sum()\nz.backward()\n"
+    assert _flags(retained, "paddle", "torch") == []
+    assert _flags(rebuilt, "paddle", "torch") == []
+
+
+def test_zeroing_in_the_loop_is_not_flagged():
+    for zero in ("opt.clear_grad()", "x.grad = None", "model.zero_grad()"):
+        code = f"import torch\nfor i in range(2):\n    {zero}\n    x.sum().backward()\n"
+        assert _flags(code, "torch", "paddle") == []
+
+
+def test_other_policy_rows_name_their_field():
+    code = "import paddle\ng = paddle.grad(y, x)\nh = x.register_hook(f)\n"
+    flagged = _flags(code, "paddle", "torch")
+    assert (2, "grad_returns_list") in flagged and (3, "hooks_keep_caller_grad_mode") in flagged
+    why = dict(((l, k), w) for l, k, w in semantics.find(code, "paddle", "torch"))[(2, "grad_returns_list")]
+    assert why == "grad_returns_list: paddle and torch differ here (paddle: grad() returns a list)"
+
+
+def test_field_notes_come_from_the_policy_class():
+    notes = semantics.field_notes()
+    assert notes["implicit_seed_any_shape"] == "paddle: ones for any output shape"
+    assert set(semantics.TRIGGERS) <= set(notes)
