@@ -21,8 +21,8 @@ import functools
 from typing import Any, Callable
 
 from . import api, mode
-from .. import backend
 from . import pytree
+from .functional import _grad_preprocess, _zeros_like
 from .graph import AccumulateGrad
 from .policy import TORCH, policy_of
 from ..tensor import Tensor
@@ -52,13 +52,10 @@ def _check_argnums(argnums, count: int) -> tuple[int, ...]:
 
 def _track(t) -> Tensor:
     """A tensor to differentiate with respect to: an alias of `t` where it requires grad (the outer
-    graph goes on through it), else a fresh leaf."""
+    graph goes on through it), else a fresh leaf (autograd.functional's preparation of inputs)."""
     if not isinstance(t, Tensor):
         raise TORCH.errors.func_not_tensor(type=type(t))
-    if t._requires_grad:
-        from ..ops import view
-        return view(t, t._data.shape)
-    return t.detach().requires_grad_(True)
+    return _grad_preprocess((t,), create_graph=True, need_graph=True)[0]
 
 
 def _tracked_args(args: tuple, nums: tuple[int, ...]) -> tuple[list, list[list[Tensor]], list]:
@@ -72,6 +69,15 @@ def _tracked_args(args: tuple, nums: tuple[int, ...]) -> tuple[list, list[list[T
         leaves.append(tracked)
         specs.append(spec)
     return new, leaves, specs
+
+
+def _regroup(flat: list, leaves: list[list], specs: list) -> list:
+    """`flat` (one entry per tracked leaf, in order) cut back into one tree per differentiated argument."""
+    trees, k = [], 0
+    for group, spec in zip(leaves, specs):
+        trees.append(pytree.unflatten(flat[k:k + len(group)], spec))
+        k += len(group)
+    return trees
 
 
 def _reaches_outside(outputs, own: list[Tensor]) -> bool:
@@ -98,10 +104,6 @@ def _reaches_outside(outputs, own: list[Tensor]) -> bool:
             continue
         stack.extend(e[0] for e in node.next_edges if e is not None)
     return False
-
-
-def _zeros_like(t: Tensor) -> Tensor:
-    return t._new(backend.namespace(t._data).zeros_like(t._data))
 
 
 def _grads(outputs: list, inputs: list, seeds, keep: bool, retain: bool) -> list:
@@ -155,10 +157,7 @@ def grad_and_value(func: Callable, argnums=0, has_aux: bool = False) -> Callable
             flat = [t for group in leaves for t in group]
             keep = _reaches_outside([out], flat)
             got = _grads([out], flat, [None], keep, retain=False)
-        grads, k = [], 0
-        for group, spec in zip(leaves, specs):
-            grads.append(pytree.unflatten(got[k:k + len(group)], spec))
-            k += len(group)
+        grads = _regroup(got, leaves, specs)
         result = grads[0] if isinstance(argnums, int) else tuple(grads)
         value = _detach_tree(out, keep)
         if has_aux:
@@ -208,11 +207,7 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
             raise TORCH.errors.func_cotangent_structure(cotangents=ct_spec.pretty(), output=out_spec.pretty())
         with mode._GradModeGuard(True):
             got = _grads(flat_out, flat_in, flat_ct, keep or _reaches_outside(flat_ct, []), retain=True)
-        grads, k = [], 0
-        for group, spec in zip(leaves, specs):
-            grads.append(pytree.unflatten(got[k:k + len(group)], spec))
-            k += len(group)
-        return tuple(grads)
+        return tuple(_regroup(got, leaves, specs))
 
     shown = _detach_tree(out, keep)
     if has_aux:
@@ -244,7 +239,7 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
         flat_out, out_spec = _output_leaves(out, "jvp(f, primals, tangents)")
         flat_in = [t for group in leaves for t in group]
         keep = _reaches_outside(flat_out, flat_in) or _reaches_outside(flat_t, [])
-        dummies = [_zeros_like(o).requires_grad_(True) for o in flat_out]
+        dummies = [_zeros_like(o, requires_grad=True) for o in flat_out]
         back = _grads(flat_out, flat_in, dummies, keep=True, retain=True)
         if strict and not all(o._requires_grad for o in flat_out):
             raise TORCH.errors.func_jvp_strict_independent()
@@ -301,10 +296,7 @@ def _jacobian(func: Callable, argnums, has_aux: bool, api_name: str) -> Callable
                     else:
                         jac = t._new(t._data.reshape(-1)[:0].reshape(shape + tuple(t._data.shape)))
                     jacs.append(jac)
-                groups, k = [], 0
-                for group, spec in zip(leaves, specs):
-                    groups.append(pytree.unflatten(jacs[k:k + len(group)], spec))
-                    k += len(group)
+                groups = _regroup(jacs, leaves, specs)
                 per_output.append(groups[0] if isinstance(argnums, int) else tuple(groups))
         result = pytree.unflatten(per_output, out_spec)
         if has_aux:

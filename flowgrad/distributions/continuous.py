@@ -2,31 +2,26 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 from .. import ops
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import broadcast_all, standard_exponential, uniform
+from .utils import standard_exponential, uniform
 
 
 class Uniform(Distribution):
     has_rsample = True
+    _params = ("low", "high")
 
     @property
     def arg_constraints(self):
         return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = self._broadcast(low, high)
-        numbers_only = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
-        super().__init__(() if numbers_only else self.low._data.shape, validate_args=validate_args)
+        self._init_params((low, high), validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Uniform, _instance)
-        shape = tuple(batch_shape)
-        new.low, new.high = ops.broadcast_to(self.low, shape), ops.broadcast_to(self.high, shape)
-        return self._finish_expand(new, shape)
+        return self._expand_params(Uniform, batch_shape, _instance)
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
@@ -76,18 +71,14 @@ class Exponential(ExponentialFamily):
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _params = ("rate",)
     _mean_carrier_measure = 0
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = self._broadcast(rate)
-        super().__init__(() if isinstance(rate, numbers.Number) else self.rate._data.shape,
-                         validate_args=validate_args)
+        self._init_params((rate,), validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Exponential, _instance)
-        shape = tuple(batch_shape)
-        new.rate = ops.broadcast_to(self.rate, shape)
-        return self._finish_expand(new, shape)
+        return self._expand_params(Exponential, batch_shape, _instance)
 
     @property
     def mean(self):

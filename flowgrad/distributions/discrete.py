@@ -11,7 +11,7 @@ from ..ops import layers as _layers
 from ..autograd import mode
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits, uniform
+from .utils import lazy_property, logits_to_probs, probs_to_logits, uniform
 
 
 def _support_values(like, count: int, dtype, batch: tuple, expand: bool):
@@ -21,6 +21,14 @@ def _support_values(like, count: int, dtype, batch: tuple, expand: bool):
     if expand:
         values = xp.ascontiguousarray(xp.broadcast_to(values, (count,) + batch))
     return like._new(values)
+
+
+def _expand_probs_logits(dist, new, param_shape: tuple) -> None:
+    """`new` gets whichever of probs / logits `dist` holds, broadcast to `param_shape`."""
+    for name in ("probs", "logits"):
+        if name in dist.__dict__:
+            setattr(new, name, ops.broadcast_to(dist.__dict__[name], param_shape))
+            new._param = getattr(new, name)
 
 
 def _one_of(probs, logits, policy):
@@ -48,12 +56,7 @@ class Bernoulli(ExponentialFamily):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Bernoulli, _instance)
         shape = tuple(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = ops.broadcast_to(self.probs, shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = ops.broadcast_to(self.logits, shape)
-            new._param = new.logits
+        _expand_probs_logits(self, new, shape)
         return self._finish_expand(new, shape)
 
     @lazy_property
@@ -126,13 +129,7 @@ class Categorical(Distribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Categorical, _instance)
         shape = tuple(batch_shape)
-        param_shape = shape + (self._num_events,)
-        if "probs" in self.__dict__:
-            new.probs = ops.broadcast_to(self.probs, param_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = ops.broadcast_to(self.logits, param_shape)
-            new._param = new.logits
+        _expand_probs_logits(self, new, shape + (self._num_events,))
         new._num_events = self._num_events
         return self._finish_expand(new, shape)
 

@@ -2,6 +2,8 @@
 PyTorch's messages, sample through rsample, expand) and `ExponentialFamily`."""
 from __future__ import annotations
 
+import numbers
+
 from .. import ops
 from ..autograd import mode
 from ..tensor import Tensor
@@ -60,6 +62,23 @@ class Distribution:
         if _instance is None and type(self).__init__ != cls.__init__:
             raise self._policy.errors.dist_expand_custom_init(sub=type(self).__name__, cls=cls.__name__)
         return self.__new__(type(self)) if _instance is None else _instance
+
+    def _init_params(self, values: tuple, validate_args) -> None:
+        """Set the parameters named by the class's `_params` from `values` broadcast to one shape: the
+        batch shape (empty when every value is a Python number)."""
+        tensors = self._broadcast(*values)
+        for name, t in zip(self._params, tensors):
+            setattr(self, name, t)
+        numbers_only = all(isinstance(v, numbers.Number) for v in values)
+        Distribution.__init__(self, () if numbers_only else tensors[0]._data.shape, validate_args=validate_args)
+
+    def _expand_params(self, cls, batch_shape, _instance=None) -> "Distribution":
+        """`expand` of a distribution whose parameters (`_params`) share its batch shape."""
+        new = self._get_checked_instance(cls, _instance)
+        shape = tuple(batch_shape)
+        for name in self._params:
+            setattr(new, name, ops.broadcast_to(getattr(self, name), shape))
+        return self._finish_expand(new, shape)
 
     def _finish_expand(self, new, batch_shape, event_shape=()) -> "Distribution":
         Distribution.__init__(new, batch_shape, event_shape, validate_args=False)

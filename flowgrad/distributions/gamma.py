@@ -12,26 +12,21 @@ from ..autograd import mode
 from . import constraints
 from .dirichlet import check_concentration, dirichlet_entropy, dirichlet_log_prob, dirichlet_sample
 from .distribution import ExponentialFamily
-from .utils import broadcast_all, standard_gamma
+from .utils import standard_gamma
 
 
 class Gamma(ExponentialFamily):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _params = ("concentration", "rate")
     _mean_carrier_measure = 0
 
     def __init__(self, concentration, rate, validate_args=None):
-        self.concentration, self.rate = self._broadcast(concentration, rate)
-        numbers_only = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
-        super().__init__(() if numbers_only else self.rate._data.shape, validate_args=validate_args)
+        self._init_params((concentration, rate), validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Gamma, _instance)
-        shape = tuple(batch_shape)
-        new.concentration = ops.broadcast_to(self.concentration, shape)
-        new.rate = ops.broadcast_to(self.rate, shape)
-        return self._finish_expand(new, shape)
+        return self._expand_params(Gamma, batch_shape, _instance)
 
     @property
     def mean(self):

@@ -2,32 +2,26 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from .. import ops
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import broadcast_all, standard_normal, uniform
+from .utils import standard_normal, uniform
 
 
-class Normal(ExponentialFamily):
+class _LocationScale:
+    """What Normal and Laplace share: real loc and positive scale broadcast together; mean and mode
+    are loc."""
+
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
-    _mean_carrier_measure = 0
+    _params = ("loc", "scale")
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = self._broadcast(loc, scale)
-        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(() if numbers_only else self.loc._data.shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Normal, _instance)
-        shape = tuple(batch_shape)
-        new.loc, new.scale = ops.broadcast_to(self.loc, shape), ops.broadcast_to(self.scale, shape)
-        return self._finish_expand(new, shape)
+        self._init_params((loc, scale), validate_args)
 
     @property
     def mean(self):
@@ -36,6 +30,13 @@ class Normal(ExponentialFamily):
     @property
     def mode(self):
         return self.loc
+
+
+class Normal(_LocationScale, ExponentialFamily):
+    _mean_carrier_measure = 0
+
+    def expand(self, batch_shape, _instance=None):
+        return self._expand_params(Normal, batch_shape, _instance)
 
     @property
     def stddev(self):
@@ -60,6 +61,9 @@ class Normal(ExponentialFamily):
             self._validate_sample(value)
         return 0.5 * (1 + ops.erf((value - self.loc) * ops.reciprocal(self.scale) / math.sqrt(2)))
 
+    def icdf(self, value):
+        return self.loc + self.scale * ops.erfinv(2 * value - 1) * math.sqrt(2)
+
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + ops.log(self.scale)
 
@@ -71,29 +75,9 @@ class Normal(ExponentialFamily):
         return -0.25 * x ** 2 / y + 0.5 * ops.log(-math.pi / y)
 
 
-class Laplace(Distribution):
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = self._broadcast(loc, scale)
-        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(() if numbers_only else self.loc._data.shape, validate_args=validate_args)
-
+class Laplace(_LocationScale, Distribution):
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Laplace, _instance)
-        shape = tuple(batch_shape)
-        new.loc, new.scale = ops.broadcast_to(self.loc, shape), ops.broadcast_to(self.scale, shape)
-        return self._finish_expand(new, shape)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+        return self._expand_params(Laplace, batch_shape, _instance)
 
     @property
     def variance(self):
@@ -117,6 +101,10 @@ class Laplace(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 - 0.5 * ops.sign(value - self.loc) * ops.expm1(-ops.abs(value - self.loc) / self.scale)
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * ops.sign(term) * ops.log1p(-2 * ops.abs(term))
 
     def entropy(self):
         return 1 + ops.log(2 * self.scale)

@@ -350,17 +350,18 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False):
     return op
 
 
-def _erf_array(xp, d):
-    """erf on the array's own device: SciPy / cupyx when present, else elementwise on the host."""
+def _erf_array(xp, d, name="erf"):
+    """erf (or erfc, by `name`) on the array's own device: SciPy / cupyx when present, else elementwise
+    on the host."""
     if xp is not np and hasattr(xp, "cuda"):
         import cupyx.scipy.special
-        return cupyx.scipy.special.erf(d)
+        return getattr(cupyx.scipy.special, name)(d)
     host = xp.asnumpy(d) if hasattr(xp, "asnumpy") else d
     try:
-        from scipy.special import erf as sp_erf
-        r = sp_erf(host)
+        import scipy.special
+        r = getattr(scipy.special, name)(host)
     except ImportError:
-        r = np.vectorize(math.erf, otypes=[host.dtype])(host) if host.size else host.copy()
+        r = np.vectorize(getattr(math, name), otypes=[host.dtype])(host) if host.size else host.copy()
     return r if xp is np else xp.asarray(r)
 
 

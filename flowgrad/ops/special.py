@@ -1,10 +1,11 @@
-"""Special functions of the op table: lgamma, digamma and polygamma.
+"""Special functions of the op table: lgamma, digamma, polygamma, xlogy and erfinv.
 
 The arrays are computed in float64 on the tensor's own namespace (no SciPy needed) and cast back to
 the input's float dtype: each by its recurrence in unit steps up to
 x >= 15 (lgamma(x) = lgamma(x + 1) - log x, psi(n)(x) = psi(n)(x + 1) - (-1)^n n! / x^(n+1)), then its
 asymptotic series with the Bernoulli numbers B2 .. B20 (Stirling's for lgamma); lgamma and digamma take
-the reflection formula below 1/2. Their gradients are the next function of the family, so every order is differentiable.
+the reflection formula below 1/2. erfinv starts from Giles' single-precision polynomials and
+takes four Newton steps on erf (on log erfc in the tails). Their gradients are the next function of the family, so every order is differentiable.
 """
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from .. import backend
 from ..tensor import Tensor
 from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative
-from .elementwise import _unary, log, where
+from .elementwise import _erf_array, _unary, exp, log, where
 
-__all__ = ["lgamma", "digamma", "polygamma", "xlogy"]
+__all__ = ["lgamma", "digamma", "polygamma", "xlogy", "erfinv"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 # B2, B4, ..., B20
@@ -27,15 +28,22 @@ _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617
 _ASYMPTOTIC_FROM = 15.0
 
 
+def _shift_up(xp, z, term, start):
+    """z moved up in unit steps to the asymptotic range: (z + m, the steps' terms combined from `start`
+    by term(acc, z) at each z passed)."""
+    acc = start
+    for _ in range(_shift_count(xp, z)):
+        low = z < _ASYMPTOTIC_FROM
+        acc = xp.where(low, term(acc, z), acc)
+        z = xp.where(low, z + 1, z)
+    return z, acc
+
+
 def _lgamma_array(xp, d):
     x = d.astype(np.float64)
     reflect = x < 0.5
     z = xp.where(reflect, 1 - x, x)                           # z >= 1/2
-    prod = xp.ones_like(z)
-    for _ in range(_shift_count(xp, z)):
-        low = z < _ASYMPTOTIC_FROM
-        prod = xp.where(low, prod * z, prod)
-        z = xp.where(low, z + 1, z)
+    z, prod = _shift_up(xp, z, lambda acc, z: acc * z, xp.ones_like(z))
     inv2, power = 1 / (z * z), 1 / z
     series = xp.zeros_like(z)
     for k, b in enumerate(_BERNOULLI, start=1):
@@ -59,11 +67,7 @@ def _digamma_array(xp, d):
     x = d.astype(np.float64)
     reflect = x < 0.5
     z = xp.where(reflect, 1 - x, x)                           # z >= 1/2
-    acc = xp.zeros_like(z)
-    for _ in range(_shift_count(xp, z)):
-        low = z < _ASYMPTOTIC_FROM
-        acc = acc + xp.where(low, 1 / z, 0.0)
-        z = xp.where(low, z + 1, z)
+    z, acc = _shift_up(xp, z, lambda acc, z: acc + 1 / z, xp.zeros_like(z))
     inv2 = 1 / (z * z)
     series, power = xp.zeros_like(z), xp.ones_like(z)
     for k, b in enumerate(_BERNOULLI, start=1):
@@ -80,12 +84,8 @@ def _digamma_array(xp, d):
 def _polygamma_array(xp, n: int, d):
     """psi(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1."""
     x = d.astype(np.float64)
-    z, acc = x, xp.zeros_like(x)
     with backend.quiet(xp):
-        for _ in range(_shift_count(xp, x)):
-            low = z < _ASYMPTOTIC_FROM
-            acc = acc + xp.where(low, z ** -(n + 1), 0.0)
-            z = xp.where(low, z + 1, z)
+        z, acc = _shift_up(xp, x, lambda acc, z: acc + z ** -(n + 1), xp.zeros_like(x))
         fact = math.factorial(n)
         series = math.factorial(n - 1) / z ** n + fact / (2 * z ** (n + 1))
         for k, b in enumerate(_BERNOULLI, start=1):
@@ -160,8 +160,47 @@ def xlogy(x, y) -> Tensor:
     return out
 
 
+# Giles' single-precision approximation of erfinv (central and tail polynomials), refined by Newton steps
+_ERFINV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                   -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+                0.00943887047, 1.00167406, 2.83297682)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _horner(coefficients, w):
+    p = w * 0 + coefficients[0]
+    for c in coefficients[1:]:
+        p = c + p * w
+    return p
+
+
+def _erfinv_array(xp, d):
+    x = d.astype(np.float64)
+    inside = xp.abs(x) < 1
+    xs = xp.where(inside, x, 0.0)
+    w = -xp.log((1 - xs) * (1 + xs))
+    central = _horner(_ERFINV_CENTRAL, w - 2.5)
+    tail = _horner(_ERFINV_TAIL, xp.sqrt(w) - 3)
+    y = xp.where(w < 5, central, tail) * xs
+    a = xp.abs(xs)
+    for _ in range(4):   # Newton on erf(y) = x; in the tails on log erfc(|y|) = log(1 - |x|), nearly linear there
+        slope = _TWO_OVER_SQRT_PI * xp.exp(-y * y)
+        central_step = (_erf_array(xp, y) - xs) / slope
+        tail = _erf_array(xp, xp.abs(y), "erfc")
+        tail_step = -xp.sign(y) * (xp.log(tail) - xp.log(1 - a)) * tail / slope
+        y = y - xp.where(a > 0.5, tail_step, central_step)
+    out = xp.where(inside, y, xp.where(xp.abs(x) == 1, xp.copysign(math.inf, x), math.nan))
+    return out.astype(d.dtype, copy=False)
+
+
+erfinv = _unary("erfinv", derivative("ErfinvBackward0",
+                                     self=lambda grad, result: grad * (0.5 * math.sqrt(math.pi)) * exp(result * result)),
+                _erfinv_array, quiet=True)
+
+
 def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
-METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method, "xlogy": xlogy}
+METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method, "xlogy": xlogy, "erfinv": erfinv}

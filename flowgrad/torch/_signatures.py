@@ -17,7 +17,7 @@ FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
         "abs", "absolute", "ceil", "cos", "erf", "exp", "expm1", "floor", "log", "log10", "log1p", "log2", "neg",
         "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sin", "sqrt", "square", "tan", "tanh", "trunc",
-        "logical_not", "msort", "lgamma", "digamma")},
+        "logical_not", "msort", "lgamma", "digamma", "erfinv")},
     "polygamma": "n, input, *, out=None",
     "xlogy": "input, other, *, out=None",
     **{name: _UNARY_OUT for name in (

@@ -92,6 +92,7 @@ for _name, _dom in [("exp", "away"), ("log", "pos"), ("sin", "away"), ("cos", "a
     C(_name, (lambda n: lambda T, a: getattr(T, n)(a))(_name), [(2, 3)], _dom)
 C("square", lambda T, a: T.square(a), [(2, 3)])
 C("polygamma", lambda T, a: T.polygamma(2, a) + a.polygamma(0), [(2, 3)], "pos")
+C("erfinv", lambda T, a: T.erfinv(a * 1.8 - 0.9), [(2, 3)], "unit")
 C("xlogy", lambda T, a, b: T.xlogy(a, b), [(2, 3), (2, 3)], ["away", "pos"])
 C("xlogy_scalars", lambda T, a: T.xlogy(a, 2.5) + T.xlogy(1.5, a), [(2, 3)], "pos")
 C("lgamma_reflected", lambda T, a: T.lgamma(a - 3.0) + T.digamma(a - 3.0), [(2, 3)], "unit")

@@ -48,6 +48,8 @@ CASES = {
     "normal_stats": (lambda T, D, m, s: T.stack([D.Normal(m, s).entropy(), D.Normal(m, s).mean,
                                                 D.Normal(m, s).variance, D.Normal(m, s).stddev]), [LOC, SCALE]),
     "normal_cdf": (lambda T, D, m, s, x: D.Normal(m, s).cdf(x), [LOC, SCALE, X]),
+    "icdf": (lambda T, D, m, s, u: T.stack([D.Normal(m, s).icdf(u), D.Laplace(m, s).icdf(u), D.Uniform(m, m + s).icdf(u),
+                                           D.Exponential(s).icdf(u)]), [LOC, SCALE, UNIT]),
     "laplace": (lambda T, D, m, s, x: T.stack([D.Laplace(m, s).log_prob(x), D.Laplace(m, s).entropy(),
                                               D.Laplace(m, s).variance, D.Laplace(m, s).cdf(x)]), [LOC, SCALE, X]),
     "bernoulli_probs": (lambda T, D, p: T.stack([D.Bernoulli(probs=p).log_prob(T.tensor([1.0, 0.0, 1.0],
@@ -440,3 +442,20 @@ def test_gamma_and_beta_rsample_are_refused():
         assert d.has_rsample
         with pytest.raises(NotImplementedError, match="rsample is not supported by flowgrad"):
             d.rsample()
+
+
+def test_submodules_and_utils(torch):
+    import importlib as il
+    D = torch.distributions
+    for mod, cls in [("normal", "Normal"), ("multivariate_normal", "MultivariateNormal"), ("exp_family",
+                                                                                          "ExponentialFamily"),
+                     ("bernoulli", "Bernoulli"), ("independent", "Independent"), ("dirichlet", "Dirichlet")]:
+        assert getattr(il.import_module(f"{torch.__name__}.distributions.{mod}"), cls) is getattr(D, cls)
+    utils = il.import_module(f"{torch.__name__}.distributions.utils")
+    a, b = utils.broadcast_all(1.0, torch.ones(2, dtype=torch.float64))
+    assert a.dtype == torch.float64 and tuple(a.shape) == (2,) and tuple(b.shape) == (2,)
+    p = torch.tensor([0.2, 0.8])
+    assert torch.allclose(utils.probs_to_logits(p), torch.log(p))
+    assert torch.allclose(utils.probs_to_logits(p, is_binary=True), torch.log(p / (1 - p)))
+    assert torch.allclose(utils.logits_to_probs(torch.tensor([0.0, 1.0])), torch.softmax(torch.tensor([0.0, 1.0]), -1))
+    assert float(utils.clamp_probs(torch.tensor([0.0]))) == float(torch.finfo(torch.float32).eps)

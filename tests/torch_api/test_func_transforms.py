@@ -310,3 +310,29 @@ def test_stack_module_state_with_vmap(torch):
         torch.func.stack_module_state(models)
     with pytest.raises(RuntimeError, match="^stack_module_state: Expected all models to be of the same class.$"):
         torch.func.stack_module_state([torch.nn.Linear(2, 3), torch.nn.ReLU()])
+
+
+def _compositions(T):
+    F = T.func
+    x = T.tensor(X, dtype=T.float64)
+    y = T.tensor([0.5, 2.0, -1.0], dtype=T.float64)
+    f = lambda a, b: (T.sin(a) * b).sum() ** 2  # noqa: E731
+    g, aux = F.vmap(F.grad(lambda a: ((a ** 2).sum(), a.mean()), has_aux=True))(x)
+    return [F.hessian(f, argnums=(0, 1))(x[0], y), F.vmap(F.jacrev(lambda a: T.sin(a) * a))(x),
+            F.jacrev(F.vmap(lambda a: (a ** 2).sum()))(x), F.vmap(F.grad(f), in_dims=(0, None))(x, y),
+            F.vmap(F.vmap(lambda a: a * 2))(x), F.jacfwd(F.jacrev(lambda a: (a ** 3).sum()))(y), g, aux,
+            F.grad(lambda a: F.vmap(lambda b: (b * a).sum())(x).sum())(y)]
+
+
+def _leaves(v):
+    return [w for u in v for w in _leaves(u)] if isinstance(v, (tuple, list)) else [v.detach().numpy()]
+
+
+def test_transforms_compose_as_in_torch():
+    import flowgrad.torch as fg
+    real = pytest.importorskip("torch")
+    mine, theirs = _leaves(_compositions(fg)), _leaves(_compositions(real))
+    assert len(mine) == len(theirs)
+    for a, b in zip(mine, theirs):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

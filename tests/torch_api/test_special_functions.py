@@ -67,3 +67,23 @@ def test_xlogy(torch):
     assert x.grad.tolist()[:3] == pytest.approx([0.0, np.log(0.5), np.log(3.0)])
     assert y.grad.tolist()[1:3] == pytest.approx([2.0, 2 / 3])
     assert torch.xlogy(torch.tensor([0, 1]), torch.tensor([0, 2])).dtype == torch.float32
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_erfinv_matches_torch(dtype):
+    x = np.array([-1.0, -0.999999999, -0.9, -0.5, -1e-8, 0.0, 1e-8, 0.3, 0.51, 0.7, 0.99, 0.999999, 1 - 1e-15, 1.0, 1.5,
+                  np.nan, 1e-300])
+    mine = fg.erfinv(fg.tensor(x, dtype=getattr(fg, dtype)))
+    theirs = real.erfinv(real.tensor(x, dtype=getattr(real, dtype)))
+    tol = 1e-14 if dtype == "float64" else 1e-6
+    np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=tol, atol=0)
+    assert fg.tensor([0.5]).erfinv().dtype == fg.float32
+    assert fg.erfinv(fg.tensor([0, 1])).dtype == fg.float32
+
+
+def test_erfinv_gradient(torch):
+    x = torch.tensor([-0.7, 0.1, 0.95], dtype=torch.float64, requires_grad=True)
+    y = torch.erfinv(x)
+    assert type(y.grad_fn).__name__ == "ErfinvBackward0"
+    (g,) = torch.autograd.grad(y.sum(), x)
+    assert torch.allclose(g, 0.5 * np.sqrt(np.pi) * torch.exp(y.detach() ** 2))
