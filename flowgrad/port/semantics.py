@@ -49,14 +49,19 @@ def field_notes() -> dict[str, str]:
     """Policy field -> the comment beside it in the Policy class (how a facade differs)."""
     src = inspect.getsource(policy_module.Policy)
     notes: dict[str, str] = {}
-    last = None
+    last = current = None
     for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-        if tok.type == tokenize.NAME and tok.start[1] == 4 and last is None:
-            last = tok.string
-        elif tok.type == tokenize.COMMENT and last is not None:
-            notes[last] = tok.string.lstrip("# ").strip()
-        if tok.type == tokenize.NEWLINE:
+        if tok.type == tokenize.NAME and tok.start[1] == 4 and current is None:
+            current = tok.string
+        elif tok.type == tokenize.COMMENT and current is not None:
+            notes[current] = tok.string.lstrip("# ").strip()
+            last = current
+        elif tok.type == tokenize.COMMENT and last is not None and tok.start[1] > 4:
+            notes[last] += " " + tok.string.lstrip("# ").strip()     # the comment goes on
+        elif tok.type == tokenize.NAME and tok.start[1] == 4:
             last = None
+        if tok.type == tokenize.NEWLINE:
+            current = None
     return notes
 
 
@@ -132,11 +137,19 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                             "flag_nonscalar_backward", source=source, target=target,
                             source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
                     _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                elif name == "autograd.backward" and "implicit_seed_any_shape" in fields and node.args and \
+                        len(node.args) < 2 and not any(k.arg == "grad_tensors" for k in node.keywords) and \
+                        not all(_is_scalar(e, scalars) for e in getattr(node.args[0], "elts", [node.args[0]])):
+                    flags.append((line, "nonscalar_backward", text(
+                        "flag_nonscalar_backward", source=source, target=target,
+                        source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
                 elif name in ("grad", "autograd.grad") and node.args:
                     recv = ast.unparse(node.args[0])
                     _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
                 if _root(node.func) in foreign:
                     continue      # np.arange, math.*: not the framework's
+                if name == "pow" and node.args and isinstance(node.args[-1], ast.Constant):
+                    continue      # a Python number promotes alike everywhere
                 for f in sorted(fields):
                     if name in TRIGGERS.get(f, ()) or (name.endswith(".backward") and
                                                        "autograd.backward" in TRIGGERS.get(f, ())):

@@ -49,6 +49,13 @@ ROLES: dict[str, dict[str, str]] = {
     "module": {"torch": "nn.Module", "oneflow": "nn.Module", "paddle": "nn.Layer"},
 }
 
+#: Tensor methods with no counterpart of the same shape, written as the target's idiom
+#: (source, target, method) -> expression ({receiver}, {root}: the target module's name, {args}).
+IDIOMS: dict[tuple[str, str, str], str] = {
+    ("paddle", "torch", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
+    ("paddle", "oneflow", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
+}
+
 #: flowgrad's own calls that name a framework in a string (`shim.install("torch")`).
 SHIM_CALLS = frozenset({"install", "enabled", "uninstall"})
 

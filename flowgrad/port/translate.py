@@ -136,6 +136,9 @@ def _negate(node: cst.BaseExpression) -> cst.BaseExpression:
 def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str], list]:
     """The call's arguments for the target API, the source parameters it cannot take, and the
     keywords to apply as a Tensor method of the result (`requires_grad_`)."""
+    if s.key is not None and s.key is t.key and [(p.name, p.kind, p.default) for p in s.params] == \
+            [(p.name, p.kind, p.default) for p in t.params]:
+        return args, [], []      # one core callable under one signature (torch / OneFlow's nn.LSTM)
     given: list[tuple[str, cst.BaseExpression]] = []
     at: dict[str, int] = {}      # a positional argument's index
     positional = [p for p in s.params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -324,6 +327,26 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names an expression reads (not the attribute names after a dot)."""
+    found: list[cst.Name] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Arg(self, n: cst.Arg) -> bool:
+            n.value.visit(self)
+            return False
+
+    node.visit(_Collect())
+    return found
+
+
 class _Bindings(cst.CSTVisitor):
     """Import aliases of the source framework (name -> relative path, "" for the framework itself),
     and the names bound to calls of its APIs or to instances of classes deriving from its classes."""
@@ -334,6 +357,7 @@ class _Bindings(cst.CSTVisitor):
         self.aliases: dict[str, str] = {}
         self.renamed: dict[str, str] = {}   # a local name the port's imports bind under another name
         self.objects: dict[str, str] = {}   # a name assigned an API (`DataLoader = torch.utils.data.DataLoader`)
+        self.foreign: set[str] = set()      # names other imports bind (`np`): their methods are not tensors'
         self.calls: dict[str, str] = {}     # variable -> dotted callee
         self.classes: dict[str, str] = {}   # user class -> dotted base
         self.functions_used = False         # whether a user class derives from autograd.Function
@@ -350,6 +374,7 @@ class _Bindings(cst.CSTVisitor):
             name = dotted(alias.name)
             rel = self._rel(name or "")
             if rel is None:
+                self.foreign.add(alias.asname.name.value if alias.asname else (name or "").split(".")[0])
                 continue
             if alias.asname is not None:
                 self.aliases[alias.asname.name.value] = rel
@@ -362,6 +387,7 @@ class _Bindings(cst.CSTVisitor):
             return
         rel = self._rel(dotted(node.module) or "")
         if rel is None:
+            self.foreign |= {a.asname.name.value if a.asname else a.name.value for a in node.names}
             return
         for alias in node.names:
             local = alias.asname.name.value if alias.asname else alias.name.value
@@ -376,6 +402,8 @@ class _Bindings(cst.CSTVisitor):
             elif path:    # `DataLoader = torch.utils.data.DataLoader`: the name calls that API
                 self.objects[node.targets[0].target.value] = path
         if isinstance(node.value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            if (dotted(node.value.func) or "").split(".")[0] in self.foreign:
+                self.foreign.add(node.targets[0].target.value)     # `rng = np.random.default_rng(0)`
             callee = dotted(node.value.func)
             if callee is not None:
                 self.calls[node.targets[0].target.value] = callee
@@ -428,8 +456,8 @@ class Rewriter(cst.CSTTransformer):
     # -- imports
     def leave_Import(self, original, updated):
         names = []
-        for alias in updated.names:
-            name = dotted(alias.name)
+        for before, alias in zip(original.names, updated.names):
+            name = dotted(before.name)
             rel = self.b._rel(name or "")
             if rel is None:
                 names.append(alias)
@@ -440,13 +468,7 @@ class Rewriter(cst.CSTTransformer):
                 names.append(alias)
                 continue
             self.out.translated[f"import {name}"] += 1
-            new = cst.parse_expression(self.m.target + (f".{target}" if target else ""))
-            if alias.asname is None and rel:
-                # `import torch.nn` binds `torch`: the target binds its own top-level name
-                new_alias = alias.with_changes(name=new)
-            else:
-                new_alias = alias.with_changes(name=new)
-            names.append(new_alias)
+            names.append(alias.with_changes(name=cst.parse_expression(self.m.target + (f".{target}" if target else ""))))
         return updated.with_changes(names=names)
 
     def leave_ImportFrom(self, original, updated):
@@ -597,6 +619,11 @@ class Rewriter(cst.CSTTransformer):
             args.append(a)
         return call.with_changes(args=args)
 
+    def _foreign(self, receiver: cst.BaseExpression) -> bool:
+        """Whether a receiver is built from other modules' values (NumPy's) and no framework API."""
+        names = {n.value for n in _names(receiver)}
+        return bool(names & self.b.foreign) and not names & set(self.b.aliases)
+
     def _receiver_class(self, receiver: cst.BaseExpression) -> tuple[str, str] | None:
         """(role, the framework class's path) of a name bound to an instance of a framework class (or
         of a user class deriving from one), else None."""
@@ -619,6 +646,8 @@ class Rewriter(cst.CSTTransformer):
         name = updated.func.attr.value
         if name.startswith("__"):
             return updated
+        if self._foreign(original.func.value):
+            return updated          # `np.linspace(...).reshape(64, 1)`: NumPy's, not a tensor's
         typed = self._receiver_class(original.func.value)
         if typed is not None:
             role, path = typed
@@ -635,8 +664,15 @@ class Rewriter(cst.CSTTransformer):
                 updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
             return self._arguments(updated, s, t, api)
         keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
-        new, why = self.m.method(name, keywords)
         api = f"{self.m.source}.Tensor.{name}"
+        idiom = table.IDIOMS.get((self.m.source, self.m.target, name))
+        if idiom is not None and self.roots:
+            code = cst.Module([]).code_for_node
+            root = self.m.target if self.roots[0] in self.b.renamed else self.roots[0]
+            self.out.translated[api] += 1
+            return cst.parse_expression(idiom.format(receiver=code(updated.func.value), root=root, args=", ".join(
+                code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in updated.args)))
+        new, why = self.m.method(name, keywords)
         if new is None:
             if why:
                 self.out.assumed[(api, why)] += 1
