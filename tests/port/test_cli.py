@@ -75,3 +75,26 @@ def test_missing_script(tmp_path, capsys):
 def test_registered_in_the_command_list(capsys):
     assert main(["--help"]) == 0
     assert "  port " in capsys.readouterr().out
+
+
+def test_verify_equivalent_and_json(tmp_path, capsys):
+    path = tmp_path / "fit.py"
+    path.write_text("import torch\nw = torch.tensor([0.5, -0.5], requires_grad=True)\nx = torch.linspace(0, 1, 8)\n"
+                    "opt = torch.optim.SGD([w], lr=0.1)\nfor step in range(3):\n    opt.zero_grad()\n"
+                    "    loss = ((w[0] * x + w[1] - x) ** 2).sum()\n    loss.backward()\n    opt.step()\nprint(w)\n")
+    out = tmp_path / "fit_paddle.py"
+    assert main(["port", str(path), "--from", "torch", "--to", "paddle", "-o", str(out), "--verify", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verify"]["equivalent"] is True and report["verify"]["steps"] == 3
+    assert report["verify"]["message"].startswith("equivalent for 3 steps (")
+
+
+def test_verify_failure_names_the_side(tmp_path, capsys):
+    path = tmp_path / "planted.py"
+    path.write_text("import paddle\nx = paddle.to_tensor([1.0, 2.0], stop_gradient=False)\n(x * 2).backward()\n")
+    assert main(["port", str(path), "--from", "paddle", "--to", "torch", "-o", str(tmp_path / "out.py"),
+                 "--verify"]) == 1
+    captured = capsys.readouterr()
+    assert "the ported script failed under --verify (torch facade):\nTraceback" in captured.err
+    assert "grad can be implicitly created only for scalar outputs" in captured.err
+    assert "flagged:\n    line 3: backward() without a gradient" in captured.out
