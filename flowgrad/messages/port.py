@@ -19,7 +19,7 @@ MESSAGES: dict[str, str] = {
                          "needs retain_graph=True on the first",
     "flag_grad_accumulates": ".grad accumulates across iterations of this loop: nothing zeroes it between "
                              "backward() calls",
-    "flag_policy": "{field}: {source} and {target} differ here ({why})",
+    "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",
     "unknown_framework": "unknown framework {framework!r} (choose from {choices})",

@@ -10,6 +10,7 @@ import inspect
 import io
 import tokenize
 
+from .. import shim
 from ..autograd import policy as policy_module
 from ..messages.port import text
 from .naming import facade
@@ -153,14 +154,12 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                 for f in sorted(fields):
                     if name in TRIGGERS.get(f, ()) or (name.endswith(".backward") and
                                                        "autograd.backward" in TRIGGERS.get(f, ())):
-                        flags.append((line, f, text("flag_policy", field=f, source=source, target=target,
-                                                    why=notes.get(f, ""))))
+                        flags.append((line, f, _policy_flag(f, source, target)))
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 for f in sorted(fields):
                     if "." + node.attr in TRIGGERS.get(f, ()):
                         line = _statement_of(body, node).lineno
-                        flags.append((line, f, text("flag_policy", field=f, source=source, target=target,
-                                                    why=notes.get(f, ""))))
+                        flags.append((line, f, _policy_flag(f, source, target)))
         for stmt, node in _walk_scope(body):
             if isinstance(node, (ast.For, ast.While)) and _accumulates(node):
                 flags.append((node.lineno, "grad_accumulates", text("flag_grad_accumulates")))
@@ -182,6 +181,17 @@ def _foreign_modules(tree: ast.Module, framework: str) -> set[str]:
         elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] != framework:
             names |= {a.asname or a.name for a in n.names}
     return names
+
+
+def _policy_flag(field: str, source: str, target: str) -> str:
+    """`field (what it means): value in source, value in target`; the note without the name of the
+    framework it was written for (paddle's and OneFlow's policies share some fields)."""
+    note = field_notes().get(field, "")
+    head, sep, rest = note.partition(": ")
+    why = rest if sep and head in shim.FACADES else note
+    value = {fw: getattr(facade(fw).module.Tensor.policy, field) for fw in (source, target)}
+    return text("flag_policy", field=field, why=why, source=source, target=target, source_value=value[source],
+                target_value=value[target])
 
 
 def _seeding(policy) -> str:

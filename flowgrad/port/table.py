@@ -33,6 +33,7 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
     {"torch": ("requires_grad", True), "oneflow": ("requires_grad", True), "paddle": ("stop_gradient", False)},
     {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
     {"torch": ("set_to_none", True), "oneflow": ("set_to_none", True), "paddle": ("set_to_zero", False)},
+    {"torch": ("batch_first", True), "oneflow": ("batch_first", True), "paddle": ("time_major", False)},
 )
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).
@@ -54,6 +55,9 @@ ROLES: dict[str, dict[str, str]] = {
 IDIOMS: dict[tuple[str, str, str], str] = {
     ("paddle", "torch", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
     ("paddle", "oneflow", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
+    **{("torch", "paddle", method): f'{{receiver}}.astype("{dtype}")' for method, dtype in (
+        ("float", "float32"), ("double", "float64"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
+        ("bool", "bool"))},
 }
 
 #: flowgrad's own calls that name a framework in a string (`shim.install("torch")`).

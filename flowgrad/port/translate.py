@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,8 @@ class Mapper:
         if s is None:
             return None, None
         t = self.dst.entry("Tensor." + name)
+        if t is not None and callable(s.obj) and not callable(t.obj):
+            return None, text("other_meaning", target=self.target, api=f"{self.target}.Tensor.{name}")
         candidates = [c for c in self.dst.with_key(s.key) if c.startswith("Tensor.")]
         if t is not None and s.same_operation(t):
             candidates = list(dict.fromkeys(["Tensor." + name, *candidates]))
@@ -139,6 +142,10 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
     if s.key is not None and s.key is t.key and [(p.name, p.kind, p.default) for p in s.params] == \
             [(p.name, p.kind, p.default) for p in t.params]:
         return args, [], []      # one core callable under one signature (torch / OneFlow's nn.LSTM)
+    if _passes_through(t):
+        return args, [], []      # `(*args, **kwargs)`: the target takes the call as written
+    if _passes_through(s):
+        return _keywords_only(mapper, t, args)
     given: list[tuple[str, cst.BaseExpression]] = []
     at: dict[str, int] = {}      # a positional argument's index
     positional = [p for p in s.params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -187,8 +194,8 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
                 tuples.setdefault(targets[0][0], {})[feed[1]] = value
             else:
                 unmapped.append(name)
-        elif t.param(name) is not None and (not feed or t.key is None):
-            out[name] = value
+        elif t.param(name) is not None:
+            out[name] = value      # the core does not say where it goes: the same name does
         elif _is_default(s, name, value):
             continue
         elif name in at and _free_positional(t, at[name], out, s):
@@ -205,6 +212,29 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
     packed = {id(v) for n, v in given if var is not None and n == var.name}
     originals = {id(a.value): a for a in args}
     return _keep_layout(args, _arrange(t, out, named, packed), originals), unmapped, after
+
+
+def _passes_through(e: Entry) -> bool:
+    kinds = {p.kind for p in e.params}
+    return inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD in kinds
+
+
+def _keywords_only(mapper: Mapper, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str], list]:
+    """A source API that takes `(*args, **kwargs)` says nothing of its parameters: positional
+    arguments stay, keywords go by name or by a keyword row (torch's LSTM `batch_first=True` is
+    paddle's `time_major=False`)."""
+    out, unmapped = [], []
+    for a in args:
+        if a.keyword is None or t.accepts(a.keyword.value):
+            out.append(a)
+            continue
+        row = _keyword_row(mapper, a.keyword.value)
+        if row is not None and t.accepts(row[0]):
+            out.append(a.with_changes(keyword=cst.Name(row[0]), value=_negate(a.value) if row[1] else a.value))
+        else:
+            out.append(a)
+            unmapped.append(a.keyword.value)
+    return out, unmapped, []
 
 
 def _free_positional(t: Entry, index: int, out: dict, s: Entry) -> str | None:

@@ -66,7 +66,7 @@ def test_other_policy_rows_name_their_field():
     flagged = _flags(code, "paddle", "torch")
     assert (2, "grad_returns_list") in flagged and (3, "hooks_keep_caller_grad_mode") in flagged
     why = dict(((l, k), w) for l, k, w in semantics.find(code, "paddle", "torch"))[(2, "grad_returns_list")]
-    assert why == "grad_returns_list: paddle and torch differ here (paddle: grad() returns a list)"
+    assert why == "grad_returns_list (grad() returns a list): True in paddle, False in torch"
 
 
 def test_field_notes_come_from_the_policy_class():
