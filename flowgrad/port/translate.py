@@ -6,11 +6,14 @@ from __future__ import annotations
 import ast
 import collections
 import inspect
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-import libcst as cst
-from libcst.metadata import PositionProvider
+with warnings.catch_warnings():   # libcst 1.0's metadata package warns about its own mypy_extensions use
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import libcst as cst
+    from libcst.metadata import PositionProvider
 
 from ..messages.port import text
 from . import semantics, table

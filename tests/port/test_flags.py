@@ -2,8 +2,14 @@
 facades' policies, instead of translating it silently."""
 from __future__ import annotations
 
-from flowgrad.port import semantics
-from flowgrad.port.translate import COMMENT, port_source
+import pytest
+
+from .conftest import NEEDS_LIBCST
+
+pytest.importorskip("libcst", reason=NEEDS_LIBCST)
+
+from flowgrad.port import semantics  # noqa: E402
+from flowgrad.port.translate import COMMENT, port_source  # noqa: E402
 
 PLANTED = '''import paddle
 

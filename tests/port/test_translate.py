@@ -5,7 +5,11 @@ import pathlib
 
 import pytest
 
-from flowgrad.port.translate import COMMENT, port_source
+from .conftest import NEEDS_LIBCST
+
+pytest.importorskip("libcst", reason=NEEDS_LIBCST)
+
+from flowgrad.port.translate import COMMENT, port_source  # noqa: E402
 
 EXAMPLES = pathlib.Path(__file__).parent.parent.parent / "examples"
 

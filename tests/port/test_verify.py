@@ -6,6 +6,10 @@ import pathlib
 
 import pytest
 
+from .conftest import NEEDS_LIBCST
+
+pytest.importorskip("libcst", reason=NEEDS_LIBCST)
+
 from flowgrad.port.translate import port_source
 from flowgrad.port.verify import compare, verify
 
