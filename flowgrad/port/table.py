@@ -55,6 +55,8 @@ ROLES: dict[str, dict[str, str]] = {
 IDIOMS: dict[tuple[str, str, str], str] = {
     ("paddle", "torch", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
     ("paddle", "oneflow", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
+    ("paddle", "torch", "astype"): "{receiver}.to({args})",
+    ("paddle", "oneflow", "astype"): "{receiver}.to({args})",
     **{("torch", "paddle", method): f'{{receiver}}.astype("{dtype}")' for method, dtype in (
         ("float", "float32"), ("double", "float64"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
         ("bool", "bool"))},

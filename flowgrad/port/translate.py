@@ -630,12 +630,24 @@ class Rewriter(cst.CSTTransformer):
         for name in unmapped:
             self._left(f"{api}({name}=)", text("no_parameter", target=self.m.target, api=f"{self.m.target}.{t.path}",
                                                name=name))
-        call = call.with_changes(args=args)
+        call = call.with_changes(args=[a.with_changes(value=self._dtype_spelling(a.value)) if a.keyword is not None
+                                       and a.keyword.value == "dtype" else a for a in args])
         for name, value in after:
             ok, literal = _literal(value)
             method_args = [] if ok and literal is True else [cst.Arg(value)]
             call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name(f"{name}_")), args=method_args)
         return call
+
+    def _dtype_spelling(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """paddle's dtype strings (`dtype='float32'`) as the torch family's objects (`torch.float32`)."""
+        ok, literal = _literal(value)
+        if not (ok and isinstance(literal, str) and self.roots and self.m.target != "paddle"):
+            return value
+        entry = self.m.dst.entry(literal)
+        if entry is None or not isinstance(entry.key, tuple) or entry.key[0] != "dtype":
+            return value
+        root = self.m.target if self.roots[0] in self.b.renamed else self.roots[0]
+        return cst.parse_expression(f"{root}.{literal}")
 
     def _shim_call(self, call: cst.Call) -> cst.Call | None:
         func = call.func
@@ -704,7 +716,8 @@ class Rewriter(cst.CSTTransformer):
             root = self.m.target if self.roots[0] in self.b.renamed else self.roots[0]
             self.out.translated[api] += 1
             return cst.parse_expression(idiom.format(receiver=code(updated.func.value), root=root, args=", ".join(
-                code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in updated.args)))
+                code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT, value=self._dtype_spelling(a.value)))
+                for a in updated.args)))
         new, why = self.m.method(name, keywords)
         if new is None:
             if why:
