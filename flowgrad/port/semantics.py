@@ -38,8 +38,6 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "compact_next_functions": frozenset({".next_functions"}),
     "mixed_kind_promotion": frozenset({"pow"}),      # `x.pow(int_tensor)`; operators are not followed
 }
-#: Fields behind the retain_graph flag: what a second pass through a graph finds.
-RETAIN_FIELDS = ("free_every_node", "grad_keeps_graph", "release_needs_saved_tensor", "create_graph_retains")
 _ZEROING = frozenset({"zero_grad", "clear_grad", "clear_gradients", "clear_gradient", "zero_"})
 _REDUCTIONS = frozenset({"sum", "mean", "item", "norm", "dot", "max", "min", "prod", "amax", "amin", "logsumexp",
                          "nansum", "nanmean", "std", "var", "trace", "det"})
@@ -115,13 +113,12 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
     """(line, kind, why) for each use whose autograd behaviour differs between the frameworks."""
     tree = ast.parse(code)
     fields = differing(source, target)
-    notes = field_notes()
     flags: list[tuple[int, str, str]] = []
     src_pol, dst_pol = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
     scalars = _scalar_names(tree)
     foreign = _foreign_modules(tree, source)
     for body in _scopes(tree):
-        seen_backward: dict[str, bool] = {}
+        seen_backward: dict[str, str] = {}     # graph root -> the first pass's kind, or "retained"
         for stmt, node in _walk_scope(body):
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -137,7 +134,7 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                         flags.append((line, "nonscalar_backward", text(
                             "flag_nonscalar_backward", source=source, target=target,
                             source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
-                    _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                    _second_pass(recv, node, line, seen_backward, flags, source, target)
                 elif name == "autograd.backward" and "implicit_seed_any_shape" in fields and node.args and \
                         len(node.args) < 2 and not any(k.arg == "grad_tensors" for k in node.keywords) and \
                         not all(_is_scalar(e, scalars) for e in getattr(node.args[0], "elts", [node.args[0]])):
@@ -146,7 +143,7 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                         source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
                 elif name in ("grad", "autograd.grad") and node.args:
                     recv = ast.unparse(node.args[0])
-                    _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                    _second_pass(recv, node, line, seen_backward, flags, source, target)
                 if _root(node.func) in foreign:
                     continue      # np.arange, math.*: not the framework's
                 if name == "pow" and node.args and isinstance(node.args[-1], ast.Constant):
@@ -186,12 +183,17 @@ def _foreign_modules(tree: ast.Module, framework: str) -> set[str]:
 def _policy_flag(field: str, source: str, target: str) -> str:
     """`field (what it means): value in source, value in target`; the note without the name of the
     framework it was written for (paddle's and OneFlow's policies share some fields)."""
+    value = {fw: getattr(facade(fw).module.Tensor.policy, field) for fw in (source, target)}
+    return text("flag_policy", field=field, why=_note(field), source=source, target=target,
+                source_value=value[source], target_value=value[target])
+
+
+def _note(field: str) -> str:
+    """The field's note without the framework it was written for (paddle's and OneFlow's policies
+    share some fields)."""
     note = field_notes().get(field, "")
     head, sep, rest = note.partition(": ")
-    why = rest if sep and head in shim.FACADES else note
-    value = {fw: getattr(facade(fw).module.Tensor.policy, field) for fw in (source, target)}
-    return text("flag_policy", field=field, why=why, source=source, target=target, source_value=value[source],
-                target_value=value[target])
+    return rest if sep and head in shim.FACADES else note
 
 
 def _seeding(policy) -> str:
@@ -199,13 +201,30 @@ def _seeding(policy) -> str:
         "raises for an output that is not a scalar"
 
 
-def _second_pass(recv, node, line, fields, seen, flags, source, target, notes) -> None:
-    if not (fields & set(RETAIN_FIELDS)):
-        return
-    if recv in seen and not seen[recv]:
-        why = "; ".join(notes[f] for f in RETAIN_FIELDS if f in fields and f in notes)
-        flags.append((line, "retain_graph", text("flag_retain_graph", source=source, target=target, why=why)))
-    seen[recv] = seen.get(recv, False) or _kw_true(node, "retain_graph") or _kw_true(node, "create_graph")
+def _keeps_graph(policy, first: str) -> list[str]:
+    """The policy fields by which a pass of kind `first` ("grad" or "backward"), given no
+    retain_graph, leaves its graph usable for another pass (empty: it frees it, as PyTorch does)."""
+    kept = []
+    if first == "grad" and policy.grad_keeps_graph:
+        kept.append("grad_keeps_graph")
+    if policy.release_needs_saved_tensor:
+        kept.append("release_needs_saved_tensor")
+    return kept
+
+
+def _second_pass(recv, node, line, seen, flags, source, target) -> None:
+    """A pass through `recv`'s graph after an earlier one without retain_graph=True: flagged where
+    the source keeps that graph and the target frees it."""
+    kind = "backward" if isinstance(node.func, ast.Attribute) and node.func.attr == "backward" else "grad"
+    first = seen.get(recv)
+    if first is not None and first != "retained":
+        src, dst = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
+        kept = [f for f in _keeps_graph(src, first) if f not in _keeps_graph(dst, first)]
+        if kept:
+            why = "; ".join(f"{source}: {_note(f)}" for f in kept)
+            flags.append((line, "retain_graph", text("flag_retain_graph", source=source, target=target, why=why)))
+    if first != "retained":
+        seen[recv] = "retained" if _kw_true(node, "retain_graph") or _kw_true(node, "create_graph") else kind
 
 
 def _scalar_names(tree: ast.Module) -> set[str]:
