@@ -201,27 +201,28 @@ def _seeding(policy) -> str:
         "raises for an output that is not a scalar"
 
 
-def _keeps_graph(policy, first: str) -> list[str]:
-    """The policy fields by which a pass of kind `first` ("grad" or "backward"), given no
-    retain_graph, leaves its graph usable for another pass (empty: it frees it, as PyTorch does)."""
-    kept = []
-    if first == "grad" and policy.grad_keeps_graph:
-        kept.append("grad_keeps_graph")
-    if policy.release_needs_saved_tensor:
-        kept.append("release_needs_saved_tensor")
-    return kept
+def _frees_more(src, dst, first: str) -> list[str]:
+    """The policy fields by which the target frees, after a pass of kind `first` ("grad" or
+    "backward") given no retain_graph, a graph the source may still run again."""
+    fields = []
+    if first == "grad" and src.grad_keeps_graph and not dst.grad_keeps_graph:
+        fields.append("grad_keeps_graph")           # paddle's grad() never frees its graph
+    if dst.free_every_node and not src.free_every_node:
+        fields.append("free_every_node")            # PyTorch reruns the nodes that saved no tensor
+    if dst.saving_nodes - src.saving_nodes:
+        fields.append("saving_nodes")               # OneFlow's kernels save tensors flowgrad's formulas do not
+    return fields
 
 
 def _second_pass(recv, node, line, seen, flags, source, target) -> None:
     """A pass through `recv`'s graph after an earlier one without retain_graph=True: flagged where
-    the source keeps that graph and the target frees it."""
+    the target frees a graph the source may keep."""
     kind = "backward" if isinstance(node.func, ast.Attribute) and node.func.attr == "backward" else "grad"
     first = seen.get(recv)
     if first is not None and first != "retained":
-        src, dst = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
-        kept = [f for f in _keeps_graph(src, first) if f not in _keeps_graph(dst, first)]
-        if kept:
-            why = "; ".join(f"{source}: {_note(f)}" for f in kept)
+        fields = _frees_more(facade(source).module.Tensor.policy, facade(target).module.Tensor.policy, first)
+        if fields:
+            why = "; ".join(field_notes().get(f, f) for f in fields)
             flags.append((line, "retain_graph", text("flag_retain_graph", source=source, target=target, why=why)))
     if first != "retained":
         seen[recv] = "retained" if _kw_true(node, "retain_graph") or _kw_true(node, "create_graph") else kind

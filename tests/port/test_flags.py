@@ -45,8 +45,9 @@ def test_flags_are_comments_above_the_line():
     assert lines[i - 1].startswith(COMMENT + "backward() without a gradient on an output that may not be a scalar: "
                                              "paddle seeds ones for an output of any shape, torch raises")
     j = lines.index("z.backward()")
-    assert lines[j - 1] == (COMMENT + "a second pass through this graph relies on paddle keeping it (paddle: grad() "
-                                      "never frees the graph); torch frees it: pass retain_graph=True to the first")
+    assert lines[j - 1] == (COMMENT + "a second pass through this graph with no retain_graph=True on the first: "
+                                      "paddle may keep the graph where torch frees it (paddle: grad() never frees the "
+                                      "graph); pass retain_graph=True to the first")
     assert len(out.flags) == 6
 
 
@@ -65,10 +66,13 @@ def test_retain_graph_given_or_graph_rebuilt_or_freed_alike_is_not_flagged():
         assert [k for _, k in _flags(code, "paddle", "torch") if k == "retain_graph"] == []
 
 
-def test_oneflow_keeping_a_graph_without_saved_tensors_is_flagged():
-    code = "import oneflow\nz = (x + 1).sum()\nz.backward()\nz.backward()\n"
-    assert (4, "retain_graph") in _flags(code, "oneflow", "torch")
-    assert (4, "retain_graph") not in _flags(code.replace("oneflow", "torch"), "torch", "oneflow")
+def test_a_graph_torch_runs_again_is_flagged_where_the_target_frees_it():
+    """PyTorch runs a graph again where its nodes saved no tensor ((x + 1).sum()); paddle frees
+    every node it ran, OneFlow's kernels save tensors where PyTorch's do not."""
+    code = "import torch\nz = (x + 1).sum()\nz.backward()\nz.backward()\n"
+    assert (4, "retain_graph") in _flags(code, "torch", "paddle")
+    assert (4, "retain_graph") in _flags(code, "torch", "oneflow")
+    assert (4, "retain_graph") not in _flags(code.replace("torch", "oneflow"), "oneflow", "torch")
 
 
 def test_zeroing_in_the_loop_is_not_flagged():
