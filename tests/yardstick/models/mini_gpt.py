@@ -1,30 +1,43 @@
 """A minimal GPT: token + learned position embeddings, pre-LayerNorm blocks of causal
 self-attention (a registered lower-triangular mask buffer, masked_fill with -inf) and a GELU MLP,
 output head tied to the token embedding; AdamW with weight decay on matrices only (biases and
-LayerNorm weights in a no-decay group), gradient norm clipped."""
+LayerNorm weights in a no-decay group), a warmup + cosine learning rate set on every group, the
+training step under the CPU's null autocast context and a disabled GradScaler (float32 / float64
+runs), gradient norm clipped after unscaling. `flash=True` computes the attention with
+F.scaled_dot_product_attention(is_causal=True) instead, where the framework has it."""
 import math
+from contextlib import nullcontext
 
 import torch
 import torch.nn as nn
 from torch.nn import functional as F
 
 VOCAB, BLOCK, N_LAYER, N_HEAD, N_EMBD, BATCH, SEQ = 30, 8, 2, 2, 16, 3, 8
+LEARNING_RATE, MIN_LR, WARMUP_ITERS, LR_DECAY_ITERS = 1e-2, 1e-3, 2, 10
 DETERMINISTIC = {"dropout": 0.0}
+
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.backends.cudnn.allow_tf32 = True
+device_type = "cuda" if torch.cuda.is_available() else "cpu"
+ctx = nullcontext() if device_type == "cpu" else torch.amp.autocast(device_type=device_type, dtype=torch.float16)
 
 
 class CausalSelfAttention(nn.Module):
 
-    def __init__(self, n_embd, n_head, block_size, dropout):
+    def __init__(self, n_embd, n_head, block_size, dropout, flash=False):
         super().__init__()
         assert n_embd % n_head == 0
         self.c_attn = nn.Linear(n_embd, 3 * n_embd)
         self.c_proj = nn.Linear(n_embd, n_embd)
         self.attn_dropout = nn.Dropout(dropout)
         self.resid_dropout = nn.Dropout(dropout)
-        self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size))
-                             .view(1, 1, block_size, block_size))
         self.n_head = n_head
         self.n_embd = n_embd
+        self.dropout = dropout
+        self.flash = flash and hasattr(torch.nn.functional, "scaled_dot_product_attention")
+        if not self.flash:
+            self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size))
+                                 .view(1, 1, block_size, block_size))
 
     def forward(self, x):
         B, T, C = x.size()
@@ -32,11 +45,15 @@ class CausalSelfAttention(nn.Module):
         k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
         q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
         v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
-        att = F.softmax(att, dim=-1)
-        att = self.attn_dropout(att)
-        y = att @ v
+        if self.flash:
+            y = torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, attn_mask=None, dropout_p=self.dropout if self.training else 0, is_causal=True)
+        else:
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+            att = F.softmax(att, dim=-1)
+            att = self.attn_dropout(att)
+            y = att @ v
         y = y.transpose(1, 2).contiguous().view(B, T, C)
         return self.resid_dropout(self.c_proj(y))
 
@@ -56,10 +73,10 @@ class MLP(nn.Module):
 
 class Block(nn.Module):
 
-    def __init__(self, n_embd, n_head, block_size, dropout):
+    def __init__(self, n_embd, n_head, block_size, dropout, flash=False):
         super().__init__()
         self.ln_1 = nn.LayerNorm(n_embd)
-        self.attn = CausalSelfAttention(n_embd, n_head, block_size, dropout)
+        self.attn = CausalSelfAttention(n_embd, n_head, block_size, dropout, flash)
         self.ln_2 = nn.LayerNorm(n_embd)
         self.mlp = MLP(n_embd, dropout)
 
@@ -71,14 +88,14 @@ class Block(nn.Module):
 
 class GPT(nn.Module):
 
-    def __init__(self, vocab_size, block_size, n_layer, n_head, n_embd, dropout=0.1):
+    def __init__(self, vocab_size, block_size, n_layer, n_head, n_embd, dropout=0.1, flash=False):
         super().__init__()
         self.block_size = block_size
         self.transformer = nn.ModuleDict(dict(
             wte=nn.Embedding(vocab_size, n_embd),
             wpe=nn.Embedding(block_size, n_embd),
             drop=nn.Dropout(dropout),
-            h=nn.ModuleList([Block(n_embd, n_head, block_size, dropout) for _ in range(n_layer)]),
+            h=nn.ModuleList([Block(n_embd, n_head, block_size, dropout, flash) for _ in range(n_layer)]),
             ln_f=nn.LayerNorm(n_embd),
         ))
         self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)
@@ -139,6 +156,17 @@ class GPT(nn.Module):
         return idx
 
 
+def get_lr(it):
+    """Linear warmup, then cosine decay down to MIN_LR."""
+    if it < WARMUP_ITERS:
+        return LEARNING_RATE * (it + 1) / (WARMUP_ITERS + 1)
+    if it > LR_DECAY_ITERS:
+        return MIN_LR
+    decay_ratio = (it - WARMUP_ITERS) / (LR_DECAY_ITERS - WARMUP_ITERS)
+    coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+    return MIN_LR + coeff * (LEARNING_RATE - MIN_LR)
+
+
 def make_model(dropout=0.1):
     return GPT(VOCAB, BLOCK, N_LAYER, N_HEAD, N_EMBD, dropout)
 
@@ -154,18 +182,28 @@ def make_batches(rng, steps):
 
 
 def make_optimizer(model):
-    return model.configure_optimizers(weight_decay=0.1, learning_rate=1e-2, betas=(0.9, 0.95))
+    optimizer = model.configure_optimizers(weight_decay=0.1, learning_rate=LEARNING_RATE, betas=(0.9, 0.95))
+    scaler = torch.cuda.amp.GradScaler(enabled=False)     # enabled only for float16 training
+    return optimizer, scaler
 
 
-def train_step(model, optimizer, batch, carry):
+def train_step(model, optimizer, batch, iter_num):
     x, y = batch
+    optimizer, scaler = optimizer
+    iter_num = iter_num or 0
+    lr = get_lr(iter_num)
+    for param_group in optimizer.param_groups:
+        param_group["lr"] = lr
     model.train()
-    logits, loss = model(x, y)
+    with ctx:
+        logits, loss = model(x, y)
     optimizer.zero_grad(set_to_none=True)
-    loss.backward()
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-    optimizer.step()
-    return logits, loss, carry
+    scaler.step(optimizer)
+    scaler.update()
+    return logits, loss, iter_num + 1
 
 
 def evaluate(model, batch):
