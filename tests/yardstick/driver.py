@@ -47,7 +47,7 @@ def run(name, out_dir, state_dir, steps, lbfgs, dtype):
         with np.load(pathlib.Path(state_dir) / f"{name}.npz") as given:
             model.load_state_dict({k[5:]: torch.from_numpy(given[k]) for k in given.files if k.startswith("init/")})
     batches = [tuple(torch.from_numpy(np.ascontiguousarray(a, dtype=dtype_np if a.dtype.kind == "f" else None))
-                     for a in batch)
+                     for a in map(np.asarray, batch))
                for batch in recipe.make_batches(np.random.default_rng(0), steps)]
     optimizer = recipe.make_optimizer(model)
     carry, no_grad = None, []

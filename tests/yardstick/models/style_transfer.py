@@ -1,6 +1,6 @@
 """Feed-forward style-transfer network: reflection-padded convolutions, affine InstanceNorm2d,
-residual blocks, nearest-neighbour upsampling before the up-convolutions; content MSE plus a total
-variation term, Adam."""
+residual blocks, nearest-neighbour upsampling before the up-convolutions; a content MSE, a style
+loss between Gram matrices of ImageNet-normalised images, a total variation term, Adam."""
 import torch
 import torch.nn as nn
 
@@ -85,6 +85,22 @@ class UpsampleConvLayer(torch.nn.Module):
         return out
 
 
+def gram_matrix(y):
+    (b, ch, h, w) = y.size()
+    features = y.view(b, ch, w * h)
+    features_t = features.transpose(1, 2)
+    gram = features.bmm(features_t) / (ch * h * w)
+    return gram
+
+
+def normalize_batch(batch):
+    # normalize using imagenet mean and std
+    mean = batch.new_tensor([0.485, 0.456, 0.406]).view(-1, 1, 1)
+    std = batch.new_tensor([0.229, 0.224, 0.225]).view(-1, 1, 1)
+    batch = batch.div_(255.0)
+    return (batch - mean) / std
+
+
 def total_variation(y):
     return (torch.sum(torch.abs(y[:, :, :, :-1] - y[:, :, :, 1:]))
             + torch.sum(torch.abs(y[:, :, :-1, :] - y[:, :, 1:, :])))
@@ -95,7 +111,8 @@ def make_model():
 
 
 def make_batches(rng, steps):
-    return [(rng.random((BATCH, 3, SIZE, SIZE)) * 255,) for _ in range(steps)]
+    style = rng.random((1, 3, SIZE, SIZE)) * 255
+    return [(rng.random((BATCH, 3, SIZE, SIZE)) * 255, style) for _ in range(steps)]
 
 
 def make_optimizer(model):
@@ -103,13 +120,16 @@ def make_optimizer(model):
 
 
 def train_step(model, optimizer, batch, carry):
-    (x,) = batch
+    x, style = batch
     mse_loss = torch.nn.MSELoss()
+    gram_style = gram_matrix(normalize_batch(style.clone()))
     optimizer.zero_grad()
     y = model(x)
     content_loss = 1e-5 * mse_loss(y, x)
+    gm_y = gram_matrix(normalize_batch(y.clone()))
+    style_loss = 1e-3 * mse_loss(gm_y, gram_style.repeat(x.size(0), 1, 1))
     tv_loss = 1e-6 * total_variation(y)
-    total_loss = content_loss + tv_loss
+    total_loss = content_loss + style_loss + tv_loss
     total_loss.backward()
     optimizer.step()
     return y, total_loss, carry

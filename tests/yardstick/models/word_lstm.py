@@ -1,6 +1,9 @@
 """Word-level language model: embedding, stacked LSTM with dropout, decoder tied to the embedding,
 hidden state carried between batches and cut from the graph by detaching (truncated BPTT), plain
-SGD applied by hand after clipping the gradient norm."""
+SGD applied by hand after clipping the gradient norm; the corpus batchified into columns and cut
+into BPTT windows by get_batch; evaluation of the whole model saved with torch.save and loaded back."""
+import io
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -55,14 +58,28 @@ def repackage_hidden(h):
     return tuple(repackage_hidden(v) for v in h)
 
 
+def batchify(data, bsz):
+    """Trim the token stream to a multiple of bsz and lay it out as bsz columns."""
+    nbatch = data.size(0) // bsz
+    data = data.narrow(0, 0, nbatch * bsz)
+    return data.view(bsz, -1).t().contiguous()
+
+
+def get_batch(source, i):
+    seq_len = min(BPTT, len(source) - 1 - i)
+    data = source[i:i + seq_len]
+    target = source[i + 1:i + 1 + seq_len].view(-1)
+    return data, target
+
+
 def make_model(dropout=0.2):
     return RNNModel(NTOKEN, EMSIZE, EMSIZE, NLAYERS, dropout, tie_weights=True)
 
 
 def make_batches(rng, steps):
-    stream = rng.integers(0, NTOKEN, size=(steps * BPTT + 1, BATCH))
-    return [(stream[i * BPTT:(i + 1) * BPTT], stream[i * BPTT + 1:(i + 1) * BPTT + 1].reshape(-1))
-            for i in range(steps)]
+    """The same corpus at every step and the window to train on: (corpus, step)."""
+    corpus = rng.integers(0, NTOKEN, size=(steps * BPTT + 1) * BATCH + 3)
+    return [(corpus, i) for i in range(steps)]
 
 
 def make_optimizer(model):
@@ -70,7 +87,8 @@ def make_optimizer(model):
 
 
 def train_step(model, optimizer, batch, hidden):
-    data, targets = batch
+    corpus, step = batch
+    data, targets = get_batch(batchify(corpus, BATCH), step.item() * BPTT)
     model.train()
     if hidden is None:
         hidden = model.init_hidden(BATCH)
@@ -87,8 +105,22 @@ def train_step(model, optimizer, batch, hidden):
 
 
 def evaluate(model, batch):
-    data, targets = batch
+    corpus, step = batch
+    data_source = batchify(corpus, BATCH)
+    f = io.BytesIO()
+    torch.save(model, f)
+    f.seek(0)
+    model = torch.load(f, weights_only=False)
+    model.rnn.flatten_parameters()
     model.eval()
+    total_loss = 0.
+    hidden = model.init_hidden(BATCH)
+    outputs = []
     with torch.no_grad():
-        output, hidden = model(data, model.init_hidden(BATCH))
-        return output, nn.NLLLoss()(output, targets)
+        for i in range(0, data_source.size(0) - 1, BPTT):
+            data, targets = get_batch(data_source, i)
+            output, hidden = model(data, hidden)
+            hidden = repackage_hidden(hidden)
+            total_loss += len(data) * nn.NLLLoss()(output, targets).item()
+            outputs.append(output)
+    return torch.cat(outputs), torch.tensor(total_loss / (len(data_source) - 1))
