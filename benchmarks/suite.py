@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 import traceback
 
-from . import chain, conv, mlp, rnn, second_order
+from . import chain, conv, mlp, rnn, second_order, transformer
 from .harness import (CONTENDERS, CheckFailed, NotAvailable, Unsupported, check, interleaved, load_contenders,
                       ratio, reference_grads)
 
 _BY_NAME = {w.name: w for w in mlp.WORKLOADS + chain.WORKLOADS + conv.WORKLOADS + second_order.WORKLOADS
-            + rnn.WORKLOADS}
-ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in", "lstm")
+            + rnn.WORKLOADS + transformer.WORKLOADS}
+ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in", "lstm",
+         "transformer")
 WORKLOADS = [_BY_NAME[n] for n in ORDER]
 
 

@@ -50,15 +50,18 @@ def test_table_renders_from_a_tiny_run():
 def test_a_sectioned_workload_gets_its_own_heading_and_no_target():
     from benchmarks import report
     names = ["numpy", "flowgrad"]
-    contenders, cells, records = suite.run(only="chain,lstm", names=names, scale="tiny", repeats=1,
+    contenders, cells, records = suite.run(only="chain,lstm,transformer", names=names, scale="tiny", repeats=1,
                                            log=lambda m: None)
     info = report.machine(contenders, None, "tiny", 1)
     md = report.render_markdown(info, records, cells, names, "python -m benchmarks")
     results, rest = md.split("## Recurrent networks")
-    assert "| chain | us/op |" in results and "| lstm |" not in results
-    assert "| lstm | ms |" in rest.split("## Performance targets")[0]
+    assert "| chain | us/op |" in results and "| lstm |" not in results and "| transformer |" not in results
+    recurrent, attention = rest.split("## Attention")
+    assert "| lstm | ms |" in recurrent and "| transformer |" not in recurrent
+    assert "| transformer | ms |" in attention.split("## Performance targets")[0]
     assert report.targets(report.sections(records)[0]) == report.targets([r for r in records if r["name"] == "chain"])
-    assert "recurrent networks (no target):" in report.render_text(info, records, cells, names)
+    text = report.render_text(info, records, cells, names)
+    assert "recurrent networks (no target):" in text and "attention (no target):" in text
 
 
 def test_a_wrong_gradient_fails_loudly():

@@ -41,7 +41,8 @@ def _fresh_state() -> dict[str, Any]:
 
 
 def build(Tensor: type, home: str) -> dict:
-    """`autocast`, `GradScaler` and the deprecated CPU spellings for the facade module `home`."""
+    """`autocast`, `GradScaler` and their deprecated `cpu.amp` / `cuda.amp` spellings for the facade module
+    `home`."""
     policy = Tensor.policy
     module = home.rpartition(".")[2]   # the name messages use: torch.bfloat16
 
@@ -94,13 +95,6 @@ def build(Tensor: type, home: str) -> dict:
                 with self:
                     return func(*args, **kwargs)
             return decorated
-
-    class cpu_autocast(autocast):
-        """`cpu.amp.autocast`: `amp.autocast('cpu', ...)` under PyTorch's deprecation warning."""
-
-        def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True):
-            warnings.warn(policy.errors.autocast_cpu_deprecated(), stacklevel=2)
-            super().__init__("cpu", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
 
     class GradScaler:
         """Dynamic loss scaling: `scale(loss).backward()`, `step(optimizer)` (skipped when a gradient
@@ -306,17 +300,27 @@ def build(Tensor: type, home: str) -> dict:
         def __setstate__(self, state: dict[str, Any]) -> None:
             self.__dict__.update(state)
 
-    class cpu_GradScaler(GradScaler):
-        """`cpu.amp.GradScaler`: `amp.GradScaler('cpu', ...)` under PyTorch's deprecation warning."""
+    def deprecated_spellings(device: str) -> tuple[type, type]:
+        """`<device>.amp.autocast` / `GradScaler`: `amp.autocast(device, ...)` / `amp.GradScaler(device,
+        ...)` under PyTorch's deprecation warning."""
 
-        def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
-                     growth_interval: int = 2000, enabled: bool = True) -> None:
-            warnings.warn(policy.errors.scaler_cpu_deprecated(), stacklevel=2)
-            super().__init__("cpu", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+        class device_autocast(autocast):
+            def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True):
+                warnings.warn(policy.errors.autocast_deprecated(device=device), stacklevel=2)
+                super().__init__(device, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+        class device_GradScaler(GradScaler):
+            def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
+                         growth_interval: int = 2000, enabled: bool = True) -> None:
+                warnings.warn(policy.errors.scaler_deprecated(device=device), stacklevel=2)
+                super().__init__(device, init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+        return (place(device_autocast, f"{home}.{device}.amp", "autocast"),
+                place(device_GradScaler, f"{home}.{device}.amp", "GradScaler"))
 
     place(autocast, f"{home}.amp")
     place(GradScaler, f"{home}.amp")
-    place(cpu_autocast, f"{home}.cpu.amp", "autocast")
-    place(cpu_GradScaler, f"{home}.cpu.amp", "GradScaler")
-    return {"autocast": autocast, "GradScaler": GradScaler, "cpu_autocast": cpu_autocast,
-            "cpu_GradScaler": cpu_GradScaler}
+    built = {"autocast": autocast, "GradScaler": GradScaler}
+    for device in ("cpu", "cuda"):
+        built[f"{device}_autocast"], built[f"{device}_GradScaler"] = deprecated_spellings(device)
+    return built

@@ -89,10 +89,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "autocast_not_callable": (TypeError, "autocast()(func) requires a callable, but got {type}. Did you mean to use "
                                          "autocast as a context manager? For example:\n    with "
                                          "{module}.autocast(device_type=...):\n        output = model(input)"),
-    "autocast_cpu_deprecated": (FutureWarning, "`torch.cpu.amp.autocast(args...)` is deprecated. Please use "
-                                               "`torch.amp.autocast('cpu', args...)` instead."),
-    "scaler_cpu_deprecated": (FutureWarning, "`torch.cpu.amp.GradScaler(args...)` is deprecated. Please use "
-                                             "`torch.amp.GradScaler('cpu', args...)` instead."),
+    "autocast_deprecated": (FutureWarning, "`torch.{device}.amp.autocast(args...)` is deprecated. Please use "
+                                           "`torch.amp.autocast('{device}', args...)` instead."),
+    "scaler_deprecated": (FutureWarning, "`torch.{device}.amp.GradScaler(args...)` is deprecated. Please use "
+                                         "`torch.amp.GradScaler('{device}', args...)` instead."),
     "scaler_no_cuda": (UserWarning, "torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling."),
     "scaler_growth_factor": (AssertionError, "The growth factor must be > 1.0."),
     "scaler_backoff_factor": (AssertionError, "The backoff factor must be < 1.0."),

@@ -63,7 +63,8 @@ BOILERPLATE = [
     "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
     "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode", "get_deterministic_debug_mode",
     "compile", "jit.script", "jit.trace", "jit.is_scripting", "jit.is_tracing", "jit.ignore", "jit.unused",
-    "autocast", "amp.autocast", "cpu.amp.autocast", "amp.GradScaler", "cpu.amp.GradScaler", "cpu.is_available",
+    "autocast", "amp.autocast", "cpu.amp.autocast", "amp.GradScaler", "cpu.amp.GradScaler", "cuda.amp.autocast",
+    "cuda.amp.GradScaler", "cpu.is_available",
     "cpu.device_count", "cuda.empty_cache", "cuda.memory_allocated", "cuda.max_memory_allocated",
     "cuda.memory_reserved", "cuda.max_memory_reserved", "cuda.reset_peak_memory_stats", "cuda.get_device_name",
     "Generator", "Generator.manual_seed", "Generator.initial_seed", "Generator.get_state", "Generator.set_state",
@@ -90,9 +91,11 @@ def test_submodules_import_by_name():
     import flowgrad.torch.backends.cudnn as cudnn
     import flowgrad.torch.backends.opt_einsum as opt_einsum
     import flowgrad.torch.cpu.amp as cpu_amp
+    import flowgrad.torch.cuda.amp as cuda_amp
     import flowgrad.torch.jit as jit
     assert cudnn is ft.backends.cudnn and opt_einsum is ft.backends.opt_einsum
     assert cpu_amp.autocast is ft.cpu.amp.autocast and jit.script is ft.jit.script
+    assert cuda_amp.GradScaler is ft.cuda.amp.GradScaler
 
 
 # -------------------------------------------------------------------------------------- backends
@@ -509,6 +512,8 @@ def test_autocast_that_changes_nothing_matches_torch(make):
 def test_autocast_cuda_without_cuda_disables_itself():
     same(_matmul_in(lambda T: T.autocast("cuda")))
     same(_matmul_in(lambda T: T.autocast("cuda", dtype=T.float32)))
+    same(_matmul_in(lambda T: T.cuda.amp.autocast()))
+    same(_matmul_in(lambda T: T.cuda.amp.autocast(enabled=False, dtype=T.float32)))
 
 
 @pytest.mark.parametrize("kwargs", ["dict(enabled=1)", "dict(dtype='x')", "dict(dtype=T.float32, cache_enabled=1)",
@@ -715,6 +720,22 @@ def test_grad_scaler_for_cuda_without_cuda_disables_itself():
         scaler.step(opt)
         scaler.update()
         return scaler.is_enabled(), scaler.get_scale(), scaler.state_dict(), loss.item(), p.tolist()
+    same(case)
+
+
+@no_cuda
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_deprecated_cuda_amp_grad_scaler_warns_and_steps_as_torch_does(enabled):
+    """nanoGPT-style training scripts build `torch.cuda.amp.GradScaler(enabled=...)` on any machine."""
+    def case(T):
+        p = T.nn.Parameter(T.ones(2))
+        opt = T.optim.SGD([p], lr=0.5)
+        scaler = T.cuda.amp.GradScaler(init_scale=8.0, enabled=enabled)
+        scaler.scale(p.sum()).backward()
+        scaler.unscale_(opt)
+        scaler.step(opt)
+        scaler.update()
+        return type(scaler).__name__, scaler.is_enabled(), scaler.get_scale(), p.grad.tolist(), p.tolist()
     same(case)
 
 
