@@ -310,3 +310,16 @@ def test_stack_module_state_with_vmap(torch):
         torch.func.stack_module_state(models)
     with pytest.raises(RuntimeError, match="^stack_module_state: Expected all models to be of the same class.$"):
         torch.func.stack_module_state([torch.nn.Linear(2, 3), torch.nn.ReLU()])
+
+
+@pytest.mark.parametrize("transform", ["vmap", "jacfwd"])
+@pytest.mark.parametrize("draw", ["randn", "dropout"])
+def test_random_draws_refused_in_randomness_error_mode(torch, transform, draw):
+    """vmap's default randomness="error" (and jacfwd, which PyTorch runs under it) refuses any random
+    operation inside, and random draws work again afterwards."""
+    def f(x):
+        return x * torch.randn(()) if draw == "randn" else torch.nn.functional.dropout(x, 0.5)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode\. "
+                                           r"Please either use the 'same' or 'different' randomness flags"):
+        getattr(torch.func, transform)(f)(torch.ones(3, 2))
+    assert torch.randn(2).shape == (2,)
