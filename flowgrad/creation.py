@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from . import backend
+from .autograd.mode import _random_refused
 from .autograd.policy import TORCH, Policy
 from .tensor import Tensor
 
@@ -215,6 +216,11 @@ default_generator = Generator()
 
 
 def _gen(generator):
+    """The NumPy generator every random draw of the core comes from (refused inside vmap's
+    randomness="error" mode, as PyTorch refuses any random operation there)."""
+    policy = _random_refused.get()
+    if policy is not None:
+        raise policy.errors.func_vmap_random()
     return (generator or default_generator).rng
 
 

@@ -364,7 +364,10 @@ def bincount(input, weights=None, minlength=0):
 # ------------------------------------------------------------------------------- properties
 
 def is_contiguous(self, memory_format=None) -> bool:
-    return bool(self._data.flags.c_contiguous) if hasattr(self._data, "flags") else True
+    if not hasattr(self._data, "flags"):
+        return True
+    name = ops.shape._format_name(self, memory_format, "is_contiguous")
+    return ops.in_memory_format(self._data, None if name == "preserve_format" else name)
 
 
 def stride(self, dim=None):

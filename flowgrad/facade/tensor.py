@@ -119,6 +119,7 @@ class Tensor(_CoreTensor):
         dt = kwargs.pop("dtype", None)
         dev = kwargs.pop("device", None)
         copy = kwargs.pop("copy", False)
+        memory_format = kwargs.pop("memory_format", None)
         for a in args:
             if isinstance(a, backend.DType) or (isinstance(a, type) and a in (float, int, bool)):
                 dt = a
@@ -131,8 +132,10 @@ class Tensor(_CoreTensor):
             out = ops.to_device(out, backend.Device(dev))
         if dt is not None:
             out = cast(out, dt)
+        if memory_format is not None and ops.shape._format_name(out, memory_format, "to") != "preserve_format":
+            out = ops.contiguous(out, memory_format)   # a copy only where the layout changes
         if copy and out is self:
-            out = ops.clone(self)
+            out = ops.clone(self, memory_format)
         return out
 
     def type(self, dtype=None):

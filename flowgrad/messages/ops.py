@@ -81,6 +81,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "shape_dim_invalid": (RuntimeError, "invalid shape dimension {size} at index {index} of shape {shape}"),
     "shape_infer_twice": (RuntimeError, "only one dimension can be inferred"),
     "shape_invalid": (RuntimeError, "shape '{shape}' is invalid for input of size {numel}"),
+    "memory_format_type": (TypeError, "{op}(): argument 'memory_format' must be torch.memory_format, not {type}"),
+    "memory_format_rank": (RuntimeError, "required rank {rank} tensor to use {name} format"),
+    "contiguous_preserve": (RuntimeError, "preserve memory format is unsupported by the contiguous operator"),
     "view_stride": (RuntimeError, "view size is not compatible with input tensor's size and stride (at least one "
                                   "dimension spans across two contiguous subspaces). Use .reshape(...) instead."),
     "flatten_dims": (RuntimeError, "flatten() has invalid args: start_dim cannot come after end_dim"),

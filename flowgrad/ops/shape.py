@@ -18,7 +18,8 @@ from ._declare import _grad_enabled, derivative, identity, variant
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
-           "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros"]
+           "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
+           "in_memory_format", "laid_out", "channels_last_rank"]
 
 
 def parse_shape(shape) -> tuple:
@@ -563,15 +564,76 @@ def triu(x, diagonal=0):
 CloneBackward0 = derivative("CloneBackward0", paddle="AssignGradNode", self=identity)
 
 
+class MemoryFormat:
+    """A memory layout, PyTorch's `torch.memory_format`: contiguous_format, channels_last (rank 4),
+    channels_last_3d (rank 5) or preserve_format. A facade makes the instances it names (`module`
+    is its name, for the repr)."""
+
+    __slots__ = ("name", "module")
+
+    def __init__(self, name: str, module: str) -> None:
+        self.name, self.module = name, module
+
+    def __repr__(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+_CHANNELS_LAST_RANK = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def _format_name(x, memory_format, op: str):
+    """The name of `memory_format` (None stays None), refusing anything that is not one."""
+    if memory_format is None:
+        return None
+    if not isinstance(memory_format, MemoryFormat):
+        raise x.policy.errors.memory_format_type(op=op, type=type(memory_format).__name__)
+    rank = _CHANNELS_LAST_RANK.get(memory_format.name)
+    if rank is not None and x._data.ndim != rank:
+        raise x.policy.errors.memory_format_rank(rank=rank, name=memory_format.name)
+    return memory_format.name
+
+
+def _channels_order(ndim: int) -> tuple:
+    return (0, *range(2, ndim), 1)
+
+
+def in_memory_format(d, name) -> bool:
+    """Whether array `d` is laid out as the named memory format (None: contiguous)."""
+    if name in _CHANNELS_LAST_RANK:
+        return bool(d.transpose(_channels_order(d.ndim)).flags.c_contiguous)
+    return bool(d.flags.c_contiguous)
+
+
+def laid_out(d, name):
+    """A copy of array `d` in the named memory format (None: C-contiguous)."""
+    if name in _CHANNELS_LAST_RANK:
+        order = _channels_order(d.ndim)
+        return d.transpose(order).copy().transpose(tuple(order.index(i) for i in range(d.ndim)))
+    return d.copy(order="K") if name == "preserve_format" else d.copy()
+
+
+def channels_last_rank(memory_format) -> int | None:
+    """The rank a channels-last memory format applies to (None for the others)."""
+    return _CHANNELS_LAST_RANK.get(memory_format.name)
+
+
 def clone(x, memory_format=None):
-    out = x._out_cls._make(x._data.copy())
+    """A copy; `memory_format` lays it out (preserve_format keeps the strides; the default copies
+    C-contiguous)."""
+    r = laid_out(x._data, _format_name(x, memory_format, "clone"))
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         CloneBackward0.record((x,), out)
     return out
 
 
 def contiguous(x, memory_format=None):
-    return x if x._data.flags.c_contiguous else clone(x)
+    name = _format_name(x, memory_format, "contiguous")
+    if in_memory_format(x._data, name):
+        return x
+    if name == "preserve_format":
+        raise x.policy.errors.contiguous_preserve()
+    return clone(x, memory_format)
 
 
 # ---------------------------------------------------------------------------------- getitem

@@ -18,6 +18,8 @@ from . import _signatures as _torch_signatures  # noqa: E402
 _kit_signatures.apply(globals(), Tensor, _torch_signatures.FUNCTIONS, _torch_signatures.METHODS,
                   _torch_signatures.WRITES_OUT)
 set_printoptions = _PRINTER.set_printoptions
+from ..facade.naming import memory_formats as _memory_formats  # noqa: E402
+globals().update(_memory_formats(__name__, "torch"))
 
 # the settings and queries every script's preamble touches (threads, dtype limits, determinism, compile)
 from ..facade import adopt as _adopt  # noqa: E402
