@@ -273,3 +273,11 @@ def standard_exponential_like(arr, generator=None):
     xp = backend.namespace(arr)
     host = _gen(generator).standard_exponential(arr.shape).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
+
+
+def poisson_like(rate, generator=None):
+    """Poisson(rate) draws shaped and typed as the array `rate`, on its device."""
+    xp = backend.namespace(rate)
+    host = rate if xp is np else xp.asnumpy(rate)
+    draws = _gen(generator).poisson(host.astype(np.float64)).astype(rate.dtype)
+    return draws if xp is np else backend.to_device(draws, backend.device_of(rate))
