@@ -41,6 +41,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_invalid_lr_decay": (ValueError, "Invalid lr_decay value: {lr_decay}"),
     "optim_invalid_initial_accumulator": (ValueError, "Invalid initial_accumulator_value value: {value}"),
     "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
+    # LBFGS (flowgrad/optim/lbfgs.py)
+    "optim_lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
+    "optim_lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),
+    "optim_lbfgs_strong_wolfe": (NotImplementedError, "flowgrad's LBFGS has no line search: "
+                                                      "line_search_fn='strong_wolfe' is not built (use "
+                                                      "line_search_fn=None, a fixed step of lr)"),
     # learning-rate schedulers (flowgrad/optim/lr_scheduler.py)
     "sched_not_optimizer": (TypeError, "{type} is not an Optimizer"),
     "sched_initial_lr": (KeyError, "param 'initial_lr' is not specified in param_groups[{index}] when resuming "

@@ -169,17 +169,23 @@ class Optimizer:
         if closure is not None:
             with mode.enable_grad():
                 loss = closure()
+        self._run_step_pre_hooks()
+        with mode.no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        self._run_step_post_hooks()
+        return loss
+
+    def _run_step_pre_hooks(self) -> None:
         for hook in list(self._optimizer_step_pre_hooks.values()):
             res = hook(self, (), {})
             if res is not None:
                 raise policy_of(self.param_groups).errors.optim_step_pre_hook_result(func=type(self).step,
                                                          hook=hook, result=res)
-        with mode.no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
+
+    def _run_step_post_hooks(self) -> None:
         for hook in list(self._optimizer_step_post_hooks.values()):
             hook(self, (), {})
-        return loss
 
     def _update_group(self, group: dict) -> None:
         raise NotImplementedError
