@@ -107,9 +107,10 @@ def check_adam_arguments(policy, lr, eps, betas, weight_decay) -> None:
         raise policy.errors.optim_invalid_weight_decay(weight_decay=weight_decay)
 
 
-# the values flowgrad builds of PyTorch's implementation switches (the single-tensor, non-capturable,
-# non-differentiable path); the first is the default
-_BUILT_OPTIONS = {"foreach": (None, False), "fused": (None, False), "capturable": (False,),
+# the values flowgrad builds of PyTorch's implementation switches (the non-capturable,
+# non-differentiable path); the first is the default. foreach=True, PyTorch's multi-tensor form of the
+# same update, is served by the per-parameter loop: the same numbers up to rounding.
+_BUILT_OPTIONS = {"foreach": (None, False, True), "fused": (None, False), "capturable": (False,),
                   "differentiable": (False,)}
 
 
