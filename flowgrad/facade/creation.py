@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import backend, creation
+from ..creation import check_probability
 from .. import ops
 from ..tensor import Tensor as _CoreTensor
 from ..ops._args import check_fill_value
@@ -206,15 +207,33 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return Tensor._make(creation.randint(low, high, input._data.shape, dtype or input._data.dtype,
                                              generator=generator))
 
-    def normal(mean, std, size=None, generator=None):
-        if isinstance(mean, _CoreTensor) or isinstance(std, _CoreTensor):
-            shape = np.broadcast_shapes(*(x._data.shape for x in (mean, std) if isinstance(x, _CoreTensor)))
+    def normal(mean, std=1.0, size=None, generator=None):
+        tensors = [x for x in (mean, std) if isinstance(x, _CoreTensor)]
+        if tensors:
+            for t in tensors:
+                if t._data.dtype.kind != "f":
+                    raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
+            if len(tensors) == 2:
+                err = ops.broadcast_error(mean._data.shape, std._data.shape, policy)
+                if err is not None:
+                    raise err
+            shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
             return mean + std * randn(shape, generator=generator)
         return randn(size, generator=generator) * std + mean
 
-    def bernoulli(p, generator=None):
-        return Tensor._make((creation.rand(p._data.shape, np.float64, generator=generator) < p._data)
-                            .astype(p._data.dtype))
+    def bernoulli(input, p=None, generator=None):
+        """0 / 1 drawn with the probabilities in `input`, or with the one probability `p` in
+        `input`'s shape and dtype."""
+        d = input._data
+        if p is None:
+            if d.dtype.kind != "f":
+                raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
+            if d.size and not bool(((d >= 0) & (d <= 1)).all()):
+                raise policy.errors.bernoulli_probabilities()
+            p = d
+        else:
+            check_probability(policy, p)
+        return Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
         rng = creation._gen(generator)

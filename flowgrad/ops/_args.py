@@ -12,6 +12,7 @@ from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
+NOT_OPERANDS = (type(None), str, bytes, list, tuple, dict, set)   # what no tensor operation takes as an operand
 _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 
@@ -80,6 +81,8 @@ def binary_arrays(a, b, float_result: bool = False):
     if not isinstance(s, _SCALARS):
         if isinstance(s, np.generic):
             s = s.item()
+        elif isinstance(s, NOT_OPERANDS):
+            raise cls.policy.errors.operand_type(type=typename(s))
         else:
             s = as_tensor_like(s, t)
             return binary_arrays(a if ta is not None else s, s if ta is not None else b, float_result)

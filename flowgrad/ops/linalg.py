@@ -155,6 +155,8 @@ def einsum(equation, *operands):
     not supported; the product is built by broadcasting multiply and sum."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if not operands:
+        raise policy_of(equation).errors.einsum_no_operands()
     eq = equation.replace(" ", "")
     if "->" in eq:
         lhs, out_labels = eq.split("->")

@@ -443,6 +443,7 @@ def linalg_eigh(x, UPLO="L", _op="linalg.eigh"):
     if UPLO not in ("L", "U"):
         raise x.policy.errors.linalg_uplo(uplo=UPLO)
     d = x._data
+    _check_matrix(x, _op, square=False)   # (dims before the dtype, as PyTorch checks)
     if d.dtype.kind not in "fc":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, _op)
@@ -459,6 +460,7 @@ def linalg_eigvalsh(x, UPLO="L"):
     if UPLO not in ("L", "U"):
         raise x.policy.errors.linalg_uplo(uplo=UPLO)
     d = x._data
+    _check_matrix(x, "linalg.eigh", square=False)
     if d.dtype.kind not in "fc":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, "linalg.eigh")

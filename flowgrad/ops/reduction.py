@@ -408,6 +408,8 @@ LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNor
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     if p == "fro" or p is None:
         p = 2
+    elif isinstance(p, str):   # (the nuclear norm is torch.linalg.matrix_norm's)
+        raise x.policy.errors.norm_order(ord=p)
     if x._data.dtype.kind != "f" and dtype is None:
         raise x.policy.errors.norm_dtype(dtype_scalar=x._data.dtype)
     d = float_array(x)

@@ -17,7 +17,6 @@ _lu_factor = _return_type("torch", "linalg_lu_factor", ("LU", "pivots"))
 _lu_factor_ex = _return_type("torch", "linalg_lu_factor_ex", ("LU", "pivots", "info"))
 _lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
-inv = _L.linalg_inv
 det = _L.linalg_det
 solve = _L.linalg_solve
 svdvals = _L.linalg_svdvals
@@ -30,7 +29,6 @@ solve_triangular = _L.solve_triangular
 cross = _L.linalg_cross
 matrix_rank = _L.matrix_rank
 cond = _L.cond
-vander = _L.vander
 tensorinv = _L.tensorinv
 tensorsolve = _L.tensorsolve
 vector_norm = _L.vector_norm
@@ -97,6 +95,16 @@ def _zero_info(A):
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     """The diagonals of A over (dim1, dim2) along a new last dim."""
     return _L.diagonal(A, offset, dim1, dim2)
+
+
+def inv(A):
+    """The inverse of each square matrix of A."""
+    return _L.linalg_inv(A)
+
+
+def vander(x, *, N=None):
+    """The Vandermonde matrix of x: its powers 0 .. N-1 along a new last dim."""
+    return _L.vander(x, N)
 
 
 def solve_ex(A, B, *, left=True, check_errors=False):

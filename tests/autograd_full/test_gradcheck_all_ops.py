@@ -90,6 +90,7 @@ for _name, _dom in [("exp", "away"), ("log", "pos"), ("sin", "away"), ("cos", "a
                     ("log10", "pos"), ("erf", "away"), ("sign", "away"), ("round", "away"), ("floor", "away"),
                     ("ceil", "away"), ("trunc", "away")]:
     C(_name, (lambda n: lambda T, a: getattr(T, n)(a))(_name), [(2, 3)], _dom)
+C("round_decimals", lambda T, a: T.round(a, decimals=2), [(2, 3)])
 C("square", lambda T, a: T.square(a), [(2, 3)])
 C("clamp_both", lambda T, a: a.clamp(-1.0, 1.0), [(2, 3)])
 C("clamp_min", lambda T, a: T.clamp(a, min=0.0), [(2, 3)])
@@ -420,8 +421,8 @@ def test_fast_mode_gradcheck(torch, case_id):
 UNREACHED = {
     "elementwise.ToDeviceBackward": "needs a second device; covered by the device tests",
     "elementwise.CopyBackwards": "made by backward(create_graph=True) accumulating into .grad, not by an op call",
-    "indexing.ScatterReduceNotImplemented": "PyTorch implements no derivative of scatter(reduce=): its backward "
-                                            "raises (tests/torch_api/test_argument_checks.py)",
+    "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
+                                "backward raises (tests/torch_api/test_argument_checks.py)",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
 }
 
