@@ -53,7 +53,7 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 raise policy.errors.int_overflow() from None
             if python_data:
                 if arr.dtype.kind in "USO":
-                    _check_leaf(arr, policy)
+                    _check_leaf(arr, policy, dt)
                 _check_python_ints(arr, dt, policy)
             if dt is None:
                 if arr.dtype == np.float64 and not _has_float64_array(data):
@@ -72,12 +72,14 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
     return arr
 
 
-def _check_leaf(arr, policy: Policy) -> None:
+def _check_leaf(arr, policy: Policy, dt) -> None:
     """PyTorch's errors for data holding what is no number (strings, None, other objects); Python
-    numbers NumPy keeps as objects (ints beyond int64) pass."""
+    numbers NumPy keeps as objects (ints beyond int64) pass. With a dtype to convert to, a TypeError."""
     leaf = arr.reshape(-1)[0] if arr.size else None
     if arr.dtype.kind in "US" or isinstance(leaf, str):
         raise policy.errors.data_type_str(type="str")
+    if dt is not None and not isinstance(leaf, (int, float, bool, complex)):
+        raise policy.errors.data_not_number(type=type(leaf).__name__)
     if not isinstance(leaf, (int, float, bool, complex)):
         raise policy.errors.data_dtype_infer(type=type(leaf).__name__)
 

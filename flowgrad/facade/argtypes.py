@@ -144,7 +144,7 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
             return fn(*args, **kwargs)
         except Exception as exc:
             if isinstance(exc, TypeError) and _deliberate(exc):
-                raise      # flowgrad's own TypeError already names what is wrong
+                raise      # flowgrad's own TypeError already says what is wrong
             err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method)
             if err is None:
                 raise

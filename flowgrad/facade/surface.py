@@ -20,6 +20,7 @@ import numpy as np
 from .. import backend
 from .. import ops
 from . import cuda_memory
+from .argcheck import typename
 from ..tensor import Tensor
 
 
@@ -182,10 +183,13 @@ def signbit(input):
 
 
 def square_(input):
+    if input._data.dtype == np.bool_:   # (a bool squared promotes to int64, which no bool can hold)
+        raise input.policy.errors.result_type_cast(result_scalar=np.dtype(np.int64), want_scalar=input._data.dtype)
     return ops.indexing.inplace(input, lambda x: x * x)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    nan = 0.0 if nan is None else nan
     d = input._data
     xp = backend.namespace(d)
     if d.dtype.kind != "f":
@@ -245,7 +249,7 @@ def bitwise_not(input):
 def _binary_bitwise(fn):
     def op(input, other):
         return fn(input, other)
-    op.__name__ = fn.__name__
+    op.__name__ = op.__qualname__ = fn.__name__
     return op
 
 
@@ -257,6 +261,8 @@ def where(condition, input=None, other=None):
     (`nonzero(condition, as_tuple=True)`)."""
     if input is None and other is None:
         return ops.nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        raise condition.policy.errors.argument_missing(fn="where", argument="input" if input is None else "other")
     return ops.where(condition, input, other)
 
 
@@ -266,10 +272,8 @@ def roll(input, shifts, dims=None):
     if dims is None:
         flat = ops.reshape(input, (-1,))
         return ops.reshape(roll(flat, shifts, 0), input._data.shape)
-    if isinstance(shifts, int):
-        shifts = (shifts,)
-    if isinstance(dims, int):
-        dims = (dims,)
+    shifts = ops.shape.parse_shape((shifts,), input.policy)
+    dims = ops.shape.parse_shape((dims,), input.policy)
     out = input
     for s, d in zip(shifts, dims):
         n = input._data.shape[d]
@@ -306,6 +310,11 @@ def meshgrid(*tensors, indexing=None):
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise policy.errors.meshgrid_indexing(indexing=indexing)
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise policy.errors.meshgrid_dims(ndim=t._data.ndim)
+        if t._data.dtype != tensors[0]._data.dtype:
+            raise policy.errors.meshgrid_dtypes()
     ts = list(tensors)
     swap = indexing == "xy" and len(ts) >= 2
     if swap:
@@ -370,6 +379,9 @@ def trace(input):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    for name, flag in (("sorted", sorted), ("return_inverse", return_inverse), ("return_counts", return_counts)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise input.policy.errors.argument_type(fn="unique", argument=name, expected="bool", type=typename(flag))
     d = input._host()
     res = np.unique(d if dim is None else d, return_inverse=return_inverse, return_counts=return_counts,
                     axis=dim)

@@ -127,6 +127,8 @@ class Tensor(_CoreTensor):
                 dev = a
             elif isinstance(a, _CoreTensor):
                 dt, dev = a.dtype, a.device
+            elif a is not None:
+                raise self.policy.errors.nn_to_arguments(type=type(a).__name__)
         out = self
         if dev is not None:
             out = ops.to_device(out, backend.Device(dev))
@@ -139,6 +141,8 @@ class Tensor(_CoreTensor):
     def type(self, dtype=None):
         if dtype is None:
             return self.policy.type_name(self._data.dtype)
+        if not isinstance(dtype, (str, type, backend.DType)):
+            raise self.policy.errors.tensor_type_arg()
         if isinstance(dtype, str):   # a type name: 'torch.FloatTensor'
             match = [dt for dt in backend.DTYPES if self.policy.type_name(dt) == dtype]
             if not match:

@@ -72,6 +72,10 @@ def relu6(input, inplace: bool = False):
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    for name, bound in (("min_val", min_val), ("max_val", max_val)):
+        if not isinstance(bound, (int, float)):
+            raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
+                                                    type=type(bound).__name__)
     kind = input._data.dtype.kind
     if kind != "f":   # an integer tensor keeps its dtype: the bounds as integers
         if kind == "b":
@@ -178,6 +182,8 @@ def logsigmoid(input):
 
 
 def tanhshrink(input):
+    if input._data.dtype == np.bool_:
+        raise input.policy.errors.sub_one_bool()
     return input - ops.tanh(input)
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import operator
 
 import numpy as np
 
@@ -23,14 +22,6 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
 def _xp(x, y):
     """The namespace of a binary op's operands (one of them may be a Python scalar)."""
     return backend.namespace(y if isinstance(x, (bool, int, float)) else x)
-
-
-def _apply(cls, fn, x, y):
-    """`fn(x, y)` on two promoted operands, with the facade's error where they do not broadcast."""
-    try:
-        return fn(x, y)
-    except ValueError as e:
-        reraise_broadcast(e, cls, x, y)
 
 
 # ------------------------------------------------------------------------- binary arithmetic
@@ -218,10 +209,16 @@ def pow(a, b):
     if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y
     elif getattr(y, "dtype", None) is not None and y.dtype.kind in "iu":
-        r = _apply(cls, lambda p, q: _int_power(_xp(p, q), p, q), x, y)
+        try:
+            r = _int_power(_xp(x, y), x, y)
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     else:
         with backend.quiet(_xp(x, y)):
-            r = _apply(cls, operator.pow, x, y)
+            try:
+                r = x ** y
+            except ValueError as e:
+                reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if not recording(ta, tb):
         return out
@@ -250,7 +247,10 @@ MinimumBackward0 = derivative("MinimumBackward0",
 def _extremum(node_cls, fn, a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    out = cls._make(_apply(cls, getattr(xp, fn), x, y))
+    try:
+        out = cls._make(getattr(xp, fn)(x, y))
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
     if recording(ta, tb):
         node_cls.record((ta, tb), out)
     return out
@@ -272,7 +272,10 @@ def remainder(a, b):
     xp = _xp(x, y)
     _check_divisor(cls, x, y)
     with backend.quiet(xp):
-        r = _apply(cls, xp.remainder, x, y)
+        try:
+            r = xp.remainder(x, y)
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if recording(ta):
         RemainderBackward0.record((ta, None), out)
@@ -293,7 +296,10 @@ def floor_divide(a, b):
     xp = _xp(x, y)
     _check_divisor(cls, x, y)
     with backend.quiet(xp):
-        out = cls._make(_apply(cls, xp.floor_divide, x, y))
+        try:
+            out = cls._make(xp.floor_divide(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     if recording(ta, tb):
         NoDerivative.record((ta, tb), out, "aten::floor_divide")
     return out
@@ -312,7 +318,10 @@ Atan2Backward0 = derivative("Atan2Backward0",
 
 def atan2(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
-    out = cls._make(_apply(cls, backend.namespace(x).arctan2, x, y))
+    try:
+        out = cls._make(backend.namespace(x).arctan2(x, y))
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
     if recording(ta, tb):
         Atan2Backward0.record((ta, tb), out)
     return out
@@ -639,7 +648,10 @@ def _compare(ufunc_name):
     def op(a, b):
         cls, x, y, ta, tb = binary_arrays(a, b)
         xp = _xp(x, y)
-        return cls._make(_apply(cls, getattr(xp, ufunc_name), x, y))
+        try:
+            return cls._make(getattr(xp, ufunc_name)(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     op.__name__ = ufunc_name
     return op
 

@@ -256,6 +256,9 @@ ZeroBackward0 = variant(FillBackward0, "ZeroBackward0")
 
 def _fill_value(x, value):
     """What `fill_` writes: a number, or a 0-d tensor's value (PyTorch refuses a tensor of more dims)."""
+    if value is None or isinstance(value, (str, list, tuple)):
+        raise x.policy.errors.argument_type_at(fn="fill_", argument="value", position=1, expected="Number",
+                                               type=type(value).__name__)
     if isinstance(value, Tensor):
         if value._data.ndim:
             raise x.policy.errors.fill_value_dims(ndim=value._data.ndim)
@@ -287,6 +290,9 @@ CopyBackwardsInplace = derivative("CopyBackwards", paddle="AssignGradNode",
 def copy_from(x, src):
     """`src` broadcast to `x`'s shape and cast to its dtype (what `x.copy_(src)` writes)."""
     d = x._data
+    if src is None or isinstance(src, str):
+        raise x.policy.errors.argument_type_at(fn="copy_", argument="other", position=1, expected="Tensor",
+                                               type=type(src).__name__)
     s = src._data if isinstance(src, Tensor) else np.asarray(src)
     if type(s) is not type(d):
         s = backend.to_device(s, x.device)

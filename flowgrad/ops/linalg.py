@@ -155,6 +155,10 @@ def einsum(equation, *operands):
     not supported; the product is built by broadcasting multiply and sum."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if not isinstance(equation, str):   # einsum(op1, sublist1, ..., [sublist_out])
+        if not operands:
+            raise policy_of(equation).errors.einsum_no_operands()
+        raise policy_of(equation, *operands).errors.einsum_sublist()
     if not operands:
         raise policy_of(equation).errors.einsum_no_operands()
     eq = equation.replace(" ", "")

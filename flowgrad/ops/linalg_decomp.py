@@ -950,6 +950,8 @@ def diagonal(A, offset=0, dim1=-2, dim2=-1):
 def vander(x, N=None):
     """Powers x^0 .. x^(N-1) along a new last dim (a cat of running products)."""
     d = x._data
+    if d.dtype.kind == "b":
+        raise x.policy.errors.vander_bool()
     n = (d.shape[-1] if d.ndim else 0) if N is None else N
     if d.ndim == 0 or n <= 1:
         raise x.policy.errors.linalg_vander_n()

@@ -211,6 +211,8 @@ def min(x, dim=None, keepdim=False):
 def median(x, dim=None, keepdim=False):
     """The lower median (PyTorch's convention); with `dim`, values and indices."""
     d = x._data
+    if d.dtype == np.bool_:
+        raise x.policy.errors.not_implemented_for(op="median_cpu", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     if dim is None:
         flat = d.reshape(-1)
@@ -256,10 +258,14 @@ def _arg_extremum(fn, x, dim, keepdim):
 
 
 def argmax(x, dim=None, keepdim=False):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.arg_extremum_bool(op="argmax")
     return _arg_extremum("argmax", x, dim, keepdim)
 
 
 def argmin(x, dim=None, keepdim=False):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.arg_extremum_bool(op="argmin")
     return _arg_extremum("argmin", x, dim, keepdim)
 
 

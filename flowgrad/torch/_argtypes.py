@@ -51,7 +51,7 @@ OVERRIDES: dict[str, str | None] = {
     "linear.weight": "Tensor", "prelu.weight": "Tensor", "embedding.weight": "Tensor", "bilinear.weight": "Tensor",
     "use_deterministic_algorithms.mode": None, "random_.from_": "int", "random_.to": "int?",
     "uniform_.from_": "Number", "uniform_.to": "Number", "randint.low": "int", "randint.high": "int?",
-    "randint_like.low": "int", "randint_like.high": "int?", "normal_.mean": "Number", "normal_.std": "Number",
+    "randint_like.low": None, "randint_like.high": None, "normal_.mean": "Number", "normal_.std": "Number",
     "arange.start": "Number", "arange.step": "Number", "clamp_min.min": "Tensor|Number",
     "clamp_max.max": "Tensor|Number", "clamp_min_.min": "Tensor|Number", "clamp_max_.max": "Tensor|Number",
     "bernoulli.p": "Number?", "multinomial.num_samples": "int", "randperm.n": "int", "exponential_.lambd": "Number",

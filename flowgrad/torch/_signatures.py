@@ -188,6 +188,7 @@ METHODS = {
     "split": "split_size, dim=0",
     "swapaxes": "axis0, axis1",
     "round": "*, decimals=0",
+    "contiguous": "*, memory_format=None", "is_contiguous": "*, memory_format=None", "nonzero": "*, as_tuple=False",
     "pin_memory": "device=None!",
     "round_": "*, decimals=0",
     "sum_to_size": "*size",

@@ -43,6 +43,9 @@ def slogdet(A):
 
 def svd(A, full_matrices=True, *, driver=None):
     """(U, S, Vh) of a (batch of) matrices, as torch.return_types.linalg_svd."""
+    if not isinstance(full_matrices, bool):
+        raise A.policy.errors.argument_type_at(fn="linalg_svd", argument="full_matrices", position=2,
+                                               expected="bool", type=type(full_matrices).__name__)
     return _svd(*_L.linalg_svd(A, full_matrices, driver))
 
 
@@ -144,6 +147,9 @@ def _top_slogdet(input):
 
 
 def _pinverse(input, rcond=1e-15):
+    if not isinstance(rcond, (int, float)) or isinstance(rcond, bool):
+        raise input.policy.errors.argument_type(fn="pinverse", argument="rcond", expected="float",
+                                                type=type(rcond).__name__)
     return _L.linalg_pinv(input, rtol=rcond)
 
 

@@ -245,26 +245,10 @@ EXCEPTIONS = {
                      (f"{_X}.round(1)", "raises")),
     "Tensor.round_": (["decimals"], "as Tensor.round",
                       (f"{_X}.round_(1)", "raises")),
-    "Tensor.bool": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.bool(torch.preserve_format)", "raises")),
-    "Tensor.byte": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.byte(torch.preserve_format)", "raises")),
-    "Tensor.char": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.char(torch.preserve_format)", "raises")),
-    "Tensor.double": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.double(torch.preserve_format)", "raises")),
-    "Tensor.float": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.float(torch.preserve_format)", "raises")),
-    "Tensor.half": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.half(torch.preserve_format)", "raises")),
-    "Tensor.int": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.int(torch.preserve_format)", "raises")),
-    "Tensor.long": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.long(torch.preserve_format)", "raises")),
-    "Tensor.short": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.short(torch.preserve_format)", "raises")),
-    "Tensor.cpu": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
-                   "keyword only", (f"{_X}.cpu(torch.preserve_format)", "raises")),
+    **{f"Tensor.{n}": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
+                                          "keyword only", (f"{_X}.{n}(torch.preserve_format)", "raises"))
+       for n in ("bool", "byte", "char", "double", "float", "half", "int", "long", "short", "cpu", "contiguous",
+                 "is_contiguous")},
     "F.gelu": (["approximate"], "the docstring shows approximate positional; the parser takes it by keyword only",
                (f"torch.nn.functional.gelu({_X}, 'tanh')", "raises")),
     "Tensor.new_tensor": (["dtype", "device", "requires_grad", "pin_memory"],
