@@ -370,8 +370,9 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=Non
 
     def op(x):
         d = x._data
-        if float_out and d.dtype.kind != "f":
-            d = d.astype(backend.default_float())
+        if float_out:
+            if d.dtype.kind != "f":
+                d = d.astype(backend.default_float())
         elif bool_kernel is not None and d.dtype == np.bool_:
             raise x.policy.errors.not_implemented_for(op=bool_kernel, dtype_scalar=d.dtype)
         out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
@@ -703,7 +704,8 @@ METHODS = {
     "__add__": add, "__radd__": _r(add), "__sub__": sub, "__rsub__": _r(sub), "__mul__": mul, "__rmul__": _r(mul),
     "__truediv__": div, "__rtruediv__": _r(div), "__pow__": pow, "__rpow__": _r(pow), "__neg__": neg,
     "__abs__": abs, "__floordiv__": floor_divide, "__rfloordiv__": _r(floor_divide), "__mod__": remainder,
-    "__rmod__": _r(remainder), "__eq__": _equality(eq), "__ne__": _equality(ne), "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+    "__rmod__": _r(remainder), "__eq__": _equality(eq), "__ne__": _equality(ne), "__lt__": lt, "__le__": le,
+    "__gt__": gt, "__ge__": ge,
     "__and__": _bit_and, "__or__": _bit_or, "__xor__": _bit_xor, "__rand__": _r(_bit_and),
     "__ror__": _r(_bit_or), "__rxor__": _r(_bit_xor), "__invert__": _invert,
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,

@@ -10,8 +10,9 @@ _OPTIONAL_TENSOR = ("weight", "bias", "weights", "running_mean", "running_var", 
                     "per_sample_weights", "attn_mask", "append", "prepend")
 _TENSOR_OR_NUMBER = ("other", "exponent", "end", "mean", "std")
 _OPTIONAL_TENSOR_OR_NUMBER = ("min", "max")
-_INTS = ("dims", "shape", "size", "output_size", "pad", "sizes", "shifts", "repeats", "kernel_size", "stride", "dilation", "output_padding",
-         "normalized_shape", "source", "destination", "split_size", "split_size_or_sections")
+_INTS = ("dims", "shape", "size", "output_size", "pad", "sizes", "shifts", "repeats", "kernel_size", "stride",
+         "dilation", "output_padding", "normalized_shape", "source", "destination", "split_size",
+         "split_size_or_sections")
 _OPTIONAL_INTS = ("dim",)
 _INT = ("k", "diagonal", "chunks", "n", "num_samples", "row", "col", "offset", "groups", "num_classes",
         "num_groups", "minlength", "length", "ignore_index", "upscale_factor", "downscale_factor", "steps", "dim0",
@@ -38,23 +39,27 @@ KINDS: dict[str, str] = {
     "value": "Tensor|Number", "tensors": "tuple of Tensors",
 }
 
+_WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                    "linear", "prelu", "embedding", "bilinear", "embedding_bag")
+
 OVERRIDES: dict[str, str | None] = {
-    "lerp.weight": "Tensor|Number", "select.index": "int", "result_type.tensor": "Tensor|Number",
-    "pow.input": "Tensor|Number", "scaled_dot_product_attention.value": "Tensor",
-    "multi_head_attention_forward.value": "Tensor", "index_put_.indices": None,
-    "max.dim": None, "min.dim": None, "arange.end": "Number", "linspace.end": "Number",
-    "can_cast.from_": "torch.dtype", "can_cast.to": "torch.dtype", "promote_types.type1": "torch.dtype",
-    "promote_types.type2": "torch.dtype", "norm.p": "Number|str?", "norm.ord": "Number|str?", "vector_norm.ord": "Number",
-    "matrix_norm.ord": "Number|str", "cond.p": "Number|str?", "normalize.p": "Number", "bernoulli_.p": "Tensor|Number",
-    "dropout.p": "Number", "conv1d.weight": "Tensor", "conv2d.weight": "Tensor", "conv3d.weight": "Tensor",
-    "conv_transpose1d.weight": "Tensor", "conv_transpose2d.weight": "Tensor", "conv_transpose3d.weight": "Tensor",
-    "linear.weight": "Tensor", "prelu.weight": "Tensor", "embedding.weight": "Tensor", "bilinear.weight": "Tensor",
-    "use_deterministic_algorithms.mode": None, "random_.from_": "int", "random_.to": "int?",
-    "uniform_.from_": "Number", "uniform_.to": "Number", "randint.low": "int", "randint.high": "int?",
-    "randint_like.low": None, "randint_like.high": None, "normal_.mean": "Number", "normal_.std": "Number",
-    "arange.start": "Number", "arange.step": "Number", "clamp_min.min": "Tensor|Number",
-    "clamp_max.max": "Tensor|Number", "clamp_min_.min": "Tensor|Number", "clamp_max_.max": "Tensor|Number",
-    "bernoulli.p": "Number?", "multinomial.num_samples": "int", "randperm.n": "int", "exponential_.lambd": "Number",
-    "type.dtype": None, "einsum.equation": None, "embedding_bag.weight": "Tensor", "scatter_.src": "Tensor|Number", "scatter.src": "Tensor|Number",
-    "view.size": "tuple of ints|torch.dtype", "compile.mode": None, "embedding_bag.offsets": None,
+    # a Tensor or a number
+    **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
+                     "clamp_min.min", "clamp_max.max", "clamp_min_.min", "clamp_max_.max"), "Tensor|Number"),
+    **{f"{fn}.weight": "Tensor" for fn in _WEIGHT_REQUIRED},
+    "scaled_dot_product_attention.value": "Tensor", "multi_head_attention_forward.value": "Tensor",
+    # numbers
+    **dict.fromkeys(("arange.start", "arange.end", "arange.step", "linspace.end", "normalize.p", "dropout.p",
+                     "uniform_.from_", "uniform_.to", "normal_.mean", "normal_.std", "exponential_.lambd"), "Number"),
+    "bernoulli.p": "Number?", "vector_norm.ord": "Number", "matrix_norm.ord": "Number|str",
+    **dict.fromkeys(("norm.p", "norm.ord", "cond.p"), "Number|str?"),
+    # ints and dtypes
+    **dict.fromkeys(("select.index", "random_.from_", "randint.low", "multinomial.num_samples", "randperm.n"), "int"),
+    "random_.to": "int?", "randint.high": "int?",
+    **dict.fromkeys(("can_cast.from_", "can_cast.to", "promote_types.type1", "promote_types.type2"), "torch.dtype"),
+    "view.size": "tuple of ints|torch.dtype",
+    # checked by the function itself, in PyTorch's order (its Python layer first)
+    **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
+                     "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation",
+                     "embedding_bag.offsets"), None),
 }

@@ -163,8 +163,8 @@ WRITES_OUT = frozenset((
 _MEMORY_FORMAT = "*, memory_format=None"
 METHODS = {
     **{name: "other" for name in (
-        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater", "le",
-        "less_equal", "lt", "less",
+        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater",
+        "le", "less_equal", "lt", "less",
         "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
         "remainder", "floor_divide", "matmul")},
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
