@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import backend, creation
+from ..creation import check_probability
 from ..autograd import api
 from ..tensor import Tensor as _CoreTensor
 from ..tensor import _init
@@ -127,6 +128,8 @@ class Tensor(_CoreTensor):
                 dev = a
             elif isinstance(a, _CoreTensor):
                 dt, dev = a.dtype, a.device
+            elif a is not None:
+                raise self.policy.errors.nn_to_arguments(type=type(a).__name__)
         out = self
         if dev is not None:
             out = ops.to_device(out, backend.Device(dev))
@@ -141,6 +144,13 @@ class Tensor(_CoreTensor):
     def type(self, dtype=None):
         if dtype is None:
             return self.policy.type_name(self._data.dtype)
+        if not isinstance(dtype, (str, type, backend.DType)):
+            raise self.policy.errors.tensor_type_arg()
+        if isinstance(dtype, str):   # a type name: 'torch.FloatTensor'
+            match = [dt for dt in backend.DTYPES if self.policy.type_name(dt) == dtype]
+            if not match:
+                raise self.policy.errors.tensor_type_name(name=dtype)
+            dtype = self._dtypes[match[0]]
         return self.to(dtype)
 
     def _cast(self, name):
@@ -224,13 +234,15 @@ class Tensor(_CoreTensor):
 
     def random_(self, low=0, high=None, generator=None):
         from ..ops import indexing
-        if high is None:
-            low, high = 0, low
+        if high is None:   # random_(to), or without bounds every integer the dtype holds exactly
+            low, high = (0, creation.random_bound(self._data.dtype)) if low == 0 else (0, low)
         return indexing.inplace(self, lambda x: x._new(creation.randint(low, high, x._data.shape, x._data.dtype,
                                                                         generator=generator)))
 
     def bernoulli_(self, p=0.5, generator=None):
         from ..ops import indexing
+        if not isinstance(p, _CoreTensor):
+            check_probability(self.policy, p)
         return indexing.inplace(self, lambda x: x._new((creation.rand(x._data.shape, np.float64, generator=generator)
                                                         < p).astype(x._data.dtype)))
 

@@ -12,6 +12,27 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "norm_dtype": (RuntimeError, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                  "{dtype_scalar}"),
     "diag_dims": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
+    "arg_extremum_bool": (RuntimeError, "{op}(): does not support bool input"),
+    "meshgrid_dims": (RuntimeError, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a "
+                                    "{ndim}-D tensor"),
+    "meshgrid_dtypes": (RuntimeError, "meshgrid expects all tensors to have the same dtype"),
+    "vander_bool": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
+                                  "Bool"),
+    "sub_one_bool": (RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                                   "trying to invert a mask, use the `~` or `logical_not()` operator instead."),
+    "relu_bool": (RuntimeError, "Boolean inputs not supported for relu"),
+    "hardtanh_bool": (RuntimeError, "Bool inputs not supported for hardtanh"),
+    "heaviside_dtypes": (RuntimeError, "heaviside is not yet implemented for tensors with different dtypes."),
+    "isclose_dtypes": (RuntimeError, "{self_scalar} did not match {other_scalar}"),
+    "bincount_input": (RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
+    "cdist_dims": (RuntimeError, "cdist only supports at least 2D tensors, {which} got: {ndim}D"),
+    "fill_value_dims": (RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with {ndim} "
+                                      "dimensions."),
+    "einsum_no_operands": (ValueError, "einsum(): must specify the equation string and at least one operand, or at "
+                                       "least one operand and its subscripts list"),
+    "einsum_sublist": (NotImplementedError, "einsum(): flowgrad does not support the sublist format "
+                                            "(operand, [dims], ...): give the equation string"),
+    "norm_order": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
     "trace_dims": (RuntimeError, "trace: expected a matrix, but got tensor with dim {ndim}"),
     "op_row_unknown_name": (TypeError, "{node}: the formula for {input!r} names {unknown}, which the row does not "
                                        "declare"),
@@ -145,6 +166,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "index_ndim": (RuntimeError, "Index tensor must have the same number of dimensions as {name} tensor"),
     "index_bounds": (RuntimeError, "index {index} is out of bounds for dimension {dim} with size {size}"),
     "scatter_src_dtype": (RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype"),
+    "operand_type": (TypeError, "unsupported operand type(s): 'Tensor' and '{type}'"),
+    "scatter_no_source": (TypeError, "scatter(): expected a src tensor or a value to scatter, got neither"),
     "scatter_reduce": (RuntimeError, "reduce argument must be either add or multiply."),
     "scatter_reduce_deprecated": (UserWarning, "The reduce argument of torch.scatter with Tensor src is deprecated "
                                                "and will be removed in a future PyTorch release. Use "

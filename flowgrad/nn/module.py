@@ -80,6 +80,7 @@ class Module:
     _param_cls = Parameter      # the facade's Parameter class
     _tensor_cls = Tensor        # the facade's tensor class (buffers, created tensors)
     _facade_classes: dict = {}  # neutral layer class -> the facade's class for it (filled by the facade)
+    _facade_functions: dict = {}  # neutral functional -> the facade's presentation of it (filled by the facade)
     _version: int = 1
     training: bool
     call_super_init: bool = False
@@ -712,6 +713,10 @@ class Module:
         """The class of this module's facade for a neutral layer class, so that a layer building
         sub-layers (MultiheadAttention's out_proj, a Transformer's blocks) builds them in its facade."""
         return self._facade_classes.get(neutral_cls, neutral_cls)
+
+    def _function(self, neutral_fn: Callable) -> Callable:
+        """This module's facade's presentation of a neutral functional (what its `nn.functional` names)."""
+        return self._facade_functions.get(neutral_fn, neutral_fn)
 
 
 def _queue_copy(module, name, param, inp, assign) -> None:

@@ -51,3 +51,23 @@ _kit_signatures.apply(globals(), Tensor, _torch_signatures.LINALG_TOP_LEVEL, {},
 from . import amp, backends, cpu, jit  # noqa: E402
 from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+
+# PyTorch's TypeError for a mistyped argument, looked for only when a call fails
+from ..facade import argtypes as _argtypes_kit  # noqa: E402
+from . import _argtypes  # noqa: E402
+
+
+def _guard(namespace, names, method=False):
+    return _argtypes_kit.guard_all(namespace, names, _argtypes.KINDS, Tensor.policy, Tensor, dtype, method,
+                                   _argtypes.OVERRIDES)
+
+
+def _public(names):
+    return [n for n in names if not n.startswith("_")]
+
+
+_guard(globals(), _public(list(globals())))
+nn.Module._facade_functions.update(_guard(vars(nn.functional), _public(dir(nn.functional))))
+_guard(vars(linalg), _public(dir(linalg)))
+_guard(Tensor, _public(dir(Tensor)), method=True)
+del _guard, _public
