@@ -256,16 +256,6 @@ def _binary_bitwise(fn):
 bitwise_and, bitwise_or, bitwise_xor = (_binary_bitwise(f) for f in (bitwise_and, bitwise_or, bitwise_xor))
 
 
-def where(condition, input=None, other=None):
-    """`input` where `condition` holds, else `other`; with neither, the indices where it holds
-    (`nonzero(condition, as_tuple=True)`)."""
-    if input is None and other is None:
-        return ops.nonzero(condition, as_tuple=True)
-    if input is None or other is None:
-        raise condition.policy.errors.argument_missing(fn="where", argument="input" if input is None else "other")
-    return ops.where(condition, input, other)
-
-
 # --------------------------------------------------------------------------------- shape helpers
 
 def roll(input, shifts, dims=None):
@@ -514,7 +504,7 @@ FUNCTIONS = {
     "tensordot": tensordot, "trace": trace,
     "bincount": bincount, "diag": diag, "allclose": allclose, "isclose": isclose, "equal": equal,
     "bitwise_and": bitwise_and,
-    "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not, "where": where,
+    "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
 }
 
 _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "addcdiv", "lerp", "clamp_min",
@@ -535,7 +525,7 @@ METHODS.update({
 
 
 # torch.sort / argsort / topk return torch.return_types named tuples: these replace simpler versions
-OVERRIDE = ("sort", "argsort", "topk", "where")
+OVERRIDE = ("sort", "argsort", "topk")
 # ops whose (values, indices) result becomes a named tuple
 NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin")
 

@@ -13,9 +13,6 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                  "{dtype_scalar}"),
     "diag_dims": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
     "arg_extremum_bool": (RuntimeError, "{op}(): does not support bool input"),
-    "meshgrid_dims": (RuntimeError, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a "
-                                    "{ndim}-D tensor"),
-    "meshgrid_dtypes": (RuntimeError, "meshgrid expects all tensors to have the same dtype"),
     "vander_bool": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
                                   "Bool"),
     "sub_one_bool": (RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
@@ -25,13 +22,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "heaviside_dtypes": (RuntimeError, "heaviside is not yet implemented for tensors with different dtypes."),
     "isclose_dtypes": (RuntimeError, "{self_scalar} did not match {other_scalar}"),
     "bincount_input": (RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
-    "cdist_dims": (RuntimeError, "cdist only supports at least 2D tensors, {which} got: {ndim}D"),
     "fill_value_dims": (RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with {ndim} "
                                       "dimensions."),
     "einsum_no_operands": (ValueError, "einsum(): must specify the equation string and at least one operand, or at "
                                        "least one operand and its subscripts list"),
-    "einsum_sublist": (NotImplementedError, "einsum(): flowgrad does not support the sublist format "
-                                            "(operand, [dims], ...): give the equation string"),
     "norm_order": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
     "trace_dims": (RuntimeError, "trace: expected a matrix, but got tensor with dim {ndim}"),
     "op_row_unknown_name": (TypeError, "{node}: the formula for {input!r} names {unknown}, which the row does not "

@@ -348,6 +348,8 @@ def where(condition, a=None, b=None):
     `nonzero(condition, as_tuple=True)`, as in PyTorch."""
     if a is None and b is None:
         return nonzero(condition, as_tuple=True)
+    if a is None or b is None:
+        raise condition.policy.errors.argument_missing(fn="where", argument="input" if a is None else "other")
     return E.where(condition, a, b)
 
 
