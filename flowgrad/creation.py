@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from . import backend
+from .autograd.mode import _random_refused
 from .autograd.policy import TORCH, Policy
 from .tensor import Tensor
 
@@ -52,6 +53,8 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
             except OverflowError:
                 raise policy.errors.int_overflow() from None
             if python_data:
+                if arr.dtype.kind in "USO":
+                    _check_leaf(arr, policy, dt)
                 _check_python_ints(arr, dt, policy)
             if dt is None:
                 if arr.dtype == np.float64 and not _has_float64_array(data):
@@ -68,6 +71,18 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
     if device is not None:
         arr = backend.to_device(arr, backend.Device(device))
     return arr
+
+
+def _check_leaf(arr, policy: Policy, dt) -> None:
+    """PyTorch's errors for data holding what is no number (strings, None, other objects); Python
+    numbers NumPy keeps as objects (ints beyond int64) pass. With a dtype to convert to, a TypeError."""
+    leaf = arr.reshape(-1)[0] if arr.size else None
+    if arr.dtype.kind in "US" or isinstance(leaf, str):
+        raise policy.errors.data_type_str(type="str")
+    if dt is not None and not isinstance(leaf, (int, float, bool, complex)):
+        raise policy.errors.data_not_number(type=type(leaf).__name__)
+    if not isinstance(leaf, (int, float, bool, complex)):
+        raise policy.errors.data_dtype_infer(type=type(leaf).__name__)
 
 
 def _first_leaf(data):
@@ -215,11 +230,22 @@ default_generator = Generator()
 
 
 def _gen(generator):
+    """The NumPy generator every random draw of the core comes from (refused inside vmap's
+    randomness="error" mode, as PyTorch refuses any random operation there)."""
+    policy = _random_refused.get()
+    if policy is not None:
+        raise policy.errors.func_vmap_random()
     return (generator or default_generator).rng
 
 
 def _place(arr, device):
     return arr if device is None else backend.to_device(arr, backend.Device(device))
+
+
+def check_probability(policy: Policy, p) -> None:
+    """PyTorch's error for a Bernoulli probability outside [0, 1]."""
+    if not 0 <= p <= 1:
+        raise policy.errors.bernoulli_p(p=p)
 
 
 def rand(shape, dtype=None, device=None, generator=None):
@@ -235,6 +261,17 @@ def randn(shape, dtype=None, device=None, generator=None):
 def randint(low, high, shape, dtype=None, device=None, generator=None):
     dt = backend.to_np_dtype(dtype) or np.dtype(np.int64)
     return _place(_gen(generator).integers(low, high, tuple(shape)).astype(dt), device)
+
+
+def random_bound(dt) -> int:
+    """The exclusive upper bound of `random_()` without bounds: 2**mantissa + 1 for a float dtype (every
+    integer below is exact), max + 1 for an integer dtype, 2 for bool (PyTorch's)."""
+    dt = np.dtype(dt)
+    if dt.kind == "f":
+        return 2 ** (np.finfo(dt).nmant + 1) + 1
+    if dt.kind == "b":
+        return 2
+    return int(np.iinfo(dt).max) + 1
 
 
 def randperm(n, dtype=None, device=None, generator=None):
@@ -267,3 +304,11 @@ def standard_exponential_like(arr, generator=None):
     xp = backend.namespace(arr)
     host = _gen(generator).standard_exponential(arr.shape).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
+
+
+def poisson_like(rate, generator=None):
+    """Poisson(rate) draws shaped and typed as the array `rate`, on its device."""
+    xp = backend.namespace(rate)
+    host = rate if xp is np else xp.asnumpy(rate)
+    draws = _gen(generator).poisson(host.astype(np.float64)).astype(rate.dtype)
+    return draws if xp is np else backend.to_device(draws, backend.device_of(rate))

@@ -171,6 +171,9 @@ class Tensor:
         self._set_requires_grad(bool(value), "int_requires_grad_attr")
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if type(requires_grad) is not bool and not isinstance(requires_grad, np.bool_):
+            raise self.policy.errors.argument_type_at(fn="requires_grad_", argument="requires_grad", position=1,
+                                                      expected="bool", type=type(requires_grad).__name__)
         self._set_requires_grad(bool(requires_grad), "int_requires_grad_method")
         return self
 

@@ -39,7 +39,8 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
         "torch.jit.script": "returns the function, class or module unchanged: flowgrad has no TorchScript",
         "torch.jit.trace": "runs the function once on the example inputs and returns it unchanged: later calls run "
                            "the Python code again, data-dependent branches included",
-        **{f"torch.{name}": _AUTOCAST for name in ("autocast", "amp.autocast", "cpu.amp.autocast")},
+        **{f"torch.{name}": _AUTOCAST for name in ("autocast", "amp.autocast", "cpu.amp.autocast",
+                                                    "cuda.amp.autocast")},
         "torch.set_num_threads": "sizes NumPy's BLAS thread pool through threadpoolctl; without threadpoolctl the "
                                  "count is only recorded, with a warning",
         **{f"torch.cuda.{name}": "with CUDA, raises NotImplementedError: CuPy's memory pool keeps no peak"

@@ -17,6 +17,8 @@ _inference = contextvars.ContextVar("flowgrad.inference", default=False)
 _anomaly = contextvars.ContextVar("flowgrad.anomaly", default=False)
 _saved_hooks = contextvars.ContextVar("flowgrad.saved_hooks", default=())
 _graph_tasks = contextvars.ContextVar("flowgrad.graph_tasks", default=())
+# inside vmap(randomness="error"): the policy whose error a random draw raises, else None
+_random_refused = contextvars.ContextVar("flowgrad.random_refused", default=None)
 FORWARD_TRACES = [False]  # process-wide, not per thread: see set_forward_traces
 TRACING = [False]  # set for good once anomaly mode or forward traces are first switched on: until then
 #                    ops skip the per-thread check (sticky, so contexts copied between tasks can't fool it)

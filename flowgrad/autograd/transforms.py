@@ -8,11 +8,11 @@ They are built on the one reverse-mode engine (`api.grad`), not on a second inte
   (`grad(grad(f))`, `jacfwd(jacrev(f))`) and compose with ordinary autograd; otherwise results are
   detached, as PyTorch returns them;
 - forward mode (`jvp`, `jacfwd`) is computed by reverse mode: jvp by the double-vjp trick, jacfwd as
-  jacrev (the same values; PyTorch's randomness checks of jacfwd are not made);
+  jacrev (the same values);
 - `vmap` calls the function once per batch element on slices of the mapped inputs and stacks the
   results, so values and gradients are PyTorch's, but the function sees unbatched tensors (it may call
-  `.item()` or branch on values, where PyTorch refuses), random functions draw per element (only the
-  default `randomness="error"` is accepted, and it is not enforced), an empty batch is refused, and an
+  `.item()` or branch on values, where PyTorch refuses), only the default `randomness="error"` is
+  built (a random draw inside vmap or jacfwd raises PyTorch's error), an empty batch is refused, and an
   output is treated as unbatched (`out_dims=None`) when it is equal across the batch.
 """
 from __future__ import annotations
@@ -323,7 +323,16 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *, randomness: str 
         raise TORCH.errors.func_randomness(randomness=randomness)
     if randomness != "error":
         raise TORCH.errors.func_randomness_unsupported(api="jacfwd", randomness=randomness)
-    return _jacobian(func, argnums, has_aux, "jacfwd")
+    jac = _jacobian(func, argnums, has_aux, "jacfwd")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        token = mode._random_refused.set(TORCH)   # PyTorch's jacfwd runs under vmap's "error" mode
+        try:
+            return jac(*args, **kwargs)
+        finally:
+            mode._random_refused.reset(token)
+    return wrapper
 
 
 def hessian(func: Callable, argnums=0) -> Callable:
@@ -393,9 +402,13 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
         if sizes[0] == 0:
             raise TORCH.errors.func_vmap_empty_batch()
         results = []
-        for b in range(sizes[0]):
-            sliced = [leaf if a is None else select(leaf, a, b) for leaf, a in zip(flat, axes)]
-            results.append(func(*pytree.unflatten(sliced, spec), **kwargs))
+        token = mode._random_refused.set(TORCH)   # randomness="error": a random draw inside raises
+        try:
+            for b in range(sizes[0]):
+                sliced = [leaf if a is None else select(leaf, a, b) for leaf, a in zip(flat, axes)]
+                results.append(func(*pytree.unflatten(sliced, spec), **kwargs))
+        finally:
+            mode._random_refused.reset(token)
         return _stack_outputs(results, out_dims, name)
 
     return wrapper

@@ -36,25 +36,23 @@ def _one_of(probs, logits, policy):
         raise policy.errors.dist_probs_or_logits()
 
 
-class Bernoulli(ExponentialFamily):
+class _BinaryProbs:
+    """What Bernoulli and Geometric share: one success probability given as `probs` or `logits` (the
+    other computed when asked)."""
+
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
-    support = constraints.boolean
-    has_enumerate_support = True
-    _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits, self._tensor_cls.policy)
         given = probs if probs is not None else logits
         (param,) = self._broadcast(given)
-        if probs is not None:
-            self.probs = param
-        else:
-            self.logits = param
+        setattr(self, "probs" if probs is not None else "logits", param)
         self._param = param
-        super().__init__(() if isinstance(given, numbers.Number) else param._data.shape, validate_args=validate_args)
+        Distribution.__init__(self, () if isinstance(given, numbers.Number) else param._data.shape,
+                              validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Bernoulli, _instance)
+    def _expand_binary(self, cls, batch_shape, _instance):
+        new = self._get_checked_instance(cls, _instance)
         shape = tuple(batch_shape)
         _expand_probs_logits(self, new, shape)
         return self._finish_expand(new, shape)
@@ -66,6 +64,15 @@ class Bernoulli(ExponentialFamily):
     @lazy_property
     def probs(self):
         return logits_to_probs(self.logits, is_binary=True)
+
+
+class Bernoulli(_BinaryProbs, ExponentialFamily):
+    support = constraints.boolean
+    has_enumerate_support = True
+    _mean_carrier_measure = 0
+
+    def expand(self, batch_shape, _instance=None):
+        return self._expand_binary(Bernoulli, batch_shape, _instance)
 
     @property
     def mean(self):

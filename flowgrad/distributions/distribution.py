@@ -186,3 +186,17 @@ class ExponentialFamily(Distribution):
     @property
     def _mean_carrier_measure(self) -> float:
         raise NotImplementedError
+
+    def entropy(self) -> Tensor:
+        """The entropy by the Bregman divergence of the log-normalizer (what a family without its own
+        formula takes)."""
+        from ..autograd import api
+        result = -self._mean_carrier_measure
+        with mode._GradModeGuard(True):
+            nparams = [p.detach().requires_grad_(True) for p in self._natural_params]
+            lg_normal = self._log_normalizer(*nparams)
+            gradients = api.grad([ops.sum(lg_normal)], nparams, create_graph=True, policy=self._policy)
+            result = result + lg_normal
+            for n, g in zip(nparams, gradients):
+                result = result - ops.sum(ops.reshape(n * g, tuple(self._batch_shape) + (-1,)), -1)
+        return result

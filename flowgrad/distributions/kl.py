@@ -15,6 +15,7 @@ from ..autograd.policy import TORCH
 from ..ops import linalg_decomp
 from ..ops import layers as _layers
 from .continuous import Exponential, Uniform
+from .counts import Geometric, Poisson
 from .discrete import Bernoulli, Categorical
 from .dirichlet import Dirichlet
 from .distribution import Distribution, ExponentialFamily
@@ -168,6 +169,16 @@ def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
     return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    return -p.entropy() - ops.log1p(-q.probs) / p.probs - q.logits
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (ops.log(p.rate) - ops.log(q.rate)) - (p.rate - q.rate)
 
 
 @register_kl(Laplace, Laplace)

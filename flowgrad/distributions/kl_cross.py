@@ -1,11 +1,14 @@
 """The KL rules PyTorch registers between different families that flowgrad builds (Beta, Exponential,
-Gamma, Laplace, Normal, Uniform), in PyTorch's formulas; registered when the package is imported."""
+Gamma, Laplace, Normal, Uniform; Bernoulli and Poisson), in PyTorch's formulas; registered when the
+package is imported."""
 from __future__ import annotations
 
 import math
 
 from .. import backend, ops
 from .continuous import Exponential, Uniform
+from .counts import Poisson
+from .discrete import Bernoulli
 from .gamma import Beta, Gamma
 from .kl import register_kl
 from .normal import Laplace, Normal
@@ -22,6 +25,16 @@ def _x_log_x(t):
 
 def _inf_where(mask, result):
     return ops.where(mask, math.inf, result)
+
+
+@register_kl(Bernoulli, Poisson)
+def _kl_bernoulli_poisson(p, q):
+    return -p.entropy() - (p.probs * ops.log(q.rate) - q.rate)
+
+
+@register_kl(Poisson, Bernoulli)
+def _kl_poisson_infinity(p, q):
+    return _infinite_like(p.rate)
 
 
 @register_kl(Beta, Exponential)

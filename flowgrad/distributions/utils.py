@@ -94,3 +94,8 @@ def standard_exponential(shape, like: Tensor) -> Tensor:
 def standard_gamma(concentration: Tensor) -> Tensor:
     """Gamma(concentration, 1) draws, one per element (not differentiable)."""
     return concentration._new(creation.standard_gamma_like(concentration._data))
+
+
+def poisson(rate: Tensor) -> Tensor:
+    """Poisson(rate) draws, one per element (not differentiable)."""
+    return rate._new(creation.poisson_like(rate._data))

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import backend, creation
+from ..creation import check_probability
 from .. import ops
 from ..tensor import Tensor as _CoreTensor
 from ..ops._args import check_fill_value
@@ -132,6 +133,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return _finish(creation.full(t._data.shape, 1, dt, dv), requires_grad)
 
     def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kw):
+        if not isinstance(fill_value, (int, float, bool, complex, np.number, np.bool_, _CoreTensor)):
+            raise policy.errors.argument_type_at(fn="full_like", argument="fill_value", position=2,
+                                                 expected="Number", type=typename(fill_value))
         dt, dv = _like(t, dtype, device)
         fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dt))
         return _finish(creation.full(t._data.shape, fill_value, dt, dv), requires_grad)
@@ -196,23 +200,53 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return _finish(creation.randint(low, high, size, dtype, _dev(device), generator), requires_grad)
 
     def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
+        if not is_long(n):
+            raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
+                                                 type=typename(n))
         return _finish(creation.randperm(n, dtype, _dev(device), generator), requires_grad)
 
     def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, generator=None):
         if high is None:
+            if low == 0:
+                raise policy.errors.argument_missing(fn="randint_like", argument="high")
             low, high = 0, low
+        for name, bound in (("low", low), ("high", high)):
+            if isinstance(bound, _CoreTensor):
+                if bound._data.size != 1:
+                    raise policy.errors.randint_like_bound()
+            elif not is_long(bound):
+                raise policy.errors.argument_type(fn="randint_like", argument=name, expected="int",
+                                                  type=typename(bound))
         return Tensor._make(creation.randint(low, high, input._data.shape, dtype or input._data.dtype,
                                              generator=generator))
 
-    def normal(mean, std, size=None, generator=None):
-        if isinstance(mean, _CoreTensor) or isinstance(std, _CoreTensor):
-            shape = np.broadcast_shapes(*(x._data.shape for x in (mean, std) if isinstance(x, _CoreTensor)))
+    def normal(mean, std=1.0, size=None, generator=None):
+        tensors = [x for x in (mean, std) if isinstance(x, _CoreTensor)]
+        if tensors:
+            if len(tensors) == 2:
+                err = ops.broadcast_error(mean._data.shape, std._data.shape, policy)
+                if err is not None:
+                    raise err
+            for t in tensors:
+                if t._data.dtype.kind != "f":
+                    raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
+            shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
             return mean + std * randn(shape, generator=generator)
         return randn(size, generator=generator) * std + mean
 
-    def bernoulli(p, generator=None):
-        return Tensor._make((creation.rand(p._data.shape, np.float64, generator=generator) < p._data)
-                            .astype(p._data.dtype))
+    def bernoulli(input, p=None, generator=None):
+        """0 / 1 drawn with the probabilities in `input`, or with the one probability `p` in
+        `input`'s shape and dtype."""
+        d = input._data
+        if p is None:
+            if d.dtype.kind != "f":
+                raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
+            if d.size and not bool(((d >= 0) & (d <= 1)).all()):
+                raise policy.errors.bernoulli_probabilities()
+            p = d
+        else:
+            check_probability(policy, p)
+        return Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
         rng = creation._gen(generator)

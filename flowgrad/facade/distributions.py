@@ -13,7 +13,8 @@ from ..distributions import utils as _utils
 SUBMODULES = {"distribution": "Distribution", "exp_family": "ExponentialFamily", "normal": "Normal",
               "laplace": "Laplace", "bernoulli": "Bernoulli", "categorical": "Categorical", "uniform": "Uniform",
               "exponential": "Exponential", "gamma": "Gamma", "beta": "Beta", "dirichlet": "Dirichlet",
-              "multivariate_normal": "MultivariateNormal", "independent": "Independent"}
+              "multivariate_normal": "MultivariateNormal", "independent": "Independent", "poisson": "Poisson",
+              "geometric": "Geometric"}
 
 
 def build(module: str, Tensor: type) -> dict:

@@ -7,6 +7,7 @@ import re
 
 from .. import backend
 from ..autograd.policy import TORCH, Policy
+from ..ops.shape import MemoryFormat
 
 # the torch family's dtype aliases (PyTorch and OneFlow spell them alike)
 DTYPE_ALIASES = {"float16": ("half",), "float32": ("float",), "float64": ("double",), "int16": ("short",),
@@ -21,6 +22,14 @@ def dtype_names(dtypes: dict, aliases: dict = DTYPE_ALIASES) -> dict:
         for alias in aliases.get(np_dtype.name, ()):
             names[alias] = obj
     return names
+
+
+def memory_formats(module: str, shown: str) -> dict:
+    """The facade's `memory_format` class and its four instances (`contiguous_format`,
+    `channels_last`, `channels_last_3d`, `preserve_format`), printing as `<shown>.channels_last`."""
+    cls = type("memory_format", (MemoryFormat,), {"__slots__": (), "__module__": module})
+    return {"memory_format": cls, **{n: cls(n, shown) for n in ("contiguous_format", "channels_last",
+                                                                "channels_last_3d", "preserve_format")}}
 
 
 def make_size(module: str, home: str, policy: Policy) -> type:

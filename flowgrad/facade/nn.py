@@ -13,6 +13,7 @@ def build(module: str, Tensor: type, Parameter: type, **overrides) -> dict:
     Module attributes (a facade's defaults, e.g. OneFlow's `zero_grad(set_to_none=False)`)."""
     attrs = {"__doc__": _nn.Module.__doc__, "__module__": module, "__qualname__": "Module",
              "_param_cls": Parameter, "_tensor_cls": Tensor, "_facade_classes": {},
+             "_facade_functions": {},
              "_default_device": staticmethod(lambda: Tensor._factories._default_device[0]), **overrides}
     out = {"Module": type("Module", (_nn.Module,), attrs)}
     registry = out["Module"]._facade_classes   # neutral class -> this facade's (Module._layer reads it)

@@ -160,13 +160,14 @@ def _call(name: str, params: list[_Param], paired: dict, op_params: list[inspect
     return positional + keywords, var_feed
 
 
-def _overloaded(paired: dict) -> list[list[str]]:
-    """Groups of PyTorch parameters that feed one op parameter (at most one of each may be given)."""
+def _overloaded(paired: dict) -> list[tuple[list[str], bool]]:
+    """Groups of PyTorch parameters that feed one op parameter (at most one of each may be given),
+    each with whether the op needs one of them (its parameter has no default)."""
     groups: dict = {}
     for torch_name, q in paired.items():
         if q != "**" and q.kind is not q.VAR_POSITIONAL:
-            groups.setdefault(q.name, []).append(torch_name)
-    return [g for g in groups.values() if len(g) > 1]
+            groups.setdefault(q.name, (q, []))[1].append(torch_name)
+    return [(g, q.default is q.empty) for q, g in groups.values() if len(g) > 1]
 
 
 def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = False) -> Callable:
@@ -177,6 +178,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     op_params = _op_params(op)
     paired = _pair(name, params, op_params)
     env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
+           "_missing": _missing,
            "write_out": write_out, "_NAME": name}
     head, checks, star = [], [], False
     for i, p in enumerate(params):
@@ -199,15 +201,18 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         test = "is not" if p.default is None or isinstance(p.default, builtins.bool) else "!="
         checks.append(f"    if {p.name} {test} _d{i}:\n"
                       f"        _unsupported(_policy, _NAME, {p.name!r}, {p.name}, _d{i})")
-    for group in _overloaded(paired):
+    for group, needed in _overloaded(paired):
         given = " + ".join(f"({n} is not None)" for n in group)
         checks.append(f"    if {given} > 1:\n        _twice(_policy, _NAME, {group[-1]!r})")
+        if needed:
+            checks.append(f"    if {given} == 0:\n        _missing(_policy, _NAME, {group[0]!r})")
     args, var_feed = _call(name, params, paired, op_params)
     call = f"_op({', '.join(args)})"
     if var_feed is not None:
         # PyTorch's size-like varargs: given positionally (ints or one sequence) or by keyword
         checks.insert(0, f"    if {var_feed} is not None:\n        if _args:\n"
-                         f"            _twice(_policy, _NAME, {var_feed!r})\n        _args = ({var_feed},)")
+                         f"            _twice(_policy, _NAME, {var_feed!r})\n        _args = ({var_feed},)\n"
+                         f"    elif not _args:\n        _missing(_policy, _NAME, {var_feed!r})")
     body = f"    return {call}\n"
     if any(p.name == "out" for p in params):
         inputs = "".join(f"{p.name}, " for p in params if not p.var and p.name != "out")
@@ -230,6 +235,10 @@ def _unsupported(policy, name: str, argument: str, value, default) -> None:
 
 def _twice(policy, name: str, argument: str) -> None:
     raise policy.errors.argument_given_twice(name=name, argument=argument)
+
+
+def _missing(policy, name: str, argument: str) -> None:
+    raise policy.errors.argument_missing(fn=name, argument=argument)
 
 
 def _no_out(policy, name: str) -> None:

@@ -19,6 +19,8 @@ import numpy as np
 
 from .. import backend
 from .. import ops
+from . import cuda_memory
+from .argcheck import typename
 from ..tensor import Tensor
 
 
@@ -109,12 +111,19 @@ def clamp_max(input, max):
     return ops.clamp(input, max=max)
 
 
+def _floats(input):
+    """`input`, a bool or integer tensor cast to the default float dtype (as PyTorch's float ops take them)."""
+    return input if input._data.dtype.kind == "f" else ops.cast(input, backend.default_float())
+
+
 def sinh(input):
-    return (ops.exp(input) - ops.exp(-input)) * 0.5
+    x = _floats(input)
+    return (ops.exp(x) - ops.exp(-x)) * 0.5
 
 
 def cosh(input):
-    return (ops.exp(input) + ops.exp(-input)) * 0.5
+    x = _floats(input)
+    return (ops.exp(x) + ops.exp(-x)) * 0.5
 
 
 def atan(input):
@@ -160,6 +169,8 @@ def fmod(input, other):
 
 
 def frac(input):
+    if input._data.dtype.kind != "f":
+        raise input.policy.errors.not_implemented_for(op="frac_cpu", dtype_scalar=input._data.dtype)
     return input - ops.trunc(input)
 
 
@@ -172,10 +183,13 @@ def signbit(input):
 
 
 def square_(input):
+    if input._data.dtype == np.bool_:   # (a bool squared promotes to int64, which no bool can hold)
+        raise input.policy.errors.result_type_cast(result_scalar=np.dtype(np.int64), want_scalar=input._data.dtype)
     return ops.indexing.inplace(input, lambda x: x * x)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    nan = 0.0 if nan is None else nan
     d = input._data
     xp = backend.namespace(d)
     if d.dtype.kind != "f":
@@ -194,14 +208,26 @@ def float_power(input, exponent):
 
 
 def heaviside(input, values):
-    d = input._data
-    return input._new(backend.namespace(d).heaviside(d, values._data).astype(d.dtype))
+    d, v = input._data, values._data
+    if d.dtype != v.dtype:
+        raise input.policy.errors.heaviside_dtypes()
+    _check_broadcast(input, values)
+    return input._new(backend.namespace(d).heaviside(d, v).astype(d.dtype))
+
+
+def _check_broadcast(a, b) -> None:
+    """The facade's error where two tensors' shapes do not broadcast."""
+    err = ops.broadcast_error(a._data.shape, b._data.shape, a.policy)
+    if err is not None:
+        raise err
 
 
 def _bitwise(name):
-    def fn(input, other=None):
+    def fn(input, other=None):   # (other=None: bitwise_not)
         d = input._data
         xp = backend.namespace(d)
+        if isinstance(other, Tensor):
+            _check_broadcast(input, other)
         if d.dtype.kind == "f":
             raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
         if other is None:
@@ -213,7 +239,21 @@ def _bitwise(name):
 
 
 bitwise_and, bitwise_or, bitwise_xor = _bitwise("bitwise_and"), _bitwise("bitwise_or"), _bitwise("bitwise_xor")
-bitwise_not = _bitwise("bitwise_not")
+_bitwise_not = _bitwise("bitwise_not")
+
+
+def bitwise_not(input):
+    return _bitwise_not(input)
+
+
+def _binary_bitwise(fn):
+    def op(input, other):
+        return fn(input, other)
+    op.__name__ = op.__qualname__ = fn.__name__
+    return op
+
+
+bitwise_and, bitwise_or, bitwise_xor = (_binary_bitwise(f) for f in (bitwise_and, bitwise_or, bitwise_xor))
 
 
 # --------------------------------------------------------------------------------- shape helpers
@@ -222,10 +262,8 @@ def roll(input, shifts, dims=None):
     if dims is None:
         flat = ops.reshape(input, (-1,))
         return ops.reshape(roll(flat, shifts, 0), input._data.shape)
-    if isinstance(shifts, int):
-        shifts = (shifts,)
-    if isinstance(dims, int):
-        dims = (dims,)
+    shifts = ops.shape.parse_shape((shifts,), input.policy)
+    dims = ops.shape.parse_shape((dims,), input.policy)
     out = input
     for s, d in zip(shifts, dims):
         n = input._data.shape[d]
@@ -349,12 +387,18 @@ def diag(x, diagonal=0):
 
 
 def trace(input):
+    if input._data.dtype == np.bool_:
+        raise input.policy.errors.not_implemented_for(op="trace", dtype_scalar=input._data.dtype)
     if input._data.ndim != 2:
         raise input.policy.errors.trace_dims(ndim=input._data.ndim)
     return ops.sum(diag(input))
 
 
 def bincount(input, weights=None, minlength=0):
+    if input._data.dtype.kind not in "iu":
+        raise input.policy.errors.not_implemented_for(op="bincount_cpu", dtype_scalar=input._data.dtype)
+    if input._data.ndim != 1:
+        raise input.policy.errors.bincount_input()
     d = input._host()
     w = None if weights is None else weights._host()
     res = np.bincount(d, w, minlength)
@@ -364,7 +408,10 @@ def bincount(input, weights=None, minlength=0):
 # ------------------------------------------------------------------------------- properties
 
 def is_contiguous(self, memory_format=None) -> bool:
-    return bool(self._data.flags.c_contiguous) if hasattr(self._data, "flags") else True
+    if not hasattr(self._data, "flags"):
+        return True
+    name = ops.shape._format_name(self, memory_format, "is_contiguous")
+    return ops.in_memory_format(self._data, None if name == "preserve_format" else name)
 
 
 def stride(self, dim=None):
@@ -389,8 +436,20 @@ def _is_complex(self) -> bool:
     return self._data.dtype.kind == "c"
 
 
-def _returns_self(self, *args, **kwargs):
+def share_memory_(self):
+    """The tensor itself: a NumPy array is already in memory other processes can be handed."""
     return self
+
+
+def pin_memory(self):
+    """A copy in page-locked host memory (CuPy's), as PyTorch's; without a CUDA device PyTorch's
+    error, as a CPU build of PyTorch raises."""
+    if not cuda_memory.available() or self.device.type != "cpu":
+        raise self.policy.errors.accelerator_unavailable()
+    import cupyx
+    pinned = cupyx.empty_pinned(self._data.shape, self._data.dtype)
+    pinned[...] = self._data
+    return self._new(pinned)
 
 
 def _H(self):
@@ -400,11 +459,20 @@ def _H(self):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    _check_close(input, other)
     return bool(np.allclose(np.asarray(input._host()), np.asarray(other._host()), rtol, atol, equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_close(input, other)
     return input._new(backend.namespace(input._data).isclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def _check_close(input, other) -> None:
+    """PyTorch's errors for isclose / allclose of two dtypes or of shapes that do not broadcast."""
+    if input._data.dtype != other._data.dtype:
+        raise input.policy.errors.isclose_dtypes(self_scalar=input._data.dtype, other_scalar=other._data.dtype)
+    _check_broadcast(input, other)
 
 
 def equal(input, other) -> bool:
@@ -450,8 +518,8 @@ METHODS.update({
     "addcmul_": _inplace(addcmul), "addcdiv_": _inplace(addcdiv), "lerp_": _inplace(lerp), "square_": square_,
     "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": _inplace(ops.abs),
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
-    "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": _returns_self,
-    "share_memory_": _returns_self, "H": property(_H), "allclose": allclose, "isclose": isclose,
+    "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,
+    "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
     "equal": equal, "diag": _diag_method, "addmm": _addmm,
 })
 

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import backend, creation
+from ..creation import check_probability
 from ..autograd import api
 from ..tensor import Tensor as _CoreTensor
 from ..tensor import _init
@@ -119,6 +120,7 @@ class Tensor(_CoreTensor):
         dt = kwargs.pop("dtype", None)
         dev = kwargs.pop("device", None)
         copy = kwargs.pop("copy", False)
+        memory_format = kwargs.pop("memory_format", None)
         for a in args:
             if isinstance(a, backend.DType) or (isinstance(a, type) and a in (float, int, bool)):
                 dt = a
@@ -126,18 +128,29 @@ class Tensor(_CoreTensor):
                 dev = a
             elif isinstance(a, _CoreTensor):
                 dt, dev = a.dtype, a.device
+            elif a is not None:
+                raise self.policy.errors.nn_to_arguments(type=type(a).__name__)
         out = self
         if dev is not None:
             out = ops.to_device(out, backend.Device(dev))
         if dt is not None:
             out = cast(out, dt)
+        if memory_format is not None and ops.shape._format_name(out, memory_format, "to") != "preserve_format":
+            out = ops.contiguous(out, memory_format)   # a copy only where the layout changes
         if copy and out is self:
-            out = ops.clone(self)
+            out = ops.clone(self, memory_format)
         return out
 
     def type(self, dtype=None):
         if dtype is None:
             return self.policy.type_name(self._data.dtype)
+        if not isinstance(dtype, (str, type, backend.DType)):
+            raise self.policy.errors.tensor_type_arg()
+        if isinstance(dtype, str):   # a type name: 'torch.FloatTensor'
+            match = [dt for dt in backend.DTYPES if self.policy.type_name(dt) == dtype]
+            if not match:
+                raise self.policy.errors.tensor_type_name(name=dtype)
+            dtype = self._dtypes[match[0]]
         return self.to(dtype)
 
     def _cast(self, name):
@@ -221,13 +234,15 @@ class Tensor(_CoreTensor):
 
     def random_(self, low=0, high=None, generator=None):
         from ..ops import indexing
-        if high is None:
-            low, high = 0, low
+        if high is None:   # random_(to), or without bounds every integer the dtype holds exactly
+            low, high = (0, creation.random_bound(self._data.dtype)) if low == 0 else (0, low)
         return indexing.inplace(self, lambda x: x._new(creation.randint(low, high, x._data.shape, x._data.dtype,
                                                                         generator=generator)))
 
     def bernoulli_(self, p=0.5, generator=None):
         from ..ops import indexing
+        if not isinstance(p, _CoreTensor):
+            check_probability(self.policy, p)
         return indexing.inplace(self, lambda x: x._new((creation.rand(x._data.shape, np.float64, generator=generator)
                                                         < p).astype(x._data.dtype)))
 

@@ -9,6 +9,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dist_param_constraint": (ValueError, "Expected parameter {param} ({type} of shape {shape}) of distribution "
                                           "{dist} to satisfy the constraint {constraint}, but found invalid values:\n"
                                           "{value}"),
+    "dist_probs_positive": (ValueError, "Expected parameter probs ({type} of shape {shape}) of distribution {dist} to "
+                                        "be positive but found invalid values:\n{value}"),
     "dist_value_not_tensor": (ValueError, "The value argument to log_prob must be a Tensor"),
     "dist_value_event_shape": (ValueError, "The right-most size of value must match event_shape: {size} vs "
                                            "{event}."),

@@ -43,6 +43,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "func_stack_classes": (RuntimeError, "stack_module_state: Expected all models to be of the same class."),
     "func_stack_requires_grad": (RuntimeError, "Expected {name} from each model to have the same .requires_grad"),
     "func_jacrev_chunk_size": (ValueError, "jacrev: `chunk_size` should be greater than 0."),
+    "func_vmap_random": (RuntimeError, "vmap: called random operation while in randomness error mode. Please either "
+                                       "use the 'same' or 'different' randomness flags on vmap or perform the "
+                                       "randomness operation out of vmap"),
     "func_randomness": (RuntimeError, "Only allowed values for randomness are 'error', 'different', or 'same'. "
                                       "Got {randomness}"),
     "func_randomness_unsupported": (NotImplementedError, "{api}(randomness={randomness!r}) is not supported by "

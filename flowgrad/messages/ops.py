@@ -12,6 +12,21 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "norm_dtype": (RuntimeError, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                  "{dtype_scalar}"),
     "diag_dims": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
+    "arg_extremum_bool": (RuntimeError, "{op}(): does not support bool input"),
+    "vander_bool": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
+                                  "Bool"),
+    "sub_one_bool": (RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                                   "trying to invert a mask, use the `~` or `logical_not()` operator instead."),
+    "relu_bool": (RuntimeError, "Boolean inputs not supported for relu"),
+    "hardtanh_bool": (RuntimeError, "Bool inputs not supported for hardtanh"),
+    "heaviside_dtypes": (RuntimeError, "heaviside is not yet implemented for tensors with different dtypes."),
+    "isclose_dtypes": (RuntimeError, "{self_scalar} did not match {other_scalar}"),
+    "bincount_input": (RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
+    "fill_value_dims": (RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with {ndim} "
+                                      "dimensions."),
+    "einsum_no_operands": (ValueError, "einsum(): must specify the equation string and at least one operand, or at "
+                                       "least one operand and its subscripts list"),
+    "norm_order": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
     "trace_dims": (RuntimeError, "trace: expected a matrix, but got tensor with dim {ndim}"),
     "op_row_unknown_name": (TypeError, "{node}: the formula for {input!r} names {unknown}, which the row does not "
                                        "declare"),
@@ -81,6 +96,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "shape_dim_invalid": (RuntimeError, "invalid shape dimension {size} at index {index} of shape {shape}"),
     "shape_infer_twice": (RuntimeError, "only one dimension can be inferred"),
     "shape_invalid": (RuntimeError, "shape '{shape}' is invalid for input of size {numel}"),
+    "memory_format_type": (TypeError, "{op}(): argument 'memory_format' must be torch.memory_format, not {type}"),
+    "memory_format_rank": (RuntimeError, "required rank {rank} tensor to use {name} format"),
+    "contiguous_preserve": (RuntimeError, "preserve memory format is unsupported by the contiguous operator"),
     "view_stride": (RuntimeError, "view size is not compatible with input tensor's size and stride (at least one "
                                   "dimension spans across two contiguous subspaces). Use .reshape(...) instead."),
     "flatten_dims": (RuntimeError, "flatten() has invalid args: start_dim cannot come after end_dim"),
@@ -142,6 +160,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "index_ndim": (RuntimeError, "Index tensor must have the same number of dimensions as {name} tensor"),
     "index_bounds": (RuntimeError, "index {index} is out of bounds for dimension {dim} with size {size}"),
     "scatter_src_dtype": (RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype"),
+    "operand_type": (TypeError, "unsupported operand type(s): 'Tensor' and '{type}'"),
+    "scatter_no_source": (TypeError, "scatter(): expected a src tensor or a value to scatter, got neither"),
     "scatter_reduce": (RuntimeError, "reduce argument must be either add or multiply."),
     "scatter_reduce_deprecated": (UserWarning, "The reduce argument of torch.scatter with Tensor src is deprecated "
                                                "and will be removed in a future PyTorch release. Use "

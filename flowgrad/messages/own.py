@@ -21,6 +21,8 @@ MESSAGES: dict[str, str] = {
     "adapter_varargs_gap": "{name}: the op's varargs follow an unfilled parameter",
     "adapter_positional_gap": "{name}: positional-only op parameter {parameter!r} after a gap",
     "adapter_unreached": "{name}: required parameter {parameter!r} reaches no op parameter",
+    # the argument-type table (facade/argtypes.py)
+    "argtypes_unknown_kind": "unknown argument kind {kind!r}",
 }
 
 

@@ -41,6 +41,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dtypeinfo_arity": (TypeError, "{fn}() takes 1 positional argument but {given} were given"),
     "dtypeinfo_readonly": (AttributeError, "attribute '{name}' of '{module}.{fn}' objects is not writable"),
     "dtypeinfo_pickle": (TypeError, "cannot pickle '{module}.{fn}' object"),
+    "accelerator_unavailable": (RuntimeError, "Cannot access accelerator device when none is available."),
     "predicate_not_tensor": (TypeError, "{fn}(): argument 'input' (position 1) must be Tensor, not {type}"),
     # matmul precision and determinism (flowgrad/facade/settings.py)
     "matmul_precision_type": (RuntimeError, "set_float32_matmul_precision expects a str, but got {type}"),

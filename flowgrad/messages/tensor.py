@@ -57,9 +57,30 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                 "type {type} at pos {pos}"),
     "size_unpack": (TypeError, "{fn}(): argument 'size' failed to unpack the object at pos {pos} with error \"type "
                                "must be tuple of ints,but got {type}\""),
+    "argument_type_at": (TypeError, "{fn}(): argument '{argument}' (position {position}) must be {expected}, not "
+                                    "{type}"),
+    "randint_like_bound": (RuntimeError, "high must be a scalar tensor and on CPU"),
+    "tensor_type_arg": (TypeError, "dtype must be a type, str, or dtype object"),
+    "tensor_type_name": (ValueError, "invalid type: {name!r}"),
+    "dims_type": (TypeError, "dim must be an int or a tuple of ints, but got {type}"),
+    "shape_type": (TypeError, "the sizes must be a tuple of ints, not {type}"),
+    "shape_element": (TypeError, "the sizes must be a tuple of ints, but found an element of type {type}"),
+    "data_type_str": (TypeError, "new(): invalid data type '{type}'"),
+    "data_not_number": (TypeError, "must be real number, not {type}"),
+    "data_dtype_infer": (RuntimeError, "Could not infer dtype of {type}"),
+    "argument_missing": (TypeError, "{fn}() missing 1 required positional arguments: \"{argument}\""),
+    "argument_type": (TypeError, "{fn}(): argument '{argument}' must be {expected}, not {type}"),
+    "argument_element_at": (TypeError, "{fn}(): argument '{argument}' (position {position}) must be {expected}, but "
+                                       "found element of type {type} at pos {pos}"),
+    "argument_element": (TypeError, "{fn}(): argument '{argument}' must be {expected}, but found element of type "
+                                    "{type} at pos {pos}"),
     "size_positional": (TypeError, "{fn}() takes 1 positional argument but {given} were given"),
     "size_negative_zeros": (RuntimeError, "zeros: Dimension size must be non-negative."),
     "size_negative": (RuntimeError, "Trying to create tensor with negative dimension {dim}: {shape}"),
+    "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
+    "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                                              "this error message be improved?  If so, please report an enhancement "
+                                              "request to PyTorch.)"),
     "exponential_dtype": (RuntimeError, "Exponential distribution is a continuous probability distribution. dtype must "
                                         "be a floating point but you specified {dtype_scalar}"),
     "arange_sign": (RuntimeError, "upper bound and lower bound inconsistent with step sign"),

@@ -72,7 +72,22 @@ def relu6(input, inplace: bool = False):
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    for name, bound in (("min_val", min_val), ("max_val", max_val)):
+        if not isinstance(bound, (int, float)):
+            raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
+                                                    type=type(bound).__name__)
+    kind = input._data.dtype.kind
+    if kind != "f":   # an integer tensor keeps its dtype: the bounds as integers
+        if kind == "b":
+            raise input.policy.errors.hardtanh_bool()
+        min_val, max_val = int(min_val), int(max_val)
     return input.clamp_(min_val, max_val) if inplace else ops.clamp(input, min_val, max_val)
+
+
+def _floats_only(input, kernel: str) -> None:
+    """PyTorch's error for an activation of a bool or integer tensor (its kernels are float-only)."""
+    if input._data.dtype.kind != "f":
+        raise input.policy.errors.not_implemented_for(op=kernel, dtype_scalar=input._data.dtype)
 
 
 def _inplace(input, out):
@@ -80,6 +95,7 @@ def _inplace(input, out):
 
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
+    _floats_only(input, "leaky_relu_cpu")
     if inplace:
         return ops.indexing.inplace(input, lambda x: _layers.leaky_relu(x, negative_slope))
     return _layers.leaky_relu(input, negative_slope)
@@ -103,12 +119,14 @@ def prelu(input, weight):
 
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
+    _floats_only(input, "elu_cpu")
     if inplace:
         return ops.indexing.inplace(input, lambda x: _layers.elu(x, alpha))
     return _layers.elu(input, alpha)
 
 
-def gelu(input, approximate: str = "none"):
+def gelu(input, *, approximate: str = "none"):
+    _floats_only(input, "GeluKernelImpl")
     if approximate == "none":
         return _layers.gelu(input)
     if approximate == "tanh":
@@ -117,12 +135,14 @@ def gelu(input, approximate: str = "none"):
 
 
 def silu(input, inplace: bool = False):
+    _floats_only(input, "silu_cpu")
     if inplace:
         return ops.indexing.inplace(input, _layers.silu)
     return _layers.silu(input)
 
 
 def mish(input, inplace: bool = False):
+    _floats_only(input, "mish_cpu")
     out = input * ops.tanh(_layers.softplus(input))
     return _inplace(input, out) if inplace else out
 
@@ -136,6 +156,7 @@ def tanh(input):
 
 
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    _floats_only(input, "softplus_cpu")
     return _layers.softplus(input, beta, threshold)
 
 
@@ -144,20 +165,25 @@ def softsign(input):
 
 
 def hardsigmoid(input, inplace: bool = False):
+    _floats_only(input, "hardsigmoid_cpu")
     out = ops.clamp(input / 6 + 0.5, 0.0, 1.0)
     return _inplace(input, out) if inplace else out
 
 
 def hardswish(input, inplace: bool = False):
+    _floats_only(input, "hardswish_cpu")
     out = input * ops.clamp(input + 3, 0.0, 6.0) / 6
     return _inplace(input, out) if inplace else out
 
 
 def logsigmoid(input):
+    _floats_only(input, "log_sigmoid_cpu")
     return -_layers.softplus(-input)
 
 
 def tanhshrink(input):
+    if input._data.dtype == np.bool_:
+        raise input.policy.errors.sub_one_bool()
     return input - ops.tanh(input)
 
 
@@ -201,6 +227,8 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     if not training or p == 0.0:
         return input
     d = input._data
+    if d.dtype.kind != "f":   # the kept values are scaled by 1 / (1 - p): a float
+        raise input.policy.errors.result_type_cast(result_scalar=backend.default_float(), want_scalar=d.dtype)
     if p == 1.0:
         mask = backend.namespace(d).zeros(d.shape, dtype=d.dtype)
     else:
@@ -223,9 +251,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float =
             if padding_idx < -n:
                 raise weight.policy.errors.nn_padding_idx()
             padding_idx += n
+    if sparse:   # flowgrad has no sparse tensors for the gradient
+        raise weight.policy.errors.argument_unsupported(name="embedding", argument="sparse", value=sparse,
+                                                        default=False)
     if max_norm is not None:
         _embedding_renorm(weight, input, max_norm, norm_type)
-    return _layers.embedding(input, weight, padding_idx)
+    return _layers.embedding(input, weight, padding_idx, scale_grad_by_freq)
 
 
 def _embedding_renorm(weight, input, max_norm, norm_type):

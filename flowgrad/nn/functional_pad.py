@@ -13,7 +13,7 @@ __all__ = ["pad"]
 
 
 def pad(input, pad, mode: str = "constant", value=None):
-    pad = tuple(int(p) for p in pad)
+    pad = ops.shape.parse_shape((pad,), input.policy)   # ints only, as PyTorch's
     if mode == "constant":
         return _conv.constant_pad(input, pad, 0 if value is None else value)
     policy = input.policy

@@ -319,6 +319,9 @@ class Embedding(Module):
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
                  _freeze: bool = False, device=None, dtype=None) -> None:
         super().__init__()
+        if sparse:   # flowgrad has no sparse tensors for the gradient
+            raise self._tensor_cls.policy.errors.argument_unsupported(name="Embedding", argument="sparse",
+                                                                      value=sparse, default=False)
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:

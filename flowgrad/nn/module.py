@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .. import backend
+from .. import backend, ops
 from ..autograd import mode
 from ..autograd.graph import RemovableHandle, add_hook
 from ..tensor import zero_grads
@@ -80,6 +80,7 @@ class Module:
     _param_cls = Parameter      # the facade's Parameter class
     _tensor_cls = Tensor        # the facade's tensor class (buffers, created tensors)
     _facade_classes: dict = {}  # neutral layer class -> the facade's class for it (filled by the facade)
+    _facade_functions: dict = {}  # neutral functional -> the facade's presentation of it (filled by the facade)
     _version: int = 1
     training: bool
     call_super_init: bool = False
@@ -449,7 +450,7 @@ class Module:
         device = kwargs.pop("device", None)
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
+        memory_format = kwargs.pop("memory_format", None)
         for a in args:
             if isinstance(a, Tensor):
                 device, dtype = a.device, a._data.dtype
@@ -465,12 +466,19 @@ class Module:
         if np_dt is not None and np_dt.kind != "f":
             raise self._tensor_cls.policy.errors.nn_to_dtype(dtype=repr(self._tensor_cls._dtypes[np_dt]))
         dev = backend.Device(device) if device is not None else None
+        rank = None
+        if memory_format is not None:
+            if not isinstance(memory_format, ops.MemoryFormat):
+                raise self._tensor_cls.policy.errors.memory_format_type(op="to", type=type(memory_format).__name__)
+            rank = ops.channels_last_rank(memory_format)   # only parameters of that rank change layout
 
         def convert(a):
             if dev is not None:
                 a = backend.to_device(a, dev)
             if np_dt is not None and a.dtype.kind == "f" and a.dtype != np_dt:
                 a = a.astype(np_dt)
+            if rank is not None and a.ndim == rank and not ops.in_memory_format(a, memory_format.name):
+                a = ops.laid_out(a, memory_format.name)
             return a
         return self._apply(convert)
 
@@ -705,6 +713,10 @@ class Module:
         """The class of this module's facade for a neutral layer class, so that a layer building
         sub-layers (MultiheadAttention's out_proj, a Transformer's blocks) builds them in its facade."""
         return self._facade_classes.get(neutral_cls, neutral_cls)
+
+    def _function(self, neutral_fn: Callable) -> Callable:
+        """This module's facade's presentation of a neutral functional (what its `nn.functional` names)."""
+        return self._facade_functions.get(neutral_fn, neutral_fn)
 
 
 def _queue_copy(module, name, param, inp, assign) -> None:

@@ -25,14 +25,20 @@ from .layers import GELU, Dropout, LayerNorm, Linear, ReLU
 from .module import Module
 
 
-def _activation_fn(activation, policy) -> Callable:
+def _activation_fn(activation, module) -> Callable:
+    """The activation function a layer keeps: a name's, or the one given, as the layer's facade presents it."""
     if isinstance(activation, str):
         if activation == "relu":
-            return F.relu
-        if activation == "gelu":
-            return F.gelu
-        raise policy.errors.transformer_activation(activation=activation)
-    return activation
+            activation = F.relu
+        elif activation == "gelu":
+            activation = F.gelu
+        else:
+            raise module._tensor_cls.policy.errors.transformer_activation(activation=activation)
+    return module._function(activation)
+
+
+def _neutral(fn):
+    return getattr(fn, "__wrapped__", fn)
 
 
 def _seq_len(src, batch_first: bool) -> int:
@@ -83,10 +89,10 @@ class TransformerEncoderLayer(Module):
         self.norm2 = self._layer(LayerNorm)(d_model, eps=layer_norm_eps, bias=bias, **factory)
         self.dropout1 = self._layer(Dropout)(dropout)
         self.dropout2 = self._layer(Dropout)(dropout)
-        activation = _activation_fn(activation, self._tensor_cls.policy)
-        if activation is F.relu or isinstance(activation, ReLU):
+        activation = _activation_fn(activation, self)
+        if _neutral(activation) is F.relu or isinstance(activation, ReLU):
             self.activation_relu_or_gelu = 1
-        elif activation is F.gelu or isinstance(activation, GELU):
+        elif _neutral(activation) is F.gelu or isinstance(activation, GELU):
             self.activation_relu_or_gelu = 2
         else:
             self.activation_relu_or_gelu = 0
@@ -95,7 +101,7 @@ class TransformerEncoderLayer(Module):
     def __setstate__(self, state):
         super().__setstate__(state)
         if not hasattr(self, "activation"):
-            self.activation = F.relu
+            self.activation = self._function(F.relu)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", _dtype(src_mask),
@@ -141,11 +147,12 @@ class TransformerDecoderLayer(Module):
         self.dropout1 = self._layer(Dropout)(dropout)
         self.dropout2 = self._layer(Dropout)(dropout)
         self.dropout3 = self._layer(Dropout)(dropout)
-        self.activation = _activation_fn(activation, self._tensor_cls.policy)
+        self.activation = _activation_fn(activation, self)
 
     def __setstate__(self, state):
-        state.setdefault("activation", F.relu)
         super().__setstate__(state)
+        if "activation" not in state:
+            self.activation = self._function(F.relu)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal: bool = False, memory_is_causal: bool = False):

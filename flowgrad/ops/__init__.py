@@ -54,7 +54,10 @@ _INPLACE = {"add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul
             "fill": fill, "copy": copy_from, "scatter": scatter, "scatter_add": scatter_add, "tril": tril,
             "triu": triu, "remainder": remainder, "clamp_min": lambda x, m: clamp(x, min=m),
             "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put, "index_add": index_add,
-            "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce, "cumprod": cumprod}
+            "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce, "cumprod": cumprod,
+            # comparisons in place: 1 / 0 (True / False) in self's dtype
+            "eq": eq, "ne": ne, "not_equal": ne, "lt": lt, "less": lt, "le": le, "less_equal": le, "gt": gt,
+            "greater": gt, "ge": ge, "greater_equal": ge}
 for _name, _fn in _INPLACE.items():
     setattr(Tensor, _name + "_", _inplace_method(_fn))
 for _name, _fn in (("__iadd__", add), ("__isub__", sub), ("__imul__", mul), ("__itruediv__", div),

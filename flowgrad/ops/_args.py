@@ -12,6 +12,7 @@ from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 _SCALARS = (bool, int, float)
+NOT_OPERANDS = (type(None), str, bytes, list, tuple, dict, set)   # what no tensor operation takes as an operand
 _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 
@@ -80,6 +81,8 @@ def binary_arrays(a, b, float_result: bool = False):
     if not isinstance(s, _SCALARS):
         if isinstance(s, np.generic):
             s = s.item()
+        elif isinstance(s, NOT_OPERANDS):
+            raise cls.policy.errors.operand_type(type=typename(s))
         else:
             s = as_tensor_like(s, t)
             return binary_arrays(a if ta is not None else s, s if ta is not None else b, float_result)
@@ -168,10 +171,26 @@ def normalize_dim(dim: int, ndim: int, policy=None) -> int:
     return dim % n
 
 
+def dim_ints(dim) -> tuple:
+    """Dims given as a one-element integer tensor (or a sequence of them); anything else (a tensor of
+    several, floats, strings, bools): PyTorch's TypeError."""
+    items = dim if isinstance(dim, (tuple, list)) else (dim,)
+    out = []
+    for d in items:
+        a = d._data if isinstance(d, Tensor) else None
+        if isinstance(d, bool) or not (isinstance(d, (int, np.integer)) or
+                                       (a is not None and a.size == 1 and a.dtype.kind in "iu")):
+            raise TORCH.errors.dims_type(type=typename(d))
+        out.append(int(a) if a is not None else int(d))
+    return tuple(out)
+
+
 def normalize_dims(dim, ndim: int) -> tuple:
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (int(dim),)
+    elif not isinstance(dim, (tuple, list)) or not _builtins.all(isinstance(d, (int, np.integer)) for d in dim):
+        dim = dim_ints(dim)
     dims = tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
     return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and has nothing to reduce

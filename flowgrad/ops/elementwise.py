@@ -1,6 +1,7 @@
 """Elementwise primitives: arithmetic, unary math, comparisons, where, casts."""
 from __future__ import annotations
 
+import builtins
 import math
 
 import numpy as np
@@ -8,7 +9,7 @@ import numpy as np
 from .. import backend
 from ..autograd.policy import policy_of
 from ..tensor import Tensor
-from ._args import binary_arrays, check_same, reraise_broadcast
+from ._args import NOT_OPERANDS as _NOT_OPERANDS, binary_arrays, check_same, reraise_broadcast
 from ._declare import _grad_enabled, derivative, identity, recording, variant
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
@@ -208,10 +209,16 @@ def pow(a, b):
     if type(y) is int and y >= 0:   # (x ** 2: no inf/NaN made here, no warning to silence)
         r = x ** y
     elif getattr(y, "dtype", None) is not None and y.dtype.kind in "iu":
-        r = _int_power(_xp(x, y), x, y)
+        try:
+            r = _int_power(_xp(x, y), x, y)
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     else:
         with backend.quiet(_xp(x, y)):
-            r = x ** y
+            try:
+                r = x ** y
+            except ValueError as e:
+                reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if not recording(ta, tb):
         return out
@@ -240,7 +247,10 @@ MinimumBackward0 = derivative("MinimumBackward0",
 def _extremum(node_cls, fn, a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    out = cls._make(getattr(xp, fn)(x, y))
+    try:
+        out = cls._make(getattr(xp, fn)(x, y))
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
     if recording(ta, tb):
         node_cls.record((ta, tb), out)
     return out
@@ -262,11 +272,23 @@ def remainder(a, b):
     xp = _xp(x, y)
     _check_divisor(cls, x, y)
     with backend.quiet(xp):
-        r = xp.remainder(x, y)
+        try:
+            r = xp.remainder(x, y)
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     out = cls._make(r)
     if recording(ta):
         RemainderBackward0.record((ta, None), out)
     return out
+
+
+def _no_derivative(grad, op):
+    raise grad.policy.errors.derivative_not_implemented(op=op)
+
+
+# an op PyTorch gives no derivative: its node raises in backward (floor division, scatter's reduce=)
+NoDerivative = derivative("NotImplemented", keep="op", self=lambda grad, op: _no_derivative(grad, op),
+                          other=lambda grad, op: _no_derivative(grad, op))
 
 
 def floor_divide(a, b):
@@ -274,7 +296,13 @@ def floor_divide(a, b):
     xp = _xp(x, y)
     _check_divisor(cls, x, y)
     with backend.quiet(xp):
-        return cls._make(xp.floor_divide(x, y))
+        try:
+            out = cls._make(xp.floor_divide(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
+    if recording(ta, tb):
+        NoDerivative.record((ta, tb), out, "aten::floor_divide")
+    return out
 
 
 def _squared_norm(self, other):
@@ -290,7 +318,10 @@ Atan2Backward0 = derivative("Atan2Backward0",
 
 def atan2(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
-    out = cls._make(backend.namespace(x).arctan2(x, y))
+    try:
+        out = cls._make(backend.namespace(x).arctan2(x, y))
+    except ValueError as e:
+        reraise_broadcast(e, cls, x, y)
     if recording(ta, tb):
         Atan2Backward0.record((ta, tb), out)
     return out
@@ -325,9 +356,10 @@ def where(condition, a, b):
 
 # ------------------------------------------------------------------------------- unary
 
-def _unary(name, node_cls, forward, float_out=True, quiet=False):
+def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=None):
     """The forward of a one-input op: `forward(xp, array)`, recorded as `node_cls`; `quiet` for
-    the ops that can make inf/NaN (silently, as PyTorch's)."""
+    the ops that can make inf/NaN (silently, as PyTorch's); `bool_kernel`: the kernel PyTorch names
+    refusing a bool tensor."""
     record = node_cls.record
     if quiet:
         loud = forward
@@ -338,8 +370,11 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False):
 
     def op(x):
         d = x._data
-        if float_out and d.dtype.kind != "f":
-            d = d.astype(backend.default_float())
+        if float_out:
+            if d.dtype.kind != "f":
+                d = d.astype(backend.default_float())
+        elif bool_kernel is not None and d.dtype == np.bool_:
+            raise x.policy.errors.not_implemented_for(op=bool_kernel, dtype_scalar=d.dtype)
         out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
         if _grad_enabled() and x._requires_grad:
             record((x,), out)
@@ -440,8 +475,17 @@ def threshold_backward(grad, result):
 
 tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp, d: xp.tanh(d))
 sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
-relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward),
-              lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d, float_out=False)
+_relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward), lambda xp, d: xp.maximum(d, 0),
+               float_out=False)
+
+
+def relu(x):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.relu_bool()
+    return _relu(x)
+
+
+relu.node = _relu.node
 _abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
               lambda xp, d: xp.abs(d), float_out=False)
 
@@ -488,10 +532,33 @@ def sign(x):
     return out
 
 
-round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False)
-floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False)
-ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False)
-trunc = _unary("trunc", derivative("TruncBackward0", self=_zero_grad), lambda xp, d: xp.trunc(d), float_out=False)
+_round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False,
+                bool_kernel="round_vml_cpu")
+floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False,
+               bool_kernel="floor_vml_cpu")
+ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False,
+              bool_kernel="ceil_vml_cpu")
+trunc = _unary("trunc", derivative("TruncBackward0", self=_zero_grad), lambda xp, d: xp.trunc(d), float_out=False,
+               bool_kernel="trunc_vml_cpu")
+RoundBackward1 = derivative("RoundBackward1", self=_zero_grad)
+
+
+def round(x, decimals=0):
+    """Round half to even; with `decimals`, at that decimal place (negative: left of the point),
+    as PyTorch computes it in the tensor's dtype: rint(x * 10**decimals) / 10**decimals."""
+    if decimals == 0:
+        return _round(x)   # (an integer tensor as it is)
+    d = x._data
+    if d.dtype.kind != "f":
+        raise x.policy.errors.not_implemented_for(op="round_cpu", dtype_scalar=d.dtype)
+    xp = backend.namespace(d)
+    scale = d.dtype.type(10.0 ** builtins.abs(decimals))
+    with backend.quiet(xp):
+        r = xp.rint(d * scale) / scale if decimals > 0 else xp.rint(d / scale) * scale
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        RoundBackward1.record((x,), out)
+    return out
 
 
 def _clamp_grad(grad, self, min, max):
@@ -583,7 +650,10 @@ def _compare(ufunc_name):
     def op(a, b):
         cls, x, y, ta, tb = binary_arrays(a, b)
         xp = _xp(x, y)
-        return cls._make(getattr(xp, ufunc_name)(x, y))
+        try:
+            return cls._make(getattr(xp, ufunc_name)(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     op.__name__ = ufunc_name
     return op
 
@@ -619,11 +689,24 @@ def _r(fn):
     return lambda self, other: fn(other, self)
 
 
+
+
+def _equality(fn):
+    """`==` / `!=`: with what is no operand (None, a string, a list), Python's identity comparison
+    (PyTorch's operators return NotImplemented there: `t == None` is False)."""
+    def op(self, other):
+        if isinstance(other, _NOT_OPERANDS):
+            return NotImplemented
+        return fn(self, other)
+    return op
+
+
 METHODS = {
     "__add__": add, "__radd__": _r(add), "__sub__": sub, "__rsub__": _r(sub), "__mul__": mul, "__rmul__": _r(mul),
     "__truediv__": div, "__rtruediv__": _r(div), "__pow__": pow, "__rpow__": _r(pow), "__neg__": neg,
     "__abs__": abs, "__floordiv__": floor_divide, "__rfloordiv__": _r(floor_divide), "__mod__": remainder,
-    "__rmod__": _r(remainder), "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+    "__rmod__": _r(remainder), "__eq__": _equality(eq), "__ne__": _equality(ne), "__lt__": lt, "__le__": le,
+    "__gt__": gt, "__ge__": ge,
     "__and__": _bit_and, "__or__": _bit_or, "__xor__": _bit_xor, "__rand__": _r(_bit_and),
     "__ror__": _r(_bit_or), "__rxor__": _r(_bit_xor), "__invert__": _invert,
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
@@ -633,6 +716,7 @@ METHODS = {
     "reciprocal": reciprocal, "erf": erf, "sign": sign, "round": round, "floor": floor, "ceil": ceil,
     "trunc": trunc, "clamp": clamp, "clip": clamp, "remainder": remainder, "floor_divide": floor_divide,
     "atan2": atan2, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "greater": gt, "less": lt,
+    "not_equal": ne, "greater_equal": ge, "less_equal": le,
     "logical_not": logical_not, "logical_and": logical_and, "logical_or": logical_or, "logical_xor": logical_xor,
     "isnan": isnan, "isinf": isinf, "isfinite": isfinite,
     "where": lambda self, condition, other: where(condition, self, other),

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import binary_arrays, check_fill_value, normalize_dim
+from ._args import binary_arrays, broadcast_error, check_fill_value, normalize_dim, reraise_broadcast
 from ..autograd.mode import _GradModeGuard
 from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
@@ -167,13 +167,6 @@ ScatterBackward0 = derivative("ScatterBackward0", keep="dim index", self=_scatte
                               src=lambda grad, dim, index: gather(grad, dim, index))
 
 
-# scatter's reduce=: a derivative PyTorch does not implement (the node raises in backward)
-ScatterReduceNotImplemented = derivative("NotImplemented", keep="op", self=lambda grad, op: _no_derivative(grad, op),
-                                         src=lambda grad, op: _no_derivative(grad, op))
-
-
-def _no_derivative(grad, op):
-    raise grad.policy.errors.derivative_not_implemented(op=op)
 
 
 _SCATTER_REDUCE = {"add": "add", "multiply": "multiply"}
@@ -184,9 +177,11 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     """`x` with `src` (a tensor, or a number `value`) written at `index` along `dim`; with
     `reduce=` "add" or "multiply" combined into the entries there instead, repeated indices each
     contributing."""
-    if src is None:
-        src = value
     policy = x.policy
+    if src is None:
+        if value is None:
+            raise policy.errors.scatter_no_source()
+        src = value
     if reduce is not None and reduce not in _SCATTER_REDUCE:
         raise policy.errors.scatter_reduce()
     d = x._data
@@ -211,7 +206,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
         if reduce is None:
             ScatterBackward0.record((x, ts), out, dim, index.detach())
         else:
-            ScatterReduceNotImplemented.record((x, ts), out, "aten::scatter")
+            E.NoDerivative.record((x, ts), out, "aten::scatter")   # scatter's reduce=
     return out
 
 
@@ -326,6 +321,9 @@ def masked_select(x, mask):
     if m.dtype != np.bool_:
         raise x.policy.errors.masked_select_mask()
     xp = backend.namespace(x._data)
+    err = broadcast_error(m.shape, x._data.shape, x.policy)
+    if err is not None:
+        raise err
     shape = np.broadcast_shapes(x._data.shape, m.shape)
     xb = S.expand(x, shape) if x._data.shape != shape else x
     return getitem(xb, xp.broadcast_to(m, shape))
@@ -350,6 +348,8 @@ def where(condition, a=None, b=None):
     `nonzero(condition, as_tuple=True)`, as in PyTorch."""
     if a is None and b is None:
         return nonzero(condition, as_tuple=True)
+    if a is None or b is None:
+        raise condition.policy.errors.argument_missing(fn="where", argument="input" if a is None else "other")
     return E.where(condition, a, b)
 
 
@@ -359,9 +359,21 @@ FillBackward0 = derivative("FillBackward0", self=lambda grad: grad * 0)
 ZeroBackward0 = variant(FillBackward0, "ZeroBackward0")
 
 
+def _fill_value(x, value):
+    """What `fill_` writes: a number, or a 0-d tensor's value (PyTorch refuses a tensor of more dims)."""
+    if value is None or isinstance(value, (str, list, tuple)):
+        raise x.policy.errors.argument_type_at(fn="fill_", argument="value", position=1, expected="Number",
+                                               type=type(value).__name__)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise x.policy.errors.fill_value_dims(ndim=value._data.ndim)
+        value = value._data
+    return check_fill_value(x.policy, value, x._data.dtype)
+
+
 def fill(x, value):
     d = x._data
-    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
+    v = _fill_value(x, value)
     out = x._out_cls._make(backend.namespace(d).full(d.shape, v, dtype=d.dtype))
     if _grad_enabled() and x._requires_grad:
         FillBackward0.record((x,), out)
@@ -383,11 +395,17 @@ CopyBackwardsInplace = derivative("CopyBackwards", paddle="AssignGradNode",
 def copy_from(x, src):
     """`src` broadcast to `x`'s shape and cast to its dtype (what `x.copy_(src)` writes)."""
     d = x._data
+    if src is None or isinstance(src, str):
+        raise x.policy.errors.argument_type_at(fn="copy_", argument="other", position=1, expected="Tensor",
+                                               type=type(src).__name__)
     s = src._data if isinstance(src, Tensor) else np.asarray(src)
     if type(s) is not type(d):
         s = backend.to_device(s, x.device)
     xp = backend.namespace(d)
-    r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
+    try:
+        r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
+    except ValueError as e:
+        reraise_broadcast(e, x._out_cls, d, s)
     out = x._out_cls._make(r)
     ts = src if isinstance(src, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
@@ -492,8 +510,7 @@ def _fill_inplace(self, fn, args) -> bool:
     if fn is fill_zero:
         d[...] = 0
     else:
-        value = args[0]
-        d[...] = check_fill_value(self.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
+        d[...] = _fill_value(self, args[0])
     self._bump()
     return True
 

@@ -112,17 +112,27 @@ def linear(x, weight, bias=None):
 
 # ---------------------------------------------------------------------------------- embedding
 
-def _embedding_grad(grad, num_weights, indices, padding_idx):
-    """Rows of the gradient added into a zero table at the looked-up indices (padding rows get none)."""
+def _embedding_grad(grad, num_weights, indices, padding_idx, scale_grad_by_freq):
+    """Rows of the gradient added into a zero table at the looked-up indices (padding rows get none);
+    with `scale_grad_by_freq`, each row divided by how often its index occurs in the batch."""
+    keep = None
     if padding_idx is not None:
-        grad = E.mul(grad, grad._new((indices != padding_idx)[..., None].astype(grad._data.dtype)))
+        keep = (indices != padding_idx)[..., None].astype(grad._data.dtype)
+    if scale_grad_by_freq:
+        xp = backend.namespace(indices)
+        counts = xp.bincount(indices.reshape(-1), minlength=num_weights)
+        scale = (1.0 / counts[indices])[..., None].astype(grad._data.dtype)
+        keep = scale if keep is None else keep * scale
+    if keep is not None:
+        grad = E.mul(grad, grad._new(keep))
     return I.index_into_zeros(grad, (num_weights, grad._data.shape[-1]), (indices,))
 
 
-EmbeddingBackward0 = derivative("EmbeddingBackward0", keep="num_weights indices padding_idx", weight=_embedding_grad)
+EmbeddingBackward0 = derivative("EmbeddingBackward0", keep="num_weights indices padding_idx scale_grad_by_freq",
+                                weight=_embedding_grad)
 
 
-def embedding(indices, weight, padding_idx=None):
+def embedding(indices, weight, padding_idx=None, scale_grad_by_freq=False):
     idx = indices._data
     policy = indices.policy
     if idx.dtype.kind not in "iu":
@@ -133,7 +143,8 @@ def embedding(indices, weight, padding_idx=None):
         raise policy.errors.index_out_of_range()
     out = weight._out_cls._make(wd[idx])
     if _grad_enabled() and weight._requires_grad:
-        EmbeddingBackward0.record((weight,), out, n, idx, None if padding_idx is None else padding_idx % n)
+        EmbeddingBackward0.record((weight,), out, n, idx, None if padding_idx is None else padding_idx % n,
+                                  bool(scale_grad_by_freq))
     return out
 
 

@@ -443,6 +443,7 @@ def linalg_eigh(x, UPLO="L", _op="linalg.eigh"):
     if UPLO not in ("L", "U"):
         raise x.policy.errors.linalg_uplo(uplo=UPLO)
     d = x._data
+    _check_matrix(x, _op, square=False)   # (dims before the dtype, as PyTorch checks)
     if d.dtype.kind not in "fc":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, _op)
@@ -459,6 +460,7 @@ def linalg_eigvalsh(x, UPLO="L"):
     if UPLO not in ("L", "U"):
         raise x.policy.errors.linalg_uplo(uplo=UPLO)
     d = x._data
+    _check_matrix(x, "linalg.eigh", square=False)
     if d.dtype.kind not in "fc":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, "linalg.eigh")
@@ -948,6 +950,8 @@ def diagonal(A, offset=0, dim1=-2, dim2=-1):
 def vander(x, N=None):
     """Powers x^0 .. x^(N-1) along a new last dim (a cat of running products)."""
     d = x._data
+    if d.dtype.kind == "b":
+        raise x.policy.errors.vander_bool()
     n = (d.shape[-1] if d.ndim else 0) if N is None else N
     if d.ndim == 0 or n <= 1:
         raise x.policy.errors.linalg_vander_n()

@@ -28,15 +28,17 @@ def _shifted(x, dim, dtype, kernel):
         d = float_array(x)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
-    if d.ndim == 0:
-        return xp, d - d, dim
-    return xp, d - xp.max(d, axis=dim, keepdims=True) if d.size else d, dim
+    with backend.quiet(xp):   # a row of -inf (or inf) makes NaN, silently as in PyTorch
+        if d.ndim == 0:
+            return xp, d - d, dim
+        return xp, d - xp.max(d, axis=dim, keepdims=True) if d.size else d, dim
 
 
 def softmax(x, dim, dtype=None):
     xp, s, dim = _shifted(x, dim, dtype, "softmax")
     e = xp.exp(s)
-    out = x._out_cls._make(e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
+    with backend.quiet(xp):
+        out = x._out_cls._make(e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
     if _grad_enabled() and x._requires_grad:
         SoftmaxBackward0.record((x,), out, dim)
     return out

@@ -211,6 +211,8 @@ def min(x, dim=None, keepdim=False):
 def median(x, dim=None, keepdim=False):
     """The lower median (PyTorch's convention); with `dim`, values and indices."""
     d = x._data
+    if d.dtype == np.bool_:
+        raise x.policy.errors.not_implemented_for(op="median_cpu", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     if dim is None:
         flat = d.reshape(-1)
@@ -256,10 +258,14 @@ def _arg_extremum(fn, x, dim, keepdim):
 
 
 def argmax(x, dim=None, keepdim=False):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.arg_extremum_bool(op="argmax")
     return _arg_extremum("argmax", x, dim, keepdim)
 
 
 def argmin(x, dim=None, keepdim=False):
+    if x._data.dtype == np.bool_:
+        raise x.policy.errors.arg_extremum_bool(op="argmin")
     return _arg_extremum("argmin", x, dim, keepdim)
 
 
@@ -408,6 +414,8 @@ LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNor
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     if p == "fro" or p is None:
         p = 2
+    elif isinstance(p, str):   # (the nuclear norm is torch.linalg.matrix_norm's)
+        raise x.policy.errors.norm_order(ord=p)
     if x._data.dtype.kind != "f" and dtype is None:
         raise x.policy.errors.norm_dtype(dtype_scalar=x._data.dtype)
     d = float_array(x)

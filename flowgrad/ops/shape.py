@@ -12,22 +12,37 @@ import numpy as np
 from .. import backend
 from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
-from ._args import check_same, normalize_dim, typename
+from ._args import dim_ints, check_same, normalize_dim, typename
 from ._declare import _grad_enabled, derivative, identity, variant
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
-           "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros"]
+           "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
+           "in_memory_format", "laid_out", "channels_last_rank"]
 
 
-def parse_shape(shape) -> tuple:
-    """`f(2, 3)` and `f((2, 3))` both give (2, 3)."""
+def parse_shape(shape, policy=TORCH) -> tuple:
+    """`f(2, 3)` and `f((2, 3))` both give (2, 3); an element is an int (or a one-element integer
+    tensor), and a tensor of sizes stands for the whole shape only where the policy says so (paddle's)."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
-    elif len(shape) == 1 and isinstance(shape[0], Tensor):
+    elif len(shape) == 1 and isinstance(shape[0], Tensor) and (policy.shape_tensors or shape[0]._data.size != 1):
+        if not policy.shape_tensors:
+            raise policy.errors.shape_type(type="Tensor")
         shape = shape[0].tolist()
-    return tuple(int(s) for s in shape)
+    return tuple(s if type(s) is int else _size_int(s, policy) for s in shape)
+
+
+def _size_int(s, policy) -> int:
+    """A size given as a NumPy integer or a one-element integer tensor (anything else: PyTorch's TypeError)."""
+    if isinstance(s, (np.integer, Tensor)) and not isinstance(s, (bool, np.bool_)):
+        d = s._data if isinstance(s, Tensor) else s
+        if getattr(d, "size", 1) == 1 and d.dtype.kind in "iu":
+            return int(d)
+    if policy.shape_tensors and isinstance(s, (float, np.floating)) and float(s).is_integer():
+        return int(s)
+    raise policy.errors.shape_element(type=typename(s))
 
 
 def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
@@ -75,7 +90,7 @@ def _check_shape(x, shape):
 
 
 def reshape(x, *shape):
-    shape = parse_shape(shape)
+    shape = parse_shape(shape, x.policy)
     d = x._data
     if d.shape == shape:
         r = d.view()
@@ -110,7 +125,7 @@ def view_dtype(x, dtype):
 def view(x, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, Tensor)):
         return view_dtype(x, shape[0])
-    shape = parse_shape(shape)
+    shape = parse_shape(shape, x.policy)
     _check_shape(x, shape)
     r = x._data.view()
     try:
@@ -162,7 +177,7 @@ PermuteBackward0 = derivative("PermuteBackward0", paddle="TransposeGradNode", ke
 
 
 def permute(x, *dims):
-    dims = parse_shape(dims)
+    dims = parse_shape(dims, x.policy)
     nd = x._data.ndim
     if len(dims) != nd:
         raise x.policy.errors.permute_dims(ndim=nd, given=len(dims))
@@ -216,7 +231,7 @@ ExpandBackward0 = derivative("ExpandBackward0", keep="in_shape", self=lambda gra
 
 
 def expand(x, *sizes):
-    sizes = parse_shape(sizes)
+    sizes = parse_shape(sizes, x.policy)
     d = x._data
     if len(sizes) < d.ndim:
         raise x.policy.errors.expand_sizes(type=x.policy.type_name(d.dtype), shape=list(d.shape), sizes=list(sizes),
@@ -288,7 +303,7 @@ def squeeze(x, dim=None):
         shape = tuple(s for s in d.shape if s != 1)
         node_cls = SqueezeBackward0
     else:
-        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = (dim,) if isinstance(dim, int) else dim_ints(dim)
         dims = {normalize_dim(i, d.ndim) for i in dims}
         shape = tuple(s for i, s in enumerate(d.shape) if not (i in dims and s == 1))
         node_cls = SqueezeBackward1
@@ -386,11 +401,19 @@ def stack(tensors, dim=0):
     return out
 
 
+def _tensor_sequence(tensors, fn: str) -> None:
+    if not isinstance(tensors, (tuple, list)):
+        raise policy_of(tensors).errors.argument_type_at(fn=fn, argument="tensors", position=1,
+                                                         expected="tuple of Tensors", type=typename(tensors))
+
+
 def hstack(tensors):
+    _tensor_sequence(tensors, "hstack")
     return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
 
 
 def vstack(tensors):
+    _tensor_sequence(tensors, "vstack")
     return cat([t if t._data.ndim > 1 else reshape(t, (1, -1)) for t in tensors], 0)
 
 
@@ -493,7 +516,7 @@ FlipBackward0 = derivative("FlipBackward0", keep="dims", self=lambda grad, dims:
 
 
 def flip(x, *dims):
-    dims = parse_shape(dims) if dims else ()
+    dims = parse_shape(dims, x.policy) if dims else ()
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
     if len(set(dims)) != len(dims):
         raise x.policy.errors.dims_repeated(dim=next(i for i in dims if dims.count(i) > 1))
@@ -518,7 +541,7 @@ RepeatBackward0 = derivative("RepeatBackward0", paddle="TileGradNode", keep="in_
 
 
 def repeat(x, *repeats):
-    repeats = parse_shape(repeats)
+    repeats = parse_shape(repeats, x.policy)
     d = x._data
     if len(repeats) < d.ndim:
         raise x.policy.errors.repeat_dims()
@@ -529,7 +552,7 @@ def repeat(x, *repeats):
 
 
 def tile(x, *dims):
-    dims = parse_shape(dims)
+    dims = parse_shape(dims, x.policy)
     dims = (1,) * (x._data.ndim - len(dims)) + dims
     return repeat(x, dims)
 
@@ -563,15 +586,76 @@ def triu(x, diagonal=0):
 CloneBackward0 = derivative("CloneBackward0", paddle="AssignGradNode", self=identity)
 
 
+class MemoryFormat:
+    """A memory layout, PyTorch's `torch.memory_format`: contiguous_format, channels_last (rank 4),
+    channels_last_3d (rank 5) or preserve_format. A facade makes the instances it names (`module`
+    is its name, for the repr)."""
+
+    __slots__ = ("name", "module")
+
+    def __init__(self, name: str, module: str) -> None:
+        self.name, self.module = name, module
+
+    def __repr__(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+_CHANNELS_LAST_RANK = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def _format_name(x, memory_format, op: str):
+    """The name of `memory_format` (None stays None), refusing anything that is not one."""
+    if memory_format is None:
+        return None
+    if not isinstance(memory_format, MemoryFormat):
+        raise x.policy.errors.memory_format_type(op=op, type=type(memory_format).__name__)
+    rank = _CHANNELS_LAST_RANK.get(memory_format.name)
+    if rank is not None and x._data.ndim != rank:
+        raise x.policy.errors.memory_format_rank(rank=rank, name=memory_format.name)
+    return memory_format.name
+
+
+def _channels_order(ndim: int) -> tuple:
+    return (0, *range(2, ndim), 1)
+
+
+def in_memory_format(d, name) -> bool:
+    """Whether array `d` is laid out as the named memory format (None: contiguous)."""
+    if name in _CHANNELS_LAST_RANK:
+        return bool(d.transpose(_channels_order(d.ndim)).flags.c_contiguous)
+    return bool(d.flags.c_contiguous)
+
+
+def laid_out(d, name):
+    """A copy of array `d` in the named memory format (None: C-contiguous)."""
+    if name in _CHANNELS_LAST_RANK:
+        order = _channels_order(d.ndim)
+        return d.transpose(order).copy().transpose(tuple(order.index(i) for i in range(d.ndim)))
+    return d.copy(order="K") if name == "preserve_format" else d.copy()
+
+
+def channels_last_rank(memory_format) -> int | None:
+    """The rank a channels-last memory format applies to (None for the others)."""
+    return _CHANNELS_LAST_RANK.get(memory_format.name)
+
+
 def clone(x, memory_format=None):
-    out = x._out_cls._make(x._data.copy())
+    """A copy; `memory_format` lays it out (preserve_format keeps the strides; the default copies
+    C-contiguous)."""
+    r = laid_out(x._data, _format_name(x, memory_format, "clone"))
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         CloneBackward0.record((x,), out)
     return out
 
 
 def contiguous(x, memory_format=None):
-    return x if x._data.flags.c_contiguous else clone(x)
+    name = _format_name(x, memory_format, "contiguous")
+    if in_memory_format(x._data, name):
+        return x
+    if name == "preserve_format":
+        raise x.policy.errors.contiguous_preserve()
+    return clone(x, memory_format)
 
 
 # ---------------------------------------------------------------------------------- getitem

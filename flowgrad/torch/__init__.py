@@ -18,6 +18,8 @@ from . import _signatures as _torch_signatures  # noqa: E402
 _kit_signatures.apply(globals(), Tensor, _torch_signatures.FUNCTIONS, _torch_signatures.METHODS,
                   _torch_signatures.WRITES_OUT)
 set_printoptions = _PRINTER.set_printoptions
+from ..facade.naming import memory_formats as _memory_formats  # noqa: E402
+globals().update(_memory_formats(__name__, "torch"))
 
 # the settings and queries every script's preamble touches (threads, dtype limits, determinism, compile)
 from ..facade import adopt as _adopt  # noqa: E402
@@ -49,3 +51,23 @@ _kit_signatures.apply(globals(), Tensor, _torch_signatures.LINALG_TOP_LEVEL, {},
 from . import amp, backends, cpu, jit  # noqa: E402
 from .amp import autocast  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+
+# PyTorch's TypeError for a mistyped argument, looked for only when a call fails
+from ..facade import argtypes as _argtypes_kit  # noqa: E402
+from . import _argtypes  # noqa: E402
+
+
+def _guard(namespace, names, method=False):
+    return _argtypes_kit.guard_all(namespace, names, _argtypes.KINDS, Tensor.policy, Tensor, dtype, method,
+                                   _argtypes.OVERRIDES)
+
+
+def _public(names):
+    return [n for n in names if not n.startswith("_")]
+
+
+_guard(globals(), _public(list(globals())))
+nn.Module._facade_functions.update(_guard(vars(nn.functional), _public(dir(nn.functional))))
+_guard(vars(linalg), _public(dir(linalg)))
+_guard(Tensor, _public(dir(Tensor)), method=True)
+del _guard, _public

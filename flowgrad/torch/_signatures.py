@@ -41,7 +41,7 @@ FUNCTIONS = {
     "bmm": "input, mat2, *, out_dtype=None, out=None",
     "mv": "input, vec, *, out=None",
     "outer": "input, vec2, *, out=None",
-    "pow": "input, exponent, *, out=None",
+    "pow": "input@a=None, exponent@b=None, *, self@a=None, out=None",   # pow(self=<number>, exponent=<tensor>)
     "addmm": "input, mat1, mat2, *, beta=1, alpha=1, out=None",
     "addcmul": "input, tensor1, tensor2, *, value=1, out=None",
     "addcdiv": "input, tensor1, tensor2, *, value=1, out=None",
@@ -140,7 +140,7 @@ FUNCTIONS = {
     "full_like": "input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, "
                  "memory_format=None, pin_memory=False",
     "rand_like": _RAND_LIKE, "randn_like": _RAND_LIKE,
-    "bernoulli": "input, *, generator=None, out=None",
+    "bernoulli": "input, p=None, *, generator=None, out=None",
     "arange": "start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
               "pin_memory=False",
     "linspace": "start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
@@ -157,7 +157,7 @@ FUNCTIONS = {
                 "pin_memory=False",
     "randint_like": "input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, "
                     "memory_format=None, generator=None, pin_memory=False",
-    "normal": "mean, std, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, "
+    "normal": "mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, "
               "pin_memory=False, requires_grad=False",
     "tril_indices": "row, col, offset=0, *, dtype=None, device=None, layout=None",
     "triu_indices": "row, col, offset=0, *, dtype=None, device=None, layout=None",
@@ -175,10 +175,11 @@ WRITES_OUT = frozenset((
     "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones"))
 
 # Tensor methods: the parameters after `self`
-_MEMORY_FORMAT = "memory_format=None"
+_MEMORY_FORMAT = "*, memory_format=None"
 METHODS = {
     **{name: "other" for name in (
-        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "ge", "gt", "greater", "le", "lt", "less",
+        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater",
+        "le", "less_equal", "lt", "less",
         "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
         "remainder", "floor_divide", "matmul")},
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
@@ -202,7 +203,9 @@ METHODS = {
     "split": "split_size, dim=0",
     "swapaxes": "axis0, axis1",
     "round": "*, decimals=0",
-    "round_": "*, decimals=0!",
+    "contiguous": "*, memory_format=None", "is_contiguous": "*, memory_format=None", "nonzero": "*, as_tuple=False",
+    "pin_memory": "device=None!",
+    "round_": "*, decimals=0",
     "sum_to_size": "*size",
     "new_empty": "*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",
     "new_ones": "*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",
@@ -215,7 +218,8 @@ METHODS = {
     "random_": "from_@low=0, to@high=None, *, generator=None",
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
-    **{name: "other" for name in ("mul_", "multiply_", "remainder_")},
+    **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",
+                                  "le_", "less_equal_", "gt_", "greater_", "ge_", "greater_equal_")},
     "add_": "other, *, alpha=1", "sub_": "other, *, alpha=1", "subtract_": "other, *, alpha=1",
     "div_": "other, *, rounding_mode=None", "divide_": "other, *, rounding_mode=None",
     "pow_": "exponent", "clamp_": "min=None, max=None", "clip_": "min=None, max=None",

@@ -17,7 +17,6 @@ _lu_factor = _return_type("torch", "linalg_lu_factor", ("LU", "pivots"))
 _lu_factor_ex = _return_type("torch", "linalg_lu_factor_ex", ("LU", "pivots", "info"))
 _lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
-inv = _L.linalg_inv
 det = _L.linalg_det
 solve = _L.linalg_solve
 svdvals = _L.linalg_svdvals
@@ -30,7 +29,6 @@ solve_triangular = _L.solve_triangular
 cross = _L.linalg_cross
 matrix_rank = _L.matrix_rank
 cond = _L.cond
-vander = _L.vander
 tensorinv = _L.tensorinv
 tensorsolve = _L.tensorsolve
 vector_norm = _L.vector_norm
@@ -45,6 +43,9 @@ def slogdet(A):
 
 def svd(A, full_matrices=True, *, driver=None):
     """(U, S, Vh) of a (batch of) matrices, as torch.return_types.linalg_svd."""
+    if not isinstance(full_matrices, bool):
+        raise A.policy.errors.argument_type_at(fn="linalg_svd", argument="full_matrices", position=2,
+                                               expected="bool", type=type(full_matrices).__name__)
     return _svd(*_L.linalg_svd(A, full_matrices, driver))
 
 
@@ -99,6 +100,16 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return _L.diagonal(A, offset, dim1, dim2)
 
 
+def inv(A):
+    """The inverse of each square matrix of A."""
+    return _L.linalg_inv(A)
+
+
+def vander(x, *, N=None):
+    """The Vandermonde matrix of x: its powers 0 .. N-1 along a new last dim."""
+    return _L.vander(x, N)
+
+
 def solve_ex(A, B, *, left=True, check_errors=False):
     """(result, info): info is the 1-based index of a zero pivot per matrix (0: solved); where it
     is not 0 the result is NaN. check_errors=True raises as solve does."""
@@ -136,6 +147,9 @@ def _top_slogdet(input):
 
 
 def _pinverse(input, rcond=1e-15):
+    if not isinstance(rcond, (int, float)) or isinstance(rcond, bool):
+        raise input.policy.errors.argument_type(fn="pinverse", argument="rcond", expected="float",
+                                                type=type(rcond).__name__)
     return _L.linalg_pinv(input, rtol=rcond)
 
 

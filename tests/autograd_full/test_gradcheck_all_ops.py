@@ -90,6 +90,7 @@ for _name, _dom in [("exp", "away"), ("log", "pos"), ("sin", "away"), ("cos", "a
                     ("log10", "pos"), ("erf", "away"), ("sign", "away"), ("round", "away"), ("floor", "away"),
                     ("ceil", "away"), ("trunc", "away"), ("lgamma", "pos"), ("digamma", "pos")]:
     C(_name, (lambda n: lambda T, a: getattr(T, n)(a))(_name), [(2, 3)], _dom)
+C("round_decimals", lambda T, a: T.round(a, decimals=2), [(2, 3)])
 C("square", lambda T, a: T.square(a), [(2, 3)])
 C("polygamma", lambda T, a: T.polygamma(2, a) + a.polygamma(0), [(2, 3)], "pos")
 C("erfinv", lambda T, a: T.erfinv(a * 1.8 - 0.9), [(2, 3)], "unit")
@@ -472,6 +473,8 @@ UNREACHED = {
                              "(tests/torch_api/test_composite_ops.py)",
     "sets.UniqueDimBackward0": "as Unique2Backward0, for unique(dim=)",
     "sets.UniqueConsecutiveBackward0": "as Unique2Backward0, for unique_consecutive",
+    "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
+                                "backward raises (tests/torch_api/test_argument_checks.py)",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
 }
 

@@ -48,6 +48,12 @@ CASES = {
     "normal_stats": (lambda T, D, m, s: T.stack([D.Normal(m, s).entropy(), D.Normal(m, s).mean,
                                                 D.Normal(m, s).variance, D.Normal(m, s).stddev]), [LOC, SCALE]),
     "normal_cdf": (lambda T, D, m, s, x: D.Normal(m, s).cdf(x), [LOC, SCALE, X]),
+    "poisson": (lambda T, D, r: T.stack([D.Poisson(r).log_prob(T.tensor([2.0, 0.0, 5.0], dtype=T.float64)),
+                                         D.Poisson(r).mean, D.Poisson(r).variance]), [POS_A]),
+    "geometric": (lambda T, D, p: T.stack([D.Geometric(p).log_prob(T.tensor([2.0, 0.0, 5.0], dtype=T.float64)),
+                                           D.Geometric(p).entropy(), D.Geometric(p).mean, D.Geometric(p).variance,
+                                           D.Geometric(logits=p).log_prob(T.tensor([1.0, 3.0, 0.0], dtype=T.float64))]),
+                  [PROBS]),
     "icdf": (lambda T, D, m, s, u: T.stack([D.Normal(m, s).icdf(u), D.Laplace(m, s).icdf(u), D.Uniform(m, m + s).icdf(u),
                                            D.Exponential(s).icdf(u)]), [LOC, SCALE, UNIT]),
     "laplace": (lambda T, D, m, s, x: T.stack([D.Laplace(m, s).log_prob(x), D.Laplace(m, s).entropy(),
@@ -117,6 +123,9 @@ KL = {
                   [[[0.7, 2.5, 4.2], [1.3, 0.6, 3.3]], [[1.1, 0.9, 2.0], [0.5, 0.5, 0.5]]]),
     "independent": (lambda T, D, a, b, c, d: D.kl_divergence(D.Independent(D.Normal(a, c), 1),
                                                              D.Independent(D.Normal(b, d), 1)), [LOC, X, SCALE, POS_A]),
+    "poisson": (lambda T, D, a, b: D.kl_divergence(D.Poisson(a), D.Poisson(b)), [POS_A, POS_B]),
+    "bernoulli_poisson": (lambda T, D, p, r: D.kl_divergence(D.Bernoulli(p), D.Poisson(r)), [PROBS, POS_A]),
+    "geometric": (lambda T, D, p, q: D.kl_divergence(D.Geometric(p), D.Geometric(q)), [PROBS, UNIT]),
     "mvn": (lambda T, D, m, a, n: D.kl_divergence(
         D.MultivariateNormal(m, scale_tril=T.tril(a) + 2 * T.eye(3, dtype=T.float64)),
         D.MultivariateNormal(T.stack([n, m]), a @ a.T + T.eye(3, dtype=T.float64))),
@@ -331,6 +340,13 @@ def test_has_rsample_flags(torch):
     (lambda T, D: D.kl_divergence(D.Categorical(T.tensor([0.3, 0.7])), D.Normal(0.0, 1.0)), NotImplementedError,
      "No KL(p || q) is implemented for p type Categorical and q type Normal"),
     (lambda T, D: D.Bernoulli(0.3).rsample(), NotImplementedError, ""),
+    (lambda T, D: D.Geometric(T.tensor([0.3, 0.0])), ValueError,
+     "Expected parameter probs (Tensor of shape (2,)) of distribution Geometric(probs: torch.Size([2])) to be "
+     "positive but found invalid values:\ntensor([0.])"),
+    (lambda T, D: D.Poisson(T.tensor([1.0])).entropy(), NotImplementedError, ""),
+    (lambda T, D: D.kl_divergence(D.Poisson(T.tensor([1.0])), D.Gamma(1.0, 1.0)), NotImplementedError,
+     "The cross KL-divergence between different exponential families cannot                             be "
+     "computed using Bregman divergences"),
 ])
 def test_errors(torch, build, kind, message):
     with pytest.raises(kind) as info:
@@ -379,6 +395,8 @@ SAMPLERS = {
     "beta": (lambda T, D: D.Beta(T.tensor([0.5, 3.0]), T.tensor([2.0, 1.5])), [0.2, 2 / 3],
              [0.5 * 2 / (6.25 * 3.5), 4.5 / (20.25 * 5.5)]),
     "categorical": (lambda T, D: D.Categorical(T.tensor([0.2, 0.5, 0.3])), [1.1], [0.49]),
+    "poisson": (lambda T, D: D.Poisson(T.tensor([0.5, 4.0])), [0.5, 4.0], [0.5, 4.0]),
+    "geometric": (lambda T, D: D.Geometric(T.tensor([0.3, 0.8])), [7 / 3, 0.25], [7 / 0.9, 0.3125]),
 }
 
 
@@ -459,3 +477,39 @@ def test_submodules_and_utils(torch):
     assert torch.allclose(utils.probs_to_logits(p, is_binary=True), torch.log(p / (1 - p)))
     assert torch.allclose(utils.logits_to_probs(torch.tensor([0.0, 1.0])), torch.softmax(torch.tensor([0.0, 1.0]), -1))
     assert float(utils.clamp_probs(torch.tensor([0.0]))) == float(torch.finfo(torch.float32).eps)
+
+
+def _my_exponential(D):
+    class MyExponential(D.ExponentialFamily):
+        arg_constraints = {}
+        _mean_carrier_measure = 0
+
+        def __init__(self, rate):
+            self.rate = rate
+            super().__init__(rate.shape, validate_args=False)
+
+        @property
+        def _natural_params(self):
+            return (-self.rate,)
+
+        def _log_normalizer(self, x):
+            return -(-x).log()
+
+    return MyExponential
+
+
+def test_exponential_family_bregman_entropy_and_kl():
+    out = []
+    for T in (fg, real):
+        rate = T.tensor([0.5, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+        other = T.tensor([1.5, 1.0, 0.2], dtype=T.float64)
+        cls = _my_exponential(T.distributions)
+        h = cls(rate).entropy()
+        kl = T.distributions.kl_divergence(cls(rate), cls(other))
+        # (both take the natural parameters detached: the results do not reach `rate`)
+        (g,) = T.autograd.grad((h + kl).sum(), rate, allow_unused=True)
+        assert g is None
+        out.append((h.detach().numpy(), kl.detach().numpy()))
+    for a, b in zip(*out):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    np.testing.assert_allclose(out[0][0], 1 - np.log([0.5, 2.0, 3.0]))

@@ -336,3 +336,16 @@ def test_transforms_compose_as_in_torch():
     for a, b in zip(mine, theirs):
         assert a.shape == b.shape
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("transform", ["vmap", "jacfwd"])
+@pytest.mark.parametrize("draw", ["randn", "dropout"])
+def test_random_draws_refused_in_randomness_error_mode(torch, transform, draw):
+    """vmap's default randomness="error" (and jacfwd, which PyTorch runs under it) refuses any random
+    operation inside, and random draws work again afterwards."""
+    def f(x):
+        return x * torch.randn(()) if draw == "randn" else torch.nn.functional.dropout(x, 0.5)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode\. "
+                                           r"Please either use the 'same' or 'different' randomness flags"):
+        getattr(torch.func, transform)(f)(torch.ones(3, 2))
+    assert torch.randn(2).shape == (2,)

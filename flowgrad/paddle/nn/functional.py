@@ -29,7 +29,7 @@ def elu(x, alpha: float = 1.0, name=None):
 
 
 def gelu(x, approximate: bool = False, name=None):
-    return F.gelu(x, "tanh" if approximate else "none")
+    return F.gelu(x, approximate="tanh" if approximate else "none")
 
 
 def silu(x, name=None):

@@ -9,5 +9,5 @@ globals().update(_build(__name__, _Tensor))
 globals().update(_submodules(__name__, globals(), _Tensor))
 
 __all__ = ["Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily",
-           "Gamma", "Independent", "Laplace", "MultivariateNormal", "Normal", "Uniform", "constraints", "kl_divergence",
-           "register_kl"]
+           "Gamma", "Geometric", "Independent", "Laplace", "MultivariateNormal", "Normal", "Poisson", "Uniform",
+           "constraints", "kl_divergence", "register_kl"]

@@ -1,0 +1,65 @@
+"""The types PyTorch's argument parser expects, by parameter name, for the torch facade's functions
+and Tensor methods (the kit's `facade/argtypes.py` checks them when a call fails). `OVERRIDES`
+("function.parameter" -> kind, or None for no check) covers the names PyTorch uses for two types."""
+from __future__ import annotations
+
+_TENSOR = ("input", "tensor", "tensor1", "tensor2", "mat1", "mat2", "vec", "vec2", "mask", "src", "condition",
+           "target", "x1", "x2", "input1", "input2", "A", "B", "LU", "pivots", "query", "key", "values", "index",
+           "indices", "x", "y", "a", "b", "self")
+_OPTIONAL_TENSOR = ("weight", "bias", "weights", "running_mean", "running_var", "pos_weight", "offsets",
+                    "per_sample_weights", "attn_mask", "append", "prepend")
+_TENSOR_OR_NUMBER = ("other", "exponent", "end", "mean", "std")
+_OPTIONAL_TENSOR_OR_NUMBER = ("min", "max")
+_INTS = ("dims", "shape", "size", "output_size", "pad", "sizes", "shifts", "repeats", "kernel_size", "stride",
+         "dilation", "output_padding", "normalized_shape", "source", "destination", "split_size",
+         "split_size_or_sections")
+_OPTIONAL_INTS = ("dim",)
+_INT = ("k", "diagonal", "chunks", "n", "num_samples", "row", "col", "offset", "groups", "num_classes",
+        "num_groups", "minlength", "length", "ignore_index", "upscale_factor", "downscale_factor", "steps", "dim0",
+        "dim1", "dim2", "start_dim", "end_dim", "axis0", "axis1", "ind")
+_NUMBER = ("alpha", "beta", "eps", "negative_slope", "lambd", "fill_value", "momentum", "rtol", "atol",
+           "delta", "label_smoothing", "min_val", "max_val", "norm_type", "dropout_p", "step")
+_OPTIONAL_NUMBER = ("nan", "posinf", "neginf", "max_norm", "rcond")
+_BOOL = ("keepdim", "descending", "stable", "largest", "sorted", "inplace", "training", "ceil_mode",
+         "count_include_pad", "return_indices", "as_tuple", "equal_nan", "left", "upper", "unitriangular", "hermitian",
+         "full_matrices", "pivot", "check_errors", "adjoint", "sparse", "scale_grad_by_freq", "return_inverse",
+         "return_counts", "replacement", "log_target", "is_causal", "need_weights", "include_last_offset",
+         "sparse_grad", "requires_grad", "non_blocking", "enable_gqa")
+_OPTIONAL_BOOL = ("align_corners", "unbiased")
+_STR = ("reduction", "equation", "approximate", "UPLO", "mode")
+_OPTIONAL_STR = ("rounding_mode", "driver")
+
+KINDS: dict[str, str] = {
+    **dict.fromkeys(_TENSOR, "Tensor"), **dict.fromkeys(_OPTIONAL_TENSOR, "Tensor?"),
+    **dict.fromkeys(_TENSOR_OR_NUMBER, "Tensor|Number"), **dict.fromkeys(_OPTIONAL_TENSOR_OR_NUMBER, "Tensor|Number?"),
+    **dict.fromkeys(_INTS, "tuple of ints"), **dict.fromkeys(_OPTIONAL_INTS, "tuple of ints?"),
+    **dict.fromkeys(_INT, "int"), **dict.fromkeys(_NUMBER, "Number"), **dict.fromkeys(_OPTIONAL_NUMBER, "Number?"),
+    **dict.fromkeys(_BOOL, "bool"), **dict.fromkeys(_OPTIONAL_BOOL, "bool?"), **dict.fromkeys(_STR, "str"),
+    **dict.fromkeys(_OPTIONAL_STR, "str?"), "dtype": "torch.dtype?", "out_dtype": "torch.dtype?",
+    "value": "Tensor|Number", "tensors": "tuple of Tensors",
+}
+
+_WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                    "linear", "prelu", "embedding", "bilinear", "embedding_bag")
+
+OVERRIDES: dict[str, str | None] = {
+    # a Tensor or a number
+    **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
+                     "clamp_min.min", "clamp_max.max", "clamp_min_.min", "clamp_max_.max"), "Tensor|Number"),
+    **{f"{fn}.weight": "Tensor" for fn in _WEIGHT_REQUIRED},
+    "scaled_dot_product_attention.value": "Tensor", "multi_head_attention_forward.value": "Tensor",
+    # numbers
+    **dict.fromkeys(("arange.start", "arange.end", "arange.step", "linspace.end", "normalize.p", "dropout.p",
+                     "uniform_.from_", "uniform_.to", "normal_.mean", "normal_.std", "exponential_.lambd"), "Number"),
+    "bernoulli.p": "Number?", "vector_norm.ord": "Number", "matrix_norm.ord": "Number|str",
+    **dict.fromkeys(("norm.p", "norm.ord", "cond.p"), "Number|str?"),
+    # ints and dtypes
+    **dict.fromkeys(("select.index", "random_.from_", "randint.low", "multinomial.num_samples", "randperm.n"), "int"),
+    "random_.to": "int?", "randint.high": "int?",
+    **dict.fromkeys(("can_cast.from_", "can_cast.to", "promote_types.type1", "promote_types.type2"), "torch.dtype"),
+    "view.size": "tuple of ints|torch.dtype",
+    # checked by the function itself, in PyTorch's order (its Python layer first)
+    **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
+                     "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation",
+                     "embedding_bag.offsets"), None),
+}

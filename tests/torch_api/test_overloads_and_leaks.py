@@ -1,0 +1,170 @@
+"""Overloads and small behaviours written once as PyTorch code and run on flowgrad.torch and real torch:
+comparison aliases and their in-place forms, `tensor == None`, scatter_ without a source, bernoulli(input, p),
+pow(self=<number>, ...), pin_memory / share_memory_, floor division under autograd, embedding's
+scale_grad_by_freq / sparse, softmax of an all -inf row, round(decimals=)."""
+from __future__ import annotations
+
+import math
+import re
+import warnings
+
+import pytest
+
+
+def _raises(fn, cls, msg: str | None = None):
+    with pytest.raises(cls) as info:
+        fn()
+    if msg is not None:
+        assert str(info.value) == msg
+    return info.value
+
+
+@pytest.mark.parametrize("name,want", [("not_equal", [True, False, True]), ("greater_equal", [False, True, True]),
+                                       ("less_equal", [True, True, False]), ("greater", [False, False, True]),
+                                       ("less", [True, False, False])])
+def test_comparison_aliases_and_in_place_forms(torch, name, want):
+    x, two = torch.tensor([1., 2., 3.]), torch.tensor(2.)
+    assert getattr(x, name)(two).tolist() == want and getattr(torch, name)(x, 2).tolist() == want
+    y = x.clone()
+    assert getattr(y, name + "_")(two) is y and y.dtype == torch.float32
+    assert y.tolist() == [float(w) for w in want]
+    short = {"not_equal": "ne", "greater_equal": "ge", "less_equal": "le", "greater": "gt", "less": "lt"}[name]
+    z = x.clone()
+    assert getattr(z, short + "_")(2).tolist() == y.tolist()
+
+
+def test_equality_with_what_is_no_operand(torch):
+    x = torch.tensor([1., 2.])
+    assert (x == None) is False and (x != None) is True  # noqa: E711 (what is tested)
+    assert (x == "abc") is False and (x == [1., 2.]) is False
+    for call in (lambda: x < None, lambda: x + [1., 2.], lambda: x * "a", lambda: x.eq([1., 2.]),
+                 lambda: x.add("a")):
+        _raises(call, TypeError)
+    assert x.tolist() == [1., 2.]
+
+
+def test_scatter_needs_a_source(torch):
+    x = torch.zeros(3)
+    for call in (lambda: x.scatter_(0, torch.tensor([0])), lambda: x.scatter(0, torch.tensor([0]))):
+        _raises(call, TypeError)
+    assert x.tolist() == [0., 0., 0.]
+
+
+def test_bernoulli_with_one_probability(torch):
+    x = torch.full((4,), 0.5)
+    assert torch.bernoulli(x, 1.0).tolist() == [1.] * 4 and torch.bernoulli(x, p=0.0).tolist() == [0.] * 4
+    ints = torch.bernoulli(torch.tensor([1, 2]), 1.0)
+    assert ints.dtype == torch.int64 and ints.tolist() == [1, 1]
+    draws = torch.bernoulli(torch.full((2000,), 0.0), 0.3)
+    assert 0.2 < draws.mean().item() < 0.4
+    _raises(lambda: torch.bernoulli(x, 1.5), RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=1.5")
+    _raises(lambda: x.clone().bernoulli_(-0.5), RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=-0.5")
+    _raises(lambda: torch.bernoulli(torch.tensor([2.])), RuntimeError)
+    _raises(lambda: torch.bernoulli(torch.tensor([1, 2])), NotImplementedError,
+            "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'")
+
+
+def test_pow_of_a_number(torch):
+    e = torch.tensor([1., 2., 3.], requires_grad=True)
+    y = torch.pow(self=2, exponent=e)
+    assert y.tolist() == [2., 4., 8.] and type(y.grad_fn).__name__ == "PowBackward2"
+    y.sum().backward()
+    assert e.grad.tolist() == pytest.approx([2 * math.log(2), 4 * math.log(2), 8 * math.log(2)])
+    assert torch.pow(2, e).tolist() == [2., 4., 8.] and torch.pow(input=e, exponent=2).tolist() == [1., 4., 9.]
+    _raises(lambda: torch.pow(self=2, input=e, exponent=e), TypeError)
+    _raises(lambda: torch.pow(exponent=e), TypeError)
+
+
+def test_pin_memory_and_share_memory(torch):
+    x = torch.ones(2)
+    if not torch.cuda.is_available():
+        _raises(lambda: x.pin_memory(), RuntimeError, "Cannot access accelerator device when none is available.")
+    assert x.share_memory_() is x
+    _raises(lambda: x.share_memory_(True), TypeError)
+
+
+def test_floor_division_records_a_node_without_derivative(torch):
+    a = torch.tensor([3., 5.], requires_grad=True)
+    for y in (a // torch.tensor([2., 2.]), a // 2, 7 // a, torch.floor_divide(a, 2.)):
+        assert y.requires_grad and type(y.grad_fn).__name__ == "NotImplemented"
+        _raises(lambda: y.sum().backward(), RuntimeError, "derivative for aten::floor_divide is not implemented")
+    assert (a // 2).tolist() == [1., 2.] and a.grad is None
+    assert (torch.tensor([3, 5]) // 2).grad_fn is None
+
+
+def test_embedding_scale_grad_by_freq(torch):
+    w = torch.arange(15.).reshape(5, 3).requires_grad_()
+    i = torch.tensor([[0, 1, 1], [4, 1, 0]])
+    g = torch.arange(18.).reshape(2, 3, 3)
+    y = torch.nn.functional.embedding(i, w, scale_grad_by_freq=True)
+    assert y.grad_fn._saved_scale_grad_by_freq is True
+    y.backward(g)
+    assert w.grad.tolist() == [[7.5, 8.5, 9.5], [7., 8., 9.], [0., 0., 0.], [0., 0., 0.], [9., 10., 11.]]
+    w.grad = None
+    torch.nn.functional.embedding(i, w, padding_idx=1, scale_grad_by_freq=True).backward(g)
+    assert w.grad.tolist() == [[7.5, 8.5, 9.5], [0., 0., 0.], [0., 0., 0.], [0., 0., 0.], [9., 10., 11.]]
+    layer = torch.nn.Embedding(3, 2, scale_grad_by_freq=True)
+    layer(torch.tensor([0, 0, 2])).sum().backward()
+    assert layer.weight.grad.tolist() == [[1., 1.], [0., 0.], [1., 1.]]
+
+
+def test_embedding_sparse_is_refused(torch):
+    if torch.__name__ != "flowgrad.torch":
+        pytest.skip("flowgrad has no sparse tensors; PyTorch builds sparse gradients")
+    w = torch.ones(3, 2, requires_grad=True)
+    msg = "embedding(): flowgrad does not support sparse=True (only the default, sparse=False)"
+    _raises(lambda: torch.nn.functional.embedding(torch.tensor([0]), w, sparse=True), NotImplementedError, msg)
+    _raises(lambda: torch.nn.Embedding(3, 2, sparse=True), NotImplementedError,
+            "Embedding(): flowgrad does not support sparse=True (only the default, sparse=False)")
+
+
+def test_softmax_of_an_all_minus_inf_row_is_nan_silently(torch):
+    x = torch.tensor([[-math.inf] * 3, [1., 2., 3.]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = torch.softmax(x, 1)
+        logs = torch.log_softmax(x, 1)
+        y.sum().backward()
+    assert all(math.isnan(v) for v in y[0].tolist() + logs[0].tolist() + x.grad[0].tolist())
+    assert y[1].tolist() == pytest.approx([0.09003057, 0.24472847, 0.66524096])
+
+
+@pytest.mark.parametrize("decimals", [-2, -1, 1, 2, 3])
+def test_round_decimals(torch, decimals):
+    values = [1.2345, 2.5, 3.5, -0.125, 0.005, 1.005, 2.675, 15., 25., 1234.5, -0.5]
+    x = torch.tensor(values, requires_grad=True)
+    y = x.round(decimals=decimals)
+    assert type(y.grad_fn).__name__ == "RoundBackward1"
+    want = {-2: [0., 0., 0., -0., 0., 0., 0., 0., 0., 1200., -0.],
+            -1: [0., 0., 0., -0., 0., 0., 0., 20., 20., 1230., -0.],
+            1: [1.2, 2.5, 3.5, -0.1, 0., 1., 2.7, 15., 25., 1234.5, -0.5],
+            2: [1.23, 2.5, 3.5, -0.12, 0., 1., 2.68, 15., 25., 1234.5, -0.5],
+            3: [1.234, 2.5, 3.5, -0.125, 0.005, 1.005, 2.675, 15., 25., 1234.5, -0.5]}[decimals]
+    assert y.tolist() == pytest.approx(want, abs=1e-6)
+    y.sum().backward()
+    assert x.grad.tolist() == [0.] * len(values)
+    z = x.detach().clone()
+    assert z.round_(decimals=decimals) is z and z.tolist() == y.tolist()
+    assert torch.round(x.detach(), decimals=decimals).tolist() == y.tolist()
+
+
+def test_round_refuses_integers_and_bools(torch):
+    assert torch.tensor([1, 25]).round().tolist() == [1, 25]
+    _raises(lambda: torch.tensor([1, 25]).round(decimals=1), NotImplementedError,
+            "\"round_cpu\" not implemented for 'Long'")
+    for name in ("round", "floor", "ceil", "trunc"):
+        _raises(lambda: getattr(torch.tensor([True]), name)(), NotImplementedError,
+                f"\"{name}_vml_cpu\" not implemented for 'Bool'")
+    assert torch.tensor([1, 2]).floor().tolist() == [1, 2]
+
+
+def test_mistyped_argument_names_it(torch):
+    x = torch.ones(2, 3)
+    err = _raises(lambda: torch.exp([1.]), TypeError)
+    assert re.search(r"exp\(\): argument 'input' \(position 1\) must be Tensor, not list", str(err))
+    err = _raises(lambda: x.sum("a"), TypeError)
+    assert "dim" in str(err)
+    err = _raises(lambda: torch.clamp([1.], 0, 1), TypeError)
+    assert "clamp" in str(err) and "list" in str(err)
+    _raises(lambda: torch.cat([1.0]), TypeError)
+    _raises(lambda: x.argmax(torch.ones(2)), TypeError)
