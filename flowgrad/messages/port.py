@@ -15,11 +15,11 @@ MESSAGES: dict[str, str] = {
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "
                                "{target} {target_does}",
-    "flag_retain_graph": "a second backward through this graph relies on {source}'s default ({why}); {target} "
-                         "needs retain_graph=True on the first",
+    "flag_retain_graph": "a second pass through this graph with no retain_graph=True on the first: {source} may "
+                         "keep the graph where {target} frees it ({why}); pass retain_graph=True to the first",
     "flag_grad_accumulates": ".grad accumulates across iterations of this loop: nothing zeroes it between "
                              "backward() calls",
-    "flag_policy": "{field}: {source} and {target} differ here ({why})",
+    "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",
     "unknown_framework": "unknown framework {framework!r} (choose from {choices})",

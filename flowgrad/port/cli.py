@@ -60,16 +60,15 @@ def main(argv: list[str]) -> int:
     if opts.output and os.path.exists(opts.output) and not opts.force:
         return _fail("output_exists", path=opts.output)
     try:
-        import libcst
         from .summary import as_json, text as summary_text
-        from .translate import port_source
+        from .translate import cst, port_source
     except ImportError:
         return _fail("needs_libcst")
     with open(opts.script, encoding="utf-8") as f:
         code = f.read()
     try:
         ported, outcome = port_source(code, opts.source, opts.target)
-    except (libcst.ParserSyntaxError, SyntaxError) as exc:
+    except (cst.ParserSyntaxError, SyntaxError) as exc:
         line = getattr(exc, "editor_line", None) or getattr(exc, "lineno", None)
         col = getattr(exc, "editor_column", None) or getattr(exc, "offset", None)
         message = getattr(exc, "message", None) or getattr(exc, "msg", None) or str(exc)

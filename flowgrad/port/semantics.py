@@ -10,6 +10,7 @@ import inspect
 import io
 import tokenize
 
+from .. import shim
 from ..autograd import policy as policy_module
 from ..messages.port import text
 from .naming import facade
@@ -37,8 +38,6 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "compact_next_functions": frozenset({".next_functions"}),
     "mixed_kind_promotion": frozenset({"pow"}),      # `x.pow(int_tensor)`; operators are not followed
 }
-#: Fields behind the retain_graph flag: what a second pass through a graph finds.
-RETAIN_FIELDS = ("free_every_node", "grad_keeps_graph", "release_needs_saved_tensor", "create_graph_retains")
 _ZEROING = frozenset({"zero_grad", "clear_grad", "clear_gradients", "clear_gradient", "zero_"})
 _REDUCTIONS = frozenset({"sum", "mean", "item", "norm", "dot", "max", "min", "prod", "amax", "amin", "logsumexp",
                          "nansum", "nanmean", "std", "var", "trace", "det"})
@@ -49,14 +48,19 @@ def field_notes() -> dict[str, str]:
     """Policy field -> the comment beside it in the Policy class (how a facade differs)."""
     src = inspect.getsource(policy_module.Policy)
     notes: dict[str, str] = {}
-    last = None
+    last = current = None
     for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-        if tok.type == tokenize.NAME and tok.start[1] == 4 and last is None:
-            last = tok.string
-        elif tok.type == tokenize.COMMENT and last is not None:
-            notes[last] = tok.string.lstrip("# ").strip()
-        if tok.type == tokenize.NEWLINE:
+        if tok.type == tokenize.NAME and tok.start[1] == 4 and current is None:
+            current = tok.string
+        elif tok.type == tokenize.COMMENT and current is not None:
+            notes[current] = tok.string.lstrip("# ").strip()
+            last = current
+        elif tok.type == tokenize.COMMENT and last is not None and tok.start[1] > 4:
+            notes[last] += " " + tok.string.lstrip("# ").strip()     # the comment goes on
+        elif tok.type == tokenize.NAME and tok.start[1] == 4:
             last = None
+        if tok.type == tokenize.NEWLINE:
+            current = None
     return notes
 
 
@@ -109,13 +113,12 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
     """(line, kind, why) for each use whose autograd behaviour differs between the frameworks."""
     tree = ast.parse(code)
     fields = differing(source, target)
-    notes = field_notes()
     flags: list[tuple[int, str, str]] = []
     src_pol, dst_pol = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
     scalars = _scalar_names(tree)
     foreign = _foreign_modules(tree, source)
     for body in _scopes(tree):
-        seen_backward: dict[str, bool] = {}
+        seen_backward: dict[str, str] = {}     # graph root -> the first pass's kind, or "retained"
         for stmt, node in _walk_scope(body):
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -131,23 +134,29 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                         flags.append((line, "nonscalar_backward", text(
                             "flag_nonscalar_backward", source=source, target=target,
                             source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
-                    _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                    _second_pass(recv, node, line, seen_backward, flags, source, target)
+                elif name == "autograd.backward" and "implicit_seed_any_shape" in fields and node.args and \
+                        len(node.args) < 2 and not any(k.arg == "grad_tensors" for k in node.keywords) and \
+                        not all(_is_scalar(e, scalars) for e in getattr(node.args[0], "elts", [node.args[0]])):
+                    flags.append((line, "nonscalar_backward", text(
+                        "flag_nonscalar_backward", source=source, target=target,
+                        source_does=_seeding(src_pol), target_does=_seeding(dst_pol))))
                 elif name in ("grad", "autograd.grad") and node.args:
                     recv = ast.unparse(node.args[0])
-                    _second_pass(recv, node, line, fields, seen_backward, flags, source, target, notes)
+                    _second_pass(recv, node, line, seen_backward, flags, source, target)
                 if _root(node.func) in foreign:
                     continue      # np.arange, math.*: not the framework's
+                if name == "pow" and node.args and isinstance(node.args[-1], ast.Constant):
+                    continue      # a Python number promotes alike everywhere
                 for f in sorted(fields):
                     if name in TRIGGERS.get(f, ()) or (name.endswith(".backward") and
                                                        "autograd.backward" in TRIGGERS.get(f, ())):
-                        flags.append((line, f, text("flag_policy", field=f, source=source, target=target,
-                                                    why=notes.get(f, ""))))
+                        flags.append((line, f, _policy_flag(f, source, target)))
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 for f in sorted(fields):
                     if "." + node.attr in TRIGGERS.get(f, ()):
                         line = _statement_of(body, node).lineno
-                        flags.append((line, f, text("flag_policy", field=f, source=source, target=target,
-                                                    why=notes.get(f, ""))))
+                        flags.append((line, f, _policy_flag(f, source, target)))
         for stmt, node in _walk_scope(body):
             if isinstance(node, (ast.For, ast.While)) and _accumulates(node):
                 flags.append((node.lineno, "grad_accumulates", text("flag_grad_accumulates")))
@@ -171,18 +180,52 @@ def _foreign_modules(tree: ast.Module, framework: str) -> set[str]:
     return names
 
 
+def _policy_flag(field: str, source: str, target: str) -> str:
+    """`field (what it means): value in source, value in target`; the note without the name of the
+    framework it was written for (paddle's and OneFlow's policies share some fields)."""
+    value = {fw: getattr(facade(fw).module.Tensor.policy, field) for fw in (source, target)}
+    return text("flag_policy", field=field, why=_note(field), source=source, target=target,
+                source_value=value[source], target_value=value[target])
+
+
+def _note(field: str) -> str:
+    """The field's note without the framework it was written for (paddle's and OneFlow's policies
+    share some fields)."""
+    note = field_notes().get(field, "")
+    head, sep, rest = note.partition(": ")
+    return rest if sep and head in shim.FACADES else note
+
+
 def _seeding(policy) -> str:
     return "seeds ones for an output of any shape" if policy.implicit_seed_any_shape else \
         "raises for an output that is not a scalar"
 
 
-def _second_pass(recv, node, line, fields, seen, flags, source, target, notes) -> None:
-    if not (fields & set(RETAIN_FIELDS)):
-        return
-    if recv in seen and not seen[recv]:
-        why = "; ".join(notes[f] for f in RETAIN_FIELDS if f in fields and f in notes)
-        flags.append((line, "retain_graph", text("flag_retain_graph", source=source, target=target, why=why)))
-    seen[recv] = seen.get(recv, False) or _kw_true(node, "retain_graph") or _kw_true(node, "create_graph")
+def _frees_more(src, dst, first: str) -> list[str]:
+    """The policy fields by which the target frees, after a pass of kind `first` ("grad" or
+    "backward") given no retain_graph, a graph the source may still run again."""
+    fields = []
+    if first == "grad" and src.grad_keeps_graph and not dst.grad_keeps_graph:
+        fields.append("grad_keeps_graph")           # paddle's grad() never frees its graph
+    if dst.free_every_node and not src.free_every_node:
+        fields.append("free_every_node")            # PyTorch reruns the nodes that saved no tensor
+    if dst.saving_nodes - src.saving_nodes:
+        fields.append("saving_nodes")               # OneFlow's kernels save tensors flowgrad's formulas do not
+    return fields
+
+
+def _second_pass(recv, node, line, seen, flags, source, target) -> None:
+    """A pass through `recv`'s graph after an earlier one without retain_graph=True: flagged where
+    the target frees a graph the source may keep."""
+    kind = "backward" if isinstance(node.func, ast.Attribute) and node.func.attr == "backward" else "grad"
+    first = seen.get(recv)
+    if first is not None and first != "retained":
+        fields = _frees_more(facade(source).module.Tensor.policy, facade(target).module.Tensor.policy, first)
+        if fields:
+            why = "; ".join(field_notes().get(f, f) for f in fields)
+            flags.append((line, "retain_graph", text("flag_retain_graph", source=source, target=target, why=why)))
+    if first != "retained":
+        seen[recv] = "retained" if _kw_true(node, "retain_graph") or _kw_true(node, "create_graph") else kind
 
 
 def _scalar_names(tree: ast.Module) -> set[str]:

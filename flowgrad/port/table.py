@@ -33,6 +33,7 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
     {"torch": ("requires_grad", True), "oneflow": ("requires_grad", True), "paddle": ("stop_gradient", False)},
     {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
     {"torch": ("set_to_none", True), "oneflow": ("set_to_none", True), "paddle": ("set_to_zero", False)},
+    {"torch": ("batch_first", True), "oneflow": ("batch_first", True), "paddle": ("time_major", False)},
 )
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).
@@ -47,6 +48,18 @@ METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
 ROLES: dict[str, dict[str, str]] = {
     "optimizer": {"torch": "optim.Optimizer", "oneflow": "optim.Optimizer", "paddle": "optimizer.Optimizer"},
     "module": {"torch": "nn.Module", "oneflow": "nn.Module", "paddle": "nn.Layer"},
+}
+
+#: Tensor methods with no counterpart of the same shape, written as the target's idiom
+#: (source, target, method) -> expression ({receiver}, {root}: the target module's name, {args}).
+IDIOMS: dict[tuple[str, str, str], str] = {
+    ("paddle", "torch", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
+    ("paddle", "oneflow", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
+    ("paddle", "torch", "astype"): "{receiver}.to({args})",
+    ("paddle", "oneflow", "astype"): "{receiver}.to({args})",
+    **{("torch", "paddle", method): f'{{receiver}}.astype("{dtype}")' for method, dtype in (
+        ("float", "float32"), ("double", "float64"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
+        ("bool", "bool"))},
 }
 
 #: flowgrad's own calls that name a framework in a string (`shim.install("torch")`).

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import ast
 import collections
+import inspect
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-import libcst as cst
-from libcst.metadata import PositionProvider
+with warnings.catch_warnings():   # libcst 1.0's metadata package warns about its own mypy_extensions use
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import libcst as cst
+    from libcst.metadata import PositionProvider
 
 from ..messages.port import text
 from . import semantics, table
@@ -89,6 +93,8 @@ class Mapper:
         if s is None:
             return None, None
         t = self.dst.entry("Tensor." + name)
+        if t is not None and callable(s.obj) and not callable(t.obj):
+            return None, text("other_meaning", target=self.target, api=f"{self.target}.Tensor.{name}")
         candidates = [c for c in self.dst.with_key(s.key) if c.startswith("Tensor.")]
         if t is not None and s.same_operation(t):
             candidates = list(dict.fromkeys(["Tensor." + name, *candidates]))
@@ -136,6 +142,13 @@ def _negate(node: cst.BaseExpression) -> cst.BaseExpression:
 def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str], list]:
     """The call's arguments for the target API, the source parameters it cannot take, and the
     keywords to apply as a Tensor method of the result (`requires_grad_`)."""
+    if s.key is not None and s.key is t.key and [(p.name, p.kind, p.default) for p in s.params] == \
+            [(p.name, p.kind, p.default) for p in t.params]:
+        return args, [], []      # one core callable under one signature (torch / OneFlow's nn.LSTM)
+    if _passes_through(t):
+        return args, [], []      # `(*args, **kwargs)`: the target takes the call as written
+    if _passes_through(s):
+        return _keywords_only(mapper, t, args)
     given: list[tuple[str, cst.BaseExpression]] = []
     at: dict[str, int] = {}      # a positional argument's index
     positional = [p for p in s.params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -184,8 +197,8 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
                 tuples.setdefault(targets[0][0], {})[feed[1]] = value
             else:
                 unmapped.append(name)
-        elif t.param(name) is not None and (not feed or t.key is None):
-            out[name] = value
+        elif t.param(name) is not None:
+            out[name] = value      # the core does not say where it goes: the same name does
         elif _is_default(s, name, value):
             continue
         elif name in at and _free_positional(t, at[name], out, s):
@@ -202,6 +215,29 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
     packed = {id(v) for n, v in given if var is not None and n == var.name}
     originals = {id(a.value): a for a in args}
     return _keep_layout(args, _arrange(t, out, named, packed), originals), unmapped, after
+
+
+def _passes_through(e: Entry) -> bool:
+    kinds = {p.kind for p in e.params}
+    return inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD in kinds
+
+
+def _keywords_only(mapper: Mapper, t: Entry, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str], list]:
+    """A source API that takes `(*args, **kwargs)` says nothing of its parameters: positional
+    arguments stay, keywords go by name or by a keyword row (torch's LSTM `batch_first=True` is
+    paddle's `time_major=False`)."""
+    out, unmapped = [], []
+    for a in args:
+        if a.keyword is None or t.accepts(a.keyword.value):
+            out.append(a)
+            continue
+        row = _keyword_row(mapper, a.keyword.value)
+        if row is not None and t.accepts(row[0]):
+            out.append(a.with_changes(keyword=cst.Name(row[0]), value=_negate(a.value) if row[1] else a.value))
+        else:
+            out.append(a)
+            unmapped.append(a.keyword.value)
+    return out, unmapped, []
 
 
 def _free_positional(t: Entry, index: int, out: dict, s: Entry) -> str | None:
@@ -324,6 +360,26 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names an expression reads (not the attribute names after a dot)."""
+    found: list[cst.Name] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Arg(self, n: cst.Arg) -> bool:
+            n.value.visit(self)
+            return False
+
+    node.visit(_Collect())
+    return found
+
+
 class _Bindings(cst.CSTVisitor):
     """Import aliases of the source framework (name -> relative path, "" for the framework itself),
     and the names bound to calls of its APIs or to instances of classes deriving from its classes."""
@@ -334,6 +390,7 @@ class _Bindings(cst.CSTVisitor):
         self.aliases: dict[str, str] = {}
         self.renamed: dict[str, str] = {}   # a local name the port's imports bind under another name
         self.objects: dict[str, str] = {}   # a name assigned an API (`DataLoader = torch.utils.data.DataLoader`)
+        self.foreign: set[str] = set()      # names other imports bind (`np`): their methods are not tensors'
         self.calls: dict[str, str] = {}     # variable -> dotted callee
         self.classes: dict[str, str] = {}   # user class -> dotted base
         self.functions_used = False         # whether a user class derives from autograd.Function
@@ -350,6 +407,7 @@ class _Bindings(cst.CSTVisitor):
             name = dotted(alias.name)
             rel = self._rel(name or "")
             if rel is None:
+                self.foreign.add(alias.asname.name.value if alias.asname else (name or "").split(".")[0])
                 continue
             if alias.asname is not None:
                 self.aliases[alias.asname.name.value] = rel
@@ -362,6 +420,7 @@ class _Bindings(cst.CSTVisitor):
             return
         rel = self._rel(dotted(node.module) or "")
         if rel is None:
+            self.foreign |= {a.asname.name.value if a.asname else a.name.value for a in node.names}
             return
         for alias in node.names:
             local = alias.asname.name.value if alias.asname else alias.name.value
@@ -376,6 +435,8 @@ class _Bindings(cst.CSTVisitor):
             elif path:    # `DataLoader = torch.utils.data.DataLoader`: the name calls that API
                 self.objects[node.targets[0].target.value] = path
         if isinstance(node.value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            if (dotted(node.value.func) or "").split(".")[0] in self.foreign:
+                self.foreign.add(node.targets[0].target.value)     # `rng = np.random.default_rng(0)`
             callee = dotted(node.value.func)
             if callee is not None:
                 self.calls[node.targets[0].target.value] = callee
@@ -428,8 +489,8 @@ class Rewriter(cst.CSTTransformer):
     # -- imports
     def leave_Import(self, original, updated):
         names = []
-        for alias in updated.names:
-            name = dotted(alias.name)
+        for before, alias in zip(original.names, updated.names):
+            name = dotted(before.name)
             rel = self.b._rel(name or "")
             if rel is None:
                 names.append(alias)
@@ -440,13 +501,7 @@ class Rewriter(cst.CSTTransformer):
                 names.append(alias)
                 continue
             self.out.translated[f"import {name}"] += 1
-            new = cst.parse_expression(self.m.target + (f".{target}" if target else ""))
-            if alias.asname is None and rel:
-                # `import torch.nn` binds `torch`: the target binds its own top-level name
-                new_alias = alias.with_changes(name=new)
-            else:
-                new_alias = alias.with_changes(name=new)
-            names.append(new_alias)
+            names.append(alias.with_changes(name=cst.parse_expression(self.m.target + (f".{target}" if target else ""))))
         return updated.with_changes(names=names)
 
     def leave_ImportFrom(self, original, updated):
@@ -575,12 +630,24 @@ class Rewriter(cst.CSTTransformer):
         for name in unmapped:
             self._left(f"{api}({name}=)", text("no_parameter", target=self.m.target, api=f"{self.m.target}.{t.path}",
                                                name=name))
-        call = call.with_changes(args=args)
+        call = call.with_changes(args=[a.with_changes(value=self._dtype_spelling(a.value)) if a.keyword is not None
+                                       and a.keyword.value == "dtype" else a for a in args])
         for name, value in after:
             ok, literal = _literal(value)
             method_args = [] if ok and literal is True else [cst.Arg(value)]
             call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name(f"{name}_")), args=method_args)
         return call
+
+    def _dtype_spelling(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """paddle's dtype strings (`dtype='float32'`) as the torch family's objects (`torch.float32`)."""
+        ok, literal = _literal(value)
+        if not (ok and isinstance(literal, str) and self.roots and self.m.target != "paddle"):
+            return value
+        entry = self.m.dst.entry(literal)
+        if entry is None or not isinstance(entry.key, tuple) or entry.key[0] != "dtype":
+            return value
+        root = self.m.target if self.roots[0] in self.b.renamed else self.roots[0]
+        return cst.parse_expression(f"{root}.{literal}")
 
     def _shim_call(self, call: cst.Call) -> cst.Call | None:
         func = call.func
@@ -596,6 +663,11 @@ class Rewriter(cst.CSTTransformer):
                 self.out.translated[f"shim.{func.attr.value}"] += 1
             args.append(a)
         return call.with_changes(args=args)
+
+    def _foreign(self, receiver: cst.BaseExpression) -> bool:
+        """Whether a receiver is built from other modules' values (NumPy's) and no framework API."""
+        names = {n.value for n in _names(receiver)}
+        return bool(names & self.b.foreign) and not names & set(self.b.aliases)
 
     def _receiver_class(self, receiver: cst.BaseExpression) -> tuple[str, str] | None:
         """(role, the framework class's path) of a name bound to an instance of a framework class (or
@@ -619,6 +691,8 @@ class Rewriter(cst.CSTTransformer):
         name = updated.func.attr.value
         if name.startswith("__"):
             return updated
+        if self._foreign(original.func.value):
+            return updated          # `np.linspace(...).reshape(64, 1)`: NumPy's, not a tensor's
         typed = self._receiver_class(original.func.value)
         if typed is not None:
             role, path = typed
@@ -635,8 +709,16 @@ class Rewriter(cst.CSTTransformer):
                 updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
             return self._arguments(updated, s, t, api)
         keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
-        new, why = self.m.method(name, keywords)
         api = f"{self.m.source}.Tensor.{name}"
+        idiom = table.IDIOMS.get((self.m.source, self.m.target, name))
+        if idiom is not None and self.roots:
+            code = cst.Module([]).code_for_node
+            root = self.m.target if self.roots[0] in self.b.renamed else self.roots[0]
+            self.out.translated[api] += 1
+            return cst.parse_expression(idiom.format(receiver=code(updated.func.value), root=root, args=", ".join(
+                code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT, value=self._dtype_spelling(a.value)))
+                for a in updated.args)))
+        new, why = self.m.method(name, keywords)
         if new is None:
             if why:
                 self.out.assumed[(api, why)] += 1

@@ -5,7 +5,11 @@ import pathlib
 
 import pytest
 
-from flowgrad.port.translate import COMMENT, port_source
+from .conftest import NEEDS_LIBCST
+
+pytest.importorskip("libcst", reason=NEEDS_LIBCST)
+
+from flowgrad.port.translate import COMMENT, port_source  # noqa: E402
 
 EXAMPLES = pathlib.Path(__file__).parent.parent.parent / "examples"
 
@@ -78,3 +82,24 @@ def test_untyped_receiver_is_an_assumed_tensor():
 def test_defaults_that_differ_are_written_out():
     code, _ = _port("import torch\nopt = torch.optim.RMSprop(ps, lr=0.01)\n")
     assert "rho=0.99" in code and "epsilon=1e-08" in code
+
+
+def test_dtype_spellings():
+    code, _ = _port("import paddle\nx = paddle.to_tensor([1], dtype='float32')\ny = x.astype('float64')\n",
+                    "paddle", "torch")
+    assert code == "import torch\nx = torch.tensor([1], dtype=torch.float32)\ny = x.to(torch.float64)\n"
+    code, _ = _port("import torch\ny = x.double()\nz = x.long()\n")
+    assert code == 'import paddle\ny = x.astype("float64")\nz = x.astype("int64")\n'
+
+
+def test_numpy_receivers_are_not_tensors():
+    code, out = _port("import numpy as np\nimport paddle\nrng = np.random.default_rng(0)\n"
+                      "a = rng.normal(0, 1, (2, 3)).reshape(3, 2)\n", "paddle", "torch")
+    assert "a = rng.normal(0, 1, (2, 3)).reshape(3, 2)\n" in code and not out.assumed and not out.left
+
+
+def test_same_core_same_signature_takes_the_call_as_written():
+    code, out = _port("import torch\nlstm = torch.nn.LSTM(4, 8, num_layers=2, batch_first=True)\n", "torch", "oneflow")
+    assert code.endswith("lstm = oneflow.nn.LSTM(4, 8, num_layers=2, batch_first=True)\n") and not out.left
+    code, _ = _port("import torch\nlstm = torch.nn.LSTM(4, 8, num_layers=2, batch_first=True)\n")
+    assert code.endswith("lstm = paddle.nn.LSTM(4, 8, num_layers=2, time_major=False)\n")
