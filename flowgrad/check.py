@@ -19,6 +19,7 @@ from ._check.report import Result, as_json, parsable, rows, table, Progress
 from ._check.scan import resolve
 from ._check.support import KNOWN_DIFFERENCES, Support, known_differences
 from .cli import ArgumentParser
+from .messages.own import text as own_text
 
 __all__ = ["check_paths", "find_files", "known_differences", "KNOWN_DIFFERENCES", "CheckError", "Result", "main"]
 
@@ -33,7 +34,7 @@ def check_paths(paths: Sequence[str], frameworks: Iterable[str] = FRAMEWORKS, *,
     frameworks = tuple(dict.fromkeys(frameworks))
     for fw in frameworks or ("",):
         if fw not in shim.FACADES:
-            raise CheckError(f"unknown framework {fw!r} (choose from {', '.join(shim.FACADES)})")
+            raise CheckError(own_text("unknown_framework", framework=fw, where="", choices=", ".join(shim.FACADES)))
     files = find_files(paths)
     support = support or Support()
     raw, errors = scan_files(files, frozenset(frameworks), progress)
@@ -65,9 +66,9 @@ def _percent(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(own_text("not_a_number", text=text)) from None
     if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 100")
+        raise argparse.ArgumentTypeError(own_text("not_a_percentage", text=text))
     return value
 
 

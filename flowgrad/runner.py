@@ -13,6 +13,7 @@ import zipfile
 
 from . import shim
 from .cli import ArgumentParser
+from .messages.own import text
 
 PROG = "flowgrad run"
 _SKIP_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
@@ -70,9 +71,9 @@ def frameworks(names: str | None) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(n.strip() for n in names.split(",") if n.strip()))
     for n in chosen or ("",):
         if n not in shim.FACADES:
-            raise ValueError(f"unknown framework {n!r} in --as (choose from {', '.join(shim.FACADES)})")
+            raise ValueError(text("unknown_framework", framework=n, where=" in --as", choices=", ".join(shim.FACADES)))
         if not shim.available(n):
-            raise ValueError(f"flowgrad's {n} facade ({shim.FACADES[n]}) is not available in this flowgrad")
+            raise ValueError(text("facade_unavailable", framework=n, module=shim.FACADES[n]))
     return chosen
 
 

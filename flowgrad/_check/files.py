@@ -11,6 +11,7 @@ import threading
 import tokenize
 from typing import Callable, NamedTuple, Sequence
 
+from ..messages.own import text
 from .scan import Use, scan
 
 PARALLEL_FROM = 200    # files; a smaller set is scanned in this process
@@ -45,10 +46,10 @@ def find_files(paths: Sequence[str]) -> list[str]:
                                  and not os.path.exists(os.path.join(root, d, "pyvenv.cfg")))
                 found += [os.path.normpath(os.path.join(root, n)) for n in sorted(names) if n.endswith(".py")]
             if not found:
-                raise CheckError(f"no Python files in {path!r}")
+                raise CheckError(text("no_python_files", path=path))
             files += found
         else:
-            raise CheckError(f"no such file or directory: {path!r}")
+            raise CheckError(text("no_such_path", path=path))
     return list(dict.fromkeys(files))
 
 

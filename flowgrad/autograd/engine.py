@@ -97,7 +97,7 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
     heappop, heappush = heapq.heappop, heapq.heappush
     filtered = needed is not None or cuts is not None or observer is not None
     tie = create_graph and policy.double_grad_name is not None
-    inline = not (anomaly or capture or filtered)
+    inline = not anomaly
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
     task = _GraphTask(roots, pending, needed, _grad.get())
     grad_mode = _grad.set(create_graph)
@@ -116,8 +116,9 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
                 observer.popped(node)
             if tie:
                 saved = node._saved is not None   # (before a release frees it)
-            if inline and len(p) == 3 and node._plain and node._hooks is None:
-                # the common case, inlined: a declared op's one-output node, nothing to observe
+            if inline and len(p) == 3 and node._plain and node._hooks is None and \
+                    (needed is None or (node in needed and node not in capture_at)):
+                # the common case, inlined: a declared op's one-output node on the way, not a target
                 if node._saved is FREED:
                     raise policy.errors.second_backward(node=policy.node_name(node))
                 g = p[1]

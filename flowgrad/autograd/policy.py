@@ -11,6 +11,7 @@ import functools
 from typing import Callable
 
 from ..messages import TORCH_MESSAGES
+from ..messages.own import text
 
 _HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
          "torch.autograd.set_detect_anomaly(True, check_nan=False).")
@@ -117,7 +118,7 @@ class _Errors:
 
     def __getattr__(self, kind: str) -> Callable[..., Exception]:
         if kind not in self._policy.messages:
-            raise AttributeError(f"the {self._policy.name} policy has no message of kind {kind!r}")
+            raise AttributeError(text("unknown_kind", policy=self._policy.name, kind=kind))
         return functools.partial(self._policy.error, kind)
 
 

@@ -26,6 +26,7 @@ import builtins
 import inspect
 from typing import Callable
 
+from ..messages.own import text
 from ..tensor import Tensor as _CoreTensor
 
 _NO_DEFAULT = object()
@@ -80,7 +81,7 @@ def _pair(name: str, params: list[_Param], op_params: list[inspect.Parameter]) -
         target = p.target or (p.name if p.name in named else None)
         if target is not None:
             if target not in named:
-                raise AssertionError(f"{name}: the op has no parameter {target!r}")
+                raise AssertionError(text("adapter_no_parameter", name=name, target=target))
             paired[p.name] = named[target]
             taken.add(target)
     free = [q for q in op_params if q.name not in taken and q.kind is not q.VAR_KEYWORD]
@@ -97,7 +98,7 @@ def _pair(name: str, params: list[_Param], op_params: list[inspect.Parameter]) -
     missing = [q.name for q in free if q.default is q.empty and q.kind is not q.VAR_POSITIONAL
                and q not in paired.values()]
     if missing:
-        raise AssertionError(f"{name}: nothing feeds the op's required parameters {missing}")
+        raise AssertionError(text("adapter_unfed", name=name, missing=missing))
     return paired
 
 
@@ -131,7 +132,7 @@ def _call(name: str, params: list[_Param], paired: dict, op_params: list[inspect
         src = feeds.get(q.name, [])
         if q.kind is q.VAR_POSITIONAL:
             if src and gap:
-                raise AssertionError(f"{name}: the op's varargs follow an unfilled parameter")
+                raise AssertionError(text("adapter_varargs_gap", name=name))
             for p in src:
                 if p.var:
                     var_feed = p.name
@@ -151,7 +152,7 @@ def _call(name: str, params: list[_Param], paired: dict, op_params: list[inspect
                 value = f"({p.name} if {p.name} is not None else {value})"
             if q.kind is q.KEYWORD_ONLY or gap:
                 if q.kind is q.POSITIONAL_ONLY:
-                    raise AssertionError(f"{name}: positional-only op parameter {q.name!r} after a gap")
+                    raise AssertionError(text("adapter_positional_gap", name=name, parameter=q.name))
                 keywords.append(f"{q.name}={value}")
             else:
                 positional.append(value)
@@ -194,7 +195,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         if p.name == "out" or p.name in paired:
             continue
         if p.default is _NO_DEFAULT:
-            raise AssertionError(f"{name}: required parameter {p.name!r} reaches no op parameter")
+            raise AssertionError(text("adapter_unreached", name=name, parameter=p.name))
         test = "is not" if p.default is None or isinstance(p.default, builtins.bool) else "!="
         checks.append(f"    if {p.name} {test} _d{i}:\n"
                       f"        _unsupported(_policy, _NAME, {p.name!r}, {p.name}, _d{i})")

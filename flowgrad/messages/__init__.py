@@ -6,6 +6,7 @@ area keeps the tables short; a kind is defined once across all of them.
 """
 from __future__ import annotations
 
+from . import own
 from . import (attention, autograd, checkpoint, conv, data, distributions, func, linalg, nn, ops, optim, runtime,
                tensor, tensor_ops, tools)
 
@@ -15,7 +16,7 @@ def _merge(*tables: dict) -> dict:
     for table in tables:
         clash = merged.keys() & table.keys()
         if clash:
-            raise AssertionError(f"message kinds defined twice: {sorted(clash)}")
+            raise AssertionError(own.text("kinds_twice", kinds=sorted(clash)))
         merged.update(table)
     return merged
 

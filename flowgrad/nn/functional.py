@@ -327,6 +327,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
 
 
 def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    if out is not None:
+        raise input.policy.errors.out_unsupported(name="normalize")
     denom = ops.clamp(ops.norm(input, p, dim, keepdim=True), min=eps)
     return input / ops.expand_as(denom, input)
 

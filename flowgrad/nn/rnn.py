@@ -55,7 +55,15 @@ def _gru_step(xw, state, w_hh, b_hh, w_hr):
     return ((h - n) * z + n,)
 
 
+def _fused_lstm_step(xw, state, w_hh, b_hh, w_hr):
+    h, c = ops.lstm_cell(xw + F.linear(state[0], w_hh, b_hh), state[1])
+    return (h if w_hr is None else F.linear(h, w_hr), c)
+
+
+# the cells compose their step from the op table, as PyTorch's do (its graph shows the same nodes);
+# the layers step with the fused cell, as PyTorch's layers run one fused kernel
 _STEPS = {"RNN_TANH": _rnn_step(ops.tanh), "RNN_RELU": _rnn_step(ops.relu), "LSTM": _lstm_step, "GRU": _gru_step}
+_LAYER_STEPS = dict(_STEPS, LSTM=_fused_lstm_step)
 
 
 def _permute(states: tuple, permutation) -> tuple:
@@ -251,7 +259,7 @@ class RNNBase(Module):
         else:
             sizes = [int(b) for b in batch_sizes._host()]
             rows = input
-        step = _STEPS[self.mode]
+        step = _LAYER_STEPS[self.mode]
         num_directions = 2 if self.bidirectional else 1
         weights = iter(self.all_weights)
         initial = [ops.unbind(s, 0) for s in state]

@@ -15,7 +15,7 @@ from ._declare import OpNode, derivative, edge, identity, recording, save, save_
 from ..tensor import Tensor
 
 from . import elementwise, shape, indexing, reduction, linalg, nn, special
-from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance
+from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
@@ -30,6 +30,7 @@ from .tiling import *  # noqa: F401,F403
 from .einsum_notation import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
+from .rnn_cell import *  # noqa: F401,F403
 
 for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, sets, tiling, special):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():

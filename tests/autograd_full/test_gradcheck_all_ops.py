@@ -341,6 +341,15 @@ C("linear_1d_bias", lambda T, x, w, b: F(T).linear(x, w, b), [(3,), (4, 3), (4,)
 
 C("softmax", lambda T, a: T.softmax(a, 1), [(2, 3)])
 C("log_softmax", lambda T, a: a.log_softmax(0), [(2, 3)])
+def _lstm_layer(T, x, w_ih, w_hh, b_ih, b_hh, h0, c0):
+    """nn.LSTM's layer (flowgrad steps it with its fused cell) on the given weights and states."""
+    params = dict(weight_ih_l0=w_ih, weight_hh_l0=w_hh, bias_ih_l0=b_ih, bias_hh_l0=b_hh)
+    out, (h, c) = T.func.functional_call(T.nn.LSTM(3, 2).double(), params, (x, (h0, c0)))
+    return out, c
+
+
+C("lstm_layer", _lstm_layer, [(3, 2, 3), (8, 3), (8, 2), (8,), (8,), (1, 2, 2), (1, 2, 2)])
+
 C("conv2d", lambda T, x, w, b: F(T).conv2d(x, w, b, stride=1, padding=1), [(1, 2, 3, 3), (2, 2, 2, 2), (2,)])
 C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2, dilation=1),
   [(1, 2, 4, 4), (2, 1, 2, 2)])

@@ -321,3 +321,24 @@ def test_gradient_clipping_skips_parameters_without_need_clip(paddle, clip):
     opt.step()
     assert layer.weight.tolist() == [[-2., -2.], [-5., -5.]]
     np.testing.assert_allclose(layer.bias.numpy(), [-0.1 / 2 ** 0.5 if clip != "value" else -0.1] * 2, rtol=1e-5)
+
+
+@pytest.mark.parametrize("default", ["float64", "float32"])
+def test_parameters_take_paddles_default_dtype(paddle, default):
+    """Built-in layers and a layer's own create_parameter make parameters of paddle's default
+    dtype; the `dtype` a Layer is constructed with does not change that, as in paddle."""
+
+    class Own(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__(dtype="float16")
+            self.w = self.create_parameter([2])
+
+    before = paddle.get_default_dtype()
+    paddle.set_default_dtype(default)
+    try:
+        layers = [paddle.nn.Linear(2, 3), paddle.nn.Conv2D(1, 1, 1), paddle.nn.LayerNorm(2), paddle.nn.Embedding(3, 2),
+                  paddle.nn.LSTM(2, 2), Own()]
+        got = {str(p.dtype) for layer in layers for p in layer.parameters()}
+    finally:
+        paddle.set_default_dtype(before)
+    assert got == {f"paddle.{default}"}

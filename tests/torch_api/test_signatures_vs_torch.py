@@ -525,6 +525,9 @@ def test_out_is_refused_where_not_built():
     assert out.tolist() == [[0.0, 0.0], [0.0, 0.0]]     # left untouched
     with pytest.raises(NotImplementedError, match="out="):
         ft.acos(x, out=out)
+    with pytest.raises(NotImplementedError, match=r"^normalize\(\): flowgrad does not support the out= argument"):
+        ft.nn.functional.normalize(x, out=out)
+    assert out.tolist() == [[0.0, 0.0], [0.0, 0.0]]
 
 
 def test_unbuilt_argument_is_refused_not_ignored():

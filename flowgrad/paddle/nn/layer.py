@@ -14,6 +14,7 @@ from ...nn import Module
 from ...nn.module import _addindent
 from ...nn import Parameter as _NeutralParameter
 from .. import _print
+from .._creation import get_default_dtype
 from .._tensor import Tensor
 from ..regularizer import WeightDecayRegularizer
 from . import initializer as I
@@ -160,8 +161,9 @@ class Layer(Module):
     # --------------------------------------------------------------------- parameters
     def create_parameter(self, shape, attr=None, dtype=None, is_bias: bool = False, default_initializer=None):
         """A new parameter: ParamAttr's initializer, else `default_initializer`, else XavierUniform
-        (weights) or zeros (biases)."""
-        dtype = dtype if dtype is not None else self.__dict__.get("_dtype", "float32")
+        (weights) or zeros (biases); of paddle's default dtype unless `dtype` says (the layer's own
+        `dtype` does not count, as in paddle)."""
+        dtype = dtype if dtype is not None else get_default_dtype()
         return make_parameter(shape, dtype, attr, is_bias, default_initializer,
                               lambda: _unique(f"{self.full_name()}.{'b' if is_bias else 'w'}"),
                               self._param_cls)
