@@ -38,6 +38,11 @@ def test_fit_polynomial_to_paddle_keeps_layout_and_renames():
     ("torch", "paddle", "opt = torch.optim.Adam(m.parameters(), betas=(0.5, 0.9))",
      "opt = paddle.optimizer.Adam(parameters=m.parameters(), beta1=0.5, beta2=0.9)"),
     ("torch", "paddle", "class Net(torch.nn.Module): pass", "class Net(paddle.nn.Layer): pass"),
+    # paddle's functional applies the same op through its channels-last layout helper
+    ("torch", "paddle", "y = torch.nn.functional.max_pool2d(x, 2, return_indices=True)",
+     "y = paddle.nn.functional.max_pool2d(x, 2, return_mask=True)"),
+    ("torch", "paddle", "y = torch.nn.functional.conv2d(input=x, weight=w, groups=2)",
+     "y = paddle.nn.functional.conv2d(x=x, weight=w, groups=2)"),
     ("paddle", "torch", "y = paddle.sum(x, axis=0)", "y = torch.sum(x, dim=0)"),
     ("paddle", "torch", "x = paddle.to_tensor([1.0], stop_gradient=False)", "x = torch.tensor([1.0], requires_grad=True)"),
     ("torch", "oneflow", "y = torch.sum(x, dim=1)", "y = oneflow.sum(x, dim=1)"),

@@ -18,7 +18,7 @@ TORCH_EXAMPLES = sorted(p.stem for p in EXAMPLES.glob("*.py") if not p.name.star
 
 #: Ports that --verify finds equivalent.
 EQUIVALENT = [
-    *(("torch", "oneflow", name) for name in TORCH_EXAMPLES if name != "char_lstm"),
+    *(("torch", "oneflow", name) for name in TORCH_EXAMPLES),
     ("torch", "paddle", "fit_polynomial"),
     ("torch", "paddle", "polynomial_custom_function"),
     ("torch", "paddle", "dynamic_net"),
@@ -27,9 +27,6 @@ EQUIVALENT = [
 ]
 #: Ports that leave uses in place (what has no counterpart in the target facade), each use listed.
 LEFT = {
-    ("torch", "oneflow", "char_lstm"): {"torch.nn.utils.rnn", "torch.nn.utils.rnn.pad_sequence",
-                                        "torch.nn.utils.rnn.pack_padded_sequence",
-                                        "torch.nn.utils.rnn.pad_packed_sequence"},
     ("torch", "paddle", "conv_net"): {"torch.optim.lr_scheduler.StepLR"},
     ("torch", "paddle", "checkpoint_resume"): {"torch.optim.lr_scheduler.CosineAnnealingLR"},
     ("torch", "paddle", "sequential_rmsprop"): {"torch.optim.lr_scheduler.ExponentialLR"},
