@@ -35,6 +35,7 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
     {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
     {"torch": ("set_to_none", True), "oneflow": ("set_to_none", True), "paddle": ("set_to_zero", False)},
     {"torch": ("batch_first", True), "oneflow": ("batch_first", True), "paddle": ("time_major", False)},
+    {"torch": ("norm_first", True), "oneflow": ("norm_first", True), "paddle": ("normalize_before", True)},
 )
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).

@@ -46,6 +46,8 @@ def test_fit_polynomial_to_paddle_keeps_layout_and_renames():
     ("torch", "paddle", "same = torch.equal(a, b)", "same = paddle.equal_all(a, b)"),   # one bool, not elementwise
     ("paddle", "torch", "same = paddle.equal_all(a, b)", "same = torch.equal(a, b)"),
     ("paddle", "torch", "mask = paddle.equal(a, b)", "mask = torch.eq(a, b)"),
+    ("torch", "paddle", "l = torch.nn.TransformerEncoderLayer(8, 2, 16, norm_first=True)",
+     "l = paddle.nn.TransformerEncoderLayer(8, 2, 16, normalize_before=True)"),
     ("paddle", "torch", "y = paddle.sum(x, axis=0)", "y = torch.sum(x, dim=0)"),
     ("paddle", "torch", "x = paddle.to_tensor([1.0], stop_gradient=False)", "x = torch.tensor([1.0], requires_grad=True)"),
     ("torch", "oneflow", "y = torch.sum(x, dim=1)", "y = oneflow.sum(x, dim=1)"),
