@@ -15,6 +15,9 @@ MESSAGES: dict[str, str] = {
                       "only as `name = {api}(optimizer, ...)`; left as written",
     "scheduler_is_rate": "{api} is the optimizer's learning_rate in {source}, where {target}'s scheduler takes the "
                          "optimizer: build the optimizer first and the scheduler from it; left as written",
+    "layout_only": "{api} takes one layout only, {name}={value}, where {source}'s defaults to {name}={default}: "
+                   "the port computes along other axes unless the source passes {name}={value} (and lays its "
+                   "inputs out so)",
     "assumed_tensor": "assumed tensor: {why}",
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "

@@ -38,6 +38,13 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
     {"torch": ("norm_first", True), "oneflow": ("norm_first", True), "paddle": ("normalize_before", True)},
 )
 
+#: Layers a framework builds in one layout only, with no argument for it: (the other frameworks'
+#: argument, the value that layout is). The port drops the argument where it says so, adds it going
+#: the other way, and leaves the call flagged where the source takes the other layout.
+LAYOUT_ONLY: dict[str, dict[str, tuple[str, object]]] = {
+    "paddle": {"nn.TransformerEncoderLayer": ("batch_first", True), "nn.MultiHeadAttention": ("batch_first", True)},
+}
+
 #: Methods of framework objects (not tensors) under another name: (class role, names).
 METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
     ("optimizer", {"torch": "zero_grad", "oneflow": "zero_grad", "paddle": "clear_grad"}),

@@ -659,6 +659,7 @@ class Rewriter(cst.CSTTransformer):
     def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
         if s is None or t is None or not (s.params or t.params):
             return call
+        call = self._layout(call, s, t, api)
         args, unmapped, after = map_arguments(self.m, s, t, list(call.args))
         for name in unmapped:
             self._left(f"{api}({name}=)", text("no_parameter", target=self.m.target, api=f"{self.m.target}.{t.path}",
@@ -669,6 +670,29 @@ class Rewriter(cst.CSTTransformer):
             ok, literal = _literal(value)
             method_args = [] if ok and literal is True else [cst.Arg(value)]
             call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name(f"{name}_")), args=method_args)
+        return call
+
+    def _layout(self, call: cst.Call, s: Entry, t: Entry, api: str) -> cst.Call:
+        """A layer the target builds in one layout only (paddle's batch-first attention): the
+        source's argument saying that layout is dropped, added going the other way; another layout
+        is left flagged."""
+        fixed = table.LAYOUT_ONLY.get(self.m.target, {}).get(t.path)
+        if fixed is not None and s.param(fixed[0]) is not None and t.param(fixed[0]) is None:
+            name, value = fixed
+            given = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+            if given is not None and _literal(given.value) == (True, value):
+                args = [a for a in call.args if a is not given]
+                if args and given is call.args[-1]:
+                    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return call.with_changes(args=args)
+            if given is None:
+                self._left(f"{api}({name}=)", text("layout_only", api=f"{self.m.target}.{t.path}", name=name,
+                                                   value=value, source=self.m.source, default=s.param(name).default))
+            return call
+        fixed = table.LAYOUT_ONLY.get(self.m.source, {}).get(s.path)
+        if fixed is not None and t.param(fixed[0]) is not None and s.param(fixed[0]) is None:
+            return call.with_changes(args=_commas([*call.args, cst.Arg(_expr(fixed[1]), keyword=cst.Name(fixed[0]), equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))]))
         return call
 
     def _scheduler_optimizer(self, call: cst.Call) -> cst.BaseExpression | None:

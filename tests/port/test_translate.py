@@ -46,7 +46,7 @@ def test_fit_polynomial_to_paddle_keeps_layout_and_renames():
     ("torch", "paddle", "same = torch.equal(a, b)", "same = paddle.equal_all(a, b)"),   # one bool, not elementwise
     ("paddle", "torch", "same = paddle.equal_all(a, b)", "same = torch.equal(a, b)"),
     ("paddle", "torch", "mask = paddle.equal(a, b)", "mask = torch.eq(a, b)"),
-    ("torch", "paddle", "l = torch.nn.TransformerEncoderLayer(8, 2, 16, norm_first=True)",
+    ("torch", "paddle", "l = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True)",
      "l = paddle.nn.TransformerEncoderLayer(8, 2, 16, normalize_before=True)"),
     ("paddle", "torch", "y = paddle.sum(x, axis=0)", "y = torch.sum(x, dim=0)"),
     ("paddle", "torch", "x = paddle.to_tensor([1.0], stop_gradient=False)", "x = torch.tensor([1.0], requires_grad=True)"),
@@ -176,3 +176,18 @@ def test_methods_of_receivers_of_unknown_type_by_their_class_role():
         "x.zero_grad()\n" in code      # zero_grad: an optimizer's clear_grad, a Layer's clear_gradients
     assert out.translated["torch.<object>.load_state_dict"] == 3
     assert out.translated["torch.<scheduler>.get_last_lr"] == 1
+
+
+def test_a_layer_paddle_builds_in_one_layout_only():
+    """paddle's attention layers are batch-first only: torch's batch_first=True is dropped, its
+    sequence-first default flagged, and batch_first=True written going back."""
+    code, out = _port("import torch\nl = torch.nn.TransformerEncoderLayer(8, nhead=2, dim_feedforward=16,\n"
+                      "    batch_first=True)\nm = torch.nn.TransformerEncoderLayer(8, 2, 16)\n"
+                      "a = torch.nn.MultiheadAttention(8, 2, batch_first=True)\n")
+    assert "l = paddle.nn.TransformerEncoderLayer(8, nhead=2, dim_feedforward=16)\n" in code
+    assert f"{COMMENT}paddle.nn.TransformerEncoderLayer takes one layout only, batch_first=True, where torch's " \
+           "defaults to batch_first=False" in code
+    assert "m = paddle.nn.TransformerEncoderLayer(8, 2, 16)\na = paddle.nn.MultiHeadAttention(8, 2)\n" in code
+    assert [api for api, _ in out.left] == ["torch.nn.TransformerEncoderLayer(batch_first=)"]
+    back, out = _port("import paddle\nm = paddle.nn.TransformerEncoderLayer(8, 2, 16)\n", "paddle", "torch")
+    assert "m = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)\n" in back and not out.left
