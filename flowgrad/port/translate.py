@@ -827,7 +827,13 @@ class Rewriter(cst.CSTTransformer):
             return None
         found = [(role, where[self.m.source]) for role, where in table.ROLES.items()
                  if hasattr(self.m.src.lookup(where[self.m.source]), name)]
-        return found[0] if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        role = found[0][0]
+        respelled = (self.m.source, self.m.target, f"<{role}>.{name}") in table.IDIOMS or any(
+            r == role and names.get(self.m.source) == name and names.get(self.m.target) not in (None, name)
+            for r, names in table.METHODS)
+        return found[0] if respelled else None     # otherwise the call stays as written, as before
 
     def _every_role(self, name: str) -> str | None:
         """The target's name of a method that is no Tensor method of the source and that every class

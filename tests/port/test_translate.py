@@ -176,6 +176,8 @@ def test_methods_of_receivers_of_unknown_type_by_their_class_role():
         "x.zero_grad()\n" in code      # zero_grad: an optimizer's clear_grad, a Layer's clear_gradients
     assert out.translated["torch.<object>.load_state_dict"] == 3
     assert out.translated["torch.<scheduler>.get_last_lr"] == 1
+    code, out = _port("import torch\nclass F(torch.autograd.Function):\n    pass\ny = F.apply(x)\nnet.train()\n")
+    assert code.endswith("y = F.apply(x)\nnet.train()\n") and "torch.<module>.apply" not in out.translated
 
 
 def test_a_layer_paddle_builds_in_one_layout_only():
