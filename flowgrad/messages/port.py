@@ -11,6 +11,13 @@ MESSAGES: dict[str, str] = {
     "moved": "{api} lives in another module; import it from there",
     "no_root_import": "{api} needs `import {target}`; left as written",
     "no_parameter": "{api} takes no counterpart of argument {name!r}; kept as written",
+    "scheduler_form": "{api} takes the optimizer, {target}'s scheduler is the optimizer's learning_rate: ported "
+                      "only as `name = {api}(optimizer, ...)`; left as written",
+    "scheduler_is_rate": "{api} is the optimizer's learning_rate in {source}, where {target}'s scheduler takes the "
+                         "optimizer: build the optimizer first and the scheduler from it; left as written",
+    "layout_only": "{api} takes one layout only, {name}={value}, where {source}'s defaults to {name}={default}: "
+                   "the port computes along other axes unless the source passes {name}={value} (and lays its "
+                   "inputs out so)",
     "assumed_tensor": "assumed tensor: {why}",
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "
@@ -19,6 +26,9 @@ MESSAGES: dict[str, str] = {
                          "keep the graph where {target} frees it ({why}); pass retain_graph=True to the first",
     "flag_grad_accumulates": ".grad accumulates across iterations of this loop: nothing zeroes it between "
                              "backward() calls",
+    "flag_transposed_init": "values made from a parameter's shape: {paddle}'s Linear keeps its weight as [in, out], "
+                            "{other}'s as [out, in], so the same values land transposed and the layer computes "
+                            "another function; draw a Linear weight in the source's shape and transpose it",
     "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",

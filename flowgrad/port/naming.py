@@ -277,6 +277,35 @@ def analyse_all(obj: Any, is_method: bool = False) -> list[Any]:
     return [k[0] for k in keys if k is not None]
 
 
+def _forwarded(call: ast.Call, callee: Any, env: dict, owner: type | None) -> tuple[ast.Call, Any]:
+    """A core helper applying a core callable it is given (`layout.in_channels_first(F.conv2d, x,
+    last, w, ...)` calls `fn(x, *args)`) stands for the call it makes: `F.conv2d(x, w, ...)`."""
+    if not (call.args and is_core(_unwrap(callee))) or isinstance(callee, type):
+        return call, callee
+    applied = _resolve(call.args[0], env, owner)
+    found = _source_of(_unwrap(callee)) if _core_target(applied) is not None else None
+    if found is None:
+        return call, callee
+    node = found[0]
+    names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    star = node.args.vararg.arg if node.args.vararg else None
+    bound = dict(zip(names, call.args))
+    for inner in ast.walk(node):
+        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == names[0]):
+            continue
+        args: list[ast.expr] = []
+        for arg in inner.args:
+            if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == star:
+                args.extend(call.args[len(names):])
+            elif isinstance(arg, ast.Name) and arg.id in bound:
+                args.append(bound[arg.id])
+            else:
+                break
+        else:
+            return ast.Call(func=call.args[0], args=args, keywords=call.keywords), applied
+    return call, callee
+
+
 def _reached(root: ast.AST, env: dict, owner: type | None, params: set[str], local: dict, depth: int):
     """(key, feeds) of the core call an expression (or body) makes: a call applied to one of the
     function's parameters first (paddle's argmax is `cast(argmax(x, ...))`), else the outermost."""
@@ -284,7 +313,9 @@ def _reached(root: ast.AST, env: dict, owner: type | None, params: set[str], loc
     calls = [n for n in ast.walk(root) if isinstance(n, ast.Call) and (n.args or n.keywords) and id(n) not in raised]
     calls.sort(key=lambda c: not (c.args and isinstance(c.args[0], ast.Name) and c.args[0].id in params))
     for call in calls:
-        target = _core_target(_resolve(call.func, env, owner))
+        callee = _resolve(call.func, env, owner)
+        call, callee = _forwarded(call, callee, env, owner)
+        target = _core_target(callee)
         if target is not None:
             return target[0], _feeds(call, target[1], params, local)
     for call in calls:    # then through the facade's own helpers

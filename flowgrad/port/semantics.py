@@ -160,7 +160,25 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
         for stmt, node in _walk_scope(body):
             if isinstance(node, (ast.For, ast.While)) and _accumulates(node):
                 flags.append((node.lineno, "grad_accumulates", text("flag_grad_accumulates")))
+            if isinstance(node, ast.For) and (source == "paddle") != (target == "paddle"):
+                flags += [(line, "transposed_init", text("flag_transposed_init", paddle="paddle",
+                                                         other=target if source == "paddle" else source))
+                          for line in _shaped_by_parameter(node)]
     return sorted(set(flags))
+
+
+def _shaped_by_parameter(loop: ast.For) -> list[int]:
+    """The lines of a loop over `m.parameters()` / `m.named_parameters()` that read a parameter's
+    shape (values drawn by shape: a Linear weight's layout differs between paddle and the others)."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and
+            it.func.attr in ("parameters", "named_parameters")):
+        return []
+    target = loop.target.elts[-1] if isinstance(loop.target, ast.Tuple) and loop.target.elts else loop.target
+    if not isinstance(target, ast.Name):
+        return []
+    return sorted({stmt.lineno for stmt, node in _walk_scope(loop.body) if isinstance(node, ast.Attribute)
+                   and node.attr == "shape" and isinstance(node.value, ast.Name) and node.value.id == target.id})
 
 
 def _root(expr: ast.expr) -> str | None:

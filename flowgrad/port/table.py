@@ -23,6 +23,7 @@ NAMES: tuple[dict[str, str | None], ...] = (
     {"torch": "nn.Module", "oneflow": "nn.Module", "paddle": "nn.Layer"},
     {"torch": "autograd.Function", "oneflow": "autograd.Function", "paddle": "autograd.PyLayer"},
     {"torch": "manual_seed", "oneflow": "manual_seed", "paddle": "seed"},
+    {"torch": "equal", "oneflow": "equal", "paddle": "equal_all"},   # paddle's `equal` compares elementwise
     {"torch": "nn.ModuleList", "oneflow": "nn.ModuleList", "paddle": "nn.LayerList"},
     {"torch": "nn.ModuleDict", "oneflow": "nn.ModuleDict", "paddle": "nn.LayerDict"},
 )
@@ -34,20 +35,43 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
     {"torch": ("bias", True), "oneflow": ("bias", True), "paddle": ("bias_attr", True)},   # a layer's bias=False
     {"torch": ("set_to_none", True), "oneflow": ("set_to_none", True), "paddle": ("set_to_zero", False)},
     {"torch": ("batch_first", True), "oneflow": ("batch_first", True), "paddle": ("time_major", False)},
+    {"torch": ("norm_first", True), "oneflow": ("norm_first", True), "paddle": ("normalize_before", True)},
 )
+
+#: Layers a framework builds in one layout only, with no argument for it: (the other frameworks'
+#: argument, the value that layout is). The port drops the argument where it says so, adds it going
+#: the other way, and leaves the call flagged where the source takes the other layout.
+LAYOUT_ONLY: dict[str, dict[str, tuple[str, object]]] = {
+    "paddle": {"nn.TransformerEncoderLayer": ("batch_first", True), "nn.MultiHeadAttention": ("batch_first", True)},
+}
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).
 METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
     ("optimizer", {"torch": "zero_grad", "oneflow": "zero_grad", "paddle": "clear_grad"}),
     ("module", {"torch": "zero_grad", "oneflow": "zero_grad", "paddle": "clear_gradients"}),
     ("module", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
+    ("optimizer", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
+    ("scheduler", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
     ("function_ctx", {"torch": "saved_tensors", "oneflow": "saved_tensors", "paddle": "saved_tensor()"}),
 )
+
+#: Learning-rate schedulers: PyTorch's and OneFlow's take the optimizer and rewrite its rate, paddle's
+#: is a schedule the optimizer reads as its `learning_rate`. The port builds paddle's from the
+#: optimizer's rate (`Sched(opt.get_lr(), ...)`) and hands it over (`opt.set_lr_scheduler(sched)`);
+#: the other arguments keep their place, keywords renamed by SCHEDULER_KEYWORDS.
+SCHEDULERS: tuple[dict[str, str], ...] = tuple(
+    {"torch": f"optim.lr_scheduler.{a}", "oneflow": f"optim.lr_scheduler.{a}", "paddle": f"optimizer.lr.{b}"}
+    for a, b in (("StepLR", "StepDecay"), ("MultiStepLR", "MultiStepDecay"), ("ExponentialLR", "ExponentialDecay"),
+                 ("CosineAnnealingLR", "CosineAnnealingDecay"), ("LambdaLR", "LambdaDecay"),
+                 ("ReduceLROnPlateau", "ReduceOnPlateau")))
+SCHEDULER_KEYWORDS: dict[str, str] = {"eps": "epsilon"}
 
 #: Which class roles an API path of a framework belongs to (a subclass of these).
 ROLES: dict[str, dict[str, str]] = {
     "optimizer": {"torch": "optim.Optimizer", "oneflow": "optim.Optimizer", "paddle": "optimizer.Optimizer"},
     "module": {"torch": "nn.Module", "oneflow": "nn.Module", "paddle": "nn.Layer"},
+    "scheduler": {"torch": "optim.lr_scheduler.LRScheduler", "oneflow": "optim.lr_scheduler.LRScheduler",
+                  "paddle": "optimizer.lr.LRScheduler"},
 }
 
 #: Tensor methods with no counterpart of the same shape, written as the target's idiom
@@ -57,6 +81,8 @@ IDIOMS: dict[tuple[str, str, str], str] = {
     ("paddle", "oneflow", "set_value"): "{receiver}.data.copy_({root}.as_tensor({args}))",
     ("paddle", "torch", "astype"): "{receiver}.to({args})",
     ("paddle", "oneflow", "astype"): "{receiver}.to({args})",
+    ("torch", "paddle", "<scheduler>.get_last_lr"): "[{receiver}.last_lr]",
+    ("oneflow", "paddle", "<scheduler>.get_last_lr"): "[{receiver}.last_lr]",
     **{("torch", "paddle", method): f'{{receiver}}.astype("{dtype}")' for method, dtype in (
         ("float", "float32"), ("double", "float64"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
         ("bool", "bool"))},

@@ -59,6 +59,9 @@ class Mapper:
             if mapped is None or (mapped and not self.dst.is_module(mapped)):
                 return None, text("no_module", target=self.target, api=self._api(path))
             return mapped, None
+        scheduler = self.scheduler(path)
+        if scheduler is not None:
+            return scheduler
         named = table.renamed(table.NAMES, self.source, self.target, path)
         if named != path:
             return (named, None) if named else (None, text("no_counterpart", target=self.target, api=self._api(path)))
@@ -72,13 +75,26 @@ class Mapper:
             same = self._case_insensitive(same)
             t = self.dst.entry(same) if same else None
         candidates = [c for c in self.dst.with_key(s.key) if not c.startswith("Tensor.")]
-        if t is not None and s.same_operation(t):
+        if t is not None and s.same_operation(t) and not (t.key is None and s.key is not None and candidates):
+            # (the same name reaching no core callable yields to the target's APIs reaching the source's:
+            # paddle's elementwise `equal` is torch's `eq`, not torch's `equal`)
             candidates = list(dict.fromkeys([same, *candidates]))
         if candidates:
             return self.choose(s, candidates, keywords), None
         if t is not None:
             return None, text("other_meaning", target=self.target, api=f"{self.target}.{same}")
         return None, text("no_counterpart", target=self.target, api=self._api(path))
+
+    def scheduler(self, path: str) -> tuple[str | None, str | None] | None:
+        """A learning-rate scheduler's (target path, None) or (None, why); None for another API."""
+        row = next((r for r in table.SCHEDULERS if r[self.source] == path), None)
+        if row is None:
+            return None
+        if (self.source == "paddle") == (self.target == "paddle"):
+            return row[self.target], None
+        if self.source == "paddle":
+            return None, text("scheduler_is_rate", api=self._api(path), source=self.source, target=self.target)
+        return row[self.target], None
 
     def _case_insensitive(self, path: str) -> str | None:
         """The target's name that differs only in case (`nn.Conv2d` is paddle's `nn.Conv2D`)."""
@@ -458,13 +474,23 @@ class Rewriter(cst.CSTTransformer):
         self.chains: dict[int, str] = {}          # id(original Attribute/Name) -> source path
         self.notes: list[list[str]] = [[]]        # comments for the statement being rewritten
         self.roots = [a for a, p in bindings.aliases.items() if p == ""]
+        self.assigned: str | None = None          # the name the statement being rewritten assigns
+        self.then: list[cst.BaseSmallStatement] = []   # statements the port adds after it
 
     # -- statements: comments above the line that needs them
     def visit_SimpleStatementLine(self, node) -> None:
         self._compound_visit(node)
+        body = node.body[0] if len(node.body) == 1 else None
+        self.assigned = body.targets[0].target.value if isinstance(body, cst.Assign) and len(body.targets) == 1 \
+            and isinstance(body.targets[0].target, cst.Name) else None
+        self.then: list[cst.BaseSmallStatement] = []
 
     def leave_SimpleStatementLine(self, original, updated):
-        return self._annotate(updated)
+        updated = self._annotate(updated)
+        then, self.then = self.then, []
+        if not then:
+            return updated
+        return cst.FlattenSentinel([updated, *(cst.SimpleStatementLine(body=[stmt]) for stmt in then)])
 
     def _compound_visit(self, node) -> None:
         line = self.get_metadata(PositionProvider, node).start.line
@@ -601,11 +627,18 @@ class Rewriter(cst.CSTTransformer):
         if path is not None and isinstance(func, cst.Attribute):
             self._pending_call = None
             keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
+            scheduler = self.m.target == "paddle" and self.m.scheduler(path) is not None
+            if scheduler and self._scheduler_optimizer(original) is None:
+                api = self.m._api(path)
+                self._left(api, text("scheduler_form", api=api, target=self.m.target))
+                return updated
             rendered = self._render(func, path, keywords)
             if rendered is None:
                 return updated
             updated = updated.with_changes(func=rendered)
             new, _ = self.m.path(path, keywords)
+            if scheduler:
+                return self._scheduler(updated, self.m.dst.entry(new), self.m._api(path))
             return self._arguments(updated, self.m.src.entry(path), self.m.dst.entry(new), self.m._api(path))
         if path is None and isinstance(func, cst.Name):
             path = self.b.objects.get(func.value)
@@ -626,6 +659,7 @@ class Rewriter(cst.CSTTransformer):
     def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
         if s is None or t is None or not (s.params or t.params):
             return call
+        call = self._layout(call, s, t, api)
         args, unmapped, after = map_arguments(self.m, s, t, list(call.args))
         for name in unmapped:
             self._left(f"{api}({name}=)", text("no_parameter", target=self.m.target, api=f"{self.m.target}.{t.path}",
@@ -637,6 +671,54 @@ class Rewriter(cst.CSTTransformer):
             method_args = [] if ok and literal is True else [cst.Arg(value)]
             call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name(f"{name}_")), args=method_args)
         return call
+
+    def _layout(self, call: cst.Call, s: Entry, t: Entry, api: str) -> cst.Call:
+        """A layer the target builds in one layout only (paddle's batch-first attention): the
+        source's argument saying that layout is dropped, added going the other way; another layout
+        is left flagged."""
+        fixed = table.LAYOUT_ONLY.get(self.m.target, {}).get(t.path)
+        if fixed is not None and s.param(fixed[0]) is not None and t.param(fixed[0]) is None:
+            name, value = fixed
+            given = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+            if given is not None and _literal(given.value) == (True, value):
+                args = [a for a in call.args if a is not given]
+                if args and given is call.args[-1]:
+                    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return call.with_changes(args=args)
+            if given is None:
+                self._left(f"{api}({name}=)", text("layout_only", api=f"{self.m.target}.{t.path}", name=name,
+                                                   value=value, source=self.m.source, default=s.param(name).default))
+            return call
+        fixed = table.LAYOUT_ONLY.get(self.m.source, {}).get(s.path)
+        if fixed is not None and t.param(fixed[0]) is not None and s.param(fixed[0]) is None:
+            return call.with_changes(args=_commas([*call.args, cst.Arg(_expr(fixed[1]), keyword=cst.Name(fixed[0]), equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))]))
+        return call
+
+    def _scheduler_optimizer(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The optimizer a scheduler is built on, where the port can restructure the statement."""
+        first = call.args[0] if call.args else None
+        if self.assigned is None or first is None or any(a.star for a in call.args) or \
+                first.keyword is not None and first.keyword.value != "optimizer":
+            return None
+        return first.value
+
+    def _scheduler(self, call: cst.Call, t: Entry, api: str) -> cst.Call:
+        """`sched = StepLR(opt, 4, gamma=0.5)` -> `sched = StepDecay(opt.get_lr(), 4, gamma=0.5)`
+        followed by `opt.set_lr_scheduler(sched)`: paddle's optimizer reads its rate from the schedule."""
+        optimizer = self._scheduler_optimizer(call)
+        args = [cst.Arg(cst.Call(func=cst.Attribute(value=optimizer, attr=cst.Name("get_lr"))))]
+        for arg in call.args[1:]:
+            if arg.keyword is not None:
+                name = table.SCHEDULER_KEYWORDS.get(arg.keyword.value, arg.keyword.value)
+                if not t.accepts(name):
+                    self._left(f"{api}({arg.keyword.value}=)", text("no_parameter", target=self.m.target,
+                                                                   api=f"{self.m.target}.{t.path}", name=name))
+                arg = arg.with_changes(keyword=cst.Name(name))
+            args.append(arg)
+        self.then.append(cst.Expr(cst.Call(func=cst.Attribute(value=optimizer, attr=cst.Name("set_lr_scheduler")),
+                                           args=[cst.Arg(cst.Name(self.assigned))])))
+        return call.with_changes(args=_commas(args))
 
     def _dtype_spelling(self, value: cst.BaseExpression) -> cst.BaseExpression:
         """paddle's dtype strings (`dtype='float32'`) as the torch family's objects (`torch.float32`)."""
@@ -693,12 +775,17 @@ class Rewriter(cst.CSTTransformer):
             return updated
         if self._foreign(original.func.value):
             return updated          # `np.linspace(...).reshape(64, 1)`: NumPy's, not a tensor's
-        typed = self._receiver_class(original.func.value)
+        typed = self._receiver_class(original.func.value) or self._role_of_method(name)
         if typed is not None:
             role, path = typed
             new = next((names[self.m.target] for row_role, names in table.METHODS if row_role == role and
                         names.get(self.m.source) == name and names.get(self.m.target)), name)
-            target_cls, _ = self.m.path(path)
+            where = table.ROLES.get(role, {})
+            target_cls = where[self.m.target] if where.get(self.m.source) == path else self.m.path(path)[0]
+            idiom = table.IDIOMS.get((self.m.source, self.m.target, f"<{role}>.{name}"))
+            if idiom is not None and target_cls is not None and not updated.args:
+                self.out.translated[f"{self.m.source}.<{role}>.{name}"] += 1
+                return cst.parse_expression(idiom.format(receiver=cst.Module([]).code_for_node(updated.func.value)))
             s = self.m.src.entry(f"{path}.{name}")
             t = self.m.dst.entry(f"{target_cls}.{new}") if target_cls else None
             if s is None or t is None:
@@ -708,6 +795,10 @@ class Rewriter(cst.CSTTransformer):
             if new != name:
                 updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
             return self._arguments(updated, s, t, api)
+        every_role = self._every_role(name)
+        if every_role is not None:     # `opt2.load_state_dict(...)`, opt2 of unknown type: each role spells it alike
+            self.out.translated[f"{self.m.source}.<object>.{name}"] += 1
+            return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(every_role)))
         keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
         api = f"{self.m.source}.Tensor.{name}"
         idiom = table.IDIOMS.get((self.m.source, self.m.target, name))
@@ -728,6 +819,33 @@ class Rewriter(cst.CSTTransformer):
         if new != name:
             updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
         return self._arguments(updated, self.m.src.entry("Tensor." + name), self.m.dst.entry("Tensor." + new), api)
+
+    def _role_of_method(self, name: str) -> tuple[str, str] | None:
+        """(role, its class's path) where a method of a receiver of unknown type belongs to one class
+        role only (`get_last_lr`: a scheduler's) and is no Tensor method."""
+        if self.m.src.entry("Tensor." + name) is not None:
+            return None
+        found = [(role, where[self.m.source]) for role, where in table.ROLES.items()
+                 if hasattr(self.m.src.lookup(where[self.m.source]), name)]
+        if len(found) != 1:
+            return None
+        role = found[0][0]
+        respelled = (self.m.source, self.m.target, f"<{role}>.{name}") in table.IDIOMS or any(
+            r == role and names.get(self.m.source) == name and names.get(self.m.target) not in (None, name)
+            for r, names in table.METHODS)
+        return found[0] if respelled else None     # otherwise the call stays as written, as before
+
+    def _every_role(self, name: str) -> str | None:
+        """The target's name of a method that is no Tensor method of the source and that every class
+        role (optimizer, module, scheduler) renames alike, else None."""
+        if self.m.src.entry("Tensor." + name) is not None:
+            return None
+        rows = [(role, names[self.m.target]) for role, names in table.METHODS
+                if names.get(self.m.source) == name and names.get(self.m.target)]
+        targets = {new for _, new in rows}
+        if {role for role, _ in rows} != set(table.ROLES) or len(targets) != 1:
+            return None
+        return targets.pop()
 
     def _attribute_of_object(self, updated: cst.Attribute) -> cst.BaseExpression:
         """`ctx.saved_tensors` in a custom Function -> the target's spelling."""

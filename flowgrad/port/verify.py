@@ -80,13 +80,11 @@ def _steps(records: list) -> dict[int, list]:
     return out
 
 
-def _aligned(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
-    """`y` in `x`'s layout (a 2-D transposed weight), or None where the shapes do not correspond."""
-    if x.shape == y.shape:
-        return y
-    if x.ndim == 2 and x.T.shape == y.shape:
-        return y.T
-    return None
+def _aligned(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> np.ndarray | None:
+    """`y` in `x`'s layout (a 2-D weight may be transposed: paddle's Linear keeps [in, out], a square
+    one too), the layout that agrees first; None where the shapes do not correspond."""
+    layouts = [v for v in (y, y.T if y.ndim == 2 else None) if v is not None and v.shape == x.shape]
+    return next((v for v in layouts if _close(x, v, rtol, atol)), layouts[0] if layouts else None)
 
 
 def _close(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> bool:
@@ -102,8 +100,8 @@ def _pair(a: list, b: list, rtol: float, atol: float) -> list[tuple]:
     pairs = list(zip(prints_a, prints_b))
     free = [r for r in b if not r[0].startswith("print")]
     for label, x in (r for r in a if not r[0].startswith("print")):
-        fits = [i for i, (_, y) in enumerate(free) if _aligned(x, y) is not None]
-        good = next((i for i in fits if _close(x, _aligned(x, free[i][1]), rtol, atol)), None)
+        fits = [i for i, (_, y) in enumerate(free) if _aligned(x, y, rtol, atol) is not None]
+        good = next((i for i in fits if _close(x, _aligned(x, free[i][1], rtol, atol), rtol, atol)), None)
         pick = good if good is not None else (fits[0] if fits else None)
         pairs.append(((label, x), free.pop(pick) if pick is not None else None))
     return pairs
@@ -122,7 +120,7 @@ def compare(a: list, b: list, steps: int | None, rtol: float, atol: float) -> Ve
             message = text("verify_count", step=step, source_count=len(ra), target_count=len(rb))
             return Verdict(False, step, compared, rtol, atol, {"step": step}, message=message)
         for (label, x), other in _pair(ra, rb, rtol, atol):
-            y = _aligned(x, other[1]) if other is not None else None
+            y = _aligned(x, other[1], rtol, atol) if other is not None else None
             if y is None:
                 message = text("verify_shape", step=step, tensor=label, source_shape=x.shape,
                                target_shape=other[1].shape if other is not None else None)

@@ -151,3 +151,27 @@ def test_numpy_of_a_tensor_that_requires_grad(flow):
     y = x * 3
     assert y.numpy().tolist() == [3., 6.] and x.numpy().tolist() == [1., 2.]   # PyTorch refuses both
     assert y.grad_fn is not None                                                # the graph is untouched
+
+
+def test_nn_utils_rnn_packs_as_pytorch(flow):
+    """oneflow.nn.utils.rnn is PyTorch's interface (OneFlow's documentation says so): pad, pack,
+    run an LSTM on the packed batch and unpack, against real torch."""
+    torch = pytest.importorskip("torch")
+    rnn = flow.nn.utils.rnn
+    assert sorted(rnn.__all__) == ["PackedSequence", "pack_padded_sequence", "pack_sequence",
+                                   "pad_packed_sequence", "pad_sequence"]
+    rows = [[1., 2., 3.], [4.], [5., 6.]]
+    padded = rnn.pad_sequence([flow.tensor(r) for r in rows], batch_first=True, padding_value=-1.)
+    expected = torch.nn.utils.rnn.pad_sequence([torch.tensor(r) for r in rows], batch_first=True, padding_value=-1.)
+    assert padded.tolist() == expected.tolist()
+    packed = rnn.pack_padded_sequence(padded.unsqueeze(-1), [3, 1, 2], batch_first=True, enforce_sorted=False)
+    reference = torch.nn.utils.rnn.pack_padded_sequence(expected.unsqueeze(-1), [3, 1, 2], batch_first=True,
+                                                        enforce_sorted=False)
+    assert isinstance(packed, rnn.PackedSequence)
+    assert packed.data.tolist() == reference.data.tolist()
+    assert packed.batch_sizes.tolist() == reference.batch_sizes.tolist()
+    out, lengths = rnn.pad_packed_sequence(packed, batch_first=True)
+    assert out.squeeze(-1).tolist() == [[1., 2., 3.], [4., 0., 0.], [5., 6., 0.]]
+    assert lengths.tolist() == [3, 1, 2]
+    assert rnn.pack_sequence([flow.tensor(r) for r in rows], enforce_sorted=False).data.tolist() == \
+        torch.nn.utils.rnn.pack_sequence([torch.tensor(r) for r in rows], enforce_sorted=False).data.tolist()

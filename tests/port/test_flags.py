@@ -93,3 +93,29 @@ def test_field_notes_come_from_the_policy_class():
     notes = semantics.field_notes()
     assert notes["implicit_seed_any_shape"] == "paddle: ones for any output shape"
     assert set(semantics.TRIGGERS) <= set(notes)
+
+
+SHAPED_INIT = '''import torch
+import numpy as np
+net = torch.nn.Linear(3, 2)
+rng = np.random.default_rng(0)
+with torch.no_grad():
+    for name, p in net.named_parameters():
+        fan_in = p.shape[-1]
+        p.copy_(torch.tensor(rng.normal(0, 1, tuple(p.shape))))
+        p.mul_(2)
+    for q in extra:
+        q.copy_(torch.tensor(rng.normal(0, 1, tuple(q.shape))))
+'''
+
+
+def test_values_drawn_by_a_parameters_shape_are_flagged_between_paddle_and_the_others():
+    """paddle's Linear weight is [in, out]: the same numbers drawn by shape land transposed."""
+    assert [f for f in _flags(SHAPED_INIT, "torch", "paddle") if f[1] == "transposed_init"] == \
+        [(7, "transposed_init"), (8, "transposed_init")]
+    code, _ = port_source(SHAPED_INIT, "torch", "paddle")
+    assert f"{COMMENT}values made from a parameter's shape: paddle's Linear keeps its weight as [in, out], " \
+           "torch's as [out, in]" in code
+    assert not [f for f in _flags(SHAPED_INIT, "torch", "oneflow") if f[1] == "transposed_init"]
+    back = SHAPED_INIT.replace("torch.no_grad", "paddle.no_grad").replace("import torch", "import paddle")
+    assert [line for line, kind in _flags(back, "paddle", "torch") if kind == "transposed_init"] == [7, 8]

@@ -38,6 +38,16 @@ def test_fit_polynomial_to_paddle_keeps_layout_and_renames():
     ("torch", "paddle", "opt = torch.optim.Adam(m.parameters(), betas=(0.5, 0.9))",
      "opt = paddle.optimizer.Adam(parameters=m.parameters(), beta1=0.5, beta2=0.9)"),
     ("torch", "paddle", "class Net(torch.nn.Module): pass", "class Net(paddle.nn.Layer): pass"),
+    # paddle's functional applies the same op through its channels-last layout helper
+    ("torch", "paddle", "y = torch.nn.functional.max_pool2d(x, 2, return_indices=True)",
+     "y = paddle.nn.functional.max_pool2d(x, 2, return_mask=True)"),
+    ("torch", "paddle", "y = torch.nn.functional.conv2d(input=x, weight=w, groups=2)",
+     "y = paddle.nn.functional.conv2d(x=x, weight=w, groups=2)"),
+    ("torch", "paddle", "same = torch.equal(a, b)", "same = paddle.equal_all(a, b)"),   # one bool, not elementwise
+    ("paddle", "torch", "same = paddle.equal_all(a, b)", "same = torch.equal(a, b)"),
+    ("paddle", "torch", "mask = paddle.equal(a, b)", "mask = torch.eq(a, b)"),
+    ("torch", "paddle", "l = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True)",
+     "l = paddle.nn.TransformerEncoderLayer(8, 2, 16, normalize_before=True)"),
     ("paddle", "torch", "y = paddle.sum(x, axis=0)", "y = torch.sum(x, dim=0)"),
     ("paddle", "torch", "x = paddle.to_tensor([1.0], stop_gradient=False)", "x = torch.tensor([1.0], requires_grad=True)"),
     ("torch", "oneflow", "y = torch.sum(x, dim=1)", "y = oneflow.sum(x, dim=1)"),
@@ -103,3 +113,83 @@ def test_same_core_same_signature_takes_the_call_as_written():
     assert code.endswith("lstm = oneflow.nn.LSTM(4, 8, num_layers=2, batch_first=True)\n") and not out.left
     code, _ = _port("import torch\nlstm = torch.nn.LSTM(4, 8, num_layers=2, batch_first=True)\n")
     assert code.endswith("lstm = paddle.nn.LSTM(4, 8, num_layers=2, time_major=False)\n")
+
+
+def test_scheduler_becomes_the_optimizers_learning_rate():
+    """paddle's optimizer reads its rate from the schedule: the port builds the schedule from the
+    optimizer's rate and hands it over; get_last_lr / load_state_dict take paddle's spelling."""
+    code, out = _port("import torch\nopt = torch.optim.SGD(ps, lr=0.1)\n"
+                      "sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, 'min', factor=0.5, eps=1e-6)\n"
+                      "step = torch.optim.lr_scheduler.StepLR(optimizer=opt, step_size=3)\n"
+                      "sched.step(1.0)\nprint(step.get_last_lr()[0])\nstep.load_state_dict(step.state_dict())\n")
+    assert ("sched = paddle.optimizer.lr.ReduceOnPlateau(opt.get_lr(), 'min', factor=0.5, epsilon=1e-6)\n"
+            "opt.set_lr_scheduler(sched)\n"
+            "step = paddle.optimizer.lr.StepDecay(opt.get_lr(), step_size=3)\nopt.set_lr_scheduler(step)\n") in code
+    assert "sched.step(1.0)\nprint([step.last_lr][0])\nstep.set_state_dict(step.state_dict())\n" in code
+    assert not out.left and out.translated["torch.<scheduler>.get_last_lr"] == 1
+
+
+@pytest.mark.parametrize("torch_name, paddle_name", [
+    ("StepLR", "StepDecay"), ("MultiStepLR", "MultiStepDecay"), ("ExponentialLR", "ExponentialDecay"),
+    ("CosineAnnealingLR", "CosineAnnealingDecay"), ("LambdaLR", "LambdaDecay"), ("ReduceLROnPlateau", "ReduceOnPlateau")])
+def test_each_scheduler_maps_and_runs_alike(torch_name, paddle_name):
+    """The ported schedule gives the optimizer the rates the original gives it, epoch by epoch."""
+    import flowgrad.paddle as paddle
+    import flowgrad.torch as torch
+    args = {"StepLR": "2, gamma=0.5", "MultiStepLR": "[1, 3], gamma=0.5", "ExponentialLR": "0.9",
+            "CosineAnnealingLR": "T_max=4, eta_min=0.01", "LambdaLR": "lambda e: 1 / (e + 1)",
+            "ReduceLROnPlateau": "patience=0, factor=0.5"}[torch_name]
+    source = (f"import torch\nw = torch.zeros(1, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
+              f"s = torch.optim.lr_scheduler.{torch_name}(opt, {args})\n")
+    code, out = _port(source)
+    assert f"s = paddle.optimizer.lr.{paddle_name}(opt.get_lr(), " in code and not out.left
+    step = "opt.step()\n" + ("s.step(1.0)" if torch_name == "ReduceLROnPlateau" else "s.step()")
+    rates = []
+    for module, script in ((torch, source), (paddle, code)):
+        scope = {module.__name__.rpartition(".")[2]: module}
+        exec(script.replace("import torch\n", "").replace("import paddle\n", ""), scope)
+        seen = []
+        for _ in range(5):
+            exec(step, scope)
+            seen.append(scope["opt"].param_groups[0]["lr"] if module is torch else scope["opt"].get_lr())
+        rates.append(seen)
+    assert rates[0] == pytest.approx(rates[1])
+
+
+def test_scheduler_outside_an_assignment_or_from_paddle_is_left():
+    code, out = _port("import torch\nfoo(torch.optim.lr_scheduler.StepLR(opt, 2))\n")
+    assert "foo(torch.optim.lr_scheduler.StepLR(opt, 2))" in code
+    assert [api for api, _ in out.left] == ["torch.optim.lr_scheduler.StepLR"]
+    code, out = _port("import paddle\ns = paddle.optimizer.lr.StepDecay(0.1, 2)\n", "paddle", "torch")
+    assert f"{COMMENT}paddle.optimizer.lr.StepDecay is the optimizer's learning_rate in paddle" in code
+    code, out = _port("import torch\ns = torch.optim.lr_scheduler.StepLR(opt, 2)\n", "torch", "oneflow")
+    assert "s = oneflow.optim.lr_scheduler.StepLR(opt, 2)\n" in code and not out.left
+
+
+
+def test_methods_of_receivers_of_unknown_type_by_their_class_role():
+    """`fresh()` returns a model, an optimizer and a scheduler the port cannot type: a method only a
+    scheduler has is a scheduler's; one every role renames alike is renamed."""
+    code, out = _port("import torch\nmodel, opt, sched = fresh()\nprint(sched.get_last_lr()[0])\n"
+                      "model.load_state_dict(a)\nopt.load_state_dict(b)\nsched.load_state_dict(c)\nx.zero_grad()\n")
+    assert "print([sched.last_lr][0])\nmodel.set_state_dict(a)\nopt.set_state_dict(b)\nsched.set_state_dict(c)\n" \
+        "x.zero_grad()\n" in code      # zero_grad: an optimizer's clear_grad, a Layer's clear_gradients
+    assert out.translated["torch.<object>.load_state_dict"] == 3
+    assert out.translated["torch.<scheduler>.get_last_lr"] == 1
+    code, out = _port("import torch\nclass F(torch.autograd.Function):\n    pass\ny = F.apply(x)\nnet.train()\n")
+    assert code.endswith("y = F.apply(x)\nnet.train()\n") and "torch.<module>.apply" not in out.translated
+
+
+def test_a_layer_paddle_builds_in_one_layout_only():
+    """paddle's attention layers are batch-first only: torch's batch_first=True is dropped, its
+    sequence-first default flagged, and batch_first=True written going back."""
+    code, out = _port("import torch\nl = torch.nn.TransformerEncoderLayer(8, nhead=2, dim_feedforward=16,\n"
+                      "    batch_first=True)\nm = torch.nn.TransformerEncoderLayer(8, 2, 16)\n"
+                      "a = torch.nn.MultiheadAttention(8, 2, batch_first=True)\n")
+    assert "l = paddle.nn.TransformerEncoderLayer(8, nhead=2, dim_feedforward=16)\n" in code
+    assert f"{COMMENT}paddle.nn.TransformerEncoderLayer takes one layout only, batch_first=True, where torch's " \
+           "defaults to batch_first=False" in code
+    assert "m = paddle.nn.TransformerEncoderLayer(8, 2, 16)\na = paddle.nn.MultiHeadAttention(8, 2)\n" in code
+    assert [api for api, _ in out.left] == ["torch.nn.TransformerEncoderLayer(batch_first=)"]
+    back, out = _port("import paddle\nm = paddle.nn.TransformerEncoderLayer(8, 2, 16)\n", "paddle", "torch")
+    assert "m = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)\n" in back and not out.left
