@@ -11,16 +11,17 @@ from .autograd.policy import TORCH, Policy
 from .tensor import Tensor
 
 
-def _has_float64_array(data) -> bool:
+def _has_array_of(data, dtype) -> bool:
+    """Whether nested `data` holds a tensor or NumPy array of `dtype` (which then decides the dtype)."""
     stack = [data]
     while stack:
         x = stack.pop()
         if isinstance(x, (list, tuple)):
             stack.extend(x)
         elif isinstance(x, Tensor):
-            if x._data.dtype == np.float64:
+            if x._data.dtype == dtype:
                 return True
-        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float64:
+        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype == dtype:
             return True
     return False
 
@@ -54,8 +55,10 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
             if python_data:
                 _check_python_ints(arr, dt, policy)
             if dt is None:
-                if arr.dtype == np.float64 and not _has_float64_array(data):
+                if arr.dtype == np.float64 and not _has_array_of(data, np.float64):
                     arr = arr.astype(backend.default_float())
+                elif arr.dtype == np.complex128 and not _has_array_of(data, np.complex128):
+                    arr = arr.astype(backend.default_complex())
                 elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
                     arr = arr.astype(np.int64)
                 elif arr.dtype not in backend.DTYPES:
@@ -207,13 +210,25 @@ def _place(arr, device):
     return arr if device is None else backend.to_device(arr, backend.Device(device))
 
 
+def _as_complex(pairs, dt):
+    """Real and imaginary parts drawn as a trailing pair, as one complex array of dtype `dt`."""
+    return (pairs[..., 0] + 1j * pairs[..., 1]).astype(dt)
+
+
 def rand(shape, dtype=None, device=None, generator=None):
+    """Uniform on [0, 1); a complex dtype draws both parts so."""
     dt = backend.to_np_dtype(dtype) or backend.default_float()
+    if dt.kind == "c":
+        return _place(_as_complex(_gen(generator).random(tuple(shape) + (2,)), dt), device)
     return _place(_gen(generator).random(tuple(shape)).astype(dt), device)
 
 
 def randn(shape, dtype=None, device=None, generator=None):
+    """Standard normal; a complex dtype draws each part with variance 1/2 (as PyTorch's)."""
     dt = backend.to_np_dtype(dtype) or backend.default_float()
+    if dt.kind == "c":
+        pairs = _gen(generator).standard_normal(tuple(shape) + (2,)) * math.sqrt(0.5)
+        return _place(_as_complex(pairs, dt), device)
     return _place(_gen(generator).standard_normal(tuple(shape)).astype(dt), device)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -15,7 +16,8 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
-           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device"]
+           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device", "conj",
+           "conj_physical", "resolve_conj", "sgn"]
 
 
 def _xp(x, y):
@@ -26,9 +28,9 @@ def _xp(x, y):
 # ------------------------------------------------------------------------- binary arithmetic
 # Two kinds of node per operator where OneFlow names them apart: with two tensors, with a number.
 
-AddBackward0 = derivative("AddBackward0", oneflow="broadcast_addBackward", keep="alpha",
+AddBackward0 = derivative("AddBackward0", complex=True, oneflow="broadcast_addBackward", keep="alpha",
                           self=identity,
-                          other=lambda grad, alpha: grad if alpha == 1 else grad * alpha)
+                          other=lambda grad, alpha: grad if alpha == 1 else grad * alpha.conjugate())
 AddSameShape = variant(AddBackward0, oneflow="add_nBackward")
 AddScalar = variant(AddBackward0, oneflow="scalar_addBackward")
 
@@ -46,11 +48,11 @@ def add(a, b, alpha=1):
     return out
 
 
-SubBackward0 = derivative("SubBackward0", paddle="SubtractGradNode", oneflow="broadcast_subBackward", keep="alpha",
+SubBackward0 = derivative("SubBackward0", complex=True, paddle="SubtractGradNode", oneflow="broadcast_subBackward", keep="alpha",
                           self=identity,
-                          other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha)
+                          other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha.conjugate())
 SubScalar = variant(SubBackward0, paddle="SubtractGradNode", oneflow="scalar_subBackward")
-RsubBackward1 = derivative("RsubBackward1", paddle="ScaleGradNode", oneflow="scalar_subBackward",
+RsubBackward1 = derivative("RsubBackward1", complex=True, paddle="ScaleGradNode", oneflow="scalar_subBackward",
                            self=lambda grad: -grad)
 
 
@@ -85,9 +87,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     return out
 
 
-MulBackward0 = derivative("MulBackward0", paddle="MultiplyGradNode", oneflow="broadcast_mulBackward", operands=True,
-                          self=lambda grad, other: grad * other,
-                          other=lambda grad, self: grad * self)
+MulBackward0 = derivative("MulBackward0", complex=True, paddle="MultiplyGradNode", oneflow="broadcast_mulBackward", operands=True,
+                          self=lambda grad, other: grad * _conj(other),
+                          other=lambda grad, self: grad * _conj(self))
 MulScalar = variant(MulBackward0, paddle="MultiplyGradNode", oneflow="scalar_mulBackward")
 
 
@@ -109,15 +111,18 @@ def mul(a, b):
     return out
 
 
-DivBackward0 = derivative("DivBackward0", paddle="DivideGradNode", oneflow="broadcast_divBackward", operands=True,
-                          self=lambda grad, other: grad / other,
-                          other=lambda grad, self, other: -grad * self / (other * other))
+DivBackward0 = derivative("DivBackward0", complex=True, paddle="DivideGradNode", oneflow="broadcast_divBackward", operands=True,
+                          self=lambda grad, other: grad / _conj(other),
+                          other=lambda grad, self, other: -grad * _conj(self) / _conj(other * other))
 DivScalar = variant(DivBackward0, paddle="DivideGradNode", oneflow="scalar_divBackward")
 
 
-def _check_divisor(cls, x, y) -> None:
-    """PyTorch's error for an integer division or remainder by zero (x, y: promoted operands)."""
+def _check_divisor(cls, x, y, kernel) -> None:
+    """PyTorch's error for an integer division or remainder by zero (x, y: promoted operands), and
+    its refusal of complex operands by `kernel`."""
     a = x if hasattr(x, "dtype") else y
+    if a.dtype.kind == "c":
+        raise cls.policy.errors.not_implemented_for(op=kernel, dtype_scalar=a.dtype)
     if a.dtype.kind in "iu" and (bool((y == 0).any()) if hasattr(y, "dtype") else y == 0):
         raise cls.policy.errors.zero_division()
 
@@ -125,10 +130,10 @@ def _check_divisor(cls, x, y) -> None:
 def _trunc_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
+    _check_divisor(cls, x, y, "div_trunc_cpu")
     if (x if hasattr(x, "dtype") else y).dtype.kind not in "iu":
         with backend.quiet(xp):
             return cls._make(xp.trunc(xp.divide(x, y)))
-    _check_divisor(cls, x, y)
     q = xp.floor_divide(x, y)
     return cls._make(q + ((xp.remainder(x, y) != 0) & ((xp.sign(x) * xp.sign(y)) < 0)))
 
@@ -172,8 +177,9 @@ def div(a, b, rounding_mode=None):
 
 
 PowBackward0 = derivative(  # tensor ** number
-    "PowBackward0", keep="exponent",
-    self=lambda grad, self, exponent: grad * 0 if exponent == 0 else grad * exponent * self ** (exponent - 1))
+    "PowBackward0", keep="exponent", complex=True,
+    self=lambda grad, self, exponent: grad * 0 if exponent == 0 else
+    grad * exponent.conjugate() * _conj(self ** (exponent - 1)))
 PowBackward1 = derivative(  # tensor ** tensor
     "PowBackward1", paddle="ElementwisePowGradNode",
     self=lambda grad, self, exponent: where(exponent == 0, grad * 0, grad * exponent * self ** (exponent - 1)),
@@ -215,6 +221,8 @@ def pow(a, b):
     out = cls._make(r)
     if not recording(ta, tb):
         return out
+    if tb is not None and r.dtype.kind == "c":
+        raise cls.policy.errors.complex_unsupported(op="the gradient of pow with a tensor exponent")
     if tb is None:
         PowBackward0.record((ta,), out, b)
     elif ta is None:
@@ -239,6 +247,8 @@ MinimumBackward0 = derivative("MinimumBackward0",
 
 def _extremum(node_cls, fn, a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
+    if (x if hasattr(x, "dtype") else y).dtype.kind == "c":
+        raise cls.policy.errors.extremum_complex(op=fn)
     xp = _xp(x, y)
     out = cls._make(getattr(xp, fn)(x, y))
     if recording(ta, tb):
@@ -260,7 +270,7 @@ RemainderBackward0 = derivative("RemainderBackward0", self=identity, other=None)
 def remainder(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    _check_divisor(cls, x, y)
+    _check_divisor(cls, x, y, "remainder_cpu")
     with backend.quiet(xp):
         r = xp.remainder(x, y)
     out = cls._make(r)
@@ -272,7 +282,7 @@ def remainder(a, b):
 def floor_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    _check_divisor(cls, x, y)
+    _check_divisor(cls, x, y, "div_floor_cpu")
     with backend.quiet(xp):
         return cls._make(xp.floor_divide(x, y))
 
@@ -290,6 +300,9 @@ Atan2Backward0 = derivative("Atan2Backward0",
 
 def atan2(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
+    dt = (x if hasattr(x, "dtype") else y).dtype
+    if dt.kind == "c":
+        raise cls.policy.errors.not_implemented_for(op="atan2_cpu", dtype_scalar=dt)
     out = cls._make(backend.namespace(x).arctan2(x, y))
     if recording(ta, tb):
         Atan2Backward0.record((ta, tb), out)
@@ -298,7 +311,7 @@ def atan2(a, b):
 
 # ------------------------------------------------------------------------------- where
 
-WhereBackward0 = derivative("WhereBackward0", save="condition",
+WhereBackward0 = derivative("WhereBackward0", complex=True, save="condition",
                             self=lambda grad, condition: where(condition, grad, grad * 0),
                             other=lambda grad, condition: where(condition, grad * 0, grad))
 
@@ -325,9 +338,22 @@ def where(condition, a, b):
 
 # ------------------------------------------------------------------------------- unary
 
-def _unary(name, node_cls, forward, float_out=True, quiet=False):
+def _not_built_for_complex(policy, name, dtype):
+    return policy.errors.complex_unsupported(op=name)
+
+
+def _complex_inputs(policy, name, dtype):
+    return policy.errors.complex_inputs(op=name)
+
+
+def _no_complex_kernel(kernel):
+    return lambda policy, name, dtype: policy.errors.not_implemented_for(op=kernel, dtype_scalar=dtype)
+
+
+def _unary(name, node_cls, forward, float_out=True, quiet=False, complex=_not_built_for_complex):
     """The forward of a one-input op: `forward(xp, array)`, recorded as `node_cls`; `quiet` for
-    the ops that can make inf/NaN (silently, as PyTorch's)."""
+    the ops that can make inf/NaN (silently, as PyTorch's); `complex`: True when the forward and
+    the formula are built for complex input, else the error refusing it `(policy, name, dtype)`."""
     record = node_cls.record
     if quiet:
         loud = forward
@@ -338,8 +364,12 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False):
 
     def op(x):
         d = x._data
-        if float_out and d.dtype.kind != "f":
-            d = d.astype(backend.default_float())
+        if d.dtype.kind != "f":
+            if d.dtype.kind == "c":
+                if complex is not True:
+                    raise complex(x.policy, name, d.dtype)
+            elif float_out:
+                d = d.astype(backend.default_float())
         out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
         if _grad_enabled() and x._requires_grad:
             record((x,), out)
@@ -372,8 +402,8 @@ def _sigmoid_array(xp, d):
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
-_neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
-              lambda xp, d: -d, float_out=False)
+_neg = _unary("neg", derivative("NegBackward0", complex=True, paddle="ScaleGradNode", self=lambda grad: -grad),
+              lambda xp, d: -d, float_out=False, complex=True)
 
 
 def neg(x):
@@ -382,8 +412,10 @@ def neg(x):
     return _neg(x)
 
 
-exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d), quiet=True)
-log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d), quiet=True)
+exp = _unary("exp", derivative("ExpBackward0", complex=True, self=lambda grad, result: grad * _conj(result)),
+             lambda xp, d: xp.exp(d), quiet=True, complex=True)
+log = _unary("log", derivative("LogBackward0", complex=True, self=lambda grad, self: grad / _conj(self)),
+             lambda xp, d: xp.log(d), quiet=True, complex=True)
 log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
               lambda xp, d: xp.log2(d), quiet=True)
 log10 = _unary("log10", derivative("Log10Backward0", self=lambda grad, self: grad / (self * _LN10)),
@@ -440,9 +472,11 @@ def threshold_backward(grad, result):
 tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp, d: xp.tanh(d))
 sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
 relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward),
-              lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d, float_out=False)
-_abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
-              lambda xp, d: xp.abs(d), float_out=False)
+              lambda xp, d: xp.maximum(d, 0) if d.dtype != np.bool_ else d, float_out=False,
+              complex=lambda policy, name, dtype: policy.errors.clamp_complex())
+_abs = _unary("abs", derivative("AbsBackward0", complex=True, self=lambda grad, self: grad * (
+                  sgn(self) if self._data.dtype.kind == "c" else sign(self))),
+              lambda xp, d: xp.abs(d), float_out=False, complex=True)
 
 
 def abs(x):
@@ -451,17 +485,17 @@ def abs(x):
     return _abs(x)
 
 
-sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
-              lambda xp, d: xp.sqrt(d), quiet=True)
+sqrt = _unary("sqrt", derivative("SqrtBackward0", complex=True, self=lambda grad, result: grad / (_conj(result) * 2)),
+              lambda xp, d: xp.sqrt(d), quiet=True, complex=True)
 rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
                                    self=lambda grad, result: grad * (result * result * result) * -0.5),
                lambda xp, d: 1 / xp.sqrt(d), quiet=True)
-reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0",
-                                             self=lambda grad, result: grad * -(result * result)),
-                    lambda xp, d: 1 / d, quiet=True)
+reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0", complex=True,
+                                             self=lambda grad, result: grad * -_conj(result * result)),
+                    lambda xp, d: 1 / d, quiet=True, complex=True)
 erf = _unary("erf", derivative("ErfBackward0",
                                self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * exp(-(self * self))),
-             _erf_array)
+             _erf_array, complex=_no_complex_kernel("erf_vml_cpu"))
 
 
 def _zero_grad(grad):  # piecewise-constant functions
@@ -471,26 +505,107 @@ def _zero_grad(grad):  # piecewise-constant functions
 SignBackward0 = derivative("SignBackward0", self=_zero_grad)
 
 
+def _sign_array(x):
+    d = x._data
+    if d.dtype == np.bool_:
+        return d.copy()
+    xp = backend.namespace(d)
+    r = xp.sign(d)
+    if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
+        r = xp.nan_to_num(r, nan=0.0)
+    return r
+
+
 def sign(x):
     """-1, 0 or 1 by the sign of each element; 0 for NaN (a policy may keep NaN); bools unchanged."""
-    d = x._data
-    xp = backend.namespace(d)
-    if d.dtype == np.bool_:
-        r = d.copy()
-    else:
-        r = xp.sign(d)
-        if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
-            r = xp.nan_to_num(r, nan=0.0)
-    out = x._out_cls._make(r)
+    if x._data.dtype.kind == "c":
+        raise x.policy.errors.sign_complex()
+    out = x._out_cls._make(_sign_array(x))
     if _grad_enabled() and x._requires_grad:
         SignBackward0.record((x,), out)
     return out
 
 
-round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False)
-floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False)
-ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False)
-trunc = _unary("trunc", derivative("TruncBackward0", self=_zero_grad), lambda xp, d: xp.trunc(d), float_out=False)
+# ------------------------------------------------------------------------- complex numbers
+# Gradients follow PyTorch's convention: for a real loss L of z = x + iy, the gradient is
+# dL/dx + i dL/dy, so a holomorphic f passes `grad * conj(f'(z))` back (hence the `_conj` in the
+# formulas of mul, div, exp, log, ...: the identity on real tensors and numbers, nothing recorded).
+
+ConjBackward0 = derivative("ConjBackward0", complex=True, self=lambda grad: conj(grad))
+ConjPhysicalBackward0 = derivative("ConjPhysicalBackward0", complex=True, self=lambda grad: conj_physical(grad))
+
+
+def _conjugated(x, node_cls):
+    d = x._data
+    if d.dtype.kind != "c":
+        return x
+    out = x._out_cls._make(backend.namespace(d).conj(d))
+    if _grad_enabled() and x._requires_grad:
+        node_cls.record((x,), out)
+    return out
+
+
+def conj(x):
+    """The complex conjugate (a real tensor itself, as in PyTorch). Computed into new memory: it is
+    not PyTorch's lazy conjugate view, so `is_conj()` is False and writes into it stay its own."""
+    return _conjugated(x, ConjBackward0)
+
+
+def conj_physical(x):
+    """The complex conjugate in new memory (a real tensor itself)."""
+    return _conjugated(x, ConjPhysicalBackward0)
+
+
+def resolve_conj(x):
+    """`x` itself: flowgrad's conjugates are never lazy, so there is no conjugate bit to resolve."""
+    return x
+
+
+def _conj(v):
+    """conj of a formula's operand: a tensor or a Python number."""
+    return conj(v) if isinstance(v, Tensor) else v.conjugate()
+
+
+def _real_part(w):
+    """Re(w) kept in w's complex dtype: (w + conj(w)) / 2."""
+    return (w + conj(w)) * 0.5
+
+
+def _sgn_grad(grad, self, result):
+    """d sgn: (g - Re(g conj(sgn)) sgn) / |z|, 0 where z is 0; 0 for a real input."""
+    if self._data.dtype.kind != "c":
+        return grad * 0
+    a = abs(self)
+    return where(a == 0, grad * 0, (grad - _real_part(grad * conj(result)) * result) / a)
+
+
+SgnBackward0 = derivative("SgnBackward0", complex=True, self=_sgn_grad)
+
+
+def sgn(x):
+    """z / |z| (0 at 0) for complex tensors; sign for real ones."""
+    d = x._data
+    if d.dtype.kind != "c":
+        r = _sign_array(x)
+    else:
+        xp = backend.namespace(d)
+        a = xp.abs(d)
+        with backend.quiet(xp):
+            r = xp.where(a == 0, 0, d / a).astype(d.dtype)
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        SgnBackward0.record((x,), out)
+    return out
+
+
+round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False,
+               complex=_no_complex_kernel("round_vml_cpu"))
+floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False,
+               complex=_complex_inputs)
+ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False,
+              complex=_complex_inputs)
+trunc = _unary("trunc", derivative("TruncBackward0", self=_zero_grad), lambda xp, d: xp.trunc(d), float_out=False,
+               complex=_complex_inputs)
 
 
 def _clamp_grad(grad, self, min, max):
@@ -518,6 +633,8 @@ def clamp(x, min=None, max=None):
     xp = backend.namespace(d)
     if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
         d = d.astype(backend.default_float())
+    if d.dtype.kind == "c":
+        raise x.policy.errors.clamp_complex()
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)
@@ -529,7 +646,7 @@ def clamp(x, min=None, max=None):
 
 # ------------------------------------------------------------------------------- casts
 
-ToCopyBackward0 = derivative("ToCopyBackward0", paddle="CastGradNode",
+ToCopyBackward0 = derivative("ToCopyBackward0", complex=True, paddle="CastGradNode",
                              self=identity)  # the engine casts it back to the input's dtype
 
 
@@ -537,15 +654,19 @@ def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
     """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats.
     To its own dtype: `x` itself, or with `copy` a new tensor (paddle's cast)."""
     dt = backend.to_np_dtype(dtype)
-    if x._data.dtype == dt and not copy:
+    d = x._data
+    if d.dtype == dt and not copy:
         return x
-    out = x._out_cls._make(x._data.astype(dt, copy=True))
-    if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
+    if d.dtype.kind == "c" and dt.kind != "c":   # PyTorch's warning, and the real part taken explicitly
+        warnings.warn(x.policy.errors.complex_cast_discards(), stacklevel=3)
+        d = d.real
+    out = x._out_cls._make(d.astype(dt, copy=True))
+    if _grad_enabled() and x._requires_grad and (dt.kind in "fc" or x.policy.allow_int_grads):
         ToCopyBackward0.record((x,), out)
     return out
 
 
-CopyBackwards = derivative("CopyBackwards", paddle="AssignGradNode", self=identity)
+CopyBackwards = derivative("CopyBackwards", complex=True, paddle="AssignGradNode", self=identity)
 
 
 def copy_grad(g: Tensor) -> Tensor:
@@ -561,7 +682,7 @@ def zeros_for(like: Tensor, shape, dtype) -> Tensor:
     return like._new(backend.namespace(like._data).zeros(shape, dtype=dtype))
 
 
-ToDeviceBackward = derivative("ToCopyBackward0", keep="src", self=lambda grad, src: to_device(grad, src))
+ToDeviceBackward = derivative("ToCopyBackward0", complex=True, keep="src", self=lambda grad, src: to_device(grad, src))
 
 
 def to_device(x: Tensor, device) -> Tensor:
@@ -587,8 +708,21 @@ def _compare(ufunc_name):
     return op
 
 
+def _order(ufunc_name, kernel):
+    """A comparison by order: refused for complex operands, as PyTorch's `kernel` refuses them."""
+    def op(a, b):
+        cls, x, y, ta, tb = binary_arrays(a, b)
+        dt = (x if hasattr(x, "dtype") else y).dtype
+        if dt.kind == "c":
+            raise cls.policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
+        return cls._make(getattr(_xp(x, y), ufunc_name)(x, y))
+    op.__name__ = ufunc_name
+    return op
+
+
 eq, ne = _compare("equal"), _compare("not_equal")
-lt, le, gt, ge = _compare("less"), _compare("less_equal"), _compare("greater"), _compare("greater_equal")
+lt, le, gt, ge = _order("less", "lt_cpu"), _order("less_equal", "le_cpu"), _order("greater", "gt_cpu"), \
+    _order("greater_equal", "ge_cpu")
 logical_and, logical_or, logical_xor = _compare("logical_and"), _compare("logical_or"), _compare("logical_xor")
 _bit_and, _bit_or, _bit_xor = _compare("bitwise_and"), _compare("bitwise_or"), _compare("bitwise_xor")
 

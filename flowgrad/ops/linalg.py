@@ -7,6 +7,7 @@ from .. import backend
 from ..autograd.policy import policy_of
 from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
+from . import elementwise as E
 from . import shape as S
 
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "einsum", "addmm"]
@@ -16,6 +17,7 @@ def _matmul_self_grad(grad, other, ndims):
     """d(a @ b)/da: the 1-D operands are lifted to matrices, the product taken, the lift undone;
     broadcast batch dimensions are summed away by the engine."""
     nda, ndb = ndims
+    other = E.conj(other)
     if nda == 1 and ndb == 1:
         return grad * other
     g2 = S.unsqueeze(grad, -2) if nda == 1 else grad
@@ -29,6 +31,7 @@ def _matmul_self_grad(grad, other, ndims):
 
 def _matmul_other_grad(grad, self, ndims):
     nda, ndb = ndims
+    self = E.conj(self)
     if nda == 1 and ndb == 1:
         return grad * self
     if nda == 2 and ndb == 1:   # matrix @ vector: A^T g
@@ -43,7 +46,7 @@ def _matmul_other_grad(grad, self, ndims):
 
 
 # PyTorch names the product by case; paddle and OneFlow call every case from matmul() a matmul
-MatmulBackward0 = derivative("MatmulBackward0", paddle="MatmulGradNode", oneflow="matmulBackward", keep="ndims",
+MatmulBackward0 = derivative("MatmulBackward0", complex=True, paddle="MatmulGradNode", oneflow="matmulBackward", keep="ndims",
                              self=_matmul_self_grad, other=_matmul_other_grad)
 MmBackward0 = variant(MatmulBackward0, "MmBackward0", paddle="MatmulGradNode", oneflow="matmulBackward",
                       aliases={"other": "mat2"})

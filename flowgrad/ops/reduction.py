@@ -38,7 +38,7 @@ _REDUCED = "in_shape dims keepdim"
 
 # ------------------------------------------------------------------------------------ sum
 
-SumBackward0 = derivative("SumBackward0", oneflow="reduce_sumBackward", keep=_REDUCED,
+SumBackward0 = derivative("SumBackward0", complex=True, oneflow="reduce_sumBackward", keep=_REDUCED,
                           self=lambda grad, in_shape, dims, keepdim: S.expand_to(_kept(grad, in_shape, dims, keepdim),
                                                                                  in_shape))
 SumBackward1 = variant(SumBackward0, "SumBackward1", oneflow="reduce_sumBackward")
@@ -57,7 +57,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------------ mean
 
-MeanBackward0 = derivative("MeanBackward0", oneflow="scalar_mulBackward", keep=_REDUCED,
+MeanBackward0 = derivative("MeanBackward0", complex=True, oneflow="scalar_mulBackward", keep=_REDUCED,
                            self=lambda grad, in_shape, dims, keepdim: S.expand_to(
                                _kept(grad, in_shape, dims, keepdim), in_shape) / _count(in_shape, dims))
 MeanBackward1 = variant(MeanBackward0, "MeanBackward1", oneflow="scalar_mulBackward")
@@ -67,9 +67,9 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
-        if d.dtype.kind != "f":
+        if d.dtype.kind not in "fc":
             raise x.policy.errors.mean_dtype_arg(dtype_scalar=d.dtype)
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fc":
         raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
@@ -162,8 +162,13 @@ def _check_not_empty(x, name, dim) -> None:
             raise x.policy.errors.reduce_empty_dim(op=name, dim=given)
 
 
+_ALL_KERNELS = {"max": "max_all", "min": "min_all", "amax": "max_values_cpu", "amin": "min_values_cpu"}
+
+
 def _full_extremum(x, fn, node_cls, dims, keepdim, name, dim=None):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op=_ALL_KERNELS[name], dtype_scalar=d.dtype)
     if not d.size:
         _check_not_empty(x, name, dim)
     out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
@@ -174,6 +179,8 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name, dim=None):
 
 def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.reduce_complex(op=arg_fn[3:])
     if not d.size:
         _check_not_empty(x, arg_fn[3:], dim)
     xp = backend.namespace(d)
@@ -211,6 +218,9 @@ def min(x, dim=None, keepdim=False):
 def median(x, dim=None, keepdim=False):
     """The lower median (PyTorch's convention); with `dim`, values and indices."""
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op="median_cpu" if dim is None else "median_out",
+                                                  dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     if dim is None:
         flat = d.reshape(-1)
@@ -244,6 +254,8 @@ def amin(x, dim=(), keepdim=False):
 
 def _arg_extremum(fn, x, dim, keepdim):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.reduce_complex(op=fn)
     if not d.size:
         _check_not_empty(x, fn, dim)
     xp = backend.namespace(d)
@@ -267,6 +279,8 @@ def sort(x, dim=-1, descending=False):
     """Values and indices sorted along `dim`; stable, also descending (ties keep their order).
     Differentiable through the gather of the values."""
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.sort_complex(op="Sort")
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:
@@ -343,6 +357,8 @@ def _moment_input(x, name: str):
     d = x._data
     if d.dtype.kind != "f":
         policy = x.policy
+        if d.dtype.kind == "c":
+            raise policy.errors.complex_unsupported(op=name)
         if not policy.ints_cast_to_float:
             raise policy.errors.moment_dtype(op=name)
         d = d.astype(backend.default_float())
@@ -408,9 +424,9 @@ LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNor
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     if p == "fro" or p is None:
         p = 2
-    if x._data.dtype.kind != "f" and dtype is None:
+    if x._data.dtype.kind not in "fc" and dtype is None:
         raise x.policy.errors.norm_dtype(dtype_scalar=x._data.dtype)
-    d = float_array(x)
+    d = float_array(x, "norm")
     xp = backend.namespace(d)
     dims = normalize_dims(dim, d.ndim)
     a = xp.abs(d)
@@ -442,7 +458,7 @@ LogsumexpBackward0 = derivative("LogsumexpBackward0", keep=_REDUCED, aliases={"d
 
 
 def logsumexp(x, dim, keepdim=False):
-    d = float_array(x)
+    d = float_array(x, "logsumexp")
     xp = backend.namespace(d)
     dims = normalize_dims(dim, d.ndim)
     m = xp.max(d, axis=dims, keepdims=True) if d.size else xp.zeros(_keep_shape(d.shape, dims), d.dtype)
@@ -458,7 +474,7 @@ def logsumexp(x, dim, keepdim=False):
 
 # ------------------------------------------------------------------------------------ cumsum
 
-CumsumBackward0 = derivative("CumsumBackward0", keep="dim", self=lambda grad, dim: grad if grad._data.ndim == 0 else
+CumsumBackward0 = derivative("CumsumBackward0", complex=True, keep="dim", self=lambda grad, dim: grad if grad._data.ndim == 0 else
                              S.flip(cumsum(S.flip(grad, (dim,)), dim), (dim,)))
 
 
