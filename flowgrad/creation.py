@@ -122,7 +122,7 @@ def full(shape, value, dtype=None, device=None):
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = (np.dtype(np.bool_) if isinstance(value, bool) else np.dtype(np.int64) if isinstance(value, int)
-              else backend.default_float())
+              else backend.default_complex() if isinstance(value, complex) else backend.default_float())
     return backend.xp_for(device).full(tuple(shape), value, dtype=dt)
 
 

@@ -650,6 +650,15 @@ ToCopyBackward0 = derivative("ToCopyBackward0", complex=True, paddle="CastGradNo
                              self=identity)  # the engine casts it back to the input's dtype
 
 
+def complex_to_real(policy, d, dt):
+    """A complex array converted toward the real dtype `dt` as PyTorch converts it: to bool by
+    being nonzero, to any other dtype by its real part, with PyTorch's warning."""
+    if dt == np.bool_:
+        return d != 0
+    warnings.warn(policy.errors.complex_cast_discards(), stacklevel=4)
+    return d.real
+
+
 def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
     """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats.
     To its own dtype: `x` itself, or with `copy` a new tensor (paddle's cast)."""
@@ -657,9 +666,8 @@ def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
     d = x._data
     if d.dtype == dt and not copy:
         return x
-    if d.dtype.kind == "c" and dt.kind != "c":   # PyTorch's warning, and the real part taken explicitly
-        warnings.warn(x.policy.errors.complex_cast_discards(), stacklevel=3)
-        d = d.real
+    if d.dtype.kind == "c" and dt.kind != "c":
+        d = complex_to_real(x.policy, d, dt)
     out = x._out_cls._make(d.astype(dt, copy=True))
     if _grad_enabled() and x._requires_grad and (dt.kind in "fc" or x.policy.allow_int_grads):
         ToCopyBackward0.record((x,), out)

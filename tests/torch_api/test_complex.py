@@ -223,11 +223,40 @@ def test_grad_fn_names(torch):
                                                     "ViewAsRealBackward0"]
 
 
-def test_complex_cast_to_real_warns_and_keeps_real_part(torch):
+def test_complex_cast_to_real_keeps_real_part(torch):
     z = torch.tensor(Z)
-    with pytest.warns(UserWarning, match="Casting complex values to real discards the imaginary part"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         r = z.to(torch.float32)
     np.testing.assert_allclose(_np(r), [1.0, -0.5, 2.0])
+
+
+def test_complex_cast_to_real_warns(ftorch):
+    """PyTorch's warning (real torch gives it once per process, so only flowgrad's is checked)."""
+    z = ftorch.tensor(Z)
+    for convert in (lambda: z.to(ftorch.float32), lambda: z.double(), lambda: ftorch.zeros(3).copy_(z)):
+        with pytest.warns(UserWarning, match="^Casting complex values to real discards the imaginary part$"):
+            convert()
+
+
+def test_complex_to_real_conversions(torch):
+    z = torch.tensor([1j, 0, 2 - 1j])
+    np.testing.assert_array_equal(_np(z.bool()), [True, False, True])
+    x = torch.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x.copy_(z)
+    np.testing.assert_array_equal(_np(x), [0, 0, 2])
+    assert torch.full((2,), 1j).dtype == torch.complex64
+
+
+def test_inplace_results(torch):
+    z = torch.tensor(Z)
+    z.mul_(2).add_(torch.tensor(W))
+    np.testing.assert_allclose(_np(z), np.array(Z) * 2 + np.array(W), rtol=1e-6)
+    x = torch.ones(2)
+    _raises(lambda: x.add_(1j), RuntimeError, "result type ComplexFloat can't be cast to the desired output type Float")
+    np.testing.assert_array_equal(_np(x), [1, 1])
 
 
 # ---------------------------------------------------------------------------------------- refusals
