@@ -54,6 +54,8 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 raise policy.errors.int_overflow() from None
             if python_data:
                 _check_python_ints(arr, dt, policy)
+            if arr.dtype.kind == "c" and not policy.complex_dtypes:
+                raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
             if dt is None:
                 if arr.dtype == np.float64 and not _has_array_of(data, np.float64):
                     arr = arr.astype(backend.default_float())

@@ -84,6 +84,7 @@ class Policy:
     ints_cast_to_float: bool = False           # paddle: std / var / softmax of an integer tensor run in float
     arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
+    complex_dtypes: bool = True                # paddle, OneFlow: complex data refused (not yet checked against them)
     leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
     detach_views_inplace: bool = False        # paddle: detach_() on a view detaches it
     hooks_keep_caller_grad_mode: bool = False  # paddle: tensor hooks run under the caller's grad mode

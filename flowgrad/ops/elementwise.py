@@ -416,18 +416,25 @@ exp = _unary("exp", derivative("ExpBackward0", complex=True, self=lambda grad, r
              lambda xp, d: xp.exp(d), quiet=True, complex=True)
 log = _unary("log", derivative("LogBackward0", complex=True, self=lambda grad, self: grad / _conj(self)),
              lambda xp, d: xp.log(d), quiet=True, complex=True)
-log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
-              lambda xp, d: xp.log2(d), quiet=True)
-log10 = _unary("log10", derivative("Log10Backward0", self=lambda grad, self: grad / (self * _LN10)),
-               lambda xp, d: xp.log10(d), quiet=True)
-log1p = _unary("log1p", derivative("Log1PBackward0", paddle="Log1pGradNode", oneflow="log1pBackward",
-                                   self=lambda grad, self: grad / (self + 1)), lambda xp, d: xp.log1p(d), quiet=True)
-expm1 = _unary("expm1", derivative("Expm1Backward0", self=lambda grad, result: grad * (result + 1)),
-               lambda xp, d: xp.expm1(d), quiet=True)
-sin = _unary("sin", derivative("SinBackward0", self=lambda grad, self: grad * cos(self)), lambda xp, d: xp.sin(d))
-cos = _unary("cos", derivative("CosBackward0", self=lambda grad, self: grad * -sin(self)), lambda xp, d: xp.cos(d))
-tan = _unary("tan", derivative("TanBackward0", self=lambda grad, result: grad * (result * result + 1)),
-             lambda xp, d: xp.tan(d), quiet=True)
+log2 = _unary("log2", derivative("Log2Backward0", complex=True,
+                                 self=lambda grad, self: grad / _conj(self * _LN2)),
+              lambda xp, d: xp.log2(d), quiet=True, complex=True)
+log10 = _unary("log10", derivative("Log10Backward0", complex=True,
+                                   self=lambda grad, self: grad / _conj(self * _LN10)),
+               lambda xp, d: xp.log10(d), quiet=True, complex=True)
+log1p = _unary("log1p", derivative("Log1PBackward0", complex=True, paddle="Log1pGradNode", oneflow="log1pBackward",
+                                   self=lambda grad, self: grad / _conj(self + 1)),
+               lambda xp, d: xp.log1p(d), quiet=True, complex=True)
+expm1 = _unary("expm1", derivative("Expm1Backward0", complex=True,
+                                   self=lambda grad, result: grad * _conj(result + 1)),
+               lambda xp, d: xp.expm1(d), quiet=True, complex=True)
+sin = _unary("sin", derivative("SinBackward0", complex=True, self=lambda grad, self: grad * _conj(cos(self))),
+             lambda xp, d: xp.sin(d), complex=True)
+cos = _unary("cos", derivative("CosBackward0", complex=True, self=lambda grad, self: grad * -_conj(sin(self))),
+             lambda xp, d: xp.cos(d), complex=True)
+tan = _unary("tan", derivative("TanBackward0", complex=True,
+                               self=lambda grad, result: grad * _conj(result * result + 1)),
+             lambda xp, d: xp.tan(d), quiet=True, complex=True)
 
 # The backward formulas of tanh, sigmoid and relu are primitives of their own (one array expression
 # instead of three recorded ops per node), each with its own derivative, so create_graph works.
@@ -487,9 +494,9 @@ def abs(x):
 
 sqrt = _unary("sqrt", derivative("SqrtBackward0", complex=True, self=lambda grad, result: grad / (_conj(result) * 2)),
               lambda xp, d: xp.sqrt(d), quiet=True, complex=True)
-rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
-                                   self=lambda grad, result: grad * (result * result * result) * -0.5),
-               lambda xp, d: 1 / xp.sqrt(d), quiet=True)
+rsqrt = _unary("rsqrt", derivative("RsqrtBackward0", complex=True,
+                                   self=lambda grad, result: grad * _conj(result * result * result) * -0.5),
+               lambda xp, d: 1 / xp.sqrt(d), quiet=True, complex=True)
 reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0", complex=True,
                                              self=lambda grad, result: grad * -_conj(result * result)),
                     lambda xp, d: 1 / d, quiet=True, complex=True)

@@ -200,6 +200,7 @@ PADDLE = PaddlePolicy(
     negative_indices_wrap=True,
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
+    complex_dtypes=False,
     values_fit_dtype=False,
     ints_cast_to_float=True,
     arange_wrong_sign_empty=True,
