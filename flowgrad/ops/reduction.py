@@ -13,6 +13,7 @@ from .. import backend
 from ..tensor import Tensor
 from ._args import float_array, normalize_dim, normalize_dims
 from ._declare import _grad_enabled, derivative, variant
+from . import complex_numbers as C
 from . import elementwise as E
 from . import indexing as I
 from . import shape as S
@@ -365,7 +366,15 @@ def _moment_input(x, name: str):
     return d
 
 
+def _complex_var(x, dim, unbiased, keepdim, correction):
+    """The variance of a complex tensor, real as PyTorch's: the variances of both parts, summed."""
+    return var(C.real(x), dim, unbiased, keepdim, correction=correction) + \
+        var(C.imag(x), dim, unbiased, keepdim, correction=correction)
+
+
 def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
+    if x._data.dtype.kind == "c":
+        return _complex_var(x, dim, unbiased, keepdim, correction)
     dim, c = _var_args(dim, unbiased, correction)
     d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
@@ -378,6 +387,8 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="st
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
+    if x._data.dtype.kind == "c":
+        return E.sqrt(_complex_var(x, dim, unbiased, keepdim, correction))
     dim, c = _var_args(dim, unbiased, correction)
     d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
@@ -422,6 +433,8 @@ LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNor
 
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+    if x._data.dtype.kind == "c" and dtype is None:   # a complex tensor's norm is its moduli's
+        return norm(E.abs(x), p, dim, keepdim)
     if p == "fro" or p is None:
         p = 2
     if x._data.dtype.kind not in "fc" and dtype is None:

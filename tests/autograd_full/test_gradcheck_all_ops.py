@@ -411,6 +411,10 @@ C("complex_from_parts", lambda T, x, y: T.complex(x, y), [(2, 3), (2, 3)])
 C("view_as_real", lambda T, a: T.view_as_real(a), [(2, 3)], "complex")
 C("view_as_complex", lambda T, x: T.view_as_complex(x), [(3, 2)])
 C("complex_matmul", lambda T, a, b: a @ b, [(2, 3), (3, 2)], "complex")
+C("complex_linear", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 3), (4, 3), (4,)], "complex")
+C("complex_linear_no_bias", lambda T, x, w: F(T).linear(x, w), [(2, 2, 3), (4, 3)], "complex")
+C("complex_var_std_norm", lambda T, a: (a.var(1), a.std(), a.norm(), T.linalg.vector_norm(a, 3, dim=0)), [(2, 3)],
+  "complex")
 C("complex_sum_mean", lambda T, a: (a.sum(0), a.mean()), [(2, 3)], "complex")
 C("complex_cast", lambda T, x: x.to(T.complex128) * (1 + 2j), [(2, 3)])
 
