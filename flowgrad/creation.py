@@ -245,12 +245,21 @@ def randperm(n, dtype=None, device=None, generator=None):
 
 
 def uniform_like(arr, low, high, generator=None):
+    """Uniform on [low, high) in `arr`'s shape and dtype (a complex dtype: both parts so)."""
     xp = backend.namespace(arr)
-    host = _gen(generator).uniform(low, high, arr.shape).astype(arr.dtype)
+    if arr.dtype.kind == "c":
+        host = _as_complex(_gen(generator).uniform(low, high, arr.shape + (2,)), arr.dtype)
+    else:
+        host = _gen(generator).uniform(low, high, arr.shape).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
 
 
 def normal_like(arr, mean, std, generator=None):
+    """Normal in `arr`'s shape and dtype (a complex dtype: each part with variance std**2 / 2)."""
     xp = backend.namespace(arr)
-    host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
+    if arr.dtype.kind == "c":
+        pairs = _gen(generator).standard_normal(arr.shape + (2,)) * (std * math.sqrt(0.5))
+        host = _as_complex(pairs, arr.dtype) + mean
+    else:
+        host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))

@@ -83,6 +83,16 @@ def test_randn_complex_variance(torch):
     assert abs(float(z.real.var()) - 0.5) < 0.03 and abs(float(z.imag.var()) - 0.5) < 0.03
 
 
+def test_random_fills_both_parts(torch):
+    torch.manual_seed(0)
+    u = torch.zeros(4000, dtype=torch.complex128).uniform_(-1, 1)
+    assert float(u.real.min()) >= -1 and float(u.imag.max()) < 1 and float(u.imag.abs().mean()) > 0.4
+    n = torch.zeros(20000, dtype=torch.complex128).normal_(0, 2)
+    assert abs(float(n.real.var()) - 2) < 0.15 and abs(float(n.imag.var()) - 2) < 0.15
+    w = torch.nn.Linear(8, 8, dtype=torch.cfloat).weight.detach()
+    assert w.dtype == torch.complex64 and float(w.imag.abs().sum()) > 0
+
+
 def test_requires_grad_allowed(torch):
     z = torch.tensor(Z, requires_grad=True)
     assert z.requires_grad
