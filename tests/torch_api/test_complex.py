@@ -299,6 +299,28 @@ def test_inplace_results(torch):
     np.testing.assert_array_equal(_np(x), [1, 1])
 
 
+def test_sgd_on_complex_parameters():
+    import torch as real_torch
+    import flowgrad.torch as ft
+    results = []
+    for T in (ft, real_torch):
+        w = T.tensor(Z, requires_grad=True)
+        opt = T.optim.SGD([w], lr=0.1, momentum=0.9, weight_decay=0.01, nesterov=True)
+        for _ in range(3):
+            opt.zero_grad()
+            (((w * T.tensor(W)) - 1).abs() ** 2).sum().backward()
+            opt.step()
+        results.append(_np(w))
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-5, atol=1e-6)
+
+
+def test_optimizers_not_built_for_complex_parameters_refuse_them(ftorch):
+    w = ftorch.tensor(Z, requires_grad=True)
+    for make in (ftorch.optim.Adam, ftorch.optim.AdamW, ftorch.optim.RMSprop, ftorch.optim.Adagrad):
+        _raises(lambda: make([w]), NotImplementedError,
+                f"{make.__name__} with complex parameters is not implemented for complex tensors in flowgrad")
+
+
 # ---------------------------------------------------------------------------------------- refusals
 
 def _raises(fn, cls, msg):
