@@ -172,13 +172,13 @@ class DType:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f"
-        self.is_signed = self.np.kind in "fi"
+        self.is_signed = self.np.kind in "fic"
         self.itemsize = self.np.itemsize
         self.prefix = prefix
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return self.np.kind == "c"
 
     def __repr__(self):
         return f"{self.prefix}.{self.name}"
@@ -195,18 +195,20 @@ class DType:
         return (DType, (self.name, self.np.str, self.prefix))
 
 
-DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
+REAL_DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
+DTYPE_NAMES = REAL_DTYPE_NAMES[:3] + ("complex64", "complex128") + REAL_DTYPE_NAMES[3:]
 
 
-def dtype_table(prefix: str) -> dict[np.dtype, DType]:
-    """One DType per supported NumPy dtype, printed with `prefix` (each facade has its own)."""
-    return {np.dtype(n): DType(n, n, prefix) for n in DTYPE_NAMES}
+def dtype_table(prefix: str, names: tuple = DTYPE_NAMES) -> dict[np.dtype, DType]:
+    """One DType per supported NumPy dtype, printed with `prefix` (each facade has its own; the
+    facades not yet checked against their framework's complex numbers take `REAL_DTYPE_NAMES`)."""
+    return {np.dtype(n): DType(n, n, prefix) for n in names}
 
 
 DTYPES = dtype_table("flowgrad")
 _BY_NAME = {d.name: d for d in DTYPES.values()}
 _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
-            "short": "int16", "bool_": "bool"}
+            "short": "int16", "bool_": "bool", "cfloat": "complex64", "cdouble": "complex128"}
 
 
 def to_np_dtype(dtype) -> np.dtype | None:
@@ -226,6 +228,8 @@ def to_np_dtype(dtype) -> np.dtype | None:
         return np.dtype(np.int64)
     if dtype is bool:
         return np.dtype(np.bool_)
+    if dtype is complex:
+        return np.dtype(np.complex128)
     d = np.dtype(dtype)
     if d not in DTYPES:
         raise TORCH.errors.dtype_unsupported(dtype=d)
@@ -240,6 +244,11 @@ def default_float() -> np.dtype:
     return _default_float[0]
 
 
+def default_complex() -> np.dtype:
+    """The dtype of complex tensors made from Python complex numbers: the default float's complex."""
+    return np.dtype(np.complex128) if _default_float[0] == np.float64 else np.dtype(np.complex64)
+
+
 def set_default_float(dtype) -> None:
     d = to_np_dtype(dtype)
     if d.kind != "f":
@@ -248,12 +257,14 @@ def set_default_float(dtype) -> None:
 
 
 # ---------------------------------------------------------------------------- type promotion
-# PyTorch's rules: categories bool < integer < floating. Tensors of dim > 0 decide the dtype
-# within the winning category; 0-dim tensors count only when no dimensioned tensor of that
-# category exists; Python scalars only lift the category (float scalar on ints -> default float).
+# PyTorch's rules: categories bool < integer < floating < complex. Tensors of dim > 0, 0-dim tensors
+# and Python scalars are promoted within each group, then the groups combine by category, the
+# higher one winning, except that a complex winner takes the precision of a floating dim>0 result
+# (float64 tensor + complex64 0-dim -> complex128); Python scalars are bool, int64, the default
+# float and the default complex.
 
-_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
-_PY_SCALAR_CATEGORY = {bool: 0, int: 1, float: 2}
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_PY_SCALAR_DTYPE = {bool: np.dtype(np.bool_), int: np.dtype(np.int64)}
 _promote_cache: dict = {}
 
 
@@ -264,25 +275,44 @@ def result_type(dims: tuple, zerodims: tuple, scalars: tuple, default_float: np.
     r = _promote_cache.get(key)
     if r is not None:
         return r
-    cat_dim = max((_CATEGORY[d.kind] for d in dims), default=-1)
-    cat_zero = max((_CATEGORY[d.kind] for d in zerodims), default=-1)
-    cat_scalar = max((_PY_SCALAR_CATEGORY.get(s, 2) for s in scalars), default=-1)
-    if cat_dim >= max(cat_zero, cat_scalar) and dims:
-        r = _promote_all(dims)
-    elif cat_zero >= cat_scalar and zerodims:
-        pool = [d for d in dims + zerodims if _CATEGORY[d.kind] == cat_zero] or list(zerodims)
-        r = _promote_all(tuple(pool))
-    else:  # a Python scalar decides the category
-        r = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: default_float}[cat_scalar]
+    wrapped = tuple(_PY_SCALAR_DTYPE[s] if s in _PY_SCALAR_DTYPE else
+                    _complex_of(default_float) if s is complex else default_float for s in scalars)
+    r = _combine(_promote_all(dims), _combine(_promote_all(zerodims), _promote_all(wrapped)))
     _promote_cache[key] = r
     return r
 
 
-def _promote_all(dtypes: tuple) -> np.dtype:
-    cat = max(_CATEGORY[d.kind] for d in dtypes)
+def _complex_of(d: np.dtype) -> np.dtype:
+    return np.dtype(np.complex128) if d == np.float64 else np.dtype(np.complex64)
+
+
+def _combine(higher, lower):
+    """PyTorch's combination of two groups' results (None: an empty group)."""
+    if higher is None or lower is None:
+        return lower if higher is None else higher
+    ch, cl = _CATEGORY[higher.kind], _CATEGORY[lower.kind]
+    if ch == 3:
+        return higher
+    if cl == 3:
+        return _complex_of(higher) if ch == 2 else lower
+    if ch == 2:
+        return higher
+    if ch == 0 or cl == 2:
+        return _promote(higher, lower)
+    return higher
+
+
+def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """PyTorch's promote_types: within a category (and float with complex) NumPy's rule, across
+    categories the higher one's dtype (int64 with float16 is float16, int64 with complex64 complex64)."""
+    ca, cb = _CATEGORY[a.kind], _CATEGORY[b.kind]
+    if ca == cb or ca + cb == 5:
+        return np.promote_types(a, b)
+    return a if ca > cb else b
+
+
+def _promote_all(dtypes: tuple):
     r = None
     for d in dtypes:
-        if _CATEGORY[d.kind] != cat:
-            continue
-        r = d if r is None else np.promote_types(r, d)
+        r = d if r is None else _promote(r, d)
     return r

@@ -12,16 +12,17 @@ from .autograd.policy import TORCH, Policy
 from .tensor import Tensor
 
 
-def _has_float64_array(data) -> bool:
+def _has_array_of(data, dtype) -> bool:
+    """Whether nested `data` holds a tensor or NumPy array of `dtype` (which then decides the dtype)."""
     stack = [data]
     while stack:
         x = stack.pop()
         if isinstance(x, (list, tuple)):
             stack.extend(x)
         elif isinstance(x, Tensor):
-            if x._data.dtype == np.float64:
+            if x._data.dtype == dtype:
                 return True
-        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float64:
+        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype == dtype:
             return True
     return False
 
@@ -56,9 +57,13 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 if arr.dtype.kind in "USO":
                     _check_leaf(arr, policy, dt)
                 _check_python_ints(arr, dt, policy)
+            if arr.dtype.kind == "c" and not policy.complex_dtypes:
+                raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
             if dt is None:
-                if arr.dtype == np.float64 and not _has_float64_array(data):
+                if arr.dtype == np.float64 and not _has_array_of(data, np.float64):
                     arr = arr.astype(backend.default_float())
+                elif arr.dtype == np.complex128 and not _has_array_of(data, np.complex128):
+                    arr = arr.astype(backend.default_complex())
                 elif arr.dtype.kind in "iu" and arr.dtype not in backend.DTYPES:
                     arr = arr.astype(np.int64)
                 elif arr.dtype not in backend.DTYPES:
@@ -134,7 +139,7 @@ def full(shape, value, dtype=None, device=None):
     dt = backend.to_np_dtype(dtype)
     if dt is None:
         dt = (np.dtype(np.bool_) if isinstance(value, bool) else np.dtype(np.int64) if isinstance(value, int)
-              else backend.default_float())
+              else backend.default_complex() if isinstance(value, complex) else backend.default_float())
     return backend.xp_for(device).full(tuple(shape), value, dtype=dt)
 
 
@@ -248,13 +253,25 @@ def check_probability(policy: Policy, p) -> None:
         raise policy.errors.bernoulli_p(p=p)
 
 
+def _as_complex(pairs, dt):
+    """Real and imaginary parts drawn as a trailing pair, as one complex array of dtype `dt`."""
+    return (pairs[..., 0] + 1j * pairs[..., 1]).astype(dt)
+
+
 def rand(shape, dtype=None, device=None, generator=None):
+    """Uniform on [0, 1); a complex dtype draws both parts so."""
     dt = backend.to_np_dtype(dtype) or backend.default_float()
+    if dt.kind == "c":
+        return _place(_as_complex(_gen(generator).random(tuple(shape) + (2,)), dt), device)
     return _place(_gen(generator).random(tuple(shape)).astype(dt), device)
 
 
 def randn(shape, dtype=None, device=None, generator=None):
+    """Standard normal; a complex dtype draws each part with variance 1/2 (as PyTorch's)."""
     dt = backend.to_np_dtype(dtype) or backend.default_float()
+    if dt.kind == "c":
+        pairs = _gen(generator).standard_normal(tuple(shape) + (2,)) * math.sqrt(0.5)
+        return _place(_as_complex(pairs, dt), device)
     return _place(_gen(generator).standard_normal(tuple(shape)).astype(dt), device)
 
 
@@ -280,14 +297,23 @@ def randperm(n, dtype=None, device=None, generator=None):
 
 
 def uniform_like(arr, low, high, generator=None):
+    """Uniform on [low, high) in `arr`'s shape and dtype (a complex dtype: both parts so)."""
     xp = backend.namespace(arr)
-    host = _gen(generator).uniform(low, high, arr.shape).astype(arr.dtype)
+    if arr.dtype.kind == "c":
+        host = _as_complex(_gen(generator).uniform(low, high, arr.shape + (2,)), arr.dtype)
+    else:
+        host = _gen(generator).uniform(low, high, arr.shape).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
 
 
 def normal_like(arr, mean, std, generator=None):
+    """Normal in `arr`'s shape and dtype (a complex dtype: each part with variance std**2 / 2)."""
     xp = backend.namespace(arr)
-    host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
+    if arr.dtype.kind == "c":
+        pairs = _gen(generator).standard_normal(arr.shape + (2,)) * (std * math.sqrt(0.5))
+        host = _as_complex(pairs, arr.dtype) + mean
+    else:
+        host = (_gen(generator).standard_normal(arr.shape) * std + mean).astype(arr.dtype)
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
 
 

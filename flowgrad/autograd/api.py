@@ -86,7 +86,10 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
             if gshape != shape:
                 raise policy.error("seed_batched_shape" if is_grads_batched else "seed_shape", index=i,
                                    grad_shape=gshape, out_shape=shape)
-            result.append(cast(g, dtype) if g._data.dtype != dtype and dtype.kind == "f" else g)
+            gdt = g._data.dtype
+            if (gdt.kind == "c") != (dtype.kind == "c"):
+                raise policy.errors.seed_complex_dtype(index=i, grad_dtype=g._dtypes[gdt], out_dtype=g._dtypes[dtype])
+            result.append(cast(g, dtype) if gdt != dtype and dtype.kind in "fc" else g)
         elif g is None:
             requires = True if isinstance(out, GradientEdge) else out._requires_grad
             if not requires:
@@ -97,6 +100,8 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
                 size *= s
             if size != 1 and not policy.implicit_seed_any_shape:
                 raise policy.errors.implicit_nonscalar()
+            if dtype.kind == "c":
+                raise policy.errors.implicit_complex(dtype=out.dtype if _is_tensor(out) else dtype)
             like = out if _is_tensor(out) else None
             result.append(_ones(like, out, shape, dtype))
         else:

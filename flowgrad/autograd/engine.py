@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..ops import add, cast, copy_grad, edge, sum_to, zeros_for
+from ..ops import add, cast, copy_grad, edge, real, sum_to, zeros_for
 from . import mode
 from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, one_output_meta, shown_grad
 from .policy import Policy
@@ -182,7 +182,8 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
                         out = sum_to(out, shape)
                         owned = own
                     if od.dtype is not dtype and od.dtype != dtype and getattr(nxt, "grad_in_dtype_consistent", True):
-                        out = cast(out, dtype)
+                        # into a real input, a complex gradient's real part (PyTorch's handle_r_to_c)
+                        out = cast(real(out) if od.dtype.kind == "c" and dtype.kind != "c" else out, dtype)
                         owned = own
                     if filtered and observer is not None:
                         observer.passed(node, nxt, out)

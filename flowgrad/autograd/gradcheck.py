@@ -1,6 +1,11 @@
 """gradcheck / gradgradcheck: compare the gradients autograd computes with central finite
 differences (PyTorch's `torch.autograd.gradcheck`, its options and its messages).
 
+Complex numbers are checked as PyTorch's gradcheck checks them: a complex output is split into its
+real and imaginary parts (two real outputs), and for a complex input z = x + iy the numerical
+Jacobian is d/dx + i d/dy (two perturbations), which is what PyTorch's convention makes backward
+return (dL/dx + i dL/dy for a real L).
+
 Slow mode builds both Jacobians in full: the numerical one column by column (perturb one input
 element by +-eps, difference the outputs), the analytical one row by row (one backward per
 output element with a one-hot grad_output), twice, to also catch a non-reentrant backward. Fast
@@ -19,7 +24,7 @@ from .. import backend, creation
 from . import api, mode
 from .policy import Policy, policy_of
 from ..messages.tools import GradcheckError
-from ..ops import derivative
+from ..ops import derivative, imag, real
 from ..tensor import Tensor
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "get_numerical_jacobian", "get_analytical_jacobian"]
@@ -125,18 +130,42 @@ def _numerical_jacobian_wrt(func: Callable, inputs: tuple, index: int, outputs: 
     x = inp._data
     xp = backend.namespace(x)
     float_outs = [k for k, o in enumerate(outputs) if _is_float(o)]
-    jac = [xp.zeros((x.size, outputs[k]._data.size), dtype=outputs[k]._data.dtype) for k in float_outs]
+    jac = [xp.zeros((x.size, outputs[k]._data.size), dtype=xp.result_type(outputs[k]._data.dtype, x.dtype))
+           for k in float_outs]
+    steps = (eps, eps * 1j) if x.dtype.kind == "c" else (eps,)
     for d_idx, pos in enumerate(itertools.product(*[range(s) for s in x.shape])):
         orig = x[pos].copy()
-        values = (orig - eps, orig + eps, orig)
+        per_step = []
+        for step in steps:
+            values = (orig - step, orig + step, orig)
 
-        def perturb(k, pos=pos, values=values):
-            x[pos] = values[k]
+            def perturb(k, pos=pos, values=values):
+                x[pos] = values[k]
 
-        cols = _central_difference(func, inputs, perturb, eps, pos, inp)
+            per_step.append(_central_difference(func, inputs, perturb, eps, pos, inp))
+        cols = per_step[0] if len(steps) == 1 else _wirtinger(*per_step)
         for j, k in enumerate(float_outs):
             jac[j][d_idx] = cols[k]
     return jac
+
+
+def _wirtinger(dx: list, dy: list) -> list:
+    """d/dx + i d/dy per (real) output: the derivatives along the real and imaginary parts of a
+    complex input combined as PyTorch's backward reports them."""
+    return [None if a is None else a + 1j * b for a, b in zip(dx, dy)]
+
+
+def _split_complex(func: Callable) -> Callable:
+    """`func` with each complex output replaced by its real and imaginary parts."""
+    def split(*inputs):
+        outs = []
+        for o in _as_tuple(func(*inputs)):
+            if isinstance(o, Tensor) and o._data.dtype.kind == "c":
+                outs += [real(o), imag(o)]
+            else:
+                outs.append(o)
+        return tuple(outs)
+    return split
 
 
 def _numerical_jacobian(func: Callable, inputs: tuple, outputs: tuple, eps: float) -> list:
@@ -147,14 +176,17 @@ def _numerical_jacobian(func: Callable, inputs: tuple, outputs: tuple, eps: floa
 def _numerical_jvp(func: Callable, inputs: tuple, index: int, u, eps: float) -> list:
     """J u for each output (flattened), by a central difference along u."""
     x = inputs[index]._data
-    delta = u.reshape(x.shape) * eps
     orig = x.copy()
-    values = (orig - delta, orig + delta, orig)
+    per_step = []
+    for step in ((eps, eps * 1j) if x.dtype.kind == "c" else (eps,)):
+        delta = u.reshape(x.shape) * step
+        values = (orig - delta, orig + delta, orig)
 
-    def perturb(k):
-        x[...] = values[k]
+        def perturb(k, values=values):
+            x[...] = values[k]
 
-    return _central_difference(func, inputs, perturb, eps, None, inputs[index])
+        per_step.append(_central_difference(func, inputs, perturb, eps, None, inputs[index]))
+    return per_step[0] if len(per_step) == 1 else _wirtinger(*per_step)
 
 
 # ----------------------------------------------------------------------------- analytical side
@@ -512,6 +544,13 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     tupled_inputs = _as_tuple(inputs)
     _check_inputs(tupled_inputs)
     func_out = func(*tupled_inputs)
+    if any(isinstance(o, Tensor) and o._data.dtype.kind == "c" for o in _as_tuple(func_out)):
+        func = _split_complex(func)
+        func_out = func(*tupled_inputs)
+    if (check_forward_ad or check_batched_forward_grad) and \
+            any(isinstance(t, Tensor) and t._data.dtype.kind == "c" for t in tupled_inputs):
+        raise policy_of(tupled_inputs).errors.complex_unsupported(op="gradcheck's forward-mode check of complex "
+                                                                     "inputs")
     outputs = _differentiable_outputs(func_out)
     check = _fast_gradcheck if fast_mode else _slow_gradcheck
     if check_backward_ad:
@@ -578,6 +617,8 @@ def _random_grad_output(o: Tensor, noncontiguous: bool) -> Tensor:
     dt = d.dtype if d.dtype.kind in "fc" else xp.dtype("float64")
     shape = d.shape
     values = creation.uniform_like(xp.zeros(shape, dtype=dt), -1.0, 1.0)
+    if dt.kind == "c":
+        values = values + 1j * creation.uniform_like(xp.zeros(shape, dtype=dt), -1.0, 1.0)
     if noncontiguous and values.size > 1:
         holder = xp.zeros(shape + (2,), dtype=dt)
         holder[..., 0] = values

@@ -20,7 +20,8 @@ _HINT_ANOMALY = ("Hint: the backtrace further above shows the operation that fai
 
 
 _LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-           "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+           "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+           "complex128": "ComplexDouble"}
 # the C type names PyTorch's messages use for a dtype
 _CTYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
@@ -85,6 +86,7 @@ class Policy:
     arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     shape_tensors: bool = False                # paddle: a shape given as a tensor of sizes, or integral floats
+    complex_dtypes: bool = True                # paddle, OneFlow: complex data refused (not yet checked against them)
     leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it
     detach_views_inplace: bool = False        # paddle: detach_() on a view detaches it
     hooks_keep_caller_grad_mode: bool = False  # paddle: tensor hooks run under the caller's grad mode

@@ -33,7 +33,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def _finish(arr, requires_grad):
         t = Tensor._make(arr)
         if requires_grad:
-            if arr.dtype.kind != "f":
+            if arr.dtype.kind not in "fc":
                 raise policy.errors.int_requires_grad()
             t._requires_grad = True
         return t
@@ -61,7 +61,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def _random_dtype(kernel, dtype):
         """The dtype of a random float tensor; PyTorch's error for any other."""
         dt = backend.to_np_dtype(dtype)
-        if dt is not None and dt.kind != "f":
+        if dt is not None and dt.kind not in "fc":
             raise policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
         return dtype
 

@@ -114,7 +114,7 @@ def build(home: str, dtypes: dict, policy) -> dict:
         return input._data.dtype
 
     def is_complex(input) -> builtins.bool:
-        """Whether `input`'s dtype is complex (flowgrad has no complex dtypes: always False for a tensor)."""
+        """Whether `input`'s dtype is complex."""
         return _tensor_arg("is_complex", input).kind == "c"
 
     def is_floating_point(input) -> builtins.bool:

@@ -11,7 +11,7 @@ from ..ops.shape import MemoryFormat
 
 # the torch family's dtype aliases (PyTorch and OneFlow spell them alike)
 DTYPE_ALIASES = {"float16": ("half",), "float32": ("float",), "float64": ("double",), "int16": ("short",),
-                 "int32": ("int",), "int64": ("long",)}
+                 "int32": ("int",), "int64": ("long",), "complex64": ("cfloat",), "complex128": ("cdouble",)}
 
 
 def dtype_names(dtypes: dict, aliases: dict = DTYPE_ALIASES) -> dict:

@@ -69,7 +69,8 @@ class Printer:
         if t.device.type != "cpu":
             suffixes.append(f"device='{t.device}'")
         dt = t._data.dtype
-        unnamed = () if style.always_dtype else (default_dtype, np.dtype(np.int64), np.dtype(np.bool_))
+        unnamed = () if style.always_dtype else (default_dtype, np.dtype(np.int64), np.dtype(np.bool_),
+                                                 np.result_type(default_dtype, np.complex64))
         if a.size == 0:
             if a.ndim != 1:
                 suffixes.append(f"size={tuple(a.shape)}")
@@ -82,7 +83,12 @@ class Printer:
             if dt not in unnamed:
                 suffixes.append(f"dtype={t.dtype!r}")
             summarize = a.size > opts.threshold
-            fmt = _Formatter(_summarized(a, opts) if summarize else a, opts, style.nonfinite_in_analysis)
+            shown = _summarized(a, opts) if summarize else a
+            if a.dtype.kind == "c":
+                fmt = _ComplexFormatter(_Formatter(shown.real, opts, style.nonfinite_in_analysis),
+                                        _Formatter(shown.imag, opts, style.nonfinite_in_analysis))
+            else:
+                fmt = _Formatter(shown, opts, style.nonfinite_in_analysis)
             body = _tensor_str(a, indent, summarize, fmt, opts)
         if t.grad_fn is not None:
             suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")
@@ -152,6 +158,21 @@ class _Formatter:
         else:
             s = str(v)
         return (self.max_width - len(s)) * " " + s
+
+
+class _ComplexFormatter:
+    """A complex element as PyTorch prints it: the real part in its own column width, then the
+    imaginary part's (sign always shown) followed by `j`."""
+
+    def __init__(self, real: _Formatter, imag: _Formatter):
+        self.real, self.imag = real, imag
+
+    def width(self) -> int:
+        return self.real.width() + self.imag.width() + 1
+
+    def format(self, v) -> str:
+        imag = (self.imag.format(v.imag) + "j").lstrip()
+        return self.real.format(v.real) + (imag if imag[0] in "+-" else "+" + imag)
 
 
 def _summarized(a: np.ndarray, opts: PrintOptions) -> np.ndarray:

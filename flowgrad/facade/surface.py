@@ -60,8 +60,17 @@ def argsort(input, dim=-1, descending=False, stable=False):
     return sort(input, dim, descending, stable).indices
 
 
+def _no_complex_kernel(input, kernel: str) -> None:
+    """PyTorch's refusal of a complex input by its `kernel` (a composition here)."""
+    d = input._data
+    if d.dtype.kind == "c":
+        raise input.policy.errors.not_implemented_for(op=kernel, dtype_scalar=d.dtype)
+
+
 def topk(input, k, dim=-1, largest=True, sorted=True):
     d = input._data
+    if d.dtype.kind == "c":
+        raise input.policy.errors.sort_complex(op="topk")
     n = d.shape[ops.normalize_dim(dim, d.ndim)] if d.ndim else 1
     if not 0 <= k <= n:
         raise input.policy.errors.topk_range()
@@ -72,6 +81,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    _no_complex_kernel(input, "kthvalue_cpu")
     d = input._data
     axis = ops.normalize_dim(dim, d.ndim)
     if not 1 <= k <= (d.shape[axis] if d.ndim else 1):
@@ -140,23 +150,30 @@ def acos(input):
 
 
 def hypot(input, other):
+    _no_complex_kernel(input, "hypot_cpu")
     return ops.sqrt(input * input + other * other)
 
 
 def logit(input, eps=None):
+    _no_complex_kernel(input, "logit_cpu")
     x = input if eps is None else ops.clamp(input, eps, 1 - eps)
     return ops.log(x / (1 - x))
 
 
 def deg2rad(input):
+    if input._data.dtype.kind == "c":
+        raise input.policy.errors.angle_unit_complex(op="deg2rad")
     return input * (math.pi / 180)
 
 
 def rad2deg(input):
+    if input._data.dtype.kind == "c":
+        raise input.policy.errors.angle_unit_complex(op="rad2deg")
     return input * (180 / math.pi)
 
 
 def fmod(input, other):
+    _no_complex_kernel(input, "fmod_cpu")
     d = input._data
     if d.dtype.kind == "f":
         return input - ops.trunc(input / other) * other
@@ -174,11 +191,9 @@ def frac(input):
     return input - ops.trunc(input)
 
 
-def sgn(input):
-    return ops.sign(input)
-
-
 def signbit(input):
+    if input._data.dtype.kind == "c":
+        raise input.policy.errors.signbit_complex()
     return input._new(backend.namespace(input._data).signbit(input._data))
 
 
@@ -192,6 +207,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     nan = 0.0 if nan is None else nan
     d = input._data
     xp = backend.namespace(d)
+    if d.dtype.kind == "c":
+        raise input.policy.errors.complex_unsupported(op="nan_to_num")
     if d.dtype.kind != "f":
         return input.clone()
     fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
@@ -199,6 +216,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 
 def nansum(input, dim=None, keepdim=False):
+    if input._data.dtype.kind == "c":
+        raise input.policy.errors.nansum_complex()
     return ops.sum(nan_to_num(input, 0.0, math.inf, -math.inf) if input._data.dtype.kind == "f" else input,
                    dim, keepdim)
 
@@ -209,6 +228,8 @@ def float_power(input, exponent):
 
 def heaviside(input, values):
     d, v = input._data, values._data
+    if d.dtype.kind == "c":
+        raise input.policy.errors.heaviside_complex()
     if d.dtype != v.dtype:
         raise input.policy.errors.heaviside_dtypes()
     _check_broadcast(input, values)
@@ -228,7 +249,7 @@ def _bitwise(name):
         xp = backend.namespace(d)
         if isinstance(other, Tensor):
             _check_broadcast(input, other)
-        if d.dtype.kind == "f":
+        if d.dtype.kind in "fc":
             raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
         if other is None:
             return input._new(getattr(xp, name)(d))
@@ -455,7 +476,7 @@ def pin_memory(self):
 def _H(self):
     if self._data.ndim > 2:
         raise self.policy.errors.tensor_H_ndim(ndim=self._data.ndim)
-    return ops.t(self) if self._data.ndim == 2 else self
+    return ops.conj(ops.t(self) if self._data.ndim == 2 else self)
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
@@ -498,7 +519,7 @@ FUNCTIONS = {
     "sort": sort, "argsort": argsort, "topk": topk, "kthvalue": kthvalue, "msort": msort, "addcmul": addcmul,
     "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "sinh": sinh, "cosh": cosh,
     "atan": atan, "arctan": atan, "asin": asin, "arcsin": asin, "acos": acos, "arccos": acos, "hypot": hypot,
-    "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": sgn,
+    "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": ops.sgn,
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
     "tensordot": tensordot, "trace": trace,

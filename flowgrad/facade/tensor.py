@@ -219,7 +219,7 @@ class Tensor(_CoreTensor):
 
     # ----------------------------------------------------------------- random in-place
     def _random_float(self, kernel: str) -> None:
-        if self._data.dtype.kind != "f":
+        if self._data.dtype.kind not in "fc":
             raise self.policy.errors.not_implemented_for(op=kernel, dtype_scalar=self._data.dtype)
 
     def uniform_(self, a=0.0, b=1.0, generator=None):

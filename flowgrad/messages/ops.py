@@ -139,6 +139,38 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "narrow_start": (IndexError, "start out of range (expected to be in range of [{low}, {high}], but got {start})"),
     "narrow_length": (RuntimeError, "narrow(): length must be non-negative."),
     "narrow_size": (RuntimeError, "start ({start}) + length ({length}) exceeds dimension size ({size})."),
+    # complex tensors (ops/elementwise.py, ops/reduction.py, ops/complex_numbers.py)
+    "complex_unsupported": (NotImplementedError, "{op} is not implemented for complex tensors in flowgrad"),
+    "complex_gradient": (NotImplementedError, "{node}: the gradient of this op is not implemented for complex "
+                                              "tensors in flowgrad"),
+    "complex_inputs": (NotImplementedError, "{op} is not supported for complex inputs"),
+    "clamp_complex": (NotImplementedError, "clamp is not supported for complex types"),
+    "sign_complex": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                          "Please use torch.sgn instead."),
+    "extremum_complex": (RuntimeError, "{op} not implemented for complex tensors."),
+    "reduce_complex": (RuntimeError, "{op}(): does not support complex input"),
+    "sort_complex": (RuntimeError, " {op} does not support complex dtypes on CPU"),
+    "angle_unit_complex": (RuntimeError, "{op} is not supported for complex tensors."),
+    "signbit_complex": (NotImplementedError, "signbit is not implemented for complex tensors."),
+    "nansum_complex": (RuntimeError, "nansum on CPU does not support complex inputs"),
+    "heaviside_complex": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "complex_cast_discards": (UserWarning, "Casting complex values to real discards the imaginary part"),
+    "seed_complex_dtype": (RuntimeError, "For complex Tensors, both grad_output and output are required to have the "
+                                         "same dtype. Mismatch in dtype: grad_output[{index}] has a dtype of "
+                                         "{grad_dtype} and output[{index}] has a dtype of {out_dtype}."),
+    "implicit_complex": (RuntimeError, "grad can be implicitly created only for real scalar outputs but got "
+                                       "{dtype}"),
+    "imag_real": (RuntimeError, "imag is not implemented for tensors with non-complex dtypes."),
+    "view_as_real_dtype": (RuntimeError, "view_as_real is only supported for complex tensors"),
+    "view_as_complex_dtype": (RuntimeError, "view_as_complex is only supported for half, float and double tensors, "
+                                            "but got a tensor of scalar type: {dtype_scalar}"),
+    "view_as_complex_0d": (RuntimeError, "Input tensor must have one or more dimensions"),
+    "view_as_complex_last": (RuntimeError, "Tensor must have a last dimension of size 2"),
+    "view_as_complex_stride": (RuntimeError, "Tensor must have a last dimension with stride 1"),
+    "complex_parts_dtype": (RuntimeError, "Expected both inputs to be Half, Float or Double tensors but got {a_scalar} "
+                                          "and {b_scalar}"),
+    "complex_parts_same": (RuntimeError, "Expected object of scalar type {a_scalar} but got scalar type {b_scalar} "
+                                         "for second argument"),
     # sorting (facade/surface.py)
     "topk_range": (RuntimeError, "selected index k out of range"),
     "kthvalue_range": (RuntimeError, "kthvalue(): selected number k out of range for dimension {dim}"),

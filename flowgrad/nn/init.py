@@ -88,11 +88,11 @@ def _calculate_correct_fan(tensor, mode: str) -> int:
 
 
 def uniform_(tensor, a: float = 0.0, b: float = 1.0, generator=None):
-    return _fill(tensor, _rng(generator).uniform(a, b, tensor._data.shape))
+    return _fill(tensor, creation.uniform_like(tensor._data, a, b, generator))
 
 
 def normal_(tensor, mean: float = 0.0, std: float = 1.0, generator=None):
-    return _fill(tensor, _rng(generator).standard_normal(tensor._data.shape) * std + mean)
+    return _fill(tensor, creation.normal_like(tensor._data, mean, std, generator))
 
 
 def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator=None):

@@ -71,6 +71,7 @@ class OneFlowPolicy(Policy):
 
 ONEFLOW = OneFlowPolicy(
     name="oneflow",
+    complex_dtypes=False,
     create_graph_retains=True,
     seed_count_exact=True,
     release_needs_saved_tensor=True,

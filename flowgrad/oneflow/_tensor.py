@@ -12,7 +12,7 @@ from ..facade.tensor import Tensor as TorchFamilyTensor
 from ..tensor import Tensor as _CoreTensor
 from ._policy import ONEFLOW
 
-DTYPES = backend.dtype_table("oneflow")
+DTYPES = backend.dtype_table("oneflow", backend.REAL_DTYPE_NAMES)
 dtype = backend.DType
 Size = naming.make_size("oneflow", __name__, ONEFLOW)
 device = naming.make_device("oneflow", __name__, default_index=0)

@@ -14,10 +14,11 @@ from ._args import (as_tensor_like, binary_arrays, broadcast_error, check_same, 
 from ._declare import OpNode, derivative, edge, identity, recording, save, save_output, variant  # noqa: F401
 from ..tensor import Tensor
 
-from . import elementwise, shape, indexing, reduction, linalg, nn, special
+from . import elementwise, shape, complex_numbers, indexing, reduction, linalg, nn, special
 from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
+from .complex_numbers import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
@@ -32,7 +33,8 @@ from .distance import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 from .rnn_cell import *  # noqa: F401,F403
 
-for _mod in (elementwise, reduction, shape, indexing, linalg, nn, index_ops, cumulative, search, sets, tiling, special):
+for _mod in (elementwise, reduction, shape, complex_numbers, indexing, linalg, nn, index_ops, cumulative, search, sets,
+             tiling, special):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():
         setattr(Tensor, _name, _fn)
 del _mod, _name, _fn

@@ -11,7 +11,7 @@ from ..autograd.mode import _graph_tasks
 from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
-_SCALARS = (bool, int, float)
+_SCALARS = (bool, int, float, complex)
 NOT_OPERANDS = (type(None), str, bytes, list, tuple, dict, set)   # what no tensor operation takes as an operand
 _HEAPTYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
@@ -64,7 +64,7 @@ def binary_arrays(a, b, float_result: bool = False):
             check_same(cls, ta, tb)
         da, db = ta._data, tb._data
         dta, dtb = da.dtype, db.dtype
-        if dta == dtb and not (float_result and dta.kind != "f"):
+        if dta == dtb and not (float_result and dta.kind not in "fc"):
             return cls, da, db, ta, tb
         if not cls.policy.mixed_kind_promotion and da.ndim and db.ndim and dta != dtb and \
                 not (dta.kind == dtb.kind == "f" or "c" in (dta.kind, dtb.kind)) and not _graph_tasks.get():
@@ -73,7 +73,7 @@ def binary_arrays(a, b, float_result: bool = False):
         dims = tuple(d.dtype for d in (da, db) if d.ndim)
         zeros = tuple(d.dtype for d in (da, db) if not d.ndim)
         dt = backend.result_type(dims, zeros, (), backend.default_float())
-        if float_result and dt.kind != "f":
+        if float_result and dt.kind not in "fc":
             dt = backend.default_float()
         return cls, (da if dta == dt else da.astype(dt)), (db if dtb == dt else db.astype(dt)), ta, tb
     t = ta if ta is not None else tb
@@ -88,14 +88,15 @@ def binary_arrays(a, b, float_result: bool = False):
             return binary_arrays(a if ta is not None else s, s if ta is not None else b, float_result)
     d = t._data
     k = d.dtype.kind
-    if (k == "f" or (type(s) is int and k in "iu") or type(s) is bool) and not (float_result and k != "f"):
+    if ((k == "f" and type(s) is not complex) or k == "c" or (type(s) is int and k in "iu") or type(s) is bool) \
+            and not (float_result and k not in "fc"):
         dt = d.dtype
-        if k != "f" and type(s) is int:
+        if k in "iu" and type(s) is int:
             s = _wrapped(s, dt)
     else:
         dt = backend.result_type((d.dtype,) if d.ndim else (), () if d.ndim else (d.dtype,), (type(s),),
                                  backend.default_float())
-        if float_result and dt.kind != "f":
+        if float_result and dt.kind not in "fc":
             dt = backend.default_float()
         d = d.astype(dt)
     if ta is not None:
@@ -157,10 +158,15 @@ def reraise_broadcast(exc: ValueError, cls, x, y):
     raise err from None
 
 
-def float_array(t: Tensor):
-    """The tensor's array, cast to the default float dtype when it is not floating (exp of an int tensor)."""
+def float_array(t: Tensor, op: str):
+    """The tensor's array, cast to the default float dtype when it is not floating (exp of an int
+    tensor); a complex one is refused (`op` names the op not built for it)."""
     d = t._data
-    return d if d.dtype.kind == "f" else d.astype(backend.default_float())
+    if d.dtype.kind == "f":
+        return d
+    if d.dtype.kind == "c":
+        raise t.policy.errors.complex_unsupported(op=op)
+    return d.astype(backend.default_float())
 
 
 def normalize_dim(dim: int, ndim: int, policy=None) -> int:

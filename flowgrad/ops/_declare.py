@@ -119,15 +119,24 @@ class OpNode(Node):
     _spec: dict = {}
 
 
+# modules whose formulas are all linear with real coefficients (views, gathers, scatters): right
+# for complex tensors as they stand
+_LINEAR_MODULES = ("flowgrad.ops.shape", "flowgrad.ops.indexing", "flowgrad.ops.complex_numbers")
+
+
 def derivative(torch: str, *, paddle: str | None = None, oneflow: str | None = None, keep: str = "",
                save: str = "", operands: bool = False, variadic: bool = False, many_outputs: bool = False,
-               aliases: dict | None = None, **formulas) -> type[OpNode]:
+               aliases: dict | None = None, complex: bool | None = None, **formulas) -> type[OpNode]:
     """Declare an op's node (see the module docstring): returns its generated class, named
     `torch` (without a `torch::autograd::` prefix). `aliases` renames saved values for PyTorch's
-    introspection only (`_saved_mat2` for matmul's `other`)."""
+    introspection only (`_saved_mat2` for matmul's `other`). `complex=True` says the formulas are
+    written for complex tensors (PyTorch's conjugate convention); recording any other node with a
+    complex output is refused (the modules of linear ops default to True)."""
+    module = sys._getframe(1).f_globals.get("__name__", __name__)
     spec = dict(torch=torch, paddle=paddle, oneflow=oneflow, keep=keep, save=save, operands=operands,
-                variadic=variadic, many_outputs=many_outputs, aliases=aliases, **formulas)
-    return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
+                variadic=variadic, many_outputs=many_outputs, aliases=aliases,
+                complex=module in _LINEAR_MODULES if complex is None else complex, **formulas)
+    return _build(spec, module)
 
 
 def variant(base: type[OpNode], torch: str | None = None, *, paddle: str | None = None,
@@ -139,7 +148,8 @@ def variant(base: type[OpNode], torch: str | None = None, *, paddle: str | None 
     return _build(spec, sys._getframe(1).f_globals.get("__name__", __name__))
 
 
-_OPTIONS = ("torch", "paddle", "oneflow", "keep", "save", "operands", "variadic", "many_outputs", "aliases")
+_OPTIONS = ("torch", "paddle", "oneflow", "keep", "save", "operands", "variadic", "many_outputs", "aliases",
+            "complex")
 
 
 def _build(spec: dict, module: str) -> type[OpNode]:
@@ -169,7 +179,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
     env = {"_FREED": FREED, "_SavedTensor": SavedTensor, "_freed": _freed, "_save": save, "_Tensor": Tensor,
            "_new": _new, "_edge": _edge, "_next_seq": _next_seq, "_trace": _trace, "_TRACING": _TRACING,
            "_FORWARD_TRACES": _FORWARD_TRACES, "_anomaly": _anomaly, "_METAS": _METAS,
-           "_one_output_meta": one_output_meta}
+           "_one_output_meta": one_output_meta, "_complex_refused": _complex_refused}
     env.update({f"_f{i}": f for i, f in enumerate(formulas.values())})
     method = "apply" if multi else "backward"
     ns[method] = _compile(_backward_source(method, inputs, list(formulas.values()), wants, saved, keep,
@@ -182,7 +192,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
     cls = type(cls_name, (OpNode,), ns)
     env["_cls"] = cls
     cls.record = staticmethod(_compile(_record_source(inputs, saved, users, extras, keep, spec["operands"],
-                                                      multi, spec["variadic"]), env, "record"))
+                                                      multi, spec["variadic"], spec["complex"]), env, "record"))
     DECLARED.append(cls)
     return cls
 
@@ -243,14 +253,16 @@ def _compile(source: str, env: dict, name: str):
     return fn
 
 
-def _record_source(inputs, saved, users, extras, keep, operands, multi, variadic) -> str:
+def _record_source(inputs, saved, users, extras, keep, operands, multi, variadic, complex_ok) -> str:
     """`record(inputs, out, <operands>, <save values>, <kept values>)`: make the node, save what
-    the formulas that will run name, keep the rest."""
+    the formulas that will run name, keep the rest; refuse a complex output unless `complex_ok`."""
     params = ([f"v_{n}" for n in inputs] if operands else []) + [f"v_{n}" for n in extras] + list(keep)
     n = len(inputs)
     lines = [f"def record(inputs, {', '.join(['outs' if multi else 'out'] + params)}):"]
     if multi:
         lines.append("    out = outs[0]")
+    if not complex_ok:
+        lines.append("    if out._data.dtype.kind == 'c':\n        raise _complex_refused(_cls, out)")
     body = _MAKE_NODE.format(edges=_EDGES["n" if variadic or n > 2 else n],
                              out_meta=_MANY_OUTPUTS if multi else _ONE_OUTPUT)
     if multi:
@@ -308,6 +320,10 @@ def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> 
 
 
 # ------------------------------------------------------------------------------- introspection
+
+def _complex_refused(cls, out) -> Exception:
+    return out.policy.errors.complex_gradient(node=cls.__name__)
+
 
 def _freed(node: Node) -> Exception:
     return node.policy.errors.second_backward(node=node.policy.node_name(node))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -16,7 +17,8 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
-           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device"]
+           "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device", "conj",
+           "conj_physical", "resolve_conj", "sgn"]
 
 
 def _xp(x, y):
@@ -27,9 +29,9 @@ def _xp(x, y):
 # ------------------------------------------------------------------------- binary arithmetic
 # Two kinds of node per operator where OneFlow names them apart: with two tensors, with a number.
 
-AddBackward0 = derivative("AddBackward0", oneflow="broadcast_addBackward", keep="alpha",
+AddBackward0 = derivative("AddBackward0", complex=True, oneflow="broadcast_addBackward", keep="alpha",
                           self=identity,
-                          other=lambda grad, alpha: grad if alpha == 1 else grad * alpha)
+                          other=lambda grad, alpha: grad if alpha == 1 else grad * alpha.conjugate())
 AddSameShape = variant(AddBackward0, oneflow="add_nBackward")
 AddScalar = variant(AddBackward0, oneflow="scalar_addBackward")
 
@@ -47,11 +49,11 @@ def add(a, b, alpha=1):
     return out
 
 
-SubBackward0 = derivative("SubBackward0", paddle="SubtractGradNode", oneflow="broadcast_subBackward", keep="alpha",
+SubBackward0 = derivative("SubBackward0", complex=True, paddle="SubtractGradNode", oneflow="broadcast_subBackward", keep="alpha",
                           self=identity,
-                          other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha)
+                          other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha.conjugate())
 SubScalar = variant(SubBackward0, paddle="SubtractGradNode", oneflow="scalar_subBackward")
-RsubBackward1 = derivative("RsubBackward1", paddle="ScaleGradNode", oneflow="scalar_subBackward",
+RsubBackward1 = derivative("RsubBackward1", complex=True, paddle="ScaleGradNode", oneflow="scalar_subBackward",
                            self=lambda grad: -grad)
 
 
@@ -86,9 +88,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     return out
 
 
-MulBackward0 = derivative("MulBackward0", paddle="MultiplyGradNode", oneflow="broadcast_mulBackward", operands=True,
-                          self=lambda grad, other: grad * other,
-                          other=lambda grad, self: grad * self)
+MulBackward0 = derivative("MulBackward0", complex=True, paddle="MultiplyGradNode", oneflow="broadcast_mulBackward", operands=True,
+                          self=lambda grad, other: grad * _conj(other),
+                          other=lambda grad, self: grad * _conj(self))
 MulScalar = variant(MulBackward0, paddle="MultiplyGradNode", oneflow="scalar_mulBackward")
 
 
@@ -110,15 +112,18 @@ def mul(a, b):
     return out
 
 
-DivBackward0 = derivative("DivBackward0", paddle="DivideGradNode", oneflow="broadcast_divBackward", operands=True,
-                          self=lambda grad, other: grad / other,
-                          other=lambda grad, self, other: -grad * self / (other * other))
+DivBackward0 = derivative("DivBackward0", complex=True, paddle="DivideGradNode", oneflow="broadcast_divBackward", operands=True,
+                          self=lambda grad, other: grad / _conj(other),
+                          other=lambda grad, self, other: -grad * _conj(self) / _conj(other * other))
 DivScalar = variant(DivBackward0, paddle="DivideGradNode", oneflow="scalar_divBackward")
 
 
-def _check_divisor(cls, x, y) -> None:
-    """PyTorch's error for an integer division or remainder by zero (x, y: promoted operands)."""
+def _check_divisor(cls, x, y, kernel) -> None:
+    """PyTorch's error for an integer division or remainder by zero (x, y: promoted operands), and
+    its refusal of complex operands by `kernel`."""
     a = x if hasattr(x, "dtype") else y
+    if a.dtype.kind == "c":
+        raise cls.policy.errors.not_implemented_for(op=kernel, dtype_scalar=a.dtype)
     if a.dtype.kind in "iu" and (bool((y == 0).any()) if hasattr(y, "dtype") else y == 0):
         raise cls.policy.errors.zero_division()
 
@@ -126,10 +131,10 @@ def _check_divisor(cls, x, y) -> None:
 def _trunc_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
+    _check_divisor(cls, x, y, "div_trunc_cpu")
     if (x if hasattr(x, "dtype") else y).dtype.kind not in "iu":
         with backend.quiet(xp):
             return cls._make(xp.trunc(xp.divide(x, y)))
-    _check_divisor(cls, x, y)
     q = xp.floor_divide(x, y)
     return cls._make(q + ((xp.remainder(x, y) != 0) & ((xp.sign(x) * xp.sign(y)) < 0)))
 
@@ -173,8 +178,9 @@ def div(a, b, rounding_mode=None):
 
 
 PowBackward0 = derivative(  # tensor ** number
-    "PowBackward0", keep="exponent",
-    self=lambda grad, self, exponent: grad * 0 if exponent == 0 else grad * exponent * self ** (exponent - 1))
+    "PowBackward0", keep="exponent", complex=True,
+    self=lambda grad, self, exponent: grad * 0 if exponent == 0 else
+    grad * exponent.conjugate() * _conj(self ** (exponent - 1)))
 PowBackward1 = derivative(  # tensor ** tensor
     "PowBackward1", paddle="ElementwisePowGradNode",
     self=lambda grad, self, exponent: where(exponent == 0, grad * 0, grad * exponent * self ** (exponent - 1)),
@@ -222,6 +228,8 @@ def pow(a, b):
     out = cls._make(r)
     if not recording(ta, tb):
         return out
+    if tb is not None and r.dtype.kind == "c":
+        raise cls.policy.errors.complex_unsupported(op="the gradient of pow with a tensor exponent")
     if tb is None:
         PowBackward0.record((ta,), out, b)
     elif ta is None:
@@ -246,6 +254,8 @@ MinimumBackward0 = derivative("MinimumBackward0",
 
 def _extremum(node_cls, fn, a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
+    if (x if hasattr(x, "dtype") else y).dtype.kind == "c":
+        raise cls.policy.errors.extremum_complex(op=fn)
     xp = _xp(x, y)
     try:
         out = cls._make(getattr(xp, fn)(x, y))
@@ -270,7 +280,7 @@ RemainderBackward0 = derivative("RemainderBackward0", self=identity, other=None)
 def remainder(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    _check_divisor(cls, x, y)
+    _check_divisor(cls, x, y, "remainder_cpu")
     with backend.quiet(xp):
         try:
             r = xp.remainder(x, y)
@@ -294,7 +304,7 @@ NoDerivative = derivative("NotImplemented", keep="op", self=lambda grad, op: _no
 def floor_divide(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     xp = _xp(x, y)
-    _check_divisor(cls, x, y)
+    _check_divisor(cls, x, y, "div_floor_cpu")
     with backend.quiet(xp):
         try:
             out = cls._make(xp.floor_divide(x, y))
@@ -318,6 +328,9 @@ Atan2Backward0 = derivative("Atan2Backward0",
 
 def atan2(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
+    dt = (x if hasattr(x, "dtype") else y).dtype
+    if dt.kind == "c":
+        raise cls.policy.errors.not_implemented_for(op="atan2_cpu", dtype_scalar=dt)
     try:
         out = cls._make(backend.namespace(x).arctan2(x, y))
     except ValueError as e:
@@ -329,7 +342,7 @@ def atan2(a, b):
 
 # ------------------------------------------------------------------------------- where
 
-WhereBackward0 = derivative("WhereBackward0", save="condition",
+WhereBackward0 = derivative("WhereBackward0", complex=True, save="condition",
                             self=lambda grad, condition: where(condition, grad, grad * 0),
                             other=lambda grad, condition: where(condition, grad * 0, grad))
 
@@ -356,10 +369,23 @@ def where(condition, a, b):
 
 # ------------------------------------------------------------------------------- unary
 
-def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=None):
+def _not_built_for_complex(policy, name, dtype):
+    return policy.errors.complex_unsupported(op=name)
+
+
+def _complex_inputs(policy, name, dtype):
+    return policy.errors.complex_inputs(op=name)
+
+
+def _no_complex_kernel(kernel):
+    return lambda policy, name, dtype: policy.errors.not_implemented_for(op=kernel, dtype_scalar=dtype)
+
+
+def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=None, complex=_not_built_for_complex):
     """The forward of a one-input op: `forward(xp, array)`, recorded as `node_cls`; `quiet` for
     the ops that can make inf/NaN (silently, as PyTorch's); `bool_kernel`: the kernel PyTorch names
-    refusing a bool tensor."""
+    refusing a bool tensor; `complex`: True when the forward and the formula are built for complex
+    input, else the error refusing it `(policy, name, dtype)`."""
     record = node_cls.record
     if quiet:
         loud = forward
@@ -370,11 +396,14 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=Non
 
     def op(x):
         d = x._data
-        if float_out:
-            if d.dtype.kind != "f":
+        if d.dtype.kind != "f":
+            if d.dtype.kind == "c":
+                if complex is not True:
+                    raise complex(x.policy, name, d.dtype)
+            elif bool_kernel is not None and d.dtype == np.bool_:
+                raise x.policy.errors.not_implemented_for(op=bool_kernel, dtype_scalar=d.dtype)
+            elif float_out:
                 d = d.astype(backend.default_float())
-        elif bool_kernel is not None and d.dtype == np.bool_:
-            raise x.policy.errors.not_implemented_for(op=bool_kernel, dtype_scalar=d.dtype)
         out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
         if _grad_enabled() and x._requires_grad:
             record((x,), out)
@@ -408,8 +437,8 @@ def _sigmoid_array(xp, d):
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
-_neg = _unary("neg", derivative("NegBackward0", paddle="ScaleGradNode", self=lambda grad: -grad),
-              lambda xp, d: -d, float_out=False)
+_neg = _unary("neg", derivative("NegBackward0", complex=True, paddle="ScaleGradNode", self=lambda grad: -grad),
+              lambda xp, d: -d, float_out=False, complex=True)
 
 
 def neg(x):
@@ -418,20 +447,29 @@ def neg(x):
     return _neg(x)
 
 
-exp = _unary("exp", derivative("ExpBackward0", self=lambda grad, result: grad * result), lambda xp, d: xp.exp(d), quiet=True)
-log = _unary("log", derivative("LogBackward0", self=lambda grad, self: grad / self), lambda xp, d: xp.log(d), quiet=True)
-log2 = _unary("log2", derivative("Log2Backward0", self=lambda grad, self: grad / (self * _LN2)),
-              lambda xp, d: xp.log2(d), quiet=True)
-log10 = _unary("log10", derivative("Log10Backward0", self=lambda grad, self: grad / (self * _LN10)),
-               lambda xp, d: xp.log10(d), quiet=True)
-log1p = _unary("log1p", derivative("Log1PBackward0", paddle="Log1pGradNode", oneflow="log1pBackward",
-                                   self=lambda grad, self: grad / (self + 1)), lambda xp, d: xp.log1p(d), quiet=True)
-expm1 = _unary("expm1", derivative("Expm1Backward0", self=lambda grad, result: grad * (result + 1)),
-               lambda xp, d: xp.expm1(d), quiet=True)
-sin = _unary("sin", derivative("SinBackward0", self=lambda grad, self: grad * cos(self)), lambda xp, d: xp.sin(d))
-cos = _unary("cos", derivative("CosBackward0", self=lambda grad, self: grad * -sin(self)), lambda xp, d: xp.cos(d))
-tan = _unary("tan", derivative("TanBackward0", self=lambda grad, result: grad * (result * result + 1)),
-             lambda xp, d: xp.tan(d), quiet=True)
+exp = _unary("exp", derivative("ExpBackward0", complex=True, self=lambda grad, result: grad * _conj(result)),
+             lambda xp, d: xp.exp(d), quiet=True, complex=True)
+log = _unary("log", derivative("LogBackward0", complex=True, self=lambda grad, self: grad / _conj(self)),
+             lambda xp, d: xp.log(d), quiet=True, complex=True)
+log2 = _unary("log2", derivative("Log2Backward0", complex=True,
+                                 self=lambda grad, self: grad / _conj(self * _LN2)),
+              lambda xp, d: xp.log2(d), quiet=True, complex=True)
+log10 = _unary("log10", derivative("Log10Backward0", complex=True,
+                                   self=lambda grad, self: grad / _conj(self * _LN10)),
+               lambda xp, d: xp.log10(d), quiet=True, complex=True)
+log1p = _unary("log1p", derivative("Log1PBackward0", complex=True, paddle="Log1pGradNode", oneflow="log1pBackward",
+                                   self=lambda grad, self: grad / _conj(self + 1)),
+               lambda xp, d: xp.log1p(d), quiet=True, complex=True)
+expm1 = _unary("expm1", derivative("Expm1Backward0", complex=True,
+                                   self=lambda grad, result: grad * _conj(result + 1)),
+               lambda xp, d: xp.expm1(d), quiet=True, complex=True)
+sin = _unary("sin", derivative("SinBackward0", complex=True, self=lambda grad, self: grad * _conj(cos(self))),
+             lambda xp, d: xp.sin(d), complex=True)
+cos = _unary("cos", derivative("CosBackward0", complex=True, self=lambda grad, self: grad * -_conj(sin(self))),
+             lambda xp, d: xp.cos(d), complex=True)
+tan = _unary("tan", derivative("TanBackward0", complex=True,
+                               self=lambda grad, result: grad * _conj(result * result + 1)),
+             lambda xp, d: xp.tan(d), quiet=True, complex=True)
 
 # The backward formulas of tanh, sigmoid and relu are primitives of their own (one array expression
 # instead of three recorded ops per node), each with its own derivative, so create_graph works.
@@ -476,7 +514,7 @@ def threshold_backward(grad, result):
 tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp, d: xp.tanh(d))
 sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
 _relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward), lambda xp, d: xp.maximum(d, 0),
-               float_out=False)
+               float_out=False, complex=lambda policy, name, dtype: policy.errors.clamp_complex())
 
 
 def relu(x):
@@ -486,8 +524,9 @@ def relu(x):
 
 
 relu.node = _relu.node
-_abs = _unary("abs", derivative("AbsBackward0", self=lambda grad, self: grad * sign(self)),
-              lambda xp, d: xp.abs(d), float_out=False)
+_abs = _unary("abs", derivative("AbsBackward0", complex=True, self=lambda grad, self: grad * (
+                  sgn(self) if self._data.dtype.kind == "c" else sign(self))),
+              lambda xp, d: xp.abs(d), float_out=False, complex=True)
 
 
 def abs(x):
@@ -496,17 +535,17 @@ def abs(x):
     return _abs(x)
 
 
-sqrt = _unary("sqrt", derivative("SqrtBackward0", self=lambda grad, result: grad / (result * 2)),
-              lambda xp, d: xp.sqrt(d), quiet=True)
-rsqrt = _unary("rsqrt", derivative("RsqrtBackward0",
-                                   self=lambda grad, result: grad * (result * result * result) * -0.5),
-               lambda xp, d: 1 / xp.sqrt(d), quiet=True)
-reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0",
-                                             self=lambda grad, result: grad * -(result * result)),
-                    lambda xp, d: 1 / d, quiet=True)
+sqrt = _unary("sqrt", derivative("SqrtBackward0", complex=True, self=lambda grad, result: grad / (_conj(result) * 2)),
+              lambda xp, d: xp.sqrt(d), quiet=True, complex=True)
+rsqrt = _unary("rsqrt", derivative("RsqrtBackward0", complex=True,
+                                   self=lambda grad, result: grad * _conj(result * result * result) * -0.5),
+               lambda xp, d: 1 / xp.sqrt(d), quiet=True, complex=True)
+reciprocal = _unary("reciprocal", derivative("ReciprocalBackward0", complex=True,
+                                             self=lambda grad, result: grad * -_conj(result * result)),
+                    lambda xp, d: 1 / d, quiet=True, complex=True)
 erf = _unary("erf", derivative("ErfBackward0",
                                self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * exp(-(self * self))),
-             _erf_array)
+             _erf_array, complex=_no_complex_kernel("erf_vml_cpu"))
 
 
 def _zero_grad(grad):  # piecewise-constant functions
@@ -516,30 +555,107 @@ def _zero_grad(grad):  # piecewise-constant functions
 SignBackward0 = derivative("SignBackward0", self=_zero_grad)
 
 
+def _sign_array(x):
+    d = x._data
+    if d.dtype == np.bool_:
+        return d.copy()
+    xp = backend.namespace(d)
+    r = xp.sign(d)
+    if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
+        r = xp.nan_to_num(r, nan=0.0)
+    return r
+
+
 def sign(x):
     """-1, 0 or 1 by the sign of each element; 0 for NaN (a policy may keep NaN); bools unchanged."""
-    d = x._data
-    xp = backend.namespace(d)
-    if d.dtype == np.bool_:
-        r = d.copy()
-    else:
-        r = xp.sign(d)
-        if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
-            r = xp.nan_to_num(r, nan=0.0)
-    out = x._out_cls._make(r)
+    if x._data.dtype.kind == "c":
+        raise x.policy.errors.sign_complex()
+    out = x._out_cls._make(_sign_array(x))
     if _grad_enabled() and x._requires_grad:
         SignBackward0.record((x,), out)
     return out
 
 
+# ------------------------------------------------------------------------- complex numbers
+# Gradients follow PyTorch's convention: for a real loss L of z = x + iy, the gradient is
+# dL/dx + i dL/dy, so a holomorphic f passes `grad * conj(f'(z))` back (hence the `_conj` in the
+# formulas of mul, div, exp, log, ...: the identity on real tensors and numbers, nothing recorded).
+
+ConjBackward0 = derivative("ConjBackward0", complex=True, self=lambda grad: conj(grad))
+ConjPhysicalBackward0 = derivative("ConjPhysicalBackward0", complex=True, self=lambda grad: conj_physical(grad))
+
+
+def _conjugated(x, node_cls):
+    d = x._data
+    if d.dtype.kind != "c":
+        return x
+    out = x._out_cls._make(backend.namespace(d).conj(d))
+    if _grad_enabled() and x._requires_grad:
+        node_cls.record((x,), out)
+    return out
+
+
+def conj(x):
+    """The complex conjugate (a real tensor itself, as in PyTorch). Computed into new memory: it is
+    not PyTorch's lazy conjugate view, so `is_conj()` is False and writes into it stay its own."""
+    return _conjugated(x, ConjBackward0)
+
+
+def conj_physical(x):
+    """The complex conjugate in new memory (a real tensor itself)."""
+    return _conjugated(x, ConjPhysicalBackward0)
+
+
+def resolve_conj(x):
+    """`x` itself: flowgrad's conjugates are never lazy, so there is no conjugate bit to resolve."""
+    return x
+
+
+def _conj(v):
+    """conj of a formula's operand: a tensor or a Python number."""
+    return conj(v) if isinstance(v, Tensor) else v.conjugate()
+
+
+def _real_part(w):
+    """Re(w) kept in w's complex dtype: (w + conj(w)) / 2."""
+    return (w + conj(w)) * 0.5
+
+
+def _sgn_grad(grad, self, result):
+    """d sgn: (g - Re(g conj(sgn)) sgn) / |z|, 0 where z is 0; 0 for a real input."""
+    if self._data.dtype.kind != "c":
+        return grad * 0
+    a = abs(self)
+    return where(a == 0, grad * 0, (grad - _real_part(grad * conj(result)) * result) / a)
+
+
+SgnBackward0 = derivative("SgnBackward0", complex=True, self=_sgn_grad)
+
+
+def sgn(x):
+    """z / |z| (0 at 0) for complex tensors; sign for real ones."""
+    d = x._data
+    if d.dtype.kind != "c":
+        r = _sign_array(x)
+    else:
+        xp = backend.namespace(d)
+        a = xp.abs(d)
+        with backend.quiet(xp):
+            r = xp.where(a == 0, 0, d / a).astype(d.dtype)
+    out = x._out_cls._make(r)
+    if _grad_enabled() and x._requires_grad:
+        SgnBackward0.record((x,), out)
+    return out
+
+
 _round = _unary("round", derivative("RoundBackward0", self=_zero_grad), lambda xp, d: xp.round(d), float_out=False,
-                bool_kernel="round_vml_cpu")
+                bool_kernel="round_vml_cpu", complex=_no_complex_kernel("round_vml_cpu"))
 floor = _unary("floor", derivative("FloorBackward0", self=_zero_grad), lambda xp, d: xp.floor(d), float_out=False,
-               bool_kernel="floor_vml_cpu")
+               bool_kernel="floor_vml_cpu", complex=_complex_inputs)
 ceil = _unary("ceil", derivative("CeilBackward0", self=_zero_grad), lambda xp, d: xp.ceil(d), float_out=False,
-              bool_kernel="ceil_vml_cpu")
+              bool_kernel="ceil_vml_cpu", complex=_complex_inputs)
 trunc = _unary("trunc", derivative("TruncBackward0", self=_zero_grad), lambda xp, d: xp.trunc(d), float_out=False,
-               bool_kernel="trunc_vml_cpu")
+               bool_kernel="trunc_vml_cpu", complex=_complex_inputs)
 RoundBackward1 = derivative("RoundBackward1", self=_zero_grad)
 
 
@@ -586,6 +702,8 @@ def clamp(x, min=None, max=None):
     xp = backend.namespace(d)
     if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
         d = d.astype(backend.default_float())
+    if d.dtype.kind == "c":
+        raise x.policy.errors.clamp_complex()
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)
@@ -597,23 +715,35 @@ def clamp(x, min=None, max=None):
 
 # ------------------------------------------------------------------------------- casts
 
-ToCopyBackward0 = derivative("ToCopyBackward0", paddle="CastGradNode",
+ToCopyBackward0 = derivative("ToCopyBackward0", complex=True, paddle="CastGradNode",
                              self=identity)  # the engine casts it back to the input's dtype
+
+
+def complex_to_real(policy, d, dt):
+    """A complex array converted toward the real dtype `dt` as PyTorch converts it: to bool by
+    being nonzero, to any other dtype by its real part, with PyTorch's warning."""
+    if dt == np.bool_:
+        return d != 0
+    warnings.warn(policy.errors.complex_cast_discards(), stacklevel=4)
+    return d.real
 
 
 def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
     """`x` converted to `dtype` (a NumPy dtype or any dtype spelling); differentiable into floats.
     To its own dtype: `x` itself, or with `copy` a new tensor (paddle's cast)."""
     dt = backend.to_np_dtype(dtype)
-    if x._data.dtype == dt and not copy:
+    d = x._data
+    if d.dtype == dt and not copy:
         return x
-    out = x._out_cls._make(x._data.astype(dt, copy=True))
-    if _grad_enabled() and x._requires_grad and (dt.kind == "f" or x.policy.allow_int_grads):
+    if d.dtype.kind == "c" and dt.kind != "c":
+        d = complex_to_real(x.policy, d, dt)
+    out = x._out_cls._make(d.astype(dt, copy=True))
+    if _grad_enabled() and x._requires_grad and (dt.kind in "fc" or x.policy.allow_int_grads):
         ToCopyBackward0.record((x,), out)
     return out
 
 
-CopyBackwards = derivative("CopyBackwards", paddle="AssignGradNode", self=identity)
+CopyBackwards = derivative("CopyBackwards", complex=True, paddle="AssignGradNode", self=identity)
 
 
 def copy_grad(g: Tensor) -> Tensor:
@@ -629,7 +759,7 @@ def zeros_for(like: Tensor, shape, dtype) -> Tensor:
     return like._new(backend.namespace(like._data).zeros(shape, dtype=dtype))
 
 
-ToDeviceBackward = derivative("ToCopyBackward0", keep="src", self=lambda grad, src: to_device(grad, src))
+ToDeviceBackward = derivative("ToCopyBackward0", complex=True, keep="src", self=lambda grad, src: to_device(grad, src))
 
 
 def to_device(x: Tensor, device) -> Tensor:
@@ -658,8 +788,21 @@ def _compare(ufunc_name):
     return op
 
 
+def _order(ufunc_name, kernel):
+    """A comparison by order: refused for complex operands, as PyTorch's `kernel` refuses them."""
+    def op(a, b):
+        cls, x, y, ta, tb = binary_arrays(a, b)
+        dt = (x if hasattr(x, "dtype") else y).dtype
+        if dt.kind == "c":
+            raise cls.policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
+        return cls._make(getattr(_xp(x, y), ufunc_name)(x, y))
+    op.__name__ = ufunc_name
+    return op
+
+
 eq, ne = _compare("equal"), _compare("not_equal")
-lt, le, gt, ge = _compare("less"), _compare("less_equal"), _compare("greater"), _compare("greater_equal")
+lt, le, gt, ge = _order("less", "lt_cpu"), _order("less_equal", "le_cpu"), _order("greater", "gt_cpu"), \
+    _order("greater_equal", "ge_cpu")
 logical_and, logical_or, logical_xor = _compare("logical_and"), _compare("logical_or"), _compare("logical_xor")
 _bit_and, _bit_or, _bit_xor = _compare("bitwise_and"), _compare("bitwise_or"), _compare("bitwise_xor")
 

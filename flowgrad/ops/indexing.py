@@ -402,6 +402,8 @@ def copy_from(x, src):
     if type(s) is not type(d):
         s = backend.to_device(s, x.device)
     xp = backend.namespace(d)
+    if s.dtype.kind == "c" and d.dtype.kind != "c":
+        s = E.complex_to_real(x.policy, s, d.dtype)
     try:
         r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
     except ValueError as e:
@@ -530,7 +532,8 @@ def _write(self, res) -> None:
     if r.shape != d.shape:
         raise self.policy.errors.inplace_shape(shape=list(d.shape), broadcast=list(r.shape))
     if r.dtype != d.dtype:
-        if (r.dtype.kind == "f" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b"):
+        if (r.dtype.kind == "f" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b") or \
+                (r.dtype.kind == "c" and d.dtype.kind != "c"):
             raise self.policy.errors.result_type_cast(result_scalar=r.dtype, want_scalar=d.dtype)
         r = r.astype(d.dtype)
     if not d.flags.writeable:

@@ -59,11 +59,11 @@ def _rows(t):
     return t if t._data.ndim == 2 else S.reshape(t, (-1, t._data.shape[-1]))
 
 
-# d(x @ w.T + b): gx = g @ w, gw = g.T @ x (batch dims flattened), gb = sum of g over rows
-_linear = dict(input=lambda grad, weight: L.matmul(grad, weight),
-               weight=lambda grad, input: L.matmul(S.t(_rows(grad)), _rows(input)))
-AddmmBackward0 = derivative("AddmmBackward0", **_linear, bias=lambda grad: R.sum(_rows(grad), 0))
-LinearMm = derivative("MmBackward0", paddle="MatmulGradNode", **_linear)  # without a bias
+# d(x @ w.T + b): gx = g @ conj(w), gw = g.T @ conj(x) (batch dims flattened), gb = sum of g over rows
+_linear = dict(input=lambda grad, weight: L.matmul(grad, E.conj(weight)),
+               weight=lambda grad, input: L.matmul(S.t(_rows(grad)), _rows(E.conj(input))))
+AddmmBackward0 = derivative("AddmmBackward0", complex=True, **_linear, bias=lambda grad: R.sum(_rows(grad), 0))
+LinearMm = derivative("MmBackward0", complex=True, paddle="MatmulGradNode", **_linear)  # without a bias
 # PyTorch's names for linear on 1-D and batched inputs with a bias, on batched inputs without one,
 # and on a 1-D input without one
 LinearView = variant(AddmmBackward0, "ViewBackward0", paddle="ReshapeGradNode")

@@ -6,6 +6,7 @@ import numpy as np
 from .. import backend
 from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
+from . import elementwise as E
 from . import shape as S
 
 __all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "addmm"]
@@ -22,7 +23,9 @@ def _matmul_self_grad(grad, other, ndims):
     broadcast batch dimensions are summed away by the engine."""
     nda, ndb = ndims
     if nda == ndb == 2 and not _grad_enabled():
-        return _plain_product(grad, grad._data, other._data.T)
+        o = other._data
+        return _plain_product(grad, grad._data, (o.conj() if o.dtype.kind == "c" else o).T)
+    other = E.conj(other)
     if nda == 1 and ndb == 1:
         return grad * other
     g2 = S.unsqueeze(grad, -2) if nda == 1 else grad
@@ -37,7 +40,9 @@ def _matmul_self_grad(grad, other, ndims):
 def _matmul_other_grad(grad, self, ndims):
     nda, ndb = ndims
     if nda == ndb == 2 and not _grad_enabled():
-        return _plain_product(grad, self._data.T, grad._data)
+        s = self._data
+        return _plain_product(grad, (s.conj() if s.dtype.kind == "c" else s).T, grad._data)
+    self = E.conj(self)
     if nda == 1 and ndb == 1:
         return grad * self
     if nda == 2 and ndb == 1:   # matrix @ vector: A^T g
@@ -52,7 +57,7 @@ def _matmul_other_grad(grad, self, ndims):
 
 
 # PyTorch names the product by case; paddle and OneFlow call every case from matmul() a matmul
-MatmulBackward0 = derivative("MatmulBackward0", paddle="MatmulGradNode", oneflow="matmulBackward", keep="ndims",
+MatmulBackward0 = derivative("MatmulBackward0", complex=True, paddle="MatmulGradNode", oneflow="matmulBackward", keep="ndims",
                              self=_matmul_self_grad, other=_matmul_other_grad)
 MmBackward0 = variant(MatmulBackward0, "MmBackward0", paddle="MatmulGradNode", oneflow="matmulBackward",
                       aliases={"other": "mat2"})

@@ -19,13 +19,13 @@ def _shifted(x, dim, dtype, kernel):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
-    elif d.dtype.kind != "f":
+    if d.dtype.kind != "f":
         policy = x.policy
         if not policy.ints_cast_to_float:
             lastdim = d.ndim == 0 or dim in (-1, d.ndim - 1)
             raise policy.errors.not_implemented_for(op=kernel + ("_lastdim" if lastdim else "") + "_kernel_impl",
                                                     dtype_scalar=d.dtype)
-        d = float_array(x)
+        d = float_array(x, kernel)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     with backend.quiet(xp):   # a row of -inf (or inf) makes NaN, silently as in PyTorch

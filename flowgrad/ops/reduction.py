@@ -13,6 +13,7 @@ from .. import backend
 from ..tensor import Tensor
 from ._args import float_array, normalize_dim, normalize_dims
 from ._declare import _grad_enabled, derivative, variant
+from . import complex_numbers as C
 from . import elementwise as E
 from . import indexing as I
 from . import shape as S
@@ -38,7 +39,7 @@ _REDUCED = "in_shape dims keepdim"
 
 # ------------------------------------------------------------------------------------ sum
 
-SumBackward0 = derivative("SumBackward0", oneflow="reduce_sumBackward", keep=_REDUCED,
+SumBackward0 = derivative("SumBackward0", complex=True, oneflow="reduce_sumBackward", keep=_REDUCED,
                           self=lambda grad, in_shape, dims, keepdim: S.expand_to(_kept(grad, in_shape, dims, keepdim),
                                                                                  in_shape))
 SumBackward1 = variant(SumBackward0, "SumBackward1", oneflow="reduce_sumBackward")
@@ -57,7 +58,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
 
 # ------------------------------------------------------------------------------------ mean
 
-MeanBackward0 = derivative("MeanBackward0", oneflow="scalar_mulBackward", keep=_REDUCED,
+MeanBackward0 = derivative("MeanBackward0", complex=True, oneflow="scalar_mulBackward", keep=_REDUCED,
                            self=lambda grad, in_shape, dims, keepdim: S.expand_to(
                                _kept(grad, in_shape, dims, keepdim), in_shape) / _count(in_shape, dims))
 MeanBackward1 = variant(MeanBackward0, "MeanBackward1", oneflow="scalar_mulBackward")
@@ -67,9 +68,9 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
-        if d.dtype.kind != "f":
+        if d.dtype.kind not in "fc":
             raise x.policy.errors.mean_dtype_arg(dtype_scalar=d.dtype)
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fc":
         raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
     out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
@@ -162,8 +163,13 @@ def _check_not_empty(x, name, dim) -> None:
             raise x.policy.errors.reduce_empty_dim(op=name, dim=given)
 
 
+_ALL_KERNELS = {"max": "max_all", "min": "min_all", "amax": "max_values_cpu", "amin": "min_values_cpu"}
+
+
 def _full_extremum(x, fn, node_cls, dims, keepdim, name, dim=None):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op=_ALL_KERNELS[name], dtype_scalar=d.dtype)
     if not d.size:
         _check_not_empty(x, name, dim)
     out = x._out_cls._make(getattr(backend.namespace(d), fn)(d, axis=dims, keepdims=keepdim))
@@ -174,6 +180,8 @@ def _full_extremum(x, fn, node_cls, dims, keepdim, name, dim=None):
 
 def _dim_extremum(x, dim, keepdim, arg_fn, node_cls):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.reduce_complex(op=arg_fn[3:])
     if not d.size:
         _check_not_empty(x, arg_fn[3:], dim)
     xp = backend.namespace(d)
@@ -213,6 +221,9 @@ def median(x, dim=None, keepdim=False):
     d = x._data
     if d.dtype == np.bool_:
         raise x.policy.errors.not_implemented_for(op="median_cpu", dtype_scalar=d.dtype)
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op="median_cpu" if dim is None else "median_out",
+                                                  dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     if dim is None:
         flat = d.reshape(-1)
@@ -246,6 +257,8 @@ def amin(x, dim=(), keepdim=False):
 
 def _arg_extremum(fn, x, dim, keepdim):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.reduce_complex(op=fn)
     if not d.size:
         _check_not_empty(x, fn, dim)
     xp = backend.namespace(d)
@@ -273,6 +286,8 @@ def sort(x, dim=-1, descending=False):
     """Values and indices sorted along `dim`; stable, also descending (ties keep their order).
     Differentiable through the gather of the values."""
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.sort_complex(op="Sort")
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:
@@ -349,13 +364,23 @@ def _moment_input(x, name: str):
     d = x._data
     if d.dtype.kind != "f":
         policy = x.policy
+        if d.dtype.kind == "c":
+            raise policy.errors.complex_unsupported(op=name)
         if not policy.ints_cast_to_float:
             raise policy.errors.moment_dtype(op=name)
         d = d.astype(backend.default_float())
     return d
 
 
+def _complex_var(x, dim, unbiased, keepdim, correction):
+    """The variance of a complex tensor, real as PyTorch's: the variances of both parts, summed."""
+    return var(C.real(x), dim, unbiased, keepdim, correction=correction) + \
+        var(C.imag(x), dim, unbiased, keepdim, correction=correction)
+
+
 def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
+    if x._data.dtype.kind == "c":
+        return _complex_var(x, dim, unbiased, keepdim, correction)
     dim, c = _var_args(dim, unbiased, correction)
     d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
@@ -368,6 +393,8 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="st
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, _name="std and var"):
+    if x._data.dtype.kind == "c":
+        return E.sqrt(_complex_var(x, dim, unbiased, keepdim, correction))
     dim, c = _var_args(dim, unbiased, correction)
     d = _moment_input(x, _name)
     dims = normalize_dims(dim, d.ndim)
@@ -412,13 +439,15 @@ LinalgVectorNormBackward0 = derivative("LinalgVectorNormBackward0", paddle="PNor
 
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+    if x._data.dtype.kind == "c" and dtype is None:   # a complex tensor's norm is its moduli's
+        return norm(E.abs(x), p, dim, keepdim)
     if p == "fro" or p is None:
         p = 2
     elif isinstance(p, str):   # (the nuclear norm is torch.linalg.matrix_norm's)
         raise x.policy.errors.norm_order(ord=p)
-    if x._data.dtype.kind != "f" and dtype is None:
+    if x._data.dtype.kind not in "fc" and dtype is None:
         raise x.policy.errors.norm_dtype(dtype_scalar=x._data.dtype)
-    d = float_array(x)
+    d = float_array(x, "norm")
     xp = backend.namespace(d)
     dims = normalize_dims(dim, d.ndim)
     a = xp.abs(d)
@@ -450,7 +479,7 @@ LogsumexpBackward0 = derivative("LogsumexpBackward0", keep=_REDUCED, aliases={"d
 
 
 def logsumexp(x, dim, keepdim=False):
-    d = float_array(x)
+    d = float_array(x, "logsumexp")
     xp = backend.namespace(d)
     dims = normalize_dims(dim, d.ndim)
     m = xp.max(d, axis=dims, keepdims=True) if d.size else xp.zeros(_keep_shape(d.shape, dims), d.dtype)
@@ -466,7 +495,7 @@ def logsumexp(x, dim, keepdim=False):
 
 # ------------------------------------------------------------------------------------ cumsum
 
-CumsumBackward0 = derivative("CumsumBackward0", keep="dim", self=lambda grad, dim: grad if grad._data.ndim == 0 else
+CumsumBackward0 = derivative("CumsumBackward0", complex=True, keep="dim", self=lambda grad, dim: grad if grad._data.ndim == 0 else
                              S.flip(cumsum(S.flip(grad, (dim,)), dim), (dim,)))
 
 

@@ -47,6 +47,8 @@ def unique(input, sorted: bool = True, return_inverse: bool = False, return_coun
     """The distinct values of `input` in ascending order (the distinct slices along `dim`), with
     where each entry went (`return_inverse`) and how often each value occurs (`return_counts`)."""
     d = input._data
+    if d.dtype.kind == "c":
+        raise input.policy.errors.not_implemented_for(op="unique", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     if dim is None:
         values, inverse, counts = xp.unique(d.reshape(-1), return_inverse=True, return_counts=True,
@@ -66,6 +68,8 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
     """`input` with each run of equal neighbours (equal slices along `dim`) kept once, with the
     run each entry belongs to (`return_inverse`) and the runs' lengths (`return_counts`)."""
     d = input._data
+    if d.dtype.kind == "c":
+        raise input.policy.errors.not_implemented_for(op="unique", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     if dim is None:
         flat, axis, shape = d.reshape(-1), 0, d.shape

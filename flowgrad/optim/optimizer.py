@@ -198,6 +198,8 @@ class Optimizer:
                 raise policy.errors.optim_not_tensor(type=_typename(p))
             if not self.defaults.get("differentiable", None) and not (p._grad_fn is None or p.retains_grad):
                 raise policy.errors.optim_nonleaf()
+            if p._data.dtype.kind == "c" and not self.complex_params:
+                raise policy.errors.complex_unsupported(op=f"{type(self).__name__} with complex parameters")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
                 raise policy.errors.optim_required(name=name)
@@ -243,6 +245,10 @@ class Optimizer:
         for hook in list(self._optimizer_step_post_hooks.values()):
             hook(self, (), {})
         return loss
+
+    # whether the update is right for complex parameters as it stands (linear in the gradient: SGD);
+    # an elementwise nonlinear one (Adam's squares) would need PyTorch's view as real pairs
+    complex_params = False
 
     def _update_group(self, group: dict) -> None:
         raise NotImplementedError

@@ -6,6 +6,8 @@ from .optimizer import Optimizer, as_float, check_built_options, state_tensor
 
 
 class SGD(Optimizer):
+    complex_params = True   # linear in the gradient: right for complex parameters as written
+
     def __init__(self, params, lr=1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
                  nesterov: bool = False, *, maximize: bool = False, foreach=None, differentiable: bool = False,
                  fused=None) -> None:

@@ -201,6 +201,7 @@ PADDLE = PaddlePolicy(
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
     shape_tensors=True,
+    complex_dtypes=False,
     values_fit_dtype=False,
     ints_cast_to_float=True,
     arange_wrong_sign_empty=True,

@@ -32,7 +32,7 @@ class dtype(backend.DType):
         return hash(self.np)
 
 
-DTYPES = {np.dtype(n): dtype(n, n, "paddle") for n in backend.DTYPE_NAMES}
+DTYPES = {np.dtype(n): dtype(n, n, "paddle") for n in backend.REAL_DTYPE_NAMES}
 
 
 class Size(list):

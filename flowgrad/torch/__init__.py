@@ -12,6 +12,10 @@ from .version import __version__
 
 
 _populate(globals(), __name__, Tensor, _DTYPES, methods_only=("expand", "repeat"))
+# complex numbers: the ops PyTorch offers as functions (Tensor methods come with the op table)
+from .. import ops as _ops  # noqa: E402
+globals().update({_name: getattr(_ops, _name) for _name in (
+    "real", "imag", "angle", "conj", "conj_physical", "resolve_conj", "complex", "view_as_real", "view_as_complex")})
 from ..facade import signatures as _kit_signatures  # noqa: E402
 from . import _signatures as _torch_signatures  # noqa: E402
 

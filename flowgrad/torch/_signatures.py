@@ -22,7 +22,9 @@ FUNCTIONS = {
     "xlogy": "input, other, *, out=None",
     **{name: _UNARY_OUT for name in (
         "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "deg2rad", "rad2deg", "frac", "sgn",
-        "signbit", "bitwise_not")},
+        "signbit", "bitwise_not", "angle", "conj_physical")},
+    **{name: "input" for name in ("real", "imag", "conj", "resolve_conj", "view_as_real", "view_as_complex")},
+    "complex": "real, imag, *, out=None",
     **{name: _BINARY_OUT for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "hypot")},
     **{name: _BINARY_OUT for name in (
         "mul", "multiply", "true_divide", "atan2", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater",

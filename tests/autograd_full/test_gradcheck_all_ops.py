@@ -35,7 +35,12 @@ def _unit(rng, shape):
     return rng.uniform(0.1, 0.9, size=shape)
 
 
-DOMAINS = {"away": _away, "pos": _pos, "unit": _unit}
+def _complex(rng, shape):
+    """complex128 with both parts as `_away`'s (away from the real and imaginary axes' kinks)."""
+    return _away(rng, shape) + 1j * _away(rng, shape)
+
+
+DOMAINS = {"away": _away, "pos": _pos, "unit": _unit, "complex": _complex}
 
 
 class Case(NamedTuple):
@@ -425,6 +430,39 @@ C("leaky_relu", lambda T, a: F(T).leaky_relu(a, 0.1), [(2, 3)])
 C("elu", lambda T, a: F(T).elu(a), [(2, 3)])
 C("softplus", lambda T, a: F(T).softplus(a, beta=2.0), [(2, 3)])
 
+# ------------------------------------------------------------------------------------ complex numbers
+# complex inputs and outputs: gradcheck splits complex outputs into real and imaginary parts and
+# differentiates along both parts of a complex input, as PyTorch's does
+
+C("complex_mul", lambda T, a, b: a * b, [(2, 3), (3,)], "complex")
+C("complex_div", lambda T, a, b: a / b, [(2, 3), (2, 3)], "complex")
+C("complex_times_real", lambda T, a, r: a * r - r / a, [(2, 3), (2, 3)], ["complex", "away"])
+C("complex_add_alpha", lambda T, a, b: T.add(a, b, alpha=1.5 - 0.5j), [(3,), (3,)], "complex")
+C("complex_pow_scalar", lambda T, a: a ** 3, [(2, 3)], "complex")
+C("complex_neg_reciprocal", lambda T, a: -T.reciprocal(a), [(2, 3)], "complex")
+C("complex_exp", lambda T, a: T.exp(a), [(2, 3)], "complex")
+C("complex_log", lambda T, a: T.log(a), [(2, 3)], "complex")
+C("complex_sqrt", lambda T, a: T.sqrt(a), [(2, 3)], "complex")
+C("complex_rsqrt_log2_log10", lambda T, a: T.rsqrt(a) + T.log2(a) - T.log10(a), [(2, 3)], "complex")
+C("complex_log1p_expm1", lambda T, a: T.log1p(a) * T.expm1(a), [(2, 3)], "complex")
+C("complex_sin_cos_tan", lambda T, a: T.sin(a) + T.cos(a) * T.tan(a), [(2, 3)], "complex")
+C("complex_abs", lambda T, a: T.abs(a), [(2, 3)], "complex")
+C("complex_angle", lambda T, a: T.angle(a), [(2, 3)], "complex")
+C("complex_sgn", lambda T, a: T.sgn(a), [(2, 3)], "complex")
+C("complex_conj", lambda T, a: T.conj(a) * a, [(2, 3)], "complex")
+C("complex_conj_physical", lambda T, a: T.conj_physical(a), [(2, 3)], "complex")
+C("complex_real_imag", lambda T, a: (a.real * a.imag, T.real(a), T.imag(a)), [(2, 3)], "complex")
+C("complex_from_parts", lambda T, x, y: T.complex(x, y), [(2, 3), (2, 3)])
+C("view_as_real", lambda T, a: T.view_as_real(a), [(2, 3)], "complex")
+C("view_as_complex", lambda T, x: T.view_as_complex(x), [(3, 2)])
+C("complex_matmul", lambda T, a, b: a @ b, [(2, 3), (3, 2)], "complex")
+C("complex_linear", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 3), (4, 3), (4,)], "complex")
+C("complex_linear_no_bias", lambda T, x, w: F(T).linear(x, w), [(2, 2, 3), (4, 3)], "complex")
+C("complex_var_std_norm", lambda T, a: (a.var(1), a.std(), a.norm(), T.linalg.vector_norm(a, 3, dim=0)), [(2, 3)],
+  "complex")
+C("complex_sum_mean", lambda T, a: (a.sum(0), a.mean()), [(2, 3)], "complex")
+C("complex_cast", lambda T, x: x.to(T.complex128) * (1 + 2j), [(2, 3)])
+
 CASE_IDS = [c.id for c in CASES]
 CASE_BY_ID = {c.id: c for c in CASES}
 
@@ -434,7 +472,8 @@ CASE_BY_ID = {c.id: c for c in CASES}
 def make_inputs(T, case: Case) -> tuple:
     rng = np.random.default_rng(zlib.crc32(case.id.encode()))
     doms = case.domain if isinstance(case.domain, list) else [case.domain] * len(case.shapes)
-    return tuple(T.tensor(DOMAINS[d](rng, s), dtype=T.float64, requires_grad=True) for s, d in zip(case.shapes, doms))
+    return tuple(T.tensor(DOMAINS[d](rng, s), dtype=T.complex128 if d == "complex" else T.float64, requires_grad=True)
+                 for s, d in zip(case.shapes, doms))
 
 
 def _bind(T, case):
@@ -515,7 +554,8 @@ def test_every_op_node_is_exercised(ftorch):
             _reached([g.grad_fn for g in grads if g is not None], seen)
             live = [g for g in grads if g is not None and g.requires_grad]
             if live:     # third order reaches the nodes that only backward formulas create
-                third = T.autograd.grad([g.sum() for g in live], inputs, create_graph=True, allow_unused=True)
+                third = T.autograd.grad([(g.real if g.is_complex() else g).sum() for g in live], inputs,
+                                        create_graph=True, allow_unused=True)
                 _reached([g.grad_fn for g in third if g is not None], seen)
     missing = sorted(f"{c.__module__}.{c.__name__}" for c in _op_node_classes() - seen)
     assert missing == [], f"node classes no gradcheck case reaches: {missing}"
