@@ -24,8 +24,6 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "bincount_input": (RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
     "fill_value_dims": (RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with {ndim} "
                                       "dimensions."),
-    "einsum_no_operands": (ValueError, "einsum(): must specify the equation string and at least one operand, or at "
-                                       "least one operand and its subscripts list"),
     "norm_order": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
     "trace_dims": (RuntimeError, "trace: expected a matrix, but got tensor with dim {ndim}"),
     "op_row_unknown_name": (TypeError, "{node}: the formula for {input!r} names {unknown}, which the row does not "

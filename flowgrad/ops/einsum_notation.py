@@ -87,6 +87,8 @@ def _from_sublists(args: tuple):
 def einsum(equation, *operands):
     """PyTorch's einsum(equation, *operands) (also with the operands as one list), or its sublist
     form einsum(op1, sublist1, op2, sublist2, ..., [output sublist])."""
+    if not operands:
+        raise policy_of(equation).errors.einsum_no_operands()
     if not isinstance(equation, str):
         equation, operands = _from_sublists((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):

@@ -78,11 +78,13 @@ def searchsorted(sorted_sequence, values, out_int32: bool = False, right: bool =
 
 def bucketize(input, boundaries, out_int32: bool = False, right: bool = False):
     """The bucket of each entry of `input` between the 1-d sorted `boundaries`: i such that
-    boundaries[i-1] < x <= boundaries[i] (`right=True`: boundaries[i-1] <= x < boundaries[i])."""
+    boundaries[i-1] < x <= boundaries[i] (`right=True`: boundaries[i-1] <= x < boundaries[i]);
+    unlike searchsorted's, bool boundaries are searched too, as in PyTorch."""
     b = boundaries._data
     if b.ndim != 1:
         raise boundaries.policy.errors.bucketize_boundaries(ndim=b.ndim)
-    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+    pos = _binary_search(b, _values(boundaries, input), right, None)
+    return boundaries._out_cls._make(pos.astype(np.int32 if out_int32 else np.int64))
 
 
 def histc(input, bins: int = 100, min=0, max=0):

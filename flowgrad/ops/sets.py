@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ._args import normalize_dim
+from ._args import normalize_dim, typename
 from ._declare import _grad_enabled, derivative
 
 __all__ = ["unique", "unique_consecutive"]
@@ -36,6 +36,13 @@ def _results(x, values, inverse, counts, return_inverse, return_counts, node, op
     return tuple(results)
 
 
+def _check_flags(x, fn: str, **flags) -> None:
+    """PyTorch's parser takes only a Python bool for these flags (not 1, None or a tensor)."""
+    for name, value in flags.items():
+        if type(value) is not bool:
+            raise x.policy.errors.argument_type(fn=fn, argument=name, expected="bool", type=typename(value))
+
+
 def _dim_of(x, dim):
     d = x._data
     if d.ndim == 0:
@@ -46,6 +53,8 @@ def _dim_of(x, dim):
 def unique(input, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim=None):
     """The distinct values of `input` in ascending order (the distinct slices along `dim`), with
     where each entry went (`return_inverse`) and how often each value occurs (`return_counts`)."""
+    _check_flags(input, "_unique2" if dim is None else "unique_dim", sorted=sorted, return_inverse=return_inverse,
+                 return_counts=return_counts)
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.not_implemented_for(op="unique", dtype_scalar=d.dtype)
@@ -67,6 +76,7 @@ def unique(input, sorted: bool = True, return_inverse: bool = False, return_coun
 def unique_consecutive(input, return_inverse: bool = False, return_counts: bool = False, dim=None):
     """`input` with each run of equal neighbours (equal slices along `dim`) kept once, with the
     run each entry belongs to (`return_inverse`) and the runs' lengths (`return_counts`)."""
+    _check_flags(input, "unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.not_implemented_for(op="unique", dtype_scalar=d.dtype)

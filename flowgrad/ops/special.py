@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import binary_arrays
+from ._args import binary_arrays, reraise_broadcast
 from ._declare import _grad_enabled, derivative
 from .elementwise import _erf_array, _unary, exp, log, where
 
@@ -146,7 +146,10 @@ def xlogy(x, y) -> Tensor:
     cls, a, b, ta, tb = binary_arrays(x, y, float_result=True)
     xp = backend.namespace(a if ta is not None else b)
     with backend.quiet(xp):
-        r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))
+        try:
+            r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))
+        except ValueError as exc:
+            reraise_broadcast(exc, cls, a, b)
     t = ta if ta is not None else tb
     out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind == "f" else
                                          backend.default_float(), copy=False))

@@ -14,17 +14,26 @@ from . import shape as S
 __all__ = ["repeat_interleave", "kron"]
 
 
-def _repeat_counts(policy, repeats: Tensor, one_arg: bool):
+def _repeat_counts(policy, repeats: Tensor, dim: int | None = None, size: int = 0):
+    """`repeats` as a 1-d count per slice, checked in PyTorch's order: `size` slices along `dim` (a
+    single count is spread over them); dim None in the one-argument form."""
     r = repeats._data
+    one_arg = dim is None
+    if not one_arg:
+        if r.ndim > 1:
+            raise policy.errors.repeat_interleave_repeats_dim()
+        r = r.reshape(-1)
+        if r.shape[0] != 1 and r.shape[0] != size:
+            raise policy.errors.repeat_interleave_size(repeats=r.shape[0], dim=dim, size=size)
     if r.dtype.kind not in "iu":
         raise policy.errors.not_implemented_for(op="repeat_interleave_cpu", dtype_scalar=r.dtype)
     if one_arg and r.ndim != 1:
         raise policy.errors.repeat_interleave_vector()
-    if r.ndim > 1:
-        raise policy.errors.repeat_interleave_repeats_dim()
     if r.size and int(r.min()) < 0:
         raise policy.errors.repeat_interleave_negative_tensor()
-    return r.reshape(-1)
+    if not one_arg and r.shape[0] == 1:
+        r = backend.namespace(r).full(size, int(r[0]), dtype=r.dtype)
+    return r
 
 
 def _positions(policy, counts, output_size):
@@ -42,7 +51,7 @@ def repeat_interleave(input, repeats=None, dim=None, output_size=None):
     0..len(input)-1 repeated input[i] times."""
     policy = input.policy
     if repeats is None:   # repeat_interleave(repeats)
-        counts = _repeat_counts(policy, input, one_arg=True)
+        counts = _repeat_counts(policy, input)
         return input._out_cls._make(_positions(policy, counts, output_size).astype(input._data.dtype))
     x = S.reshape(input, (-1,)) if dim is None else input
     d = x._data
@@ -51,11 +60,7 @@ def repeat_interleave(input, repeats=None, dim=None, output_size=None):
         x, d = S.reshape(x, (1,)), d.reshape(1)
     size = d.shape[axis]
     if isinstance(repeats, Tensor):
-        counts = _repeat_counts(policy, repeats, one_arg=False)
-        if counts.shape[0] == 1:
-            counts = backend.namespace(counts).full(size, int(counts[0]), dtype=counts.dtype)
-        elif counts.shape[0] != size:
-            raise policy.errors.repeat_interleave_size(repeats=counts.shape[0], dim=axis, size=size)
+        counts = _repeat_counts(policy, repeats, axis, size)
         return I.index_select(x, axis, x._new(_positions(policy, counts, output_size)))
     if repeats < 0:
         raise policy.errors.repeat_interleave_negative()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 _TENSOR = ("input", "tensor", "tensor1", "tensor2", "mat1", "mat2", "vec", "vec2", "mask", "src", "condition",
            "target", "x1", "x2", "input1", "input2", "A", "B", "LU", "pivots", "query", "key", "values", "index",
-           "indices", "x", "y", "a", "b", "self")
+           "indices", "x", "y", "a", "b", "self", "boundaries")
 _OPTIONAL_TENSOR = ("weight", "bias", "weights", "running_mean", "running_var", "pos_weight", "offsets",
                     "per_sample_weights", "attn_mask", "append", "prepend")
 _TENSOR_OR_NUMBER = ("other", "exponent", "end", "mean", "std")
@@ -45,8 +45,10 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
 OVERRIDES: dict[str, str | None] = {
     # a Tensor or a number
     **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
-                     "clamp_min.min", "clamp_max.max", "clamp_min_.min", "clamp_max_.max"), "Tensor|Number"),
+                     "clamp_min.min", "clamp_max.max", "clamp_min_.min", "clamp_max_.max", "searchsorted.input",
+                     "bucketize.input"), "Tensor|Number"),
     **{f"{fn}.weight": "Tensor" for fn in _WEIGHT_REQUIRED},
+    **dict.fromkeys(("index_add.source", "index_add_.source", "index_copy.source", "index_copy_.source"), "Tensor"),
     "scaled_dot_product_attention.value": "Tensor", "multi_head_attention_forward.value": "Tensor",
     # numbers
     **dict.fromkeys(("arange.start", "arange.end", "arange.step", "linspace.end", "normalize.p", "dropout.p",
@@ -54,12 +56,13 @@ OVERRIDES: dict[str, str | None] = {
     "bernoulli.p": "Number?", "vector_norm.ord": "Number", "matrix_norm.ord": "Number|str",
     **dict.fromkeys(("norm.p", "norm.ord", "cond.p"), "Number|str?"),
     # ints and dtypes
-    **dict.fromkeys(("select.index", "random_.from_", "randint.low", "multinomial.num_samples", "randperm.n"), "int"),
+    **dict.fromkeys(("select.index", "random_.from_", "randint.low", "multinomial.num_samples", "randperm.n",
+                     "histc.bins"), "int"),
     "random_.to": "int?", "randint.high": "int?",
     **dict.fromkeys(("can_cast.from_", "can_cast.to", "promote_types.type1", "promote_types.type2"), "torch.dtype"),
-    "view.size": "tuple of ints|torch.dtype",
+    "view.size": "tuple of ints|torch.dtype", "repeat_interleave.repeats": "Tensor|int",
     # checked by the function itself, in PyTorch's order (its Python layer first)
     **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
-                     "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation",
+                     "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
                      "embedding_bag.offsets"), None),
 }

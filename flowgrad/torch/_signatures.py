@@ -234,7 +234,7 @@ METHODS = {
     "index_copy_": "dim, index, source", "index_fill_": "dim, index, value",
     "scatter_reduce": "dim, index, src, reduce, *, include_self=True",
     "scatter_reduce_": "dim, index, src, reduce, *, include_self=True",
-    "repeat_interleave": "repeats=None, dim=None, *, output_size=None",
+    "repeat_interleave": "repeats, dim=None, *, output_size=None",
     "cumprod_": "dim, dtype=None",
 }
 

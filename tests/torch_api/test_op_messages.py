@@ -83,6 +83,15 @@ CASES = {
     "dot_dims": (lambda T: T.dot(T.zeros(2, 2), T.zeros(2)), RuntimeError, "1D tensors expected, but got 2D and 1D tensors"),
     "einsum_operands": (lambda T: T.einsum("i,i->", T.zeros(2)), RuntimeError,
                         "einsum(): fewer operands were provided than specified in the equation"),
+    "einsum_no_operands": (lambda T: T.einsum(T.zeros(2)), ValueError,
+                           "einsum(): must specify the equation string and at least one operand, or at least one "
+                           "operand and its subscripts list"),
+    "unique_flag": (lambda T: T.unique(T.zeros(2), "yes"), TypeError,
+                    "_unique2(): argument 'sorted' must be bool, not str"),
+    "unique_dim_flag": (lambda T: T.unique(T.zeros(2), return_counts=1, dim=0), TypeError,
+                        "unique_dim(): argument 'return_counts' must be bool, not int"),
+    "unique_consecutive_flag": (lambda T: T.zeros(2).unique_consecutive(None), TypeError,
+                                "unique_consecutive(): argument 'return_inverse' must be bool, not NoneType"),
     "einsum_subscripts": (lambda T: T.einsum("ij->", T.zeros(2)), RuntimeError,
                           "einsum(): the number of subscripts in the equation (2) does not match the number of "
                           "dimensions (1) for operand 0 and no ellipsis was given"),

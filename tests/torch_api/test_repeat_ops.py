@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tensor_op_parity import same, same_error
+from tensor_op_parity import ftorch, same, same_error, torch
 
 X = np.array([[0.5, -1.5, 2.0], [3.0, 0.75, -0.5]])
 
@@ -55,10 +55,26 @@ def test_repeat_interleave_one_argument(fn):
     lambda T, x: x.repeat_interleave(2, dim=2),
     lambda T, x: T.repeat_interleave(_long(T, [[1, 2]])),
     lambda T, x: T.repeat_interleave(x),
+    lambda T, x: x.repeat_interleave(T.tensor([1.0, 2.0]), dim=1),
+    lambda T, x: x.repeat_interleave(T.ones(3, 1), dim=1),
+    lambda T, x: x.repeat_interleave(T.tensor([True, False]), dim=0),
 ], ids=["negative", "negative_tensor", "size", "size_flat", "float_repeats", "2d_repeats", "allocated",
-        "output_size", "dim", "one_arg_2d", "one_arg_float"])
+        "output_size", "dim", "one_arg_2d", "one_arg_float", "size_before_dtype", "2d_before_dtype", "bool_repeats"])
 def test_repeat_interleave_errors(fn):
     same_error(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: x.long().repeat_interleave(),
+    lambda T, x: x.repeat_interleave(None),
+    lambda T, x: x.repeat_interleave("2"),
+    lambda T, x: T.repeat_interleave(x, 2.0),
+], ids=["method_without_repeats", "method_none", "str", "float"])
+def test_repeat_interleave_argument_types(fn):
+    """The method has no one-argument form; repeats is a Tensor or an int (PyTorch's TypeError)."""
+    for T in (ftorch, torch):
+        with pytest.raises(TypeError):
+            fn(T, T.tensor(X))
 
 
 @pytest.mark.parametrize("fn", [

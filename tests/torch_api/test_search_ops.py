@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tensor_op_parity import same, same_error
+from tensor_op_parity import ftorch, same, same_error, torch
 
 B = np.array([1.0, 3.0, 3.0, 5.0, 7.0])
 V = np.array([[0.0, 3.0, 6.0], [1.0, 5.0, 8.0]])
@@ -77,7 +77,9 @@ def test_searchsorted_errors(fn):
     lambda T, b, v: T.bucketize(3.0, b),
     lambda T, b, v: T.bucketize(v.long(), b),
     lambda T, b, v: T.bucketize(input=v, boundaries=b, right=True),
-], ids=["left", "right", "int32", "scalar", "long_values", "keywords"])
+    lambda T, b, v: T.bucketize(v, b > 1),
+    lambda T, b, v: T.bucketize(v > 1, b, right=True),
+], ids=["left", "right", "int32", "scalar", "long_values", "keywords", "bool_boundaries", "bool_values"])
 def test_bucketize(fn):
     same(fn, B, V, grad=False)
 
@@ -88,6 +90,13 @@ def test_bucketize(fn):
 ], ids=["2d_boundaries", "0d_boundaries"])
 def test_bucketize_errors(fn):
     same_error(fn, B, V)
+
+
+@pytest.mark.parametrize("boundaries", [[1.0, 2.0], "abc", None])
+def test_bucketize_boundaries_must_be_a_tensor(boundaries):
+    for T in (ftorch, torch):
+        with pytest.raises(TypeError):
+            T.bucketize(T.tensor(V), boundaries)
 
 
 H = np.array([0.0, 3.0, 0.75, 1.5, 2.25, 3.0001, -0.0001, 1.2, 2.9, 0.1])
@@ -117,6 +126,9 @@ def test_histc(fn):
     lambda T, x: T.histc(x, min=3, max=1),
     lambda T, x: T.histc(x, min=3, max=float("inf")),
     lambda T, x: T.histc(T.cat([x, x[1:2] / 0])),
-], ids=["zero_bins", "bins_first", "long", "bins_before_dtype", "min_above_max", "inf_range", "inf_data"])
+    lambda T, x: T.histc(x, T.tensor([1, 2])),
+    lambda T, x: x.histc(T.ones(2)),
+], ids=["zero_bins", "bins_first", "long", "bins_before_dtype", "min_above_max", "inf_range", "inf_data",
+        "tensor_bins", "method_tensor_bins"])
 def test_histc_errors(fn):
     same_error(fn, H)

@@ -69,6 +69,16 @@ def test_xlogy(torch):
     assert torch.xlogy(torch.tensor([0, 1]), torch.tensor([0, 2])).dtype == torch.float32
 
 
+@pytest.mark.parametrize("shapes", [((2, 3), (2,)), ((2, 3), (4, 5, 6))])
+def test_xlogy_shapes_that_do_not_broadcast(shapes):
+    caught = []
+    for T in (fg, real):
+        with pytest.raises(RuntimeError) as info:
+            T.xlogy(T.ones(*shapes[0]), T.ones(*shapes[1]))
+        caught.append(str(info.value))
+    assert caught[0] == caught[1]
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_erfinv_matches_torch(dtype):
     x = np.array([-1.0, -0.999999999, -0.9, -0.5, -1e-8, 0.0, 1e-8, 0.3, 0.51, 0.7, 0.99, 0.999999, 1 - 1e-15, 1.0, 1.5,
