@@ -296,6 +296,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum: float = 0.1, eps: float = 1e-5, *, unbiased_running_var: bool = True):
     """`running_var` takes the batch's unbiased variance (PyTorch's), or with
     `unbiased_running_var=False` the biased one it normalised by (paddle's)."""
+    ops.refuse_complex(input, "batch_norm")
     d = input._data
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     dims = (0,) + tuple(range(2, d.ndim))
@@ -337,6 +338,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    ops.refuse_complex(input, "LayerNormKernelImpl")
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
@@ -412,6 +414,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     _check_reduction(reduction, input.policy)
     if beta < 0:
         raise input.policy.errors.nn_smooth_l1_beta()
+    ops.refuse_complex(input, "smooth_l1_cpu")
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)

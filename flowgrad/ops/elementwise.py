@@ -18,7 +18,7 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
            "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device", "conj",
-           "conj_physical", "resolve_conj", "sgn"]
+           "conj_physical", "resolve_conj", "sgn", "refuse_complex"]
 
 
 def _xp(x, y):
@@ -377,6 +377,13 @@ def _complex_inputs(policy, name, dtype):
     return policy.errors.complex_inputs(op=name)
 
 
+def refuse_complex(x, kernel: str) -> None:
+    """PyTorch's refusal of a complex tensor by its `kernel`, for ops not defined on complex numbers."""
+    d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op=kernel, dtype_scalar=d.dtype)
+
+
 def _no_complex_kernel(kernel):
     return lambda policy, name, dtype: policy.errors.not_implemented_for(op=kernel, dtype_scalar=dtype)
 
@@ -700,10 +707,10 @@ def clamp(x, min=None, max=None):
         raise x.policy.errors.clamp_no_bounds()
     d = x._data
     xp = backend.namespace(d)
-    if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
-        d = d.astype(backend.default_float())
     if d.dtype.kind == "c":
         raise x.policy.errors.clamp_complex()
+    if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
+        d = d.astype(backend.default_float())
     r = xp.clip(d, min, max)
     if r.dtype != d.dtype and d.dtype.kind == "f":
         r = r.astype(d.dtype)

@@ -433,6 +433,7 @@ LeakyReluBackward0 = derivative("LeakyReluBackward0", keep="negative_slope",
 
 
 def leaky_relu(x, negative_slope=0.01):
+    E.refuse_complex(x, "leaky_relu_cpu")
     d = x._data
     xp = backend.namespace(d)
     out = x._out_cls._make(xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
@@ -447,6 +448,7 @@ EluBackward0 = derivative("EluBackward0", keep="alpha",
 
 
 def elu(x, alpha=1.0):
+    E.refuse_complex(x, "elu_cpu")
     d = x._data
     xp = backend.namespace(d)
     out = x._out_cls._make(xp.where(d > 0, d, alpha * xp.expm1(xp.minimum(d, 0))).astype(d.dtype, copy=False))
@@ -464,6 +466,7 @@ SoftplusBackward0 = derivative("SoftplusBackward0", keep="beta threshold", self=
 
 
 def softplus(x, beta=1.0, threshold=20.0):
+    E.refuse_complex(x, "softplus_cpu")
     d = x._data
     xp = backend.namespace(d)
     bd = d * beta
