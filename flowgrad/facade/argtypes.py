@@ -24,7 +24,7 @@ import numpy as np
 from ..messages.own import text
 from .argcheck import is_long, typename
 
-_NUMBER = (int, float, bool, np.number, np.bool_)
+_NUMBER = (int, float, complex, bool, np.number, np.bool_)
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -122,8 +122,9 @@ def clamp_max(input, max):
 
 
 def _floats(input):
-    """`input`, a bool or integer tensor cast to the default float dtype (as PyTorch's float ops take them)."""
-    return input if input._data.dtype.kind == "f" else ops.cast(input, backend.default_float())
+    """`input`, a bool or integer tensor cast to the default float dtype (as PyTorch's float ops take
+    them); a complex one as it is."""
+    return input if input._data.dtype.kind in "fc" else ops.cast(input, backend.default_float())
 
 
 def sinh(input):

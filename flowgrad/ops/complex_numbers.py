@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
+from ._args import broadcast_error
 from ._declare import _grad_enabled, derivative
 from . import elementwise as E
 from . import shape as S
@@ -72,6 +73,9 @@ def complex(re: Tensor, im: Tensor) -> Tensor:
         raise policy.errors.complex_unsupported(op="complex32 (complex of float16 parts)")
     dt = np.dtype(np.complex128) if da.dtype == np.float64 else np.dtype(np.complex64)
     xp = backend.namespace(da)
+    err = broadcast_error(da.shape, db.shape, policy)
+    if err is not None:
+        raise err
     shape = np.broadcast_shapes(da.shape, db.shape)
     r = xp.empty(shape, dt)
     r.real, r.imag = da, db

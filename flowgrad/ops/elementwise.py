@@ -615,6 +615,9 @@ def conj_physical(x):
 
 def resolve_conj(x):
     """`x` itself: flowgrad's conjugates are never lazy, so there is no conjugate bit to resolve."""
+    if not isinstance(x, Tensor):
+        raise policy_of(x).errors.argument_type_at(fn="resolve_conj", argument="input", position=1,
+                                                   expected="Tensor", type=type(x).__name__)
     return x
 
 
@@ -802,7 +805,10 @@ def _order(ufunc_name, kernel):
         dt = (x if hasattr(x, "dtype") else y).dtype
         if dt.kind == "c":
             raise cls.policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
-        return cls._make(getattr(_xp(x, y), ufunc_name)(x, y))
+        try:
+            return cls._make(getattr(_xp(x, y), ufunc_name)(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
     op.__name__ = ufunc_name
     return op
 
