@@ -504,8 +504,6 @@ def test_fast_mode_gradcheck(torch, case_id):
 UNREACHED = {
     "elementwise.ToDeviceBackward": "needs a second device; covered by the device tests",
     "elementwise.CopyBackwards": "made by backward(create_graph=True) accumulating into .grad, not by an op call",
-    "indexing.ScatterReduceNotImplemented": "PyTorch implements no derivative of scatter(reduce=): its backward "
-                                            "raises (tests/torch_api/test_argument_checks.py)",
     "index_ops.ScatterReduceDoubleBackward": "PyTorch refuses the double backward of a prod scatter_reduce whose src "
                                              "holds several zeros for one position (tests/torch_api/test_index_ops.py)",
     "sets.Unique2Backward0": "PyTorch implements no derivative of unique: its backward raises "
