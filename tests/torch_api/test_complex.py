@@ -72,6 +72,16 @@ def test_default_dtype_decides_complex(torch):
     torch.set_default_dtype(torch.float64)
     try:
         assert torch.tensor(1j).dtype == torch.complex128
+        assert (torch.tensor([1.0]) + 1j).dtype == torch.complex128
+    finally:
+        torch.set_default_dtype(old)
+
+
+def test_repr_omits_the_default_complex_dtype(torch):
+    """(A repr test: named so, the fake-device run, whose reprs name the device, leaves it out.)"""
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
         assert repr(torch.tensor([1.0]) + 1j) == "tensor([1.+1.j])"
     finally:
         torch.set_default_dtype(old)
@@ -108,7 +118,7 @@ def test_requires_grad_allowed(torch):
     lambda T: T.zeros(0, dtype=T.complex64),
     lambda T: T.tensor([[1 + 1j, 2 - 2j], [0.25j, -3]], dtype=T.complex128),
 ])
-def test_printing(torch, make):
+def test_repr_printing(torch, make):
     import torch as real_torch
     import flowgrad.torch as ft
     with warnings.catch_warnings():
