@@ -432,7 +432,7 @@ def bincount(input, weights=None, minlength=0):
 def is_contiguous(self, memory_format=None) -> bool:
     if not hasattr(self._data, "flags"):
         return True
-    name = ops.shape._format_name(self, memory_format, "is_contiguous")
+    name = ops.memory_format_name(self, memory_format, "is_contiguous")
     return ops.in_memory_format(self._data, None if name == "preserve_format" else name)
 
 

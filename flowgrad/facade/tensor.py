@@ -135,7 +135,7 @@ class Tensor(_CoreTensor):
             out = ops.to_device(out, backend.Device(dev))
         if dt is not None:
             out = cast(out, dt)
-        if memory_format is not None and ops.shape._format_name(out, memory_format, "to") != "preserve_format":
+        if memory_format is not None and ops.memory_format_name(out, memory_format, "to") != "preserve_format":
             out = ops.contiguous(out, memory_format)   # a copy only where the layout changes
         if copy and out is self:
             out = ops.clone(self, memory_format)

@@ -83,8 +83,7 @@ def _grouped_matmul(xp, a, b, groups):
 
 
 def _channels_last(gd):
-    """(N, O, *out) -> (N * prod(out), O): no copy when the array's memory is channels-last, as the
-    convolutions here leave their results."""
+    """(N, O, *out) -> (N * prod(out), O) (a copy unless the array's memory is channels-last)."""
     return gd.transpose(0, *range(2, gd.ndim), 1).reshape(-1, gd.shape[1])
 
 

@@ -1,7 +1,7 @@
 """The fused LSTM cell the recurrent layers step with: pre-activation gates (B, 4H) and the cell
 state (B, H) to the new hidden and cell states, one node instead of about fifteen.
 
-The gradient arithmetic is written once (`_cell_grads`) and runs on the activations the forward
+The gradient arithmetic is written once (`_gates_grad`, `_state_grad`) and runs on the activations the forward
 saved (arrays) when nothing records, and on tensors recomputed from the saved inputs under
 create_graph, so higher orders are exact. Gate order is PyTorch's: input, forget, cell, output.
 """
@@ -22,34 +22,37 @@ def _activations(gates, sig, th):
     return a[:, :h], a[:, h:2 * h], th(gates[:, 2 * h:3 * h]), a[:, 3 * h:]
 
 
-def _cell_grads(grads, c, i, f, g, o, tc):
-    """The gradient of the cell state and the four gate gradients, from those of h' and c'."""
+def _cell_state_grad(grads, o, tc):
+    """The gradient reaching c' (directly and through h' = o tanh(c')), from those of h' and c'."""
     gh, gc = grads
-    dc = gc + gh * o * (1 - tc * tc)
-    return dc * f, (dc * g * i * (1 - i), dc * c * f * (1 - f), dc * i * (1 - g * g), gh * tc * o * (1 - o))
+    return gc + gh * o * (1 - tc * tc)
 
 
-def _grads(grads, gates, c, act, tc):
-    """`_cell_grads` on tensors recomputed from the inputs under create_graph (differentiable
-    again), else on the arrays the forward saved."""
+def _parts(grads, gates, c, act, tc):
+    """(c, i, f, g, o, tanh(c'), the incoming grads): tensors recomputed from the inputs under
+    create_graph (so the formulas differentiate again), else the arrays the forward saved."""
     if _grad_enabled():
         i, f, g, o = _activations(gates, sigmoid, tanh)
-        return _cell_grads(grads, c, i, f, g, o, tanh(f * c + i * g))
+        return c, i, f, g, o, tanh(f * c + i * g), grads
     a, h = act._data, c._data.shape[1]
-    return _cell_grads([x._data for x in grads], c._data, a[:, :h], a[:, h:2 * h], a[:, 2 * h:3 * h], a[:, 3 * h:],
-                       tc._data)
+    return (c._data, a[:, :h], a[:, h:2 * h], a[:, 2 * h:3 * h], a[:, 3 * h:], tc._data,
+            [x._data for x in grads])
 
 
 def _gates_grad(grads, gates, c, act, tc):
-    parts = _grads(grads, gates, c, act, tc)[1]
+    c, i, f, g, o, tc, grads = _parts(grads, gates, c, act, tc)
+    dc = _cell_state_grad(grads, o, tc)
+    parts = (dc * g * i * (1 - i), dc * c * f * (1 - f), dc * i * (1 - g * g), grads[0] * tc * o * (1 - o))
     if _grad_enabled():
         return S.cat(list(parts), 1)
     return gates._out_cls._make(backend.namespace(act._data).concatenate(parts, 1))
 
 
 def _state_grad(grads, gates, c, act, tc):
-    dc = _grads(grads, gates, c, act, tc)[0]
-    return dc if _grad_enabled() else c._out_cls._make(dc)
+    out_cls = c._out_cls
+    _, _, f, _, o, tc, grads = _parts(grads, gates, c, act, tc)
+    dc = _cell_state_grad(grads, o, tc) * f
+    return dc if _grad_enabled() else out_cls._make(dc)
 
 
 LstmCellBackward = derivative("ThnnFusedLstmCellBackward0", many_outputs=True, save="act tc",

@@ -19,7 +19,7 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "channels_last_rank"]
+           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name"]
 
 
 def parse_shape(shape, policy=TORCH) -> tuple:
@@ -603,7 +603,7 @@ class MemoryFormat:
 _CHANNELS_LAST_RANK = {"channels_last": 4, "channels_last_3d": 5}
 
 
-def _format_name(x, memory_format, op: str):
+def memory_format_name(x, memory_format, op: str):
     """The name of `memory_format` (None stays None), refusing anything that is not one."""
     if memory_format is None:
         return None
@@ -642,7 +642,7 @@ def channels_last_rank(memory_format) -> int | None:
 def clone(x, memory_format=None):
     """A copy; `memory_format` lays it out (preserve_format keeps the strides; the default copies
     C-contiguous)."""
-    r = laid_out(x._data, _format_name(x, memory_format, "clone"))
+    r = laid_out(x._data, memory_format_name(x, memory_format, "clone"))
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         CloneBackward0.record((x,), out)
@@ -650,7 +650,7 @@ def clone(x, memory_format=None):
 
 
 def contiguous(x, memory_format=None):
-    name = _format_name(x, memory_format, "contiguous")
+    name = memory_format_name(x, memory_format, "contiguous")
     if in_memory_format(x._data, name):
         return x
     if name == "preserve_format":
