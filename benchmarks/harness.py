@@ -122,6 +122,14 @@ class Workload:
     def data(self, **size) -> dict:
         raise NotImplementedError
 
+    def measure(self, contender: str, d: dict, threads: int | None = None, clock: str = "wall") -> tuple[float, str]:
+        """(value, method) for a workload that is measured, not timed (kind other than "time")."""
+        raise NotImplementedError
+
+    def details(self, contender: str) -> dict:
+        """Extra figures the last `measure` of this contender found, kept in its result."""
+        return {}
+
     def unavailable(self) -> str:
         """Why this workload cannot run on this machine ('' when it can)."""
         return ""

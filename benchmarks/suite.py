@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 import traceback
 
-from . import chain, conv, gpu, mlp, rnn, second_order, transformer
+from . import chain, conv, gpu, mlp, rnn, second_order, startup, transformer
 from .harness import (CONTENDERS, CheckFailed, NotAvailable, Unsupported, check, interleaved, load_contenders,
                       ratio, reference_grads)
 
 _BY_NAME = {w.name: w for w in mlp.WORKLOADS + chain.WORKLOADS + conv.WORKLOADS + second_order.WORKLOADS
-            + rnn.WORKLOADS + transformer.WORKLOADS + gpu.WORKLOADS}
-ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in", "lstm",
-         "transformer", "mlp-cuda")
+            + rnn.WORKLOADS + transformer.WORKLOADS + gpu.WORKLOADS + startup.WORKLOADS}
+ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-1", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in",
+         "import", "lstm", "transformer", "mlp-cuda")
 WORKLOADS = [_BY_NAME[n] for n in ORDER]
 
 
@@ -81,11 +81,11 @@ def measure(workloads, contenders: dict, cells: dict, scale: str, repeats: int, 
                "clock": w.clock or clock, "device": w.describe_device() if ok else "",
                "target_x_torch": w.target_x_torch}
         d = w.data(**w.sizes[scale]) if ok else None
-        if ok and w.kind == "memory":
+        if ok and w.kind != "time":          # memory, start-up: the workload measures itself
             for n in ok:
                 try:
-                    value, method = w.measure(n, d, threads)
-                    rec["results"][n].update(value=value, method=method)
+                    value, method = w.measure(n, d, threads, rec["clock"])
+                    rec["results"][n].update(value=value, method=method, **w.details(n))
                 except (NotAvailable, RuntimeError) as e:
                     rec["results"][n].update(status="not available", note=str(e))
         elif ok:
