@@ -224,6 +224,13 @@ def parser_error(name: str, options: tuple, args: tuple, kwargs: dict, policy, T
     return policy.errors.argument_combination(fn=name, got=_got(args, kwargs), options=lines)
 
 
+def parser_words(err: Exception, argument: str) -> Exception:
+    """`err` (a TypeError refusing `argument`: an explicit None, or an argument no overload takes
+    beside the others given), marked for the guard to word as PyTorch's parser does."""
+    err.parser_refuses = argument
+    return err
+
+
 def _deliberate(exc: BaseException) -> bool:
     """Whether `exc` comes from a `raise` statement of flowgrad's own code (not from a builtin or
     NumPy tripping over a value)."""
@@ -253,7 +260,7 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            refused = getattr(exc, "none_given", None)
+            refused = getattr(exc, "parser_refuses", None)
             if refused is None and isinstance(exc, TypeError) and _deliberate(exc):
                 raise      # flowgrad's own TypeError already says what is wrong
             if refused is not None and options:

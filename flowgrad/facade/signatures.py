@@ -31,6 +31,7 @@ import inspect
 from typing import Callable
 
 from ..messages.own import text
+from .argtypes import parser_words
 from ..tensor import Tensor as _CoreTensor
 
 _NO_DEFAULT = object()
@@ -263,9 +264,7 @@ def _missing(policy, name: str, argument: str) -> None:
 
 
 def _none_given(policy, name: str, argument: str) -> None:
-    err = policy.errors.argument_none(fn=name, argument=argument)
-    err.none_given = argument     # the facade's argument-type guard words it as PyTorch's parser does
-    raise err
+    raise parser_words(policy.errors.argument_none(fn=name, argument=argument), argument)
 
 
 def _no_out(policy, name: str) -> None:

@@ -48,6 +48,8 @@ from . import func  # noqa: E402
 from . import distributions  # noqa: E402
 from .func import vmap  # noqa: E402,F401
 globals().update(linalg._TOP_LEVEL)
+matrix_rank = linalg._removed_matrix_rank
+matrix_rank.__name__ = matrix_rank.__qualname__ = "matrix_rank"
 for _name, _fn in linalg._TOP_LEVEL.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn

@@ -66,7 +66,7 @@ OVERRIDES: dict[str, str | None] = {
     # checked by the function itself, in PyTorch's order (its Python layer first)
     **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
                      "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
-                     "embedding_bag.offsets"), None),
+                     "embedding_bag.offsets", "matrix_rank.input"), None),
 }
 
 # PyTorch's overloads (as its parser prints them) of the functions and methods whose explicit None a
@@ -105,6 +105,11 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
                                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
                                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
+    **{name: ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None)",
+              "(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None)",
+              f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
+              f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
+       for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))},
     "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
     "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
 }

@@ -249,4 +249,6 @@ LINALG_TOP_LEVEL = {"det": "input", "inverse": "input, *, out=None", "logdet": "
 
 # torch.nn.functional and torch.linalg functions whose explicit None PyTorch refuses
 FUNCTIONAL = {"adaptive_avg_pool1d": "input, output_size~", "adaptive_max_pool1d": "input, output_size~, return_indices=False"}
-LINALG = {"vector_norm": "x, ord~=2, dim=None, keepdim=False, *, dtype=None"}
+LINALG = {"vector_norm": "x, ord~=2, dim=None, keepdim=False, *, dtype=None",
+          "matrix_rank": "A, tol~=None, hermitian=False, *, atol=None, rtol=None",
+          "pinv": "A, rcond~=None, hermitian=False, *, atol=None, rtol=None"}

@@ -52,9 +52,6 @@ SKIPPED_METHODS = {
 
 # outcomes deliberately left different from torch's: reason -> the case ids it covers
 _LEFT_GROUPS = {
-    "the deprecated positional tol / rcond of linalg.matrix_rank / linalg.pinv is not built (keyword atol / "
-    "rtol are): a TypeError for the extra positional argument":
-        [f"linalg.{f}(x,{k})" for f in ("matrix_rank", "pinv") for k in ("bool", "int64", "float", "shape")],
     "the deprecated device argument of pin_memory is not built: refused as such (NotImplementedError) "
     "whatever its type":
         [f"x.pin_memory({k})" for k in ("list", "str", "bool", "int64", "float", "shape")],
