@@ -26,11 +26,12 @@ from typing import Callable
 
 import numpy as np
 
+from ..backend import Device
 from ..messages.own import text
 from .argcheck import is_long, typename
 
 _NUMBER = (int, float, complex, bool, np.number, np.bool_)
-_NOT_NONE = ("torch.memory_format", "torch.Generator", "torch.layout", "torch.device")
+_NOT_NONE = ("torch.memory_format", "torch.Generator", "torch.layout")
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -60,6 +61,8 @@ def _fits(kind: str, v, Tensor, dtype_cls) -> tuple[bool, int | None]:
         return isinstance(v, str), None
     if kind == "torch.dtype":
         return isinstance(v, dtype_cls), None
+    if kind == "torch.device":
+        return isinstance(v, (str, Device)) or is_long(v), None
     if kind in _NOT_NONE:       # classes the kit does not know: only None is told apart
         return v is not None, None
     if kind == "tuple of Tensors":

@@ -61,7 +61,7 @@ OVERRIDES: dict[str, str | None] = {
                      "histc.bins"), "int"),
     "random_.to": "int?", "randint.high": "int?",
     **dict.fromkeys(("can_cast.from_", "can_cast.to", "promote_types.type1", "promote_types.type2"), "torch.dtype"),
-    "view.size": "tuple of ints|torch.dtype", "repeat_interleave.repeats": "Tensor|int",
+    "pin_memory.device": "torch.device?", "view.size": "tuple of ints|torch.dtype", "repeat_interleave.repeats": "Tensor|int",
     **{f"{fn}.dim": "int" for fn in ("cumsum", "cumprod", "softmax", "log_softmax", "topk", "kthvalue")},
     # checked by the function itself, in PyTorch's order (its Python layer first)
     **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",

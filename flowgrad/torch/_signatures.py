@@ -211,7 +211,6 @@ METHODS = {
     "swapaxes": "axis0, axis1",
     "round": "*, decimals=0",
     "contiguous": "*, memory_format~=None", "is_contiguous": "*, memory_format~=None", "nonzero": "*, as_tuple~=False",
-    "pin_memory": "device=None!",
     "round_": "*, decimals=0",
     "sum_to_size": "*size",
     "new_empty": "*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",

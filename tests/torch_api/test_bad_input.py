@@ -52,9 +52,6 @@ SKIPPED_METHODS = {
 
 # outcomes deliberately left different from torch's: reason -> the case ids it covers
 _LEFT_GROUPS = {
-    "the deprecated device argument of pin_memory is not built: refused as such (NotImplementedError) "
-    "whatever its type":
-        [f"x.pin_memory({k})" for k in ("list", "str", "bool", "int64", "float", "shape")],
     "a rank-deficient input (ones(4, 5, 6)): the null-space basis of qr / svd is not unique, and the "
     "condition number / pseudo-inverse differ in rounding (flowgrad's pinverse is the exact one; PyTorch's "
     "float32 result keeps singular values of 1e-8)":
