@@ -339,11 +339,85 @@ def test_sgd_on_complex_parameters():
     np.testing.assert_allclose(results[0], results[1], rtol=1e-5, atol=1e-6)
 
 
-def test_optimizers_not_built_for_complex_parameters_refuse_them(ftorch):
-    w = ftorch.tensor(Z, requires_grad=True)
-    for make in (ftorch.optim.Adam, ftorch.optim.AdamW, ftorch.optim.RMSprop, ftorch.optim.Adagrad):
-        _raises(lambda: make([w]), NotImplementedError,
-                f"{make.__name__} with complex parameters is not implemented for complex tensors in flowgrad")
+OPTIMIZERS = {
+    "Adam": lambda O, ps: O.Adam(ps, lr=0.05, weight_decay=0.01),
+    "Adam_amsgrad_maximize": lambda O, ps: O.Adam(ps, lr=0.05, amsgrad=True, maximize=True),
+    "AdamW": lambda O, ps: O.AdamW(ps, lr=0.05),
+    "RMSprop": lambda O, ps: O.RMSprop(ps, lr=0.01, weight_decay=0.01),
+    "RMSprop_centered_momentum": lambda O, ps: O.RMSprop(ps, lr=0.01, momentum=0.9, centered=True),
+    "Adagrad": lambda O, ps: O.Adagrad(ps, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.5),
+    "Adadelta": lambda O, ps: O.Adadelta(ps, lr=1.0, weight_decay=0.01),
+    "Adamax": lambda O, ps: O.Adamax(ps, lr=0.05),
+    "NAdam": lambda O, ps: O.NAdam(ps, lr=0.05, weight_decay=0.01),
+    "NAdam_decoupled": lambda O, ps: O.NAdam(ps, lr=0.05, weight_decay=0.01, decoupled_weight_decay=True),
+    "RAdam": lambda O, ps: O.RAdam(ps, lr=0.05),
+    "ASGD": lambda O, ps: O.ASGD(ps, lr=0.05, t0=2),
+    "Rprop": lambda O, ps: O.Rprop(ps, lr=0.05),
+    "SGD": lambda O, ps: O.SGD(ps, lr=0.02, momentum=0.9, weight_decay=0.01, nesterov=True),
+}
+
+
+def _complex_loss(T, w, r):
+    return (((w * T.tensor(W)) - 1).abs() ** 2).sum() + ((r * w[:2]).abs() ** 3).sum()
+
+
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_optimizers_on_complex_parameters(name):
+    """PyTorch's optimizers update a complex parameter as pairs of reals (view_as_real): parameters
+    and state after each of several steps as real torch's, a real parameter beside it."""
+    import torch as real_torch
+    import flowgrad.torch as ft
+    runs = []
+    for T in (ft, real_torch):
+        w = T.tensor(Z, requires_grad=True)
+        r = T.tensor([0.5, -1.5], requires_grad=True)
+        opt = OPTIMIZERS[name](T.optim, [w, r])
+        steps = []
+        for _ in range(6):
+            opt.zero_grad()
+            _complex_loss(T, w, r).backward()
+            opt.step()
+            state = {k: _np(v) for k, v in opt.state[w].items() if T.is_tensor(v)}
+            steps.append((_np(w), _np(r), state))
+        assert w.dtype == T.complex64 and all(v.dtype == T.complex64 for k, v in opt.state[w].items()
+                                              if T.is_tensor(v) and v.dim())
+        runs.append(steps)
+    for (w1, r1, s1), (w2, r2, s2) in zip(*runs):
+        np.testing.assert_allclose(w1, w2, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(r1, r2, rtol=1e-5, atol=1e-6)
+        assert s1.keys() == s2.keys()
+        for k in s1:
+            np.testing.assert_allclose(s1[k], s2[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_lbfgs_on_complex_parameters():
+    import torch as real_torch
+    import flowgrad.torch as ft
+    results = []
+    for T in (ft, real_torch):
+        w = T.tensor(Z, dtype=T.complex128, requires_grad=True)
+        r = T.tensor([0.5, -1.5], dtype=T.float64, requires_grad=True)
+        opt = T.optim.LBFGS([w, r], lr=0.5, max_iter=5, line_search_fn="strong_wolfe")
+
+        def closure():
+            opt.zero_grad()
+            loss = (((w * T.tensor(W, dtype=T.complex128)) - 1).abs() ** 2).sum() + ((r - w[:2].real) ** 2).sum()
+            loss.backward()
+            return loss
+        for _ in range(2):
+            opt.step(closure)
+        results.append((_np(w), _np(r)))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+def test_adafactor_refuses_complex_parameters(torch):
+    w = torch.tensor(Z, requires_grad=True)
+    r = torch.tensor([0.5, -1.5], requires_grad=True)
+    opt = torch.optim.Adafactor([r, w], lr=0.05)
+    _complex_loss(torch, w, r).backward()
+    _raises(opt.step, RuntimeError, "Adafactor does not support complex parameters")
+    np.testing.assert_array_equal(_np(r), np.array([0.5, -1.5], dtype=np.float32))   # nothing updated
 
 
 # ---------------------------------------------------------------------------------------- refusals
