@@ -29,10 +29,12 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
        "var_mean", "where", "count_nonzero", "addmm", "swapaxes", "hstack", "vstack", "broadcast_to", "median",
         "max", "min", "all", "any", "index_add", "index_copy", "index_fill", "scatter_reduce", "cumprod", "cummax",
         "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
-        "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv")
+        "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv", "asin", "acos", "atan",
+        "sinh", "cosh", "asinh", "acosh", "atanh")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
-           "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne"}
+           "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne", "arcsin": "asin",
+           "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh"}
 # functions that take PyTorch's `out=` keyword
 WITH_OUT = ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid",
             "sqrt", "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "relu",

@@ -1,7 +1,6 @@
 """More of the torch family's tensor surface, composed from the op table: sorting (with
 `<facade>.return_types`), addcmul / addcdiv / lerp, roll, nan_to_num, meshgrid, tensordot,
-hyperbolic and inverse trigonometric functions, fmod / frac, and tensor properties (stride,
-nbytes, ...).
+fmod / frac, and tensor properties (stride, nbytes, ...).
 
 `bind(namespace)` adds each function to a facade's namespace and each method to its Tensor,
 skipping names that already exist (a core implementation always wins).
@@ -122,35 +121,6 @@ def clamp_max(input, max):
     return ops.clamp(input, max=max)
 
 
-def _floats(input):
-    """`input`, a bool or integer tensor cast to the default float dtype (as PyTorch's float ops take
-    them); a complex one as it is."""
-    return input if input._data.dtype.kind in "fc" else ops.cast(input, backend.default_float())
-
-
-def sinh(input):
-    x = _floats(input)
-    return (ops.exp(x) - ops.exp(-x)) * 0.5
-
-
-def cosh(input):
-    x = _floats(input)
-    return (ops.exp(x) + ops.exp(-x)) * 0.5
-
-
-def atan(input):
-    d = input._data
-    return ops.atan2(input, input._new(backend.namespace(d).ones_like(d)))
-
-
-def asin(input):
-    return ops.atan2(input, ops.sqrt(1 - input * input))
-
-
-def acos(input):
-    return ops.atan2(ops.sqrt(1 - input * input), input)
-
-
 def hypot(input, other):
     _no_complex_kernel(input, "hypot_cpu")
     return ops.sqrt(input * input + other * other)
@@ -209,8 +179,10 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     nan = 0.0 if nan is None else nan
     d = input._data
     xp = backend.namespace(d)
-    if d.dtype.kind == "c":
-        raise input.policy.errors.complex_unsupported(op="nan_to_num")
+    if d.dtype.kind == "c":   # (the real and imaginary parts replaced apart, not differentiable)
+        if ops.recording(input):
+            raise input.policy.errors.complex_autograd(op="nan_to_num")
+        return input._new(xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf))
     if d.dtype.kind != "f":
         return input.clone()
     fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
@@ -530,8 +502,7 @@ def _inplace(fn):
 
 FUNCTIONS = {
     "sort": sort, "argsort": argsort, "topk": topk, "kthvalue": kthvalue, "msort": msort, "addcmul": addcmul,
-    "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "sinh": sinh, "cosh": cosh,
-    "atan": atan, "arctan": atan, "asin": asin, "arcsin": asin, "acos": acos, "arccos": acos, "hypot": hypot,
+    "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "hypot": hypot,
     "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": ops.sgn,
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
@@ -542,7 +513,7 @@ FUNCTIONS = {
 }
 
 _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "addcdiv", "lerp", "clamp_min",
-                 "clamp_max", "sinh", "cosh", "atan", "arctan", "asin", "arcsin", "acos", "arccos", "hypot", "logit",
+                 "clamp_max", "hypot", "logit",
                  "deg2rad", "rad2deg", "fmod", "frac", "sgn", "signbit", "nan_to_num", "nansum", "float_power",
                  "heaviside", "roll", "diff", "moveaxis", "trace", "bincount", "bitwise_and", "bitwise_or",
                  "bitwise_xor", "bitwise_not")

@@ -142,6 +142,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "complex_gradient": (NotImplementedError, "{node}: the gradient of this op is not implemented for complex "
                                               "tensors in flowgrad"),
     "complex_inputs": (NotImplementedError, "{op} is not supported for complex inputs"),
+    "complex_autograd": (RuntimeError, "{op} does not support automatic differentiation for outputs with complex "
+                                       "dtype."),
     "clamp_complex": (NotImplementedError, "clamp is not supported for complex types"),
     "sign_complex": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
                                           "Please use torch.sgn instead."),

@@ -47,6 +47,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "optim_adafactor_beta2_decay": (ValueError, "beta2_decay should be <= 0 but is: {beta2_decay}"),
     "optim_adafactor_eps": (ValueError, "epsilon{index} should be >= 0 but is: {eps}"),
     "optim_adafactor_d": (ValueError, "Clipping threshold d should be >= 1 but is: {d}"),
+    "optim_adafactor_complex": (RuntimeError, "Adafactor does not support complex parameters"),
     "optim_adafactor_weight_decay": (ValueError, "weight_decay should be >= 0 but is: {weight_decay}"),
     "optim_invalid_momentum_decay": (ValueError, "Invalid momentum_decay value: {momentum_decay}"),
     # lbfgs.py

@@ -84,9 +84,10 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     return input.clamp_(min_val, max_val) if inplace else ops.clamp(input, min_val, max_val)
 
 
-def _floats_only(input, kernel: str) -> None:
-    """PyTorch's error for an activation of a bool or integer tensor (its kernels are float-only)."""
-    if input._data.dtype.kind != "f":
+def _floats_only(input, kernel: str, complex_ok: bool = False) -> None:
+    """PyTorch's error for an activation of a bool or integer tensor (its kernels are float-only, or
+    float and complex ones where `complex_ok`)."""
+    if input._data.dtype.kind not in ("fc" if complex_ok else "f"):
         raise input.policy.errors.not_implemented_for(op=kernel, dtype_scalar=input._data.dtype)
 
 
@@ -135,7 +136,7 @@ def gelu(input, *, approximate: str = "none"):
 
 
 def silu(input, inplace: bool = False):
-    _floats_only(input, "silu_cpu")
+    _floats_only(input, "silu_cpu", complex_ok=True)
     if inplace:
         return ops.indexing.inplace(input, _layers.silu)
     return _layers.silu(input)

@@ -126,12 +126,13 @@ _LINEAR_MODULES = ("flowgrad.ops.shape", "flowgrad.ops.indexing", "flowgrad.ops.
 
 def derivative(torch: str, *, paddle: str | None = None, oneflow: str | None = None, keep: str = "",
                save: str = "", operands: bool = False, variadic: bool = False, many_outputs: bool = False,
-               aliases: dict | None = None, complex: bool | None = None, **formulas) -> type[OpNode]:
+               aliases: dict | None = None, complex: bool | str | None = None, **formulas) -> type[OpNode]:
     """Declare an op's node (see the module docstring): returns its generated class, named
     `torch` (without a `torch::autograd::` prefix). `aliases` renames saved values for PyTorch's
     introspection only (`_saved_mat2` for matmul's `other`). `complex=True` says the formulas are
     written for complex tensors (PyTorch's conjugate convention); recording any other node with a
-    complex output is refused (the modules of linear ops default to True)."""
+    complex output is refused (the modules of linear ops default to True); a string names the op
+    whose complex outputs PyTorch itself refuses to differentiate, and the refusal is PyTorch's."""
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     spec = dict(torch=torch, paddle=paddle, oneflow=oneflow, keep=keep, save=save, operands=operands,
                 variadic=variadic, many_outputs=many_outputs, aliases=aliases,
@@ -192,7 +193,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
     cls = type(cls_name, (OpNode,), ns)
     env["_cls"] = cls
     cls.record = staticmethod(_compile(_record_source(inputs, saved, users, extras, keep, spec["operands"],
-                                                      multi, spec["variadic"], spec["complex"]), env, "record"))
+                                                      multi, spec["variadic"], spec["complex"] is True), env, "record"))
     DECLARED.append(cls)
     return cls
 
@@ -341,6 +342,9 @@ def _backward_source(method, inputs, formulas, wants, saved, keep, variadic) -> 
 # ------------------------------------------------------------------------------- introspection
 
 def _complex_refused(cls, out) -> Exception:
+    op = cls._spec["complex"]
+    if isinstance(op, str):
+        return out.policy.errors.complex_autograd(op=op)
     return out.policy.errors.complex_gradient(node=cls.__name__)
 
 

@@ -11,7 +11,7 @@ __all__ = ["constant_pad"]
 # -------------------------------------------------------------------------------------- padding
 
 # padding's adjoint is the opposite crop (and a crop's is zero padding): pad by the negation
-ConstantPadNdBackward0 = derivative("ConstantPadNdBackward0", keep="pad",
+ConstantPadNdBackward0 = derivative("ConstantPadNdBackward0", complex=True, keep="pad",
                                     self=lambda grad, pad: constant_pad(grad, tuple(-p for p in pad), 0))
 
 

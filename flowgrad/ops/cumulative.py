@@ -24,11 +24,11 @@ def _reversed_cumsum(g, dim):
 def _cumprod_grad(grad, self, result, dim):
     """d cumprod: sum over k >= i of grad_k * prod_{j <= k, j != i} x_j. Without zeros in x that is
     a reversed cumsum of grad * result over x; with zeros, each i's products are taken with x_i set
-    to one (an n x n cumprod along dim)."""
+    to one (an n x n cumprod along dim). Conjugated on complex tensors."""
     if self._data.ndim == 0 or self._data.shape[dim] <= 1:
         return grad
     if bool((self._data != 0).all()):
-        return _reversed_cumsum(grad * result, dim) / self
+        return _reversed_cumsum(grad * E._conj(result), dim) / E._conj(self)
     n = self._data.shape[dim]
     xp = backend.namespace(self._data)
     moved_x, moved_g = S.movedim(self, dim, -1), S.movedim(grad, dim, -1)
@@ -37,11 +37,11 @@ def _cumprod_grad(grad, self, result, dim):
     others = E.where(eye, self._new(xp.ones((), dtype=self._data.dtype)), S.unsqueeze(moved_x, -2))
     below = self._new(xp.tril(xp.ones((n, n), dtype=self._data.dtype)))   # [k, i] = 1 where i <= k
     products = cumprod(others, -1)                                           # [..., i, k]
-    g = R.sum(products * S.unsqueeze(moved_g, -2) * S.t(below), -1)
+    g = R.sum(E._conj(products) * S.unsqueeze(moved_g, -2) * S.t(below), -1)
     return S.movedim(g, -1, dim)
 
 
-CumprodBackward0 = derivative("CumprodBackward0", keep="dim", self=_cumprod_grad)
+CumprodBackward0 = derivative("CumprodBackward0", complex=True, keep="dim", self=_cumprod_grad)
 
 
 def cumprod(x, dim, dtype=None):

@@ -18,7 +18,8 @@ __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "ne
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
            "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device", "conj",
-           "conj_physical", "resolve_conj", "sgn", "refuse_complex"]
+           "conj_physical", "resolve_conj", "sgn", "refuse_complex", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+           "acosh", "atanh"]
 
 
 def _xp(x, y):
@@ -181,20 +182,38 @@ PowBackward0 = derivative(  # tensor ** number
     "PowBackward0", keep="exponent", complex=True,
     self=lambda grad, self, exponent: grad * 0 if exponent == 0 else
     grad * exponent.conjugate() * _conj(self ** (exponent - 1)))
+def _exponent_grad_zero(base, exponent):
+    """Where the gradient of base ** exponent by the exponent is 0 (PyTorch's mask): a zero base with
+    a real, non-negative exponent."""
+    e = exponent._data if isinstance(exponent, Tensor) else exponent
+    real_nonneg = ((e.real >= 0) & (e.imag == 0)) if e.dtype.kind == "c" else e >= 0
+    b = base._data if isinstance(base, Tensor) else base
+    return exponent._new((b == 0) & real_nonneg)
+
+
+def _pow_self_grad(grad, self, exponent):
+    return where(exponent == 0, grad * 0, grad * _conj(exponent * self ** (exponent - 1)))
+
+
+def _pow_exponent_grad(grad, self, exponent, result):
+    if result._data.dtype.kind == "c" and self._data.dtype.kind != "c":   # (the base's log taken as complex)
+        self = cast(self, result._data.dtype)
+    return where(_exponent_grad_zero(self, exponent), grad * 0, grad * _conj(result * log(self)))
+
+
 PowBackward1 = derivative(  # tensor ** tensor
-    "PowBackward1", paddle="ElementwisePowGradNode",
-    self=lambda grad, self, exponent: where(exponent == 0, grad * 0, grad * exponent * self ** (exponent - 1)),
-    exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), grad * 0,
-                                                        grad * result * log(self)))
+    "PowBackward1", paddle="ElementwisePowGradNode", complex=True, self=_pow_self_grad, exponent=_pow_exponent_grad)
 
 
 def _pow_number_base(grad, result, exponent, self):
     if self == 0:  # d/db 0**b: -inf where b < 0, 0 elsewhere (PyTorch's masking)
-        return where(exponent >= 0, grad * 0, grad * result * -math.inf)
+        return where(_exponent_grad_zero(self, exponent), grad * 0, grad * result * -math.inf)
+    if result._data.dtype.kind == "c":
+        return grad * _conj(result * complex(np.log(np.complex128(self))))
     return grad * result * float(np.log(np.float64(self)))
 
 
-PowBackward2 = derivative("PowBackward2", paddle="ElementwisePowGradNode", keep="self",  # number ** tensor
+PowBackward2 = derivative("PowBackward2", paddle="ElementwisePowGradNode", complex=True, keep="self",  # number ** tensor
                           exponent=_pow_number_base)
 
 
@@ -229,8 +248,6 @@ def pow(a, b):
     out = cls._make(r)
     if not recording(ta, tb):
         return out
-    if tb is not None and r.dtype.kind == "c":
-        raise cls.policy.errors.complex_unsupported(op="the gradient of pow with a tensor exponent")
     if tb is None:
         PowBackward0.record((ta,), out, b)
     elif ta is None:
@@ -438,6 +455,9 @@ def _erf_array(xp, d, name="erf"):
 
 
 def _sigmoid_array(xp, d):
+    if d.dtype.kind == "c":   # (as PyTorch computes it: 1 / (1 + exp(-z)), overflowing silently)
+        with backend.quiet(xp):
+            return 1 / (1 + xp.exp(-d))
     # numerically stable in both tails
     e = xp.exp(-xp.abs(d))
     return xp.where(d >= 0, 1 / (1 + e), e / (1 + e)).astype(d.dtype, copy=False)
@@ -479,6 +499,37 @@ tan = _unary("tan", derivative("TanBackward0", complex=True,
                                self=lambda grad, result: grad * _conj(result * result + 1)),
              lambda xp, d: xp.tan(d), quiet=True, complex=True)
 
+
+def _acosh_grad(grad, self):
+    """1 / sqrt(z^2 - 1) on real numbers; the principal branch's 1 / (sqrt(z + 1) sqrt(z - 1)) on complex
+    ones (PyTorch's two formulas)."""
+    if self._data.dtype.kind == "c":
+        return grad * conj(rsqrt(self + 1) * rsqrt(self - 1))
+    return grad * rsqrt(self * self - 1)
+
+
+asin = _unary("asin", derivative("AsinBackward0", complex=True,
+                                 self=lambda grad, self: grad * _conj(rsqrt(1 - self * self))),
+              lambda xp, d: xp.arcsin(d), quiet=True, complex=True)
+acos = _unary("acos", derivative("AcosBackward0", complex=True,
+                                 self=lambda grad, self: grad * -_conj(rsqrt(1 - self * self))),
+              lambda xp, d: xp.arccos(d), quiet=True, complex=True)
+atan = _unary("atan", derivative("AtanBackward0", complex=True,
+                                 self=lambda grad, self: grad / _conj(self * self + 1)),
+              lambda xp, d: xp.arctan(d), quiet=True, complex=True)
+sinh = _unary("sinh", derivative("SinhBackward0", complex=True, self=lambda grad, self: grad * _conj(cosh(self))),
+              lambda xp, d: xp.sinh(d), quiet=True, complex=True)
+cosh = _unary("cosh", derivative("CoshBackward0", complex=True, self=lambda grad, self: grad * _conj(sinh(self))),
+              lambda xp, d: xp.cosh(d), quiet=True, complex=True)
+asinh = _unary("asinh", derivative("AsinhBackward0", complex=True,
+                                   self=lambda grad, self: grad * _conj(rsqrt(self * self + 1))),
+               lambda xp, d: xp.arcsinh(d), quiet=True, complex=True)
+acosh = _unary("acosh", derivative("AcoshBackward0", complex=True, self=_acosh_grad),
+               lambda xp, d: xp.arccosh(d), quiet=True, complex=True)
+atanh = _unary("atanh", derivative("AtanhBackward0", complex=True,
+                                   self=lambda grad, self: grad / _conj(1 - self * self)),
+               lambda xp, d: xp.arctanh(d), quiet=True, complex=True)
+
 # The backward formulas of tanh, sigmoid and relu are primitives of their own (one array expression
 # instead of three recorded ops per node), each with its own derivative, so create_graph works.
 TanhBackwardBackward0 = derivative("TanhBackwardBackward0",
@@ -501,14 +552,20 @@ def _fused_backward(node_cls, g, r, result):
 
 
 def tanh_backward(grad, result):
-    """grad * (1 - result**2): the gradient through tanh given its result."""
+    """grad * (1 - result**2): the gradient through tanh given its result (its conjugate on complex
+    tensors, composed so that it differentiates again)."""
     rd = result._data
+    if rd.dtype.kind == "c":
+        return grad * conj(1 - result * result)
     return _fused_backward(TanhBackwardBackward0, grad, result, grad._data * (1 - rd * rd))
 
 
 def sigmoid_backward(grad, result):
-    """grad * result * (1 - result): the gradient through sigmoid given its result."""
+    """grad * result * (1 - result): the gradient through sigmoid given its result (its conjugate on
+    complex tensors, composed so that it differentiates again)."""
     rd = result._data
+    if rd.dtype.kind == "c":
+        return grad * conj(result * (1 - result))
     return _fused_backward(SigmoidBackwardBackward0, grad, result, grad._data * (rd * (1 - rd)))
 
 
@@ -519,8 +576,10 @@ def threshold_backward(grad, result):
                            gd * mask.astype(gd.dtype))
 
 
-tanh = _unary("tanh", derivative("TanhBackward0", self=tanh_backward), lambda xp, d: xp.tanh(d))
-sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", self=sigmoid_backward), _sigmoid_array)
+tanh = _unary("tanh", derivative("TanhBackward0", complex=True, self=tanh_backward), lambda xp, d: xp.tanh(d),
+              complex=True)
+sigmoid = _unary("sigmoid", derivative("SigmoidBackward0", complex=True, self=sigmoid_backward), _sigmoid_array,
+                 complex=True)
 _relu = _unary("relu", derivative("ReluBackward0", self=threshold_backward), lambda xp, d: xp.maximum(d, 0),
                float_out=False, complex=lambda policy, name, dtype: policy.errors.clamp_complex())
 
@@ -869,6 +928,9 @@ METHODS = {
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
     "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "neg": neg, "negative": neg, "exp": exp,
     "log": log, "log2": log2, "log10": log10, "log1p": log1p, "expm1": expm1, "sin": sin, "cos": cos, "tan": tan,
+    "asin": asin, "arcsin": asin, "acos": acos, "arccos": acos, "atan": atan, "arctan": atan, "sinh": sinh,
+    "cosh": cosh, "asinh": asinh, "arcsinh": asinh, "acosh": acosh, "arccosh": acosh, "atanh": atanh,
+    "arctanh": atanh,
     "tanh": tanh, "sigmoid": sigmoid, "relu": relu, "abs": abs, "sqrt": sqrt, "rsqrt": rsqrt,
     "reciprocal": reciprocal, "erf": erf, "sign": sign, "round": round, "floor": floor, "ceil": ceil,
     "trunc": trunc, "clamp": clamp, "clip": clamp, "remainder": remainder, "floor_divide": floor_divide,

@@ -426,7 +426,8 @@ def _silu_formula(grad, self):
 
 gelu = E._unary("gelu", derivative("GeluBackward0", self=_gelu_formula), _gelu_array)
 gelu_tanh = E._unary("gelu", derivative("GeluBackward0", self=_gelu_tanh_formula), _gelu_tanh_array)
-silu = E._unary("silu", derivative("SiluBackward0", self=_silu_formula), lambda xp, d: d * E._sigmoid_array(xp, d))
+silu = E._unary("silu", derivative("SiluBackward0", complex="silu", self=_silu_formula),
+                lambda xp, d: d * E._sigmoid_array(xp, d), complex=True)
 
 LeakyReluBackward0 = derivative("LeakyReluBackward0", keep="negative_slope",
                                 self=lambda grad, self, negative_slope: E.where(self > 0, grad, grad * negative_slope))

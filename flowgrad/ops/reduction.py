@@ -84,15 +84,15 @@ def mean(x, dim=None, keepdim=False, dtype=None):
 def _prod_grad(grad, self, result, in_shape, dims, keepdim):
     gk = _kept(grad, in_shape, dims, keepdim)
     if not bool((self._data == 0).any()):
-        return gk * _kept(result, in_shape, dims, keepdim) / self
+        return gk * E._conj(_kept(result, in_shape, dims, keepdim) / self)
     # with zeros: the product of the other elements, through an (n, n) masked product
     if len(dims) != 1:
         flat = S.reshape(self, (-1,))
-        return S.reshape(gk * _prod_others(flat, 0), in_shape)
-    return gk * _prod_others(self, dims[0])
+        return S.reshape(gk * E._conj(_prod_others(flat, 0)), in_shape)
+    return gk * E._conj(_prod_others(self, dims[0]))
 
 
-ProdBackward0 = derivative("ProdBackward0", keep=_REDUCED, self=_prod_grad)
+ProdBackward0 = derivative("ProdBackward0", complex=True, keep=_REDUCED, self=_prod_grad)
 ProdBackward1 = variant(ProdBackward0, "ProdBackward1")
 
 
@@ -472,19 +472,22 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
 # ------------------------------------------------------------------------------- logsumexp
 
 def _logsumexp_grad(grad, self, result, in_shape, dims, keepdim):
-    return _kept(grad, in_shape, dims, keepdim) * E.exp(self - _kept(result, in_shape, dims, keepdim))
+    return _kept(grad, in_shape, dims, keepdim) * E._conj(E.exp(self - _kept(result, in_shape, dims, keepdim)))
 
 
-LogsumexpBackward0 = derivative("LogsumexpBackward0", keep=_REDUCED, aliases={"dims": "dim"}, self=_logsumexp_grad)
+LogsumexpBackward0 = derivative("LogsumexpBackward0", complex=True, keep=_REDUCED, aliases={"dims": "dim"},
+                                self=_logsumexp_grad)
 
 
 def logsumexp(x, dim, keepdim=False):
-    d = float_array(x, "logsumexp")
+    d = x._data if x._data.dtype.kind == "c" else float_array(x, "logsumexp")
     xp = backend.namespace(d)
     dims = normalize_dims(dim, d.ndim)
-    m = xp.max(d, axis=dims, keepdims=True) if d.size else xp.zeros(_keep_shape(d.shape, dims), d.dtype)
+    # shifted by the largest (real part), as PyTorch does
+    m = xp.max(d.real, axis=dims, keepdims=True) if d.size else xp.zeros(_keep_shape(d.shape, dims), d.real.dtype)
     m = xp.where(xp.isfinite(m), m, 0)
-    r = xp.log(xp.sum(xp.exp(d - m), axis=dims, keepdims=True)) + m
+    with backend.quiet(xp):
+        r = xp.log(xp.sum(xp.exp(d - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         r = r.reshape(tuple(s for i, s in enumerate(d.shape) if i not in dims))
     out = x._out_cls._make(r)

@@ -145,6 +145,9 @@ def xlogy(x, y) -> Tensor:
     XlogyBackward1 or XlogyBackward2, as in PyTorch)."""
     cls, a, b, ta, tb = binary_arrays(x, y, float_result=True)
     xp = backend.namespace(a if ta is not None else b)
+    dt = xp.result_type(a, b)
+    if dt.kind == "c":
+        raise (ta if ta is not None else tb).policy.errors.not_implemented_for(op="xlogy_cpu", dtype_scalar=dt)
     with backend.quiet(xp):
         try:
             r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))

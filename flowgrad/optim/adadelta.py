@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, bump_all, check_built_options, check_lr, step_state, zeros_state
+from .optimizer import Optimizer, bump_all, check_built_options, check_lr, real_view, step_state, zeros_state
 
 
 class Adadelta(Optimizer):
@@ -33,11 +33,11 @@ class Adadelta(Optimizer):
                 state["square_avg"] = zeros_state(p)
                 state["acc_delta"] = zeros_state(p)
             state["step"]._data += 1
-            pd = p._data
+            pd = real_view(p._data)
             if wd != 0:
                 g = g + wd * pd
             xp = backend.namespace(pd)
-            sq, acc = state["square_avg"]._data, state["acc_delta"]._data
+            sq, acc = real_view(state["square_avg"]._data), real_view(state["acc_delta"]._data)
             sq *= rho
             sq += (1 - rho) * (g * g)
             delta = xp.sqrt(acc + eps) / xp.sqrt(sq + eps) * g

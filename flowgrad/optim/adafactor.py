@@ -32,6 +32,9 @@ class Adafactor(Optimizer):
     def _update_group(self, group: dict) -> None:
         beta2_decay, d = group["beta2_decay"], group["d"]
         eps1, eps2 = group["eps"]
+        for p, _ in self._grads(group):   # (checked before any update, as PyTorch's)
+            if p._data.dtype.kind == "c":
+                raise p.policy.errors.optim_adafactor_complex()
         for p, g, lr, wd in self._param_steps(group):
             pd = p._data
             xp = backend.namespace(pd)

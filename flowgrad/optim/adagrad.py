@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_built_options, state_tensor, step_state
+from .optimizer import Optimizer, as_float, check_built_options, real_view, state_tensor, step_state
 
 
 class Adagrad(Optimizer):
@@ -30,8 +30,9 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 state = self.state[p]
                 state["step"] = step_state(p)
-                d = p._data
-                state["sum"] = state_tensor(p, backend.namespace(d).full_like(d, initial_accumulator_value))
+                d = p._data   # (both parts of a complex accumulator start at the value)
+                start = initial_accumulator_value * (1 + 1j) if d.dtype.kind == "c" else initial_accumulator_value
+                state["sum"] = state_tensor(p, backend.namespace(d).full_like(d, start))
 
     def _update_group(self, group: dict) -> None:
         lr_decay, eps = group["lr_decay"], group["eps"]
@@ -40,11 +41,11 @@ class Adagrad(Optimizer):
             step_t = state["step"]
             step_t._data += 1
             step = float(step_t._data)
-            pd = p._data
+            pd = real_view(p._data)
             if wd != 0:
                 g = g + wd * pd
             clr = lr / (1 + (step - 1) * lr_decay)
-            s = state["sum"]._data
+            s = real_view(state["sum"]._data)
             s += g * g
             std = backend.namespace(s).sqrt(s) + eps
             pd -= clr * (g / std)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import backend
 from ..autograd.policy import policy_of
 from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
-                        init_moments, update_moments, zeros_state)
+                        init_moments, real_view, update_moments, zeros_state)
 
 
 class Adam(Optimizer):
@@ -40,7 +40,7 @@ class Adam(Optimizer):
                     state["max_exp_avg_sq"] = zeros_state(p)
             step_t = state["step"]
             step_t._data += 1
-            pd = p._data
+            pd = real_view(p._data)
             g = decay_weight(pd, g, lr, wd, decoupled)
             ea, eas = update_moments(state, g, beta1, beta2)
             step = float(step_t._data)
@@ -50,7 +50,7 @@ class Adam(Optimizer):
             bc2_sqrt = bias_correction2 ** 0.5
             xp = backend.namespace(pd)
             if amsgrad:
-                m = state["max_exp_avg_sq"]._data
+                m = real_view(state["max_exp_avg_sq"]._data)
                 xp.maximum(m, eas, out=m)
                 denom = xp.sqrt(m) / bc2_sqrt + eps
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import (Optimizer, bump_all, check_adam_arguments, check_built_options, lerp_, step_state,
+from .optimizer import (Optimizer, bump_all, check_adam_arguments, check_built_options, lerp_, real_view, step_state,
                         zeros_state)
 
 
@@ -31,11 +31,11 @@ class Adamax(Optimizer):
                 state["exp_inf"] = zeros_state(p)
             state["step"]._data += 1
             step = float(state["step"]._data)
-            pd = p._data
+            pd = real_view(p._data)
             xp = backend.namespace(pd)
             if wd != 0:
                 g = g + wd * pd
-            m, u = state["exp_avg"]._data, state["exp_inf"]._data
+            m, u = real_view(state["exp_avg"]._data), real_view(state["exp_inf"]._data)
             lerp_(m, g, 1 - beta1)
             u *= beta2
             if self._eps_in_decay:

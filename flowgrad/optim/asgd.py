@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, bump_all, check_built_options, check_lr, step_state, zeros_state
+from .optimizer import Optimizer, bump_all, check_built_options, check_lr, real_view, step_state, zeros_state
 
 
 class ASGD(Optimizer):
@@ -36,13 +36,13 @@ class ASGD(Optimizer):
                 state["mu"] = mu
                 state["ax"] = zeros_state(p)
             state["step"]._data += 1
-            pd = p._data
+            pd = real_view(p._data)
             if wd != 0:
                 g = g + wd * pd
             eta_value = float(state["eta"]._data)
             pd *= 1 - lambd * eta_value
             pd -= eta_value * g
-            ax, mu = state["ax"]._data, state["mu"]._data
+            ax, mu = real_view(state["ax"]._data), state["mu"]._data
             if float(mu) != 1:
                 ax += (pd - ax) * mu
             else:

@@ -10,7 +10,7 @@ from .. import backend
 from ..autograd import mode
 from ..autograd.policy import policy_of
 from ..tensor import Tensor
-from .optimizer import Optimizer, as_float, check_lr, state_tensor
+from .optimizer import Optimizer, as_float, check_lr, real_view, state_tensor
 
 # state entries that are arrays (or lists of arrays) while stepping, tensors between steps
 _ARRAY_STATE = ("d", "t", "old_dirs", "old_stps", "ro", "H_diag", "prev_flat_grad", "al")
@@ -123,13 +123,14 @@ class LBFGS(Optimizer):
         self._params = self.param_groups[0]["params"]
 
     def _gather_flat_grad(self, xp):
-        return xp.concatenate([p._grad._data.reshape(-1) if p._grad is not None else
-                               xp.zeros(p._data.size, dtype=p._data.dtype) for p in self._params])
+        # (a complex parameter as pairs of reals, as PyTorch's)
+        return xp.concatenate([real_view(p._grad._data).reshape(-1) if p._grad is not None else
+                               xp.zeros(real_view(p._data).size, dtype=p._data.real.dtype) for p in self._params])
 
     def _add_grad(self, step_size, update) -> None:
         offset = 0
         for p in self._params:
-            pd = p._data
+            pd = real_view(p._data)
             pd += step_size * update[offset:offset + pd.size].reshape(pd.shape)
             offset += pd.size
             p._bump()

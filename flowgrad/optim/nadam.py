@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import backend
 from ..autograd.policy import policy_of
 from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
-                        step_state, update_moments, zeros_state)
+                        real_view, step_state, update_moments, zeros_state)
 
 
 class NAdam(Optimizer):
@@ -40,7 +40,7 @@ class NAdam(Optimizer):
             state["step"]._data += 1
             step = float(state["step"]._data)
             bias_correction2 = 1 - beta2 ** step
-            pd = p._data
+            pd = real_view(p._data)
             g = decay_weight(pd, g, lr, wd, decoupled)
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))

@@ -33,6 +33,15 @@ def state_tensor(param: Tensor, arr) -> Tensor:
     return type(param)._out_cls._make(arr)
 
 
+def real_view(arr):
+    """How PyTorch's optimizers update a complex parameter, its gradient and its state: as pairs of
+    reals (`view_as_real`), a float view of shape (..., 2) sharing the array's memory. Other arrays
+    as they are."""
+    if arr.dtype.kind != "c":
+        return arr
+    return arr[..., None].view(arr.real.dtype)
+
+
 def zeros_state(param: Tensor) -> Tensor:
     d = param._data
     return state_tensor(param, backend.namespace(d).zeros_like(d))
@@ -72,7 +81,7 @@ def init_moments(state: dict, p: Tensor) -> None:
 def update_moments(state: dict, g, beta1: float, beta2: float):
     """exp_avg <- lerp(exp_avg, g, 1 - beta1), exp_avg_sq <- beta2 exp_avg_sq + (1 - beta2) g^2,
     in place; returns both arrays."""
-    ea, eas = state["exp_avg"]._data, state["exp_avg_sq"]._data
+    ea, eas = real_view(state["exp_avg"]._data), real_view(state["exp_avg_sq"]._data)
     lerp_(ea, g, 1 - beta1)
     eas *= beta2
     eas += (1 - beta2) * (g * g)
@@ -198,8 +207,6 @@ class Optimizer:
                 raise policy.errors.optim_not_tensor(type=_typename(p))
             if not self.defaults.get("differentiable", None) and not (p._grad_fn is None or p.retains_grad):
                 raise policy.errors.optim_nonleaf()
-            if p._data.dtype.kind == "c" and not self.complex_params:
-                raise policy.errors.complex_unsupported(op=f"{type(self).__name__} with complex parameters")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
                 raise policy.errors.optim_required(name=name)
@@ -246,10 +253,6 @@ class Optimizer:
             hook(self, (), {})
         return loss
 
-    # whether the update is right for complex parameters as it stands (linear in the gradient: SGD);
-    # an elementwise nonlinear one (Adam's squares) would need PyTorch's view as real pairs
-    complex_params = False
-
     def _update_group(self, group: dict) -> None:
         raise NotImplementedError
 
@@ -265,11 +268,12 @@ class Optimizer:
 
     def _param_steps(self, group: dict):
         """(param, grad array, lr, weight decay) for each parameter of the group that has a
-        gradient; the gradient negated where the group maximizes."""
+        gradient; the gradient negated where the group maximizes, a complex one as pairs of reals
+        (`real_view`: the update views the parameter and its state so too)."""
         group_lr, group_wd = as_float(group["lr"]), group.get("weight_decay", 0)
         maximize = group.get("maximize", False)
         for p, g in self._grads(group):
-            yield p, (-g if maximize else g), self._param_lr(p, group_lr), self._param_decay(p, group_wd)
+            yield p, real_view(-g if maximize else g), self._param_lr(p, group_lr), self._param_decay(p, group_wd)
 
     def _param_lr(self, p: Tensor, lr: float) -> float:
         """The learning rate that updates `p` (a facade may scale the group's per parameter)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import backend
 from ..autograd.policy import policy_of
 from .optimizer import (Optimizer, as_float, bump_all, check_adam_arguments, check_built_options, decay_weight,
-                        init_moments, update_moments)
+                        init_moments, real_view, update_moments)
 
 
 class RAdam(Optimizer):
@@ -30,7 +30,7 @@ class RAdam(Optimizer):
                 init_moments(state, p)
             state["step"]._data += 1
             step = float(state["step"]._data)
-            pd = p._data
+            pd = real_view(p._data)
             g = decay_weight(pd, g, lr, wd, decoupled)
             ea, eas = update_moments(state, g, beta1, beta2)
             bias_correction1 = 1 - beta1 ** step

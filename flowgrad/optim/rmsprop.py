@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, bump_all, check_built_options, lerp_, step_state, zeros_state
+from .optimizer import Optimizer, as_float, bump_all, check_built_options, lerp_, real_view, step_state, zeros_state
 
 
 class RMSprop(Optimizer):
@@ -48,22 +48,22 @@ class RMSprop(Optimizer):
                 if centered or all_buffers:
                     state["grad_avg"] = zeros_state(p)
             state["step"]._data += 1
-            pd = p._data
+            pd = real_view(p._data)
             xp = backend.namespace(pd)
             if wd != 0:
                 g = g + wd * pd
-            sq = state["square_avg"]._data
+            sq = real_view(state["square_avg"]._data)
             sq *= alpha
             sq += (1 - alpha) * (g * g)
             if centered:
-                ga = state["grad_avg"]._data
+                ga = real_view(state["grad_avg"]._data)
                 lerp_(ga, g, 1 - alpha)
                 avg = sq - ga * ga
             else:
                 avg = sq
             avg = xp.sqrt(avg + eps) if eps_inside_sqrt else xp.sqrt(avg) + eps
             if momentum > 0 or all_buffers:
-                buf = state["momentum_buffer"]._data
+                buf = real_view(state["momentum_buffer"]._data)
                 buf *= momentum
                 if lr_in_buffer:
                     buf += lr * (g / avg)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, bump_all, check_built_options, check_lr, state_tensor, step_state, zeros_state
+from .optimizer import (Optimizer, bump_all, check_built_options, check_lr, real_view, state_tensor, step_state,
+                        zeros_state)
 
 
 class Rprop(Optimizer):
@@ -29,16 +30,18 @@ class Rprop(Optimizer):
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["prev"] = zeros_state(p)
-                d = p._data
-                state["step_size"] = state_tensor(p, backend.namespace(d).full_like(d, lr))
+                d = p._data   # (both parts of a complex step size start at lr)
+                start = lr * (1 + 1j) if d.dtype.kind == "c" else lr
+                state["step_size"] = state_tensor(p, backend.namespace(d).full_like(d, start))
             state["step"]._data += 1
             xp = backend.namespace(g)
-            prev, step_size = state["prev"]._data, state["step_size"]._data
+            prev, step_size = real_view(state["prev"]._data), real_view(state["step_size"]._data)
             sign = xp.sign(g * prev)
             factor = xp.where(sign > 0, etaplus, xp.where(sign < 0, etaminus, 1)).astype(sign.dtype)
             step_size *= factor
             xp.clip(step_size, step_size_min, step_size_max, out=step_size)
             g = xp.where(factor == sign.dtype.type(etaminus), 0, g).astype(g.dtype)
-            p._data -= xp.sign(g) * step_size
+            pd = real_view(p._data)
+            pd -= xp.sign(g) * step_size
             prev[...] = g
             bump_all(state, p)

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 from ..autograd.policy import policy_of
-from .optimizer import Optimizer, as_float, check_built_options, state_tensor
+from .optimizer import Optimizer, as_float, check_built_options, real_view, zeros_state
 
 
 class SGD(Optimizer):
-    complex_params = True   # linear in the gradient: right for complex parameters as written
 
     def __init__(self, params, lr=1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
                  nesterov: bool = False, *, maximize: bool = False, foreach=None, differentiable: bool = False,
@@ -30,18 +29,21 @@ class SGD(Optimizer):
         momentum, dampening = group["momentum"], group["dampening"]
         nesterov = group["nesterov"]
         for p, g, lr, wd in self._param_steps(group):
+            pd = real_view(p._data)
             if wd != 0:
-                g = g + wd * p._data
+                g = g + wd * pd
             if momentum != 0:
                 state = self.state[p]
                 buf = state.get("momentum_buffer")
                 if buf is None:
-                    buf = state["momentum_buffer"] = state_tensor(p, g.copy())
+                    buf = state["momentum_buffer"] = zeros_state(p)   # (p's dtype, g as real pairs)
+                    real_view(buf._data)[...] = g
                 else:
-                    b = buf._data
+                    b = real_view(buf._data)
                     b *= momentum
                     b += (1 - dampening) * g
                     buf._bump()
-                g = g + momentum * buf._data if nesterov else buf._data
-            p._data -= lr * g
+                b = real_view(buf._data)
+                g = g + momentum * b if nesterov else b
+            pd -= lr * g
             p._bump()

@@ -12,7 +12,7 @@ from ..ops import indexing as I
 
 
 def atan(x, name=None):
-    return _kit.atan(x)
+    return _ops.atan(x)
 
 
 def lerp(x, y, weight, name=None):

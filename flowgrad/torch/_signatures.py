@@ -22,7 +22,8 @@ FUNCTIONS = {
     "polygamma": "n, input, *, out=None",
     "xlogy": "input, other, *, out=None",
     **{name: _UNARY_OUT for name in (
-        "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "deg2rad", "rad2deg", "frac", "sgn",
+        "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "asinh", "arcsinh", "acosh",
+        "arccosh", "atanh", "arctanh", "deg2rad", "rad2deg", "frac", "sgn",
         "signbit", "bitwise_not", "angle", "conj_physical")},
     **{name: "input" for name in ("real", "imag", "conj", "resolve_conj", "view_as_real", "view_as_complex")},
     "complex": "real, imag, *, out=None",

@@ -95,6 +95,10 @@ for _name, _dom in [("exp", "away"), ("log", "pos"), ("sin", "away"), ("cos", "a
                     ("log10", "pos"), ("erf", "away"), ("sign", "away"), ("round", "away"), ("floor", "away"),
                     ("ceil", "away"), ("trunc", "away"), ("lgamma", "pos"), ("digamma", "pos")]:
     C(_name, (lambda n: lambda T, a: getattr(T, n)(a))(_name), [(2, 3)], _dom)
+for _name, _dom in [("asin", "unit"), ("acos", "unit"), ("atan", "away"), ("sinh", "away"), ("cosh", "away"),
+                    ("asinh", "away"), ("atanh", "unit")]:
+    C(_name, (lambda n: lambda T, a: getattr(T, n)(a))(_name), [(2, 3)], _dom)
+C("acosh", lambda T, a: T.acosh(a + 1.0), [(2, 3)], "pos")
 C("round_decimals", lambda T, a: T.round(a, decimals=2), [(2, 3)])
 C("square", lambda T, a: T.square(a), [(2, 3)])
 C("polygamma", lambda T, a: T.polygamma(2, a) + a.polygamma(0), [(2, 3)], "pos")
@@ -462,6 +466,25 @@ C("complex_var_std_norm", lambda T, a: (a.var(1), a.std(), a.norm(), T.linalg.ve
   "complex")
 C("complex_sum_mean", lambda T, a: (a.sum(0), a.mean()), [(2, 3)], "complex")
 C("complex_cast", lambda T, x: x.to(T.complex128) * (1 + 2j), [(2, 3)])
+C("complex_tanh_sigmoid", lambda T, a: (T.tanh(a), T.sigmoid(a)), [(2, 3)], "complex")
+C("complex_inverse_trig", lambda T, a: (T.asin(a), T.acos(a), T.atan(a)), [(2, 3)], "complex")
+C("complex_hyperbolic", lambda T, a: (T.sinh(a), T.cosh(a), T.asinh(a), T.acosh(a), T.atanh(a)), [(2, 3)],
+  "complex")
+C("complex_logsumexp", lambda T, a: (T.logsumexp(a, 1), T.logsumexp(a, (0, 1), keepdim=True)), [(2, 3)], "complex")
+C("complex_prod", lambda T, a: (a.prod(), a.prod(1, keepdim=True)), [(2, 3)], "complex")
+C("complex_prod_with_zero", lambda T, a: (a * T.tensor([[1, 0, 1], [1, 1, 1]], dtype=T.complex128)).prod(1),
+  [(2, 3)], "complex")
+C("complex_cumprod", lambda T, a: a.cumprod(1), [(2, 4)], "complex")
+C("complex_cumprod_zeros", lambda T, a: (a * T.tensor([[1, 0, 1, 1]], dtype=T.complex128)).cumprod(1), [(2, 4)],
+  "complex")
+C("complex_pow_tensor", lambda T, a, b: a ** b, [(2, 3), (2, 3)], "complex")
+C("complex_pow_real_base", lambda T, r, b: r ** b, [(2, 3), (2, 3)], ["pos", "complex"])
+C("complex_pow_real_exponent", lambda T, a, r: a ** r, [(2, 3), (3,)], ["complex", "away"])
+C("complex_rpow", lambda T, b: 2.0 ** b + (-1.5) ** b, [(2, 3)], "complex")
+C("complex_square_reciprocal", lambda T, a: T.square(a) + T.reciprocal(a), [(2, 3)], "complex")
+C("complex_sum_dims_views", lambda T, a: (a.sum((0, 2)), a.transpose(0, 1).reshape(6, 2), a.permute(2, 0, 1)[0]),
+  [(2, 3, 2)], "complex")
+C("complex_pad", lambda T, a: F(T).pad(a, (1, 2)), [(2, 3)], "complex")
 
 CASE_IDS = [c.id for c in CASES]
 CASE_BY_ID = {c.id: c for c in CASES}

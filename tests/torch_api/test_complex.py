@@ -166,6 +166,21 @@ CASES = {
     "view_as_real": lambda T, a, b: T.view_as_real(a * b),
     "stack_index": lambda T, a, b: T.stack([a, b])[:, 1:] * a[:2],
     "where": lambda T, a, b: T.where(T.tensor([True, False, True]), a, b) * a,
+    "tanh_sigmoid": lambda T, a, b: T.tanh(a) * b.sigmoid(),
+    "asin_acos_atan": lambda T, a, b: T.asin(a) + T.arccos(b) * a.atan(),
+    "sinh_cosh": lambda T, a, b: T.sinh(a) - b.cosh(),
+    "asinh_acosh_atanh": lambda T, a, b: T.asinh(a) + T.acosh(b) * T.arctanh(a),
+    "logsumexp": lambda T, a, b: T.logsumexp(T.stack([a, b]), 0) + T.logsumexp(a, 0, keepdim=True),
+    "prod": lambda T, a, b: a.prod() * b + T.stack([a, b]).prod(0),
+    "prod_zero": lambda T, a, b: (a * T.tensor([1, 0, 1])).prod() + (b * T.tensor([0, 1, 1])).prod(0),
+    "cumprod": lambda T, a, b: (a * b).cumprod(0) + (a * T.tensor([1, 0, 1])).cumprod(0),
+    "pow_tensor": lambda T, a, b: a ** b,
+    "pow_real_base": lambda T, a, b: T.tensor([1.5, -2.0, 0.5]) ** b + 2.0 ** a + (-1.5) ** b,
+    "pow_real_exponent": lambda T, a, b: a ** T.tensor([1.5, 2.0, -0.5]),
+    "square": lambda T, a, b: T.square(a) * b,
+    "sum_dims": lambda T, a, b: (a.reshape(3, 1) * b).sum(1) + (a.reshape(1, 3, 1) * b).sum((0, 2)),
+    "views": lambda T, a, b: (a.reshape(3, 1) * b).t().transpose(0, 1).permute(1, 0).flatten()[:3] * b,
+    "pad": lambda T, a, b: T.nn.functional.pad(a * b, (1, 2)),
 }
 
 
@@ -324,11 +339,85 @@ def test_sgd_on_complex_parameters():
     np.testing.assert_allclose(results[0], results[1], rtol=1e-5, atol=1e-6)
 
 
-def test_optimizers_not_built_for_complex_parameters_refuse_them(ftorch):
-    w = ftorch.tensor(Z, requires_grad=True)
-    for make in (ftorch.optim.Adam, ftorch.optim.AdamW, ftorch.optim.RMSprop, ftorch.optim.Adagrad):
-        _raises(lambda: make([w]), NotImplementedError,
-                f"{make.__name__} with complex parameters is not implemented for complex tensors in flowgrad")
+OPTIMIZERS = {
+    "Adam": lambda O, ps: O.Adam(ps, lr=0.05, weight_decay=0.01),
+    "Adam_amsgrad_maximize": lambda O, ps: O.Adam(ps, lr=0.05, amsgrad=True, maximize=True),
+    "AdamW": lambda O, ps: O.AdamW(ps, lr=0.05),
+    "RMSprop": lambda O, ps: O.RMSprop(ps, lr=0.01, weight_decay=0.01),
+    "RMSprop_centered_momentum": lambda O, ps: O.RMSprop(ps, lr=0.01, momentum=0.9, centered=True),
+    "Adagrad": lambda O, ps: O.Adagrad(ps, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.5),
+    "Adadelta": lambda O, ps: O.Adadelta(ps, lr=1.0, weight_decay=0.01),
+    "Adamax": lambda O, ps: O.Adamax(ps, lr=0.05),
+    "NAdam": lambda O, ps: O.NAdam(ps, lr=0.05, weight_decay=0.01),
+    "NAdam_decoupled": lambda O, ps: O.NAdam(ps, lr=0.05, weight_decay=0.01, decoupled_weight_decay=True),
+    "RAdam": lambda O, ps: O.RAdam(ps, lr=0.05),
+    "ASGD": lambda O, ps: O.ASGD(ps, lr=0.05, t0=2),
+    "Rprop": lambda O, ps: O.Rprop(ps, lr=0.05),
+    "SGD": lambda O, ps: O.SGD(ps, lr=0.02, momentum=0.9, weight_decay=0.01, nesterov=True),
+}
+
+
+def _complex_loss(T, w, r):
+    return (((w * T.tensor(W)) - 1).abs() ** 2).sum() + ((r * w[:2]).abs() ** 3).sum()
+
+
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_optimizers_on_complex_parameters(name):
+    """PyTorch's optimizers update a complex parameter as pairs of reals (view_as_real): parameters
+    and state after each of several steps as real torch's, a real parameter beside it."""
+    import torch as real_torch
+    import flowgrad.torch as ft
+    runs = []
+    for T in (ft, real_torch):
+        w = T.tensor(Z, requires_grad=True)
+        r = T.tensor([0.5, -1.5], requires_grad=True)
+        opt = OPTIMIZERS[name](T.optim, [w, r])
+        steps = []
+        for _ in range(6):
+            opt.zero_grad()
+            _complex_loss(T, w, r).backward()
+            opt.step()
+            state = {k: _np(v) for k, v in opt.state[w].items() if T.is_tensor(v)}
+            steps.append((_np(w), _np(r), state))
+        assert w.dtype == T.complex64 and all(v.dtype == T.complex64 for k, v in opt.state[w].items()
+                                              if T.is_tensor(v) and v.dim())
+        runs.append(steps)
+    for (w1, r1, s1), (w2, r2, s2) in zip(*runs):
+        np.testing.assert_allclose(w1, w2, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(r1, r2, rtol=1e-5, atol=1e-6)
+        assert s1.keys() == s2.keys()
+        for k in s1:
+            np.testing.assert_allclose(s1[k], s2[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_lbfgs_on_complex_parameters():
+    import torch as real_torch
+    import flowgrad.torch as ft
+    results = []
+    for T in (ft, real_torch):
+        w = T.tensor(Z, dtype=T.complex128, requires_grad=True)
+        r = T.tensor([0.5, -1.5], dtype=T.float64, requires_grad=True)
+        opt = T.optim.LBFGS([w, r], lr=0.5, max_iter=5, line_search_fn="strong_wolfe")
+
+        def closure():
+            opt.zero_grad()
+            loss = (((w * T.tensor(W, dtype=T.complex128)) - 1).abs() ** 2).sum() + ((r - w[:2].real) ** 2).sum()
+            loss.backward()
+            return loss
+        for _ in range(2):
+            opt.step(closure)
+        results.append((_np(w), _np(r)))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+def test_adafactor_refuses_complex_parameters(torch):
+    w = torch.tensor(Z, requires_grad=True)
+    r = torch.tensor([0.5, -1.5], requires_grad=True)
+    opt = torch.optim.Adafactor([r, w], lr=0.05)
+    _complex_loss(torch, w, r).backward()
+    _raises(opt.step, RuntimeError, "Adafactor does not support complex parameters")
+    np.testing.assert_array_equal(_np(r), np.array([0.5, -1.5], dtype=np.float32))   # nothing updated
 
 
 # ---------------------------------------------------------------------------------------- refusals
@@ -423,6 +512,20 @@ REFUSALS = {
                      "For complex Tensors, both grad_output and output are required to have the same dtype. "
                      "Mismatch in dtype: grad_output[0] has a dtype of torch.complex64 and output[0] has a dtype of "
                      "torch.float32."),
+    "silu_grad": (lambda T, z: T.nn.functional.silu(z.requires_grad_()), RuntimeError,
+                  "silu does not support automatic differentiation for outputs with complex dtype."),
+    "nan_to_num_grad": (lambda T, z: T.nan_to_num(z.requires_grad_()), RuntimeError,
+                        "nan_to_num does not support automatic differentiation for outputs with complex dtype."),
+    "gelu": (lambda T, z: T.nn.functional.gelu(z), NotImplementedError,
+             "\"GeluKernelImpl\" not implemented for 'ComplexFloat'"),
+    "mish": (lambda T, z: T.nn.functional.mish(z), NotImplementedError, "\"mish_cpu\" not implemented for 'ComplexFloat'"),
+    "logsigmoid": (lambda T, z: T.nn.functional.logsigmoid(z), NotImplementedError,
+                   "\"log_sigmoid_cpu\" not implemented for 'ComplexFloat'"),
+    "log_softmax": (lambda T, z: T.log_softmax(z, 0), NotImplementedError,
+                    "\"log_softmax_lastdim_kernel_impl\" not implemented for 'ComplexFloat'"),
+    "xlogy": (lambda T, z: T.xlogy(z, z), NotImplementedError, "\"xlogy_cpu\" not implemented for 'ComplexFloat'"),
+    "xlogy_real_by_complex": (lambda T, z: T.xlogy(T.ones(3), 1j), NotImplementedError,
+                              "\"xlogy_cpu\" not implemented for 'ComplexFloat'"),
     "implicit_seed": (lambda T, z: (z.requires_grad_() * 2).sum().backward(), RuntimeError,
                       "grad can be implicitly created only for real scalar outputs but got torch.complex64"),
 }
@@ -436,19 +539,53 @@ def test_refusals_as_pytorch(torch, name):
     np.testing.assert_array_equal(_np(z), np.array(Z, dtype=np.complex64))   # nothing written
 
 
-def test_not_built_ops_name_themselves(ftorch):
-    """What PyTorch computes for complex numbers but flowgrad does not build is refused, never
-    computed wrongly: in the forward, or (for a forward that runs) when its gradient is recorded."""
-    z = ftorch.tensor(Z)
-    for fn, op in ((ftorch.tanh, "tanh"), (ftorch.sigmoid, "sigmoid"),
-                   (lambda t: ftorch.logsumexp(t, 0), "logsumexp"), (ftorch.nan_to_num, "nan_to_num")):
-        _raises(lambda: fn(z), NotImplementedError, f"{op} is not implemented for complex tensors in flowgrad")
-    np.testing.assert_allclose(_np(z.prod()), np.prod(np.array(Z, dtype=np.complex64)), rtol=1e-6)
-    zg = ftorch.tensor(Z, requires_grad=True)
-    _raises(lambda: zg * 1 ** zg, NotImplementedError,
-            "the gradient of pow with a tensor exponent is not implemented for complex tensors in flowgrad")
-    _raises(lambda: zg.prod(), NotImplementedError,
-            "ProdBackward0: the gradient of this op is not implemented for complex tensors in flowgrad")
+def test_not_built_gradients_name_themselves(ftorch):
+    """What PyTorch differentiates for complex numbers but flowgrad does not build is refused when its
+    gradient would be recorded, never computed wrongly; the forward runs."""
+    m = ftorch.tensor([Z[:2], W[:2]], requires_grad=True)
+    _raises(lambda: ftorch.linalg.inv(m), NotImplementedError,
+            "LinalgInvExBackward0: the gradient of this op is not implemented for complex tensors in flowgrad")
+    np.testing.assert_allclose(_np(ftorch.linalg.inv(m.detach())), np.linalg.inv(np.array([Z[:2], W[:2]])),
+                               rtol=1e-5)
+
+
+NONFINITE = [complex(float("nan"), float("inf")), complex(float("-inf"), 1), 1 - 2j]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("kwargs", [{}, {"nan": 2.0, "posinf": 3.0}, {"neginf": -1.0}])
+def test_nan_to_num_replaces_each_part(torch, dtype, kwargs):
+    z = torch.tensor(NONFINITE, dtype=getattr(torch, dtype))
+    out = torch.nan_to_num(z, **kwargs)
+    assert out.dtype == z.dtype
+    want = np.nan_to_num(np.array(NONFINITE, dtype=dtype), **{"nan": 0.0, **kwargs})
+    np.testing.assert_array_equal(_np(out), want)
+
+
+def test_silu_forward_without_grad(torch):
+    z = torch.tensor(Z)
+    out = torch.nn.functional.silu(z)
+    assert out.dtype == torch.complex64
+    zn = np.array(Z, dtype=np.complex64)
+    np.testing.assert_allclose(_np(out), zn / (1 + np.exp(-zn)), rtol=1e-6)
+
+
+EDGE = [0j, 1 + 0j, -1 + 0j, 2 + 0j, -2 + 0j, 2j, -2j, 0.5 - 0j, 1e-3 + 1e3j, -30 + 0.5j, 30 - 0.5j, 400 + 1j,
+        complex(float("inf"), 1), complex(1, float("nan"))]
+
+
+@pytest.mark.parametrize("name", ["tanh", "sigmoid", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+                                  "atanh", "reciprocal", "square", "exp", "log", "sqrt"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_unary_values_at_branch_cuts_and_extremes(name, dtype):
+    """Values where the branch cuts and overflow decide, compared with real torch (NaNs where it has
+    NaNs, in either part)."""
+    import torch as real_torch
+    import flowgrad.torch as ft
+    got = [_np(getattr(T, name)(T.tensor(EDGE, dtype=getattr(T, dtype)))) for T in (ft, real_torch)]
+    for part in (np.real, np.imag):
+        np.testing.assert_allclose(part(got[0]), part(got[1]), rtol=2e-6 if dtype == "complex64" else 1e-12,
+                                   atol=1e-30)
 
 
 def test_gradcheck_supports_complex(ftorch):
