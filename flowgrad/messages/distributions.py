@@ -33,6 +33,19 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dist_independent_ndims": (ValueError, "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
                                            "actual {ndims} vs {batch}"),
     "dist_enumerate_product": (NotImplementedError, "Enumeration over cartesian product is not implemented"),
+    "transform_cache_size": (ValueError, "cache_size must be 0 or 1"),
+    "transform_event_dim": (ValueError, "Please use either .domain.event_dim or .codomain.event_dim"),
+    "transform_with_cache": (NotImplementedError, "{cls}.with_cache is not implemented"),
+    "transform_too_few_dims": (ValueError, "Too few dimensions on input"),
+    "transform_reshape_numel": (ValueError, "in_shape, out_shape have different numbers of elements"),
+    "transform_reshape_mismatch": (ValueError, "Shape mismatch: expected {got} but got {expected}"),
+    "transformed_list_items": (ValueError, "transforms must be a Transform or a list of Transforms"),
+    "transformed_not_list": (ValueError, "transforms must be a Transform or list, but was {transforms}"),
+    "transformed_base_shape": (ValueError, "base_distribution needs to have shape with size at least {ndim}, but got "
+                                           "{shape}."),
+    "constraint_register_type": (TypeError, "Expected constraint to be either a Constraint subclass or instance, but "
+                                            "got {constraint}"),
+    "constraint_no_transform": (NotImplementedError, "Cannot transform {name} constraints"),
     "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
     "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
                                                          "families cannot                             be computed "
