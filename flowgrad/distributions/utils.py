@@ -97,9 +97,9 @@ def standard_exponential(shape, like: Tensor) -> Tensor:
     return like._new(creation.standard_exponential_like(_shaped(like, shape)))
 
 
-def standard_gamma(concentration: Tensor) -> Tensor:
-    """Gamma(concentration, 1) draws, one per element (not differentiable)."""
-    return concentration._new(creation.standard_gamma_like(concentration._data))
+def binomial(count: Tensor, probs: Tensor) -> Tensor:
+    """Binomial(count, probs) draws, one per element (not differentiable)."""
+    return probs._new(creation.binomial_like(count._data, probs._data))
 
 
 def poisson(rate: Tensor) -> Tensor:

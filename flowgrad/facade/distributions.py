@@ -25,7 +25,13 @@ SUBMODULES = {"distribution": ("Distribution",), "exp_family": ("ExponentialFami
               "logistic_normal": ("LogisticNormal",), "half_normal": ("HalfNormal",),
               "half_cauchy": ("HalfCauchy",), "gumbel": ("Gumbel",), "weibull": ("Weibull",), "pareto": ("Pareto",),
               "kumaraswamy": ("Kumaraswamy",), "relaxed_bernoulli": ("LogitRelaxedBernoulli", "RelaxedBernoulli"),
-              "relaxed_categorical": ("ExpRelaxedCategorical", "RelaxedOneHotCategorical")}
+              "relaxed_categorical": ("ExpRelaxedCategorical", "RelaxedOneHotCategorical"),
+              "chi2": ("Chi2",), "studentT": ("StudentT",), "binomial": ("Binomial",),
+              "negative_binomial": ("NegativeBinomial",), "multinomial": ("Multinomial",),
+              "one_hot_categorical": ("OneHotCategorical", "OneHotCategoricalStraightThrough"),
+              "continuous_bernoulli": ("ContinuousBernoulli",), "von_mises": ("VonMises",),
+              "lowrank_multivariate_normal": ("LowRankMultivariateNormal",),
+              "mixture_same_family": ("MixtureSameFamily",)}
 
 
 def _derive(neutrals, module: str, Tensor: type) -> dict:
