@@ -15,7 +15,7 @@ from ._declare import OpNode, derivative, edge, identity, recording, save, save_
 from ..tensor import Tensor
 
 from . import elementwise, shape, complex_numbers, indexing, reduction, linalg, nn, special
-from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell
+from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell, random_grads
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .complex_numbers import *  # noqa: F401,F403
@@ -32,6 +32,7 @@ from .einsum_notation import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 from .rnn_cell import *  # noqa: F401,F403
+from .random_grads import *  # noqa: F401,F403
 
 for _mod in (elementwise, reduction, shape, complex_numbers, indexing, linalg, nn, index_ops, cumulative, search, sets,
              tiling, special):

@@ -536,6 +536,12 @@ UNREACHED = {
     "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
                                 "backward raises (tests/torch_api/test_argument_checks.py)",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
+    "random_grads.StandardGammaBackward0": "a random draw: finite differences redraw it; its implicit gradient is "
+                                           "compared with PyTorch's in tests/distributions",
+    "random_grads.DirichletBackward": "as StandardGammaBackward0, for Dirichlet draws",
+    "random_grads.StandardGammaGradBackward0": "PyTorch implements no derivative of its gamma-gradient "
+                                               "approximation: its backward raises (tests/distributions)",
+    "random_grads.DirichletGradBackward0": "as StandardGammaGradBackward0, for Dirichlet draws",
 }
 
 
