@@ -29,7 +29,7 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
        "var_mean", "where", "count_nonzero", "addmm", "swapaxes", "hstack", "vstack", "broadcast_to", "median",
         "max", "min", "all", "any", "index_add", "index_copy", "index_fill", "scatter_reduce", "cumprod", "cummax",
         "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
-        "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv")
+        "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv", "diagonal")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
            "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne"}

@@ -92,6 +92,7 @@ FUNCTIONS = {
     "transpose": "input, dim0, dim1",
     "swapaxes": "input, axis0, axis1",
     "movedim": "input, source, destination",
+    "diagonal": "input, offset=0, dim1=0, dim2=1",
     "narrow": "input, dim, start, length",
     "select": "input, dim, index",
     "tile": "input, dims",

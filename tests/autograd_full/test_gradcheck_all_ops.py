@@ -276,6 +276,10 @@ C("mv", lambda T, a, b: T.mv(a, b), [(2, 3), (3,)])
 C("outer", lambda T, a, b: T.outer(a, b), [(2,), (3,)])
 C("einsum", lambda T, a, b: T.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)])
 C("einsum_ellipsis_diagonal", lambda T, a, b: T.einsum("...ii,...i->...i", a, b), [(2, 3, 3), (3,)])
+# a contraction whose permuted operand reshapes as a strided view (ReshapeAliasBackward0)
+C("einsum_diagonal_contracted", lambda T, a, b: T.einsum("ii,ij->j", a, b), [(3, 3), (3, 4)])
+C("einsum_three_operands", lambda T, a, b, c: T.einsum("bn,anm,bm->ba", a, b, c), [(2, 3), (4, 3, 5), (2, 5)])
+C("diagonal", lambda T, a: T.diagonal(a, 1, 2, 0), [(3, 2, 4)])
 for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
     # PyTorch implements no double backward of cdist
     C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)
