@@ -21,6 +21,8 @@ FUNCTIONS = {
         "logical_not", "msort", "lgamma", "digamma", "erfinv")},
     "polygamma": "n, input, *, out=None",
     "xlogy": "input, other, *, out=None",
+    "logaddexp": "input, other, *, out=None", "logaddexp2": "input, other, *, out=None",
+    "logcumsumexp": "input, dim, *, out=None",
     **{name: _UNARY_OUT for name in (
         "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "asinh", "arcsinh", "acosh",
         "arccosh", "atanh", "arctanh", "deg2rad", "rad2deg", "frac", "sgn",
@@ -94,6 +96,7 @@ FUNCTIONS = {
     "transpose": "input, dim0, dim1",
     "swapaxes": "input, axis0, axis1",
     "movedim": "input, source, destination",
+    "diagonal": "input, offset=0, dim1=0, dim2=1",
     "narrow": "input, dim, start, length",
     "select": "input, dim, index~",
     "tile": "input, dims",
@@ -176,7 +179,7 @@ FUNCTIONS = {
 WRITES_OUT = frozenset((
     "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt",
     "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "remainder",
-    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones"))
+    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones", "cumprod", "logaddexp", "logaddexp2"))
 
 # Tensor methods: the parameters after `self`
 _MEMORY_FORMAT = "*, memory_format=None"
@@ -189,6 +192,7 @@ METHODS = {
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
     "div": "other, *, rounding_mode=None", "divide": "other, *, rounding_mode=None",
     "dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2", "pow": "exponent", "xlogy": "other",
+    "logaddexp": "other", "logaddexp2": "other", "logcumsumexp": "dim",
     "gather": "dim, index, *, sparse_grad=False",
     "where": "condition, other",
     "broadcast_to": "size",
@@ -240,7 +244,7 @@ METHODS = {
     "scatter_reduce": "dim, index, src, reduce, *, include_self=True",
     "scatter_reduce_": "dim, index, src, reduce, *, include_self=True",
     "repeat_interleave": "repeats~, dim=None, *, output_size=None",
-    "cumprod_": "dim, dtype=None",
+    "cumprod_": "dim, dtype=None", "cumsum_": "dim, dtype=None",
 }
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)
