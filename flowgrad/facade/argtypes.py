@@ -22,6 +22,7 @@ import functools
 import inspect
 import linecache
 import os
+import types
 from typing import Callable
 
 import numpy as np
@@ -245,21 +246,36 @@ def _deliberate(exc: BaseException) -> bool:
     return linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).lstrip().startswith("raise")
 
 
+def _parameter_names(fn: Callable) -> tuple | None:
+    """The names `inspect.signature(fn)` lists, in its order (read off the code object of a plain
+    function, which costs nothing); None where there is no signature."""
+    code = getattr(fn, "__code__", None)
+    if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__") and code is not None:
+        n, k, flags, names = code.co_argcount, code.co_kwonlyargcount, code.co_flags, code.co_varnames
+        star = (names[n + k],) if flags & inspect.CO_VARARGS else ()
+        stars = (names[n + k + len(star)],) if flags & inspect.CO_VARKEYWORDS else ()
+        return names[:n] + star + names[n:n + k] + stars
+    try:
+        return tuple(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
 def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, method: bool = False,
           options: tuple = ()) -> Callable:
     """`fn`, raising PyTorch's TypeError in place of its own failure when an argument is mistyped or
     an explicit None refused (worded from `options`, PyTorch's overloads, where given); `fn` itself
     where no parameter has a kind in `kinds` and no overloads are given."""
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
+    names = _parameter_names(fn)
+    if names is None:
         return fn
-    names = list(sig.parameters)[1:] if method else list(sig.parameters)
-    if not any(n in kinds for n in names) and not options:
+    if not any(n in kinds for n in (names[1:] if method else names)) and not options:
         return fn
+    sig = None      # inspected when a call first fails (importing flowgrad inspects nothing)
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
+        nonlocal sig
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
@@ -269,6 +285,7 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
             if refused is not None and options:
                 err = parser_error(name, options, args[1:] if method else args, kwargs, policy, Tensor, dtype_cls)
             else:
+                sig = sig or inspect.signature(fn)
                 err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method, refused)
             if err is None:
                 raise
@@ -288,14 +305,18 @@ def guard_all(namespace, names, kinds: dict, policy, Tensor, dtype_cls, method: 
     get = namespace.get if isinstance(namespace, dict) else (lambda n: getattr(namespace, n, None))
     put = namespace.__setitem__ if isinstance(namespace, dict) else (lambda n, v: setattr(namespace, n, v))
     home = namespace.get("__name__") if isinstance(namespace, dict) else None
-    overrides = overrides or {}
+    by_function = {}
+    for key, kind in (overrides or {}).items():
+        function, _, parameter = key.partition(".")
+        by_function.setdefault(function, {})[parameter] = kind
+    checked_kinds = {k: v for k, v in kinds.items() if v is not None}
     guarded = {}
     for n in names:
         fn = get(n)
         if fn is None or not callable(fn) or isinstance(fn, type) or hasattr(fn, "__guarded__"):
             continue
-        own = {k.split(".", 1)[1]: v for k, v in overrides.items() if k.split(".", 1)[0] == n}
-        table = {k: v for k, v in {**kinds, **own}.items() if v is not None}
+        own = by_function.get(n)
+        table = {k: v for k, v in {**kinds, **own}.items() if v is not None} if own else checked_kinds
         new = guard(fn, prefix + n, table, policy, Tensor, dtype_cls, method, (overloads or {}).get(n, ()))
         if new is not fn:
             if home is not None:
