@@ -194,8 +194,9 @@ def ufunc_at(xp, ufunc: str, target, index: tuple, values) -> None:
 
 
 def running(xp, ufunc: str, a, axis: int):
-    """`xp.<ufunc>.accumulate(a, axis=axis)`: the running maximum / minimum. CuPy has no accumulate for
-    them; there a scan by doubling strides computes the same (NaN propagates as in the ufunc)."""
+    """`xp.<ufunc>.accumulate(a, axis=axis)` of an associative ufunc (maximum, minimum, logaddexp).
+    CuPy has no accumulate for them; there a scan by doubling strides computes the same (NaN
+    propagates as in the ufunc; logaddexp's sums may round differently in the last place)."""
     fn = getattr(xp, ufunc)
     try:
         return fn.accumulate(a, axis=axis)

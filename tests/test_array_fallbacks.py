@@ -31,6 +31,7 @@ class _NoAt(_NoAccumulate):
 
 
 _CUPY_LIKE = types.SimpleNamespace(maximum=_NoAccumulate(np.maximum), minimum=_NoAccumulate(np.minimum),
+                                   logaddexp=_NoAccumulate(np.logaddexp),
                                    multiply=_NoAt(np.multiply), moveaxis=np.moveaxis,
                                    ascontiguousarray=np.ascontiguousarray, broadcast_arrays=np.broadcast_arrays,
                                    asarray=np.asarray, ravel_multi_index=np.ravel_multi_index, unique=np.unique,
@@ -62,6 +63,12 @@ def test_ufunc_at_without_at_combines_repeated_positions(order):
     backend.ufunc_at(_CUPY_LIKE, "multiply", target, index, 2.0)     # a number as the values
     np.multiply.at(want, index, 2.0)
     np.testing.assert_allclose(target, want, rtol=1e-15)
+
+
+def test_running_logaddexp_without_accumulate_matches_numpy():
+    a = np.random.default_rng(5).standard_normal((3, 37)) * 20
+    np.testing.assert_allclose(backend.running(_CUPY_LIKE, "logaddexp", a, 1), np.logaddexp.accumulate(a, axis=1),
+                               rtol=1e-14)
 
 
 def test_open_grid_is_numpys_sparse_indices():

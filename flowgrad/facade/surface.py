@@ -122,6 +122,7 @@ def clamp_max(input, max):
 
 
 def hypot(input, other):
+    ops.elementwise.tensors_only("hypot", input, other)
     _no_complex_kernel(input, "hypot_cpu")
     return ops.sqrt(input * input + other * other)
 

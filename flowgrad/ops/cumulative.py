@@ -88,7 +88,7 @@ def logcumsumexp(x, dim):
     dim = normalize_dim(dim, d.ndim)
     xp = backend.namespace(d)
     with backend.quiet(xp):
-        out = x._out_cls._make(xp.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy())
+        out = x._out_cls._make(backend.running(xp, "logaddexp", d, dim) if d.ndim else d.copy())
     if _grad_enabled() and x._requires_grad:
         LogcumsumexpBackward0.record((x,), out, dim)
     return out

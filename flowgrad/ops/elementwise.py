@@ -10,7 +10,7 @@ import numpy as np
 from .. import backend
 from ..autograd.policy import policy_of
 from ..tensor import Tensor
-from ._args import NOT_OPERANDS as _NOT_OPERANDS, binary_arrays, check_same, reraise_broadcast
+from ._args import NOT_OPERANDS as _NOT_OPERANDS, binary_arrays, check_same, reraise_broadcast, typename
 from ._declare import _grad_enabled, derivative, identity, recording, variant
 
 __all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
@@ -270,7 +270,17 @@ MinimumBackward0 = derivative("MinimumBackward0",
                               other=lambda grad, self, other: _split_grad(grad, self > other, self, other))
 
 
+def tensors_only(fn, a, b) -> None:
+    """maximum / minimum / atan2 take two tensors in every framework (a number is refused, not
+    broadcast: its gradient would have nowhere to go)."""
+    for position, (argument, value) in enumerate((("input", a), ("other", b)), 1):
+        if not isinstance(value, Tensor):
+            raise policy_of(a, b).errors.argument_type_at(fn=fn, argument=argument, position=position,
+                                                          expected="Tensor", type=typename(value))
+
+
 def _extremum(node_cls, fn, a, b):
+    tensors_only(fn, a, b)
     cls, x, y, ta, tb = binary_arrays(a, b)
     if (x if hasattr(x, "dtype") else y).dtype.kind == "c":
         raise cls.policy.errors.extremum_complex(op=fn)
@@ -345,6 +355,7 @@ Atan2Backward0 = derivative("Atan2Backward0",
 
 
 def atan2(a, b):
+    tensors_only("atan2", a, b)
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
     dt = (x if hasattr(x, "dtype") else y).dtype
     if dt.kind == "c":

@@ -110,11 +110,20 @@ def remainder(x, y, name=None):
 mod = floor_mod = remainder
 
 
+def _two_tensors(fn, x, y) -> None:
+    for position, (argument, value) in enumerate((("x", x), ("y", y))):
+        if not isinstance(value, _CoreTensor):
+            raise ValueError(f"(InvalidArgument) {fn}(): argument '{argument}' (position {position}) must be Tensor, "
+                             f"but got {type(value).__name__} (at /paddle/paddle/fluid/pybind/eager_utils.cc:1526)")
+
+
 def maximum(x, y, name=None):
+    _two_tensors("maximum", x, y)
     return E.maximum(x, y)
 
 
 def minimum(x, y, name=None):
+    _two_tensors("minimum", x, y)
     return E.minimum(x, y)
 
 

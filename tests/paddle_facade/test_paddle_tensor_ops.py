@@ -3,6 +3,8 @@ cummax / cummin and kron against real paddle 3.3.1 with paddle's argument names:
 and gradients."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,11 @@ def test_histogram_weight_not_built(fpaddle):
     x = fpaddle.to_tensor([1.0, 2.0])
     with pytest.raises(NotImplementedError, match="histogram\\(\\): flowgrad does not support weight="):
         fpaddle.histogram(x, weight=x)
+
+
+@pytest.mark.parametrize("fn", ["maximum", "minimum"])
+def test_maximum_minimum_refuse_a_number(paddle, fn):
+    x = paddle.to_tensor([1.0, 2.0])
+    want = f"(InvalidArgument) {fn}(): argument 'y' (position 1) must be Tensor, but got float"
+    with pytest.raises(ValueError, match=re.escape(want)):
+        getattr(paddle, fn)(x, 2.0)

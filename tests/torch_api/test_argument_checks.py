@@ -442,3 +442,14 @@ def test_division_with_rounding_records_zero_gradients(torch, mode):
     assert x.grad.tolist() == [0., 0.] and y.grad.tolist() == [0., 0.]
     scalar = torch.div(x, 2, rounding_mode=mode)
     assert type(scalar.grad_fn).__name__ == "DivBackward2"
+
+
+@pytest.mark.parametrize("fn", ["maximum", "minimum", "atan2", "hypot"])
+def test_two_tensor_ops_refuse_a_number(torch, fn):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(TypeError, match=re.escape(f"{fn}(): argument 'other' (position 2) must be Tensor, not float")):
+        getattr(torch, fn)(x, 2.0)
+    with pytest.raises(TypeError, match=re.escape(f"{fn}(): argument 'input' (position 1) must be Tensor, not float")):
+        getattr(torch, fn)(2.0, x)
+    getattr(torch, fn)(x, torch.tensor(2.0)).sum().backward()      # two tensors: computed, differentiable
+    assert x.grad.shape == (2,)
