@@ -31,7 +31,8 @@ SUBMODULES = {"distribution": ("Distribution",), "exp_family": ("ExponentialFami
               "one_hot_categorical": ("OneHotCategorical", "OneHotCategoricalStraightThrough"),
               "continuous_bernoulli": ("ContinuousBernoulli",), "von_mises": ("VonMises",),
               "lowrank_multivariate_normal": ("LowRankMultivariateNormal",),
-              "mixture_same_family": ("MixtureSameFamily",)}
+              "mixture_same_family": ("MixtureSameFamily",), "fishersnedecor": ("FisherSnedecor",),
+              "generalized_pareto": ("GeneralizedPareto",), "inverse_gamma": ("InverseGamma",)}
 
 
 def _derive(neutrals, module: str, Tensor: type) -> dict:
