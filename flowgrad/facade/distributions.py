@@ -32,7 +32,8 @@ SUBMODULES = {"distribution": ("Distribution",), "exp_family": ("ExponentialFami
               "continuous_bernoulli": ("ContinuousBernoulli",), "von_mises": ("VonMises",),
               "lowrank_multivariate_normal": ("LowRankMultivariateNormal",),
               "mixture_same_family": ("MixtureSameFamily",), "fishersnedecor": ("FisherSnedecor",),
-              "generalized_pareto": ("GeneralizedPareto",), "inverse_gamma": ("InverseGamma",)}
+              "generalized_pareto": ("GeneralizedPareto",), "inverse_gamma": ("InverseGamma",),
+              "lkj_cholesky": ("LKJCholesky",)}
 
 
 def _derive(neutrals, module: str, Tensor: type) -> dict:

@@ -60,6 +60,17 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                        "`component_distribution.batch_shape`({component})"),
     "dist_mixture_count": (ValueError, "`mixture_distribution component` ({km}) does not equal "
                                        "`component_distribution.batch_shape[-1]` ({kc})"),
+    "dist_items_type": (AssertionError, "All elements of {what} must be {expected} instances"),
+    "dist_lengths": (AssertionError, "lengths ({lengths}) must match {what} ({count})"),
+    "dist_dim_range": (AssertionError, "dim {dim} out of range for {what} with {ndim} dimensions"),
+    "dist_size_length": (AssertionError, "{name}.size({dim}) = {size} must equal length {length}"),
+    "dist_size_count": (AssertionError, "{name}.size({dim}) = {size} must equal len(transforms) {count}"),
+    "dist_tril_size": (ValueError, "The size of last dimension is {size} which cannot be expressed as the lower "
+                                   "triangular part of a square D x D matrix."),
+    "dist_tril_diag": (ValueError, "diag ({diag}) provided is outside [{low}, {high}]."),
+    "dist_not_tril_number": (ValueError, "Input is not a flattened lower-diagonal number"),
+    "dist_not_square": (ValueError, "Input is not square"),
+    "dist_lkj_dim": (ValueError, "Expected dim to be an integer greater than or equal to 2. Found dim={dim}."),
     "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
     "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
                                                          "families cannot                             be computed "

@@ -70,6 +70,8 @@ CASES = {
     "lowrank_mvn_batched": (lambda T, D, m, w, d_: (lambda d: _cat(T, d.log_prob(T.zeros(3, dtype=T.float64)),
                                                                    d.entropy()))(
         D.LowRankMultivariateNormal(T.stack([m, m * 2]), w, d_)), [LOC, W, POS_A]),
+    "lkj_cholesky": (lambda T, D, c, x: D.LKJCholesky(3, c[:2]).log_prob(
+        D.CorrCholeskyTransform()(T.stack([x, x * 0.5]))), [[0.5, 2.0, 0.0], LOC]),
     "mixture_normal": (lambda T, D, p, m, s: (lambda d: _cat(T, d.log_prob(T.tensor([[0.1], [0.6]], dtype=T.float64)),
                                                              d.mean, d.variance, d.cdf(T.tensor(0.3, dtype=T.float64))))(
         D.MixtureSameFamily(D.Categorical(p), D.Normal(m, s))), [UNIT, LOC, SCALE]),
@@ -215,6 +217,8 @@ def test_shapes_reprs_and_expand(torch):
     (lambda T, D: D.StudentT(T.tensor([-1.0])), ValueError,
      "Expected parameter df (Tensor of shape (1,)) of distribution Chi2() to satisfy the constraint "
      "GreaterThan(lower_bound=0.0), but found invalid values:\ntensor([-1.])"),
+    (lambda T, D: D.LKJCholesky(1), ValueError,
+     "Expected dim to be an integer greater than or equal to 2. Found dim=1."),
     (lambda T, D: D.FisherSnedecor(1.0, -2.0), ValueError,
      "Expected parameter concentration (Tensor of shape ()) of distribution Gamma(concentration: -1.0, rate: -2.0) "
      "to satisfy the constraint GreaterThan(lower_bound=0.0), but found invalid values:\n-1.0"),
@@ -302,6 +306,20 @@ def test_sample_statistics(torch, name):
         np.testing.assert_allclose(x.var(0), var, rtol=0.06, atol=0.01)
     torch.manual_seed(0)
     assert bool((build(torch, torch.distributions).sample((40000,)) == s).all())
+
+
+def test_lkj_cholesky_samples(torch):
+    D = torch.distributions
+    torch.manual_seed(0)
+    d = D.LKJCholesky(3, torch.tensor([0.5, 4.0]))
+    L = d.sample((20000,))
+    assert L.shape == (20000, 2, 3, 3) and bool(D.constraints.corr_cholesky.check(L).all()) and not L.requires_grad
+    corr = L @ L.transpose(-1, -2)
+    # each off-diagonal correlation: 2 Beta(c + 1/2 (dim - 2), same) - 1, variance 1 / (2 (c + 1/2) + 1)
+    r = corr[..., 1, 0].numpy()
+    np.testing.assert_allclose(r.mean(0), [0.0, 0.0], atol=0.02)
+    np.testing.assert_allclose(r.var(0), 1 / (2 * np.array([1.0, 4.5]) + 1), rtol=0.05)
+    assert d.expand((4, 2)).sample().shape == (4, 2, 3, 3) and repr(d.support) == "CorrCholesky()"
 
 
 def test_multinomial_and_one_hot_samples(torch):
