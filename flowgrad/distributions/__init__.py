@@ -4,7 +4,7 @@ them under its own classes (`flowgrad/facade/distributions.py`) naming its tenso
 Built: LKJCholesky, Normal, Laplace, Cauchy, StudentT, FisherSnedecor, GeneralizedPareto, Bernoulli,
 ContinuousBernoulli, Categorical, OneHotCategorical (and its straight-through variant), Uniform,
 Exponential, Gamma, Chi2, Beta, Dirichlet, VonMises, MultivariateNormal, LowRankMultivariateNormal,
-Independent, MixtureSameFamily, Poisson, Geometric, Binomial, NegativeBinomial and Multinomial;
+Wishart, Independent, MixtureSameFamily, Poisson, Geometric, Binomial, NegativeBinomial and Multinomial;
 TransformedDistribution with the transforms (`transforms.py`, `biject_to` / `transform_to`) and the
 families built on it (LogNormal, LogisticNormal, HalfNormal, HalfCauchy, Gumbel, Weibull, Pareto,
 Kumaraswamy, InverseGamma, RelaxedBernoulli, RelaxedOneHotCategorical); with log_prob / entropy / mean /
@@ -39,6 +39,7 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Cauchy, Laplace, Normal
 from .student_fisher import FisherSnedecor, StudentT
 from .von_mises import VonMises
+from .wishart import Wishart
 from .relaxed import ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import TransformedDistribution
 from .transformed_families import (Gumbel, HalfCauchy, HalfNormal, InverseGamma, Kumaraswamy, LogisticNormal, LogNormal,
@@ -48,11 +49,11 @@ from .transformed_families import (Gumbel, HalfCauchy, HalfNormal, InverseGamma,
 CLASSES = (Distribution, ExponentialFamily, Normal, Laplace, Cauchy, StudentT, FisherSnedecor, GeneralizedPareto,
            Bernoulli, ContinuousBernoulli, Categorical, _OfCategorical, OneHotCategorical,
            OneHotCategoricalStraightThrough, Multinomial, Uniform, Exponential, Gamma, Chi2, Beta, Dirichlet,
-           VonMises, LKJCholesky, MultivariateNormal, LowRankMultivariateNormal, Independent, MixtureSameFamily,
-           Poisson, Geometric, _CountOfTrials, Binomial, NegativeBinomial, TransformedDistribution,
-           _LocScaleOfNormal, LogNormal, LogisticNormal, _Folded, HalfNormal, HalfCauchy, Gumbel, Weibull, Pareto,
-           Kumaraswamy, InverseGamma, LogitRelaxedBernoulli, RelaxedBernoulli, ExpRelaxedCategorical,
-           RelaxedOneHotCategorical)
+           VonMises, LKJCholesky, MultivariateNormal, LowRankMultivariateNormal, Wishart, Independent,
+           MixtureSameFamily, Poisson, Geometric, _CountOfTrials, Binomial, NegativeBinomial,
+           TransformedDistribution, _LocScaleOfNormal, LogNormal, LogisticNormal, _Folded, HalfNormal, HalfCauchy,
+           Gumbel, Weibull, Pareto, Kumaraswamy, InverseGamma, LogitRelaxedBernoulli, RelaxedBernoulli,
+           ExpRelaxedCategorical, RelaxedOneHotCategorical)
 
 # classes PyTorch keeps in their submodules only (the private bases are never presented by name)
 PRIVATE = ("LogitRelaxedBernoulli", "ExpRelaxedCategorical")

@@ -12,14 +12,7 @@ from ..ops import linalg_decomp
 from . import constraints
 from .distribution import Distribution
 from .gamma import Beta
-from .utils import standard_normal
-
-
-def mvlgamma(a, p: int):
-    """The multivariate log-gamma function of dimension p."""
-    d = a._data
-    offsets = a._new(backend.namespace(d).arange(p, dtype=d.dtype) / 2)
-    return p * (p - 1) / 4 * math.log(math.pi) + ops.sum(ops.lgamma(ops.unsqueeze(a, -1) - offsets), -1)
+from .utils import mvlgamma, standard_normal
 
 
 class LKJCholesky(Distribution):

@@ -3,6 +3,7 @@ lazily computed attributes, and the random draws (non-differentiable arrays from
 stream, shaped and typed as a parameter)."""
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -106,11 +107,28 @@ def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
     return ops.gather(flat, -1, index)
 
 
+def _half_steps(a: Tensor, p: int) -> Tensor:
+    """a[..., None] - (0, 1/2, ..., (p - 1)/2)."""
+    d = a._data
+    return ops.unsqueeze(a, -1) - a._new(backend.namespace(d).arange(p, dtype=d.dtype) / 2)
+
+
+def mvlgamma(a: Tensor, p: int) -> Tensor:
+    """The multivariate log-gamma function of dimension p."""
+    return p * (p - 1) / 4 * math.log(math.pi) + ops.sum(ops.lgamma(_half_steps(a, p)), -1)
+
+
+def mvdigamma(a: Tensor, p: int) -> Tensor:
+    """The multivariate digamma function of dimension p (the derivative of mvlgamma)."""
+    return ops.sum(ops.digamma(_half_steps(a, p)), -1)
+
+
 def sum_rightmost(value: Tensor, dim: int) -> Tensor:
-    """Sum over the rightmost `dim` dims."""
+    """Sum over the rightmost `dim` dims (all of them when it has fewer, as PyTorch's does)."""
     if dim == 0:
         return value
-    return ops.sum(value, tuple(range(-dim, 0)))
+    shape = value._data.shape
+    return ops.sum(ops.reshape(value, shape[:max(len(shape) - dim, 0)] + (-1,)), -1)
 
 
 # ----------------------------------------------------------------------------- random draws

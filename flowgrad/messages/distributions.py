@@ -71,6 +71,13 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dist_not_tril_number": (ValueError, "Input is not a flattened lower-diagonal number"),
     "dist_not_square": (ValueError, "Input is not square"),
     "dist_lkj_dim": (ValueError, "Expected dim to be an integer greater than or equal to 2. Found dim={dim}."),
+    "dist_wishart_one_of": (AssertionError, "Exactly one of covariance_matrix or precision_matrix or scale_tril may "
+                                            "be specified."),
+    "dist_wishart_df": (ValueError, "Value of df={df} expected to be greater than ndim - 1 = {bound}."),
+    "dist_wishart_low_df": (UserWarning, "Low df values detected. Singular samples are highly likely to occur for "
+                                         "ndim - 1 < df < ndim."),
+    "dist_wishart_singular": (UserWarning, "Singular sample detected."),
+    "dist_mvdigamma_domain": (AssertionError, "Wrong domain for multivariate digamma function."),
     "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
     "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
                                                          "families cannot                             be computed "

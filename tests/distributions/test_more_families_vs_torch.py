@@ -1,7 +1,8 @@
-"""StudentT, Chi2, FisherSnedecor, InverseGamma, GeneralizedPareto, Binomial, NegativeBinomial, Multinomial, OneHotCategorical (and its
-straight-through variant), ContinuousBernoulli, VonMises, LowRankMultivariateNormal and
-MixtureSameFamily against real torch: values and gradients of the same program on both, KL rules,
-shapes, reprs, validation errors, samples by statistics and rsample gradients."""
+"""Wishart, LKJCholesky, StudentT, Chi2, FisherSnedecor, InverseGamma, GeneralizedPareto, Binomial,
+NegativeBinomial, Multinomial, OneHotCategorical (and its straight-through variant),
+ContinuousBernoulli, VonMises, LowRankMultivariateNormal and MixtureSameFamily against real torch:
+values and gradients of the same program on both, KL rules, shapes, reprs, validation errors,
+samples by statistics and rsample gradients."""
 from __future__ import annotations
 
 import importlib
@@ -20,6 +21,7 @@ POS_A = [0.7, 2.5, 4.2]
 UNIT = [0.15, 0.5, 0.85]
 NEAR_HALF = [0.2, 0.4995, 0.9]        # (the middle one inside ContinuousBernoulli's Taylor region)
 W = [[0.5, 0.1], [2.0, -0.3], [0.6, 0.4]]
+W3 = [[1.0, 0.2, 0.1], [0.3, 1.5, 0.0], [0.2, -0.4, 0.8]]
 
 
 def _cat(T, *parts):
@@ -38,7 +40,8 @@ CASES = {
         D.InverseGamma(c, r)), [[0.7, 2.5, 4.2], [1.3, 0.6, 3.3]]),
     # (PyTorch's log_prob and cdf compare the concentration with a float32 zero: float64 raises there)
     "generalized_pareto": (lambda T, D, m, s, c, u: (lambda d: _cat(T, d.entropy(), d.mean, d.variance, d.icdf(u)))(
-        D.GeneralizedPareto(m, s, c * T.tensor([0.0, 1.0, -1.0], dtype=T.float64))), [LOC, SCALE, [0.1, 0.3, 0.2], UNIT]),
+        D.GeneralizedPareto(m, s, c * T.tensor([0.0, 1.0, -1.0], dtype=T.float64))),
+        [LOC, SCALE, [0.1, 0.3, 0.2], UNIT]),
     "binomial": (lambda T, D, p: (lambda d: _cat(T, d.log_prob(T.tensor([1.0, 4.0, 6.0], dtype=T.float64)), d.entropy(),
                                                  d.mean, d.variance, d.logits))(D.Binomial(6, p)), [UNIT]),
     "binomial_logits": (lambda T, D, l: (lambda d: _cat(T, d.log_prob(T.tensor([1.0, 4.0, 0.0], dtype=T.float64)),
@@ -55,7 +58,8 @@ CASES = {
                     [[[0.2, 0.5, 0.3], [0.1, 0.1, 0.8]]]),
     "one_hot": (lambda T, D, l: (lambda d: _cat(T, d.log_prob(T.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
                                                                        dtype=T.float64)),
-                                                d.entropy(), d.mean, d.variance, d.probs))(D.OneHotCategorical(logits=l)),
+                                                d.entropy(), d.mean, d.variance, d.probs))(
+        D.OneHotCategorical(logits=l)),
                 [[LOC, SCALE]]),
     "continuous_bernoulli": (lambda T, D, p, x: (lambda d: _cat(T, d.log_prob(x), d.entropy(), d.mean, d.variance,
                                                                 d.stddev, d.cdf(x), d.icdf(x)))(
@@ -72,8 +76,18 @@ CASES = {
         D.LowRankMultivariateNormal(T.stack([m, m * 2]), w, d_)), [LOC, W, POS_A]),
     "lkj_cholesky": (lambda T, D, c, x: D.LKJCholesky(3, c[:2]).log_prob(
         D.CorrCholeskyTransform()(T.stack([x, x * 0.5]))), [[0.5, 2.0, 0.0], LOC]),
+    "wishart": (lambda T, D, df, a: (lambda d: _cat(T, d.log_prob(a @ a.T * 0.5 + T.eye(3, dtype=T.float64)),
+                                                    d.entropy(), d.mean, d.variance, d.mode, d.precision_matrix,
+                                                    d.scale_tril))(
+        D.Wishart(df, covariance_matrix=a @ a.T + T.eye(3, dtype=T.float64))), [4.5, W3]),
+    "wishart_precision_batched": (lambda T, D, df, a: (lambda d: _cat(T, d.log_prob(T.eye(3, dtype=T.float64) * 2),
+                                                                      d.covariance_matrix, d.entropy()))(
+        D.Wishart(T.stack([df, df + 2]), precision_matrix=a @ a.T + T.eye(3, dtype=T.float64))), [4.5, W3]),
+    "wishart_scale_tril": (lambda T, D, df, a: D.Wishart(df, scale_tril=T.tril(a) + 2 * T.eye(3, dtype=T.float64))
+                           .log_prob(T.eye(3, dtype=T.float64) * 1.5), [4.5, W3]),
     "mixture_normal": (lambda T, D, p, m, s: (lambda d: _cat(T, d.log_prob(T.tensor([[0.1], [0.6]], dtype=T.float64)),
-                                                             d.mean, d.variance, d.cdf(T.tensor(0.3, dtype=T.float64))))(
+                                                             d.mean, d.variance,
+                                                             d.cdf(T.tensor(0.3, dtype=T.float64))))(
         D.MixtureSameFamily(D.Categorical(p), D.Normal(m, s))), [UNIT, LOC, SCALE]),
     "mixture_independent": (lambda T, D, p, m, s: (lambda d: _cat(T, d.log_prob(T.tensor([0.1, 0.6], dtype=T.float64)),
                                                                   d.mean, d.variance))(
@@ -85,7 +99,7 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_values_and_gradients(name):
     program, params = CASES[name]
-    digamma = name in ("student_t", "chi2", "inverse_gamma")
+    digamma = name in ("student_t", "chi2", "inverse_gamma", "wishart", "wishart_precision_batched")
     _same(program, params, rtol=TRIGAMMA_RTOL if digamma else 1e-9, atol=1e-9 if digamma else 1e-12)
 
 
@@ -118,6 +132,8 @@ KL = {
     "mvn_lowrank": (lambda T, D, p, q: D.kl_divergence(
         D.MultivariateNormal(p, scale_tril=T.diag(q + 1)), D.LowRankMultivariateNormal(q, T.stack([q, p * p], -1),
                                                                                         p + 2))),
+    "wishart": (lambda T, D, p, q: D.kl_divergence(
+        D.Wishart(p.sum() + 3, covariance_matrix=T.diag(q + 1)), D.Wishart(q.sum() + 4, scale_tril=T.diag(p + 1)))),
     "lowrank_mvn": (lambda T, D, p, q: D.kl_divergence(
         D.LowRankMultivariateNormal(p, T.stack([p, q], -1), q + 1), D.MultivariateNormal(q, T.diag(p + 1) + 0.1))),
 }
@@ -125,7 +141,7 @@ KL = {
 
 @pytest.mark.parametrize("name", list(KL))
 def test_kl_values_and_gradients(name):
-    rtol = TRIGAMMA_RTOL if name == "beta_cb" else 1e-9
+    rtol = TRIGAMMA_RTOL if name in ("beta_cb", "wishart") else 1e-9
     _same(KL[name], [NEAR_HALF, UNIT], rtol=rtol, atol=1e-9)
 
 
@@ -217,6 +233,16 @@ def test_shapes_reprs_and_expand(torch):
     (lambda T, D: D.StudentT(T.tensor([-1.0])), ValueError,
      "Expected parameter df (Tensor of shape (1,)) of distribution Chi2() to satisfy the constraint "
      "GreaterThan(lower_bound=0.0), but found invalid values:\ntensor([-1.])"),
+    (lambda T, D: D.Wishart(T.tensor([0.5, 3.0]), covariance_matrix=T.eye(2)), ValueError,
+     "Value of df=tensor([0.5000, 3.0000]) expected to be greater than ndim - 1 = 1."),
+    (lambda T, D: D.Wishart(3.0, T.ones(2)), ValueError,
+     "scale_tril must be at least two-dimensional, with optional leading batch dimensions"),
+    (lambda T, D: D.Wishart(3.0), AssertionError,
+     "Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified."),
+    (lambda T, D: D.Wishart(3.0, covariance_matrix=-T.eye(2)), ValueError,
+     "Expected parameter covariance_matrix (Tensor of shape (2, 2)) of distribution Wishart(covariance_matrix: "
+     "torch.Size([2, 2]), df: 3.0) to satisfy the constraint PositiveDefinite(), but found invalid values:\n"
+     "tensor([[-1., -0.],\n        [-0., -1.]])"),
     (lambda T, D: D.LKJCholesky(1), ValueError,
      "Expected dim to be an integer greater than or equal to 2. Found dim=1."),
     (lambda T, D: D.FisherSnedecor(1.0, -2.0), ValueError,
@@ -306,6 +332,42 @@ def test_sample_statistics(torch, name):
         np.testing.assert_allclose(x.var(0), var, rtol=0.06, atol=0.01)
     torch.manual_seed(0)
     assert bool((build(torch, torch.distributions).sample((40000,)) == s).all())
+
+
+def test_wishart_samples_and_warnings(torch):
+    import warnings
+    D = torch.distributions
+    torch.manual_seed(0)
+    cov = torch.tensor([[2.0, 0.3], [0.3, 1.0]])
+    d = D.Wishart(torch.tensor([4.0, 7.0]), covariance_matrix=cov)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # (PyTorch warns "Singular sample detected." for valid draws too)
+        s = d.sample((20000,))
+    assert s.shape == (20000, 2, 2, 2) and bool(D.constraints.positive_definite.check(s).all())
+    np.testing.assert_allclose(s.mean(0).numpy(), d.mean.numpy(), rtol=0.03)
+    np.testing.assert_allclose(s.var(0).numpy(), d.variance.numpy(), rtol=0.08)
+    with pytest.warns(UserWarning, match="^Low df values detected. Singular samples are highly likely to occur for "
+                                         r"ndim - 1 < df < ndim\.$"):
+        D.Wishart(torch.tensor(1.5), covariance_matrix=cov)
+    assert repr(d) == "Wishart(covariance_matrix: torch.Size([2, 2, 2]), df: torch.Size([2]))"
+    assert (d.batch_shape, d.event_shape) == (torch.Size([2]), torch.Size([2, 2]))
+    assert repr(d.arg_constraints["df"]) == "GreaterThan(lower_bound=1)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert d.expand((3, 2)).sample().shape == (3, 2, 2, 2)
+
+
+def test_wishart_rsample_gradient():
+    """S = L M L^T with M the Bartlett product of the draw: d sum(S) / d L = 2 J L M (J all ones)."""
+    D = fg.distributions
+    L = fg.tensor([[1.0, 0.0], [0.5, 2.0]], dtype=fg.float64, requires_grad=True)
+    df = fg.tensor(5.0, dtype=fg.float64, requires_grad=True)
+    s = D.Wishart(df, scale_tril=L).rsample()
+    gL, gdf = fg.autograd.grad(s.sum(), (L, df))
+    Ln, S = L.detach().numpy(), s.detach().numpy()
+    M = np.linalg.solve(Ln, np.linalg.solve(Ln, S).T)
+    np.testing.assert_allclose(np.tril(gL.numpy()), np.tril(2 * np.ones((2, 2)) @ Ln @ M), rtol=1e-10)
+    assert np.isfinite(gdf.numpy())
 
 
 def test_lkj_cholesky_samples(torch):
