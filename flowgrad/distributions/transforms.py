@@ -49,6 +49,11 @@ class Transform:
     _tensor_cls: type = Tensor
     _family: dict = {}   # a facade's classes by their neutral ones
 
+    @staticmethod
+    def _default_device():
+        """Where parameters given as numbers go (a facade names its default device)."""
+        return None
+
     def __init__(self, cache_size: int = 0) -> None:
         if cache_size not in (0, 1):
             raise self._tensor_cls.policy.errors.transform_cache_size()
@@ -425,7 +430,7 @@ class PowerTransform(Transform):
 
     def __init__(self, exponent, cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
-        (self.exponent,) = broadcast_all((exponent,), self._tensor_cls)
+        (self.exponent,) = broadcast_all((exponent,), self._tensor_cls, self._default_device())
 
     def with_cache(self, cache_size: int = 1) -> Transform:
         if self._cache_size == cache_size:
