@@ -43,7 +43,6 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "constraint_register_type": (TypeError, "Expected constraint to be either a Constraint subclass or instance, but "
                                             "got {constraint}"),
     "constraint_no_transform": (NotImplementedError, "Cannot transform {name} constraints"),
-    "random_grad_not_differentiable": (NotImplementedError, "the derivative for '{op}' is not implemented."),
     "dist_inhomogeneous_count": (NotImplementedError, "Inhomogeneous total count not supported by `{fn}`."),
     "dist_multinomial_count": (NotImplementedError, "inhomogeneous total_count is not supported"),
     "dist_cb_probs": (ValueError, "The parameter probs has invalid values"),
