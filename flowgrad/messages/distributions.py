@@ -77,6 +77,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                          "ndim - 1 < df < ndim."),
     "dist_wishart_singular": (UserWarning, "Singular sample detected."),
     "dist_mvdigamma_domain": (AssertionError, "Wrong domain for multivariate digamma function."),
+    "dist_sample_n_deprecated": (FutureWarning, "`sample_n(n)` will be deprecated. Use `sample((n,))` instead."),
     "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
     "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
                                                          "families cannot                             be computed "

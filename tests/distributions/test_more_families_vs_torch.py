@@ -415,6 +415,15 @@ def test_lkj_cholesky_samples(torch):
     assert d.expand((4, 2)).sample().shape == (4, 2, 3, 3) and repr(d.support) == "CorrCholesky()"
 
 
+def test_sample_n_and_enumerate_support_of_the_base(torch):
+    D = torch.distributions
+    d = D.Normal(torch.zeros(2), 1.0)
+    with pytest.warns(FutureWarning, match=r"^`sample_n\(n\)` will be deprecated. Use `sample\(\(n,\)\)` instead.$"):
+        assert d.sample_n(3).shape == (3, 2)
+    with pytest.raises(NotImplementedError):
+        d.enumerate_support()
+
+
 def test_multinomial_and_one_hot_samples(torch):
     D = torch.distributions
     torch.manual_seed(0)
