@@ -15,7 +15,7 @@ from . import constraints
 from .distribution import ExponentialFamily
 from .gamma import Chi2
 from .multivariate_normal import ScaleTrilMatrices, precision_to_scale_tril
-from .utils import full_like, lazy_property, mvdigamma, mvlgamma, standard_normal
+from .utils import lazy_property, mvdigamma, mvlgamma, standard_normal
 
 _LOG_2 = math.log(2)
 
