@@ -71,7 +71,13 @@ def registries(T) -> tuple[ConstraintRegistry, ConstraintRegistry]:
     on([biject_to], [constraints.simplex], lambda c: T.StickBreakingTransform())
     on([transform_to], [constraints.simplex], lambda c: T.SoftmaxTransform())
     on([transform_to], [constraints.lower_cholesky], lambda c: T.LowerCholeskyTransform())
-    on([transform_to], [constraints.positive_definite], lambda c: T.PositiveDefiniteTransform())
+    on([transform_to], [constraints.positive_definite, constraints.positive_semidefinite],
+       lambda c: T.PositiveDefiniteTransform())
+    on(both, [constraints.corr_cholesky], lambda c: T.CorrCholeskyTransform())
+    for registry in both:
+        registry.register(constraints.cat, lambda c, r=registry: T.CatTransform([r(x) for x in c.cseq], c.dim,
+                                                                                 c.lengths))
+        registry.register(constraints.stack, lambda c, r=registry: T.StackTransform([r(x) for x in c.cseq], c.dim))
     return biject_to, transform_to
 
 

@@ -3,15 +3,19 @@
 each prints as PyTorch's does (`GreaterThan(lower_bound=0.0)`)."""
 from __future__ import annotations
 
+import numpy as np
+
 from .. import backend, ops
 from ..ops import linalg_decomp
 from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
-__all__ = ["Constraint", "MixtureSameFamilyConstraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
-           "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
-           "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer", "positive",
-           "positive_definite", "positive_integer", "real", "real_vector", "simplex", "symmetric", "unit_interval"]
+__all__ = ["Constraint", "MixtureSameFamilyConstraint", "boolean", "cat", "corr_cholesky", "dependent",
+           "dependent_property", "greater_than", "greater_than_eq", "half_open_interval", "independent",
+           "integer_interval", "interval", "is_dependent", "less_than", "lower_cholesky", "lower_triangular",
+           "multinomial", "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
+           "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square", "stack",
+           "symmetric", "unit_interval"]
 
 
 def _all_last(t: Tensor, n: int) -> Tensor:
@@ -255,15 +259,110 @@ class _LowerCholesky(Constraint):
         return ops.logical_and(lower, positive_diagonal)
 
 
-class _Symmetric(Constraint):
+class _Square(Constraint):
     event_dim = 2
 
+    def check(self, value):
+        d = value._data
+        return value._new(backend.namespace(d).full(d.shape[:-2], d.shape[-2] == d.shape[-1], dtype=bool))
+
+
+class _Symmetric(_Square):
     def check(self, value):
         d = value._data
         xp = backend.namespace(d)
         if d.shape[-1] != d.shape[-2]:
             return value._new(xp.zeros(d.shape[:-2], dtype=bool))
         return value._new(xp.isclose(d, xp.swapaxes(d, -1, -2), atol=1e-6).all(-1).all(-1))
+
+
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value):
+        symmetric = super().check(value)
+        if not bool(ops.all(symmetric)._data):
+            return symmetric
+        d = value._data
+        return value._new((backend.namespace(d).linalg.eigvalsh(d) >= 0).all(-1))
+
+
+class _CorrCholesky(Constraint):
+    """Lower-triangular matrices with a positive diagonal whose rows have unit length."""
+
+    event_dim = 2
+
+    def check(self, value):
+        d = value._data
+        xp = backend.namespace(d)
+        tol = float(np.finfo(d.dtype).eps) * d.shape[-1] * 10
+        unit_rows = value._new((xp.abs(xp.sqrt((d * d).sum(-1)) - 1.0) <= tol).all(-1))
+        return ops.logical_and(lower_cholesky.check(value), unit_rows)
+
+
+def _check_dim(dim: int, value, what: str = "value") -> None:
+    ndim = value._data.ndim
+    if not -ndim <= dim < ndim:
+        raise value.policy.errors.dist_dim_range(dim=dim, what=what, ndim=ndim)
+
+
+def check_items(items, cls, what: str, policy=TORCH) -> list:
+    """`items` as a list, each an instance of `cls` (what CatTransform and the like take)."""
+    if not all(isinstance(c, cls) for c in items):
+        raise policy.errors.dist_items_type(what=what, expected=cls.__name__)
+    return list(items)
+
+
+def slice_lengths(lengths, count: int, what: str, policy=TORCH) -> list:
+    """The lengths of the slices along which `count` parts apply (1 each when not given)."""
+    lengths = [1] * count if lengths is None else list(lengths)
+    if len(lengths) != count:
+        raise policy.errors.dist_lengths(lengths=len(lengths), what=what, count=count)
+    return lengths
+
+
+class _Joined(Constraint):
+    """Constraints `cseq` on the parts of a value along `dim`."""
+
+    def __init__(self, cseq, dim: int = 0):
+        self.cseq = check_items(cseq, Constraint, "cseq")
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+
+class _Cat(_Joined):
+    """Constraints `cseq` on consecutive slices of `lengths` along `dim` (as torch.cat joins them)."""
+
+    def __init__(self, cseq, dim: int = 0, lengths=None):
+        super().__init__(cseq, dim)
+        self.lengths = slice_lengths(lengths, len(self.cseq), "cseq")
+
+    @property
+    def event_dim(self) -> int:
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        _check_dim(self.dim, value)
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(ops.narrow(value, self.dim, start, length)))
+            start = start + length
+        return ops.cat(checks, self.dim)
+
+
+class _Stack(_Joined):
+    """Constraints `cseq` on the slices along `dim` (as torch.stack joins them)."""
+
+    @property
+    def event_dim(self) -> int:
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value):
+        _check_dim(self.dim, value)
+        slices = [ops.select(value, self.dim, i) for i in range(value._data.shape[self.dim])]
+        return ops.stack([c.check(v) for v, c in zip(slices, self.cseq)], self.dim)
 
 
 class _PositiveDefinite(_Symmetric):
@@ -299,6 +398,11 @@ simplex = _Simplex()
 multinomial = _Multinomial
 one_hot = _OneHot()
 lower_triangular = _LowerTriangular()
+corr_cholesky = _CorrCholesky()
+square = _Square()
+positive_semidefinite = _PositiveSemidefinite()
+cat = _Cat
+stack = _Stack
 lower_cholesky = _LowerCholesky()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()

@@ -3,6 +3,7 @@ PyTorch's messages, sample through rsample, expand) and `ExponentialFamily`."""
 from __future__ import annotations
 
 import numbers
+import warnings
 
 from .. import ops
 from ..autograd import mode
@@ -133,6 +134,15 @@ class Distribution:
             return self.rsample(sample_shape)
 
     def rsample(self, sample_shape=()) -> Tensor:
+        raise NotImplementedError
+
+    def sample_n(self, n: int) -> Tensor:
+        """n samples (deprecated in PyTorch for sample((n,)), with a FutureWarning)."""
+        warnings.warn(self._policy.errors.dist_sample_n_deprecated(), stacklevel=2)
+        return self.sample((n,))
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        """All values of a discrete distribution, along a new leading dim."""
         raise NotImplementedError
 
     def log_prob(self, value: Tensor) -> Tensor:

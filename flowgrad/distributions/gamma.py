@@ -52,6 +52,11 @@ class Gamma(ExponentialFamily):
         return (ops.xlogy(self.concentration, self.rate) + ops.xlogy(self.concentration - 1, value)
                 - self.rate * value - ops.lgamma(self.concentration))
 
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return ops.igamma(self.concentration, self.rate * value)
+
     def entropy(self):
         return (self.concentration - ops.log(self.rate) + ops.lgamma(self.concentration)
                 + (1.0 - self.concentration) * ops.digamma(self.concentration))

@@ -19,8 +19,8 @@ class _OfCategorical(Distribution):
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
-    def _set_categorical(self, probs, logits, validate_args) -> None:
-        self._categorical = self._cls(Categorical)(probs, logits)
+    def _init_shapes(self, validate_args) -> None:
+        """The Categorical's batch shape, and its number of events as the event shape."""
         Distribution.__init__(self, self._categorical.batch_shape, self._categorical.param_shape[-1:],
                               validate_args=validate_args)
 
@@ -47,9 +47,9 @@ class Multinomial(_OfCategorical):
         if not isinstance(total_count, int):
             raise self._tensor_cls.policy.errors.dist_multinomial_count()
         self.total_count = total_count
-        self._set_categorical(probs, logits, None)
+        self._categorical = self._cls(Categorical)(probs=probs, logits=logits)
         self._binomial = self._cls(Binomial)(total_count=total_count, probs=self.probs)
-        Distribution.__init__(self, self._batch_shape, self._event_shape, validate_args=validate_args)
+        self._init_shapes(validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._expand_categorical(Multinomial, batch_shape, _instance)
@@ -106,7 +106,8 @@ class OneHotCategorical(_OfCategorical):
     has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        self._set_categorical(probs, logits, validate_args)
+        self._categorical = self._cls(Categorical)(probs, logits)
+        self._init_shapes(validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._expand_categorical(OneHotCategorical, batch_shape, _instance)

@@ -40,7 +40,21 @@ def precision_to_scale_tril(P):
     return linalg_decomp.solve_triangular(L_inv, Id, upper=False)
 
 
-class MultivariateNormal(Distribution):
+class ScaleTrilMatrices:
+    """`scale_tril` and `covariance_matrix` of a distribution held as the Cholesky factor
+    `_unbroadcasted_scale_tril`, broadcast to its `_matrix_shape()`."""
+
+    @lazy_property
+    def scale_tril(self):
+        return ops.broadcast_to(self._unbroadcasted_scale_tril, self._matrix_shape())
+
+    @lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return ops.broadcast_to(ops.matmul(L, ops.transpose(L, -2, -1)), self._matrix_shape())
+
+
+class MultivariateNormal(ScaleTrilMatrices, Distribution):
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
                        "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}
     support = constraints.real_vector
@@ -81,15 +95,6 @@ class MultivariateNormal(Distribution):
 
     def _matrix_shape(self) -> tuple:
         return tuple(self._batch_shape) + tuple(self._event_shape) * 2
-
-    @lazy_property
-    def scale_tril(self):
-        return ops.broadcast_to(self._unbroadcasted_scale_tril, self._matrix_shape())
-
-    @lazy_property
-    def covariance_matrix(self):
-        L = self._unbroadcasted_scale_tril
-        return ops.broadcast_to(ops.matmul(L, ops.transpose(L, -2, -1)), self._matrix_shape())
 
     @lazy_property
     def precision_matrix(self):

@@ -32,7 +32,8 @@ class TransformedDistribution(Distribution):
         forward_shape = tuple(transform.forward_shape(base_shape))
         expanded_base_shape = tuple(transform.inverse_shape(forward_shape))
         if tuple(base_shape) != expanded_base_shape:
-            base_distribution = base_distribution.expand(expanded_base_shape[:len(expanded_base_shape) - base_event_dim])
+            cut = len(expanded_base_shape) - base_event_dim
+            base_distribution = base_distribution.expand(expanded_base_shape[:cut])
         reinterpreted = transform.domain.event_dim - base_event_dim
         if reinterpreted > 0:
             base_distribution = self._cls(Independent)(base_distribution, reinterpreted)

@@ -1,6 +1,7 @@
 """The families PyTorch defines as transformed distributions: LogNormal (exp of a Normal),
 LogisticNormal (stick-breaking of a Normal), HalfNormal and HalfCauchy (|x|), Gumbel (double log of
-a Uniform), Weibull and Pareto (of an Exponential), Kumaraswamy (of a Uniform). Each keeps PyTorch's
+a Uniform), Weibull and Pareto (of an Exponential), Kumaraswamy (of a Uniform), InverseGamma (1 / x
+of a Gamma). Each keeps PyTorch's
 own formulas for its moments and entropy."""
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 from .. import ops
 from . import constraints
 from .continuous import Exponential, Uniform
+from .gamma import Gamma
 from .normal import Cauchy, Normal
 from .transformed import TransformedDistribution
 from .transforms import AbsTransform, AffineTransform, ExpTransform, PowerTransform, StickBreakingTransform
@@ -324,3 +326,42 @@ class Kumaraswamy(TransformedDistribution):
         t0 = 1 - ops.reciprocal(self.concentration0)
         H0 = ops.digamma(self.concentration0 + 1) + euler_constant
         return t0 + t1 * H0 - ops.log(self.concentration1) - ops.log(self.concentration0)
+
+
+class InverseGamma(TransformedDistribution):
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        base = self._cls(Gamma)(concentration, rate, validate_args=validate_args)
+        neg_one = -full_like(base.rate, 1.0, ())
+        super().__init__(base, self._cls(PowerTransform)(neg_one), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape, _instance=self._get_checked_instance(InverseGamma, _instance))
+
+    @property
+    def concentration(self):
+        return self.base_dist.concentration
+
+    @property
+    def rate(self):
+        return self.base_dist.rate
+
+    @property
+    def mean(self):
+        return ops.where(self.concentration > 1, self.rate / (self.concentration - 1), math.inf)
+
+    @property
+    def mode(self):
+        return self.rate / (self.concentration + 1)
+
+    @property
+    def variance(self):
+        c = self.concentration
+        return ops.where(c > 2, ops.pow(self.rate, 2) / (ops.pow(c - 1, 2) * (c - 2)), math.inf)
+
+    def entropy(self):
+        c = self.concentration
+        return c + ops.log(self.rate) + ops.lgamma(c) - (1 + c) * ops.digamma(c)

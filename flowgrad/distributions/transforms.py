@@ -15,17 +15,23 @@ from ..ops import layers as _layers
 from ..ops.conv import constant_pad
 from ..tensor import Tensor
 from . import constraints
-from .utils import broadcast_all, lazy_property, sum_rightmost
+from .utils import broadcast_all, lazy_property, sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "CumulativeDistributionTransform",
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
+           "CumulativeDistributionTransform",
            "ExpTransform", "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform", "TanhTransform",
-           "SoftmaxTransform", "StickBreakingTransform", "Transform", "identity_transform"]
+           "SoftmaxTransform", "StackTransform", "StickBreakingTransform", "Transform", "identity_transform"]
 
 
 def _full_like(x: Tensor, value: float) -> Tensor:
     d = x._data
     return x._new(backend.namespace(d).full(d.shape, value, dtype=d.dtype))
+
+
+def _like(shape, values):
+    """`values` as a shape of the kind `shape` is (a size type stays one, a tuple stays a tuple)."""
+    return type(shape)(values) if isinstance(shape, tuple) and type(shape) is not tuple else tuple(values)
 
 
 def _check_ndim(shape, n: int, x=None) -> None:
@@ -42,6 +48,11 @@ class Transform:
     codomain: constraints.Constraint
     _tensor_cls: type = Tensor
     _family: dict = {}   # a facade's classes by their neutral ones
+
+    @staticmethod
+    def _default_device():
+        """Where parameters given as numbers go (a facade names its default device)."""
+        return None
 
     def __init__(self, cache_size: int = 0) -> None:
         if cache_size not in (0, 1):
@@ -374,7 +385,7 @@ class ReshapeTransform(Transform):
         cut = len(shape) - len(have)
         if tuple(shape[cut:]) != tuple(have):
             raise self._tensor_cls.policy.errors.transform_reshape_mismatch(got=shape[cut:], expected=have)
-        return self._size(tuple(shape[:cut]) + tuple(want))
+        return _like(shape, tuple(shape[:cut]) + tuple(want))
 
     def forward_shape(self, shape):
         return self._swap(shape, self.in_shape, self.out_shape)
@@ -419,7 +430,7 @@ class PowerTransform(Transform):
 
     def __init__(self, exponent, cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
-        (self.exponent,) = broadcast_all((exponent,), self._tensor_cls)
+        (self.exponent,) = broadcast_all((exponent,), self._tensor_cls, self._default_device())
 
     def with_cache(self, cache_size: int = 1) -> Transform:
         if self._cache_size == cache_size:
@@ -649,11 +660,56 @@ class StickBreakingTransform(_Univariate):
 
     def forward_shape(self, shape):
         _check_ndim(shape, 1)
-        return self._size(tuple(shape[:-1]) + (shape[-1] + 1,))
+        return _like(shape, tuple(shape[:-1]) + (shape[-1] + 1,))
 
     def inverse_shape(self, shape):
         _check_ndim(shape, 1)
-        return self._size(tuple(shape[:-1]) + (shape[-1] - 1,))
+        return _like(shape, tuple(shape[:-1]) + (shape[-1] - 1,))
+
+
+class CorrCholeskyTransform(_Univariate):
+    """Unconstrained vectors of D (D - 1) / 2 reals to Cholesky factors of D x D correlation matrices
+    (lower triangular, positive diagonal, unit rows): tanh of each, then a signed stick breaking of
+    each row."""
+
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x):
+        eps = float(np.finfo(x._data.dtype).eps)
+        r = vec_to_tril_matrix(ops.clamp(ops.tanh(x), -1 + eps, 1 - eps), diag=-1)
+        z1m_cumprod_sqrt = ops.cumprod(ops.sqrt(1 - r ** 2), -1)
+        n = r._data.shape[-1]
+        r = r + r._new(backend.namespace(r._data).eye(n, dtype=r._data.dtype))
+        return r * constant_pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y):
+        y_cumsum = 1 - ops.cumsum(y * y, -1)
+        y_cumsum_shifted = constant_pad(y_cumsum[..., :-1], [1, 0], value=1)
+        t = tril_matrix_to_vec(y, diag=-1) / ops.sqrt(tril_matrix_to_vec(y_cumsum_shifted, diag=-1))
+        return (ops.log1p(t) - ops.log1p(-t)) / 2
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        y1m_cumsum = 1 - ops.cumsum(y * y, -1)
+        stick_breaking_logdet = 0.5 * ops.sum(ops.log(tril_matrix_to_vec(y1m_cumsum, diag=-2)), -1)
+        tanh_logdet = -2 * ops.sum(x + _layers.softplus(-2 * x) - math.log(2.0), -1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape):
+        _check_ndim(shape, 1)
+        N = shape[-1]
+        D = round((0.25 + 2 * N) ** 0.5 + 0.5)
+        if D * (D - 1) // 2 != N:
+            raise self._tensor_cls.policy.errors.dist_not_tril_number()
+        return _like(shape, tuple(shape[:-1]) + (D, D))
+
+    def inverse_shape(self, shape):
+        _check_ndim(shape, 2)
+        if shape[-2] != shape[-1]:
+            raise self._tensor_cls.policy.errors.dist_not_square()
+        D = shape[-1]
+        return _like(shape, tuple(shape[:-2]) + (D * (D - 1) // 2,))
 
 
 class LowerCholeskyTransform(_Univariate):
@@ -681,6 +737,129 @@ class PositiveDefiniteTransform(_Univariate):
 
     def _inverse(self, y):
         return self._family.get(LowerCholeskyTransform, LowerCholeskyTransform)().inv(linalg_decomp.linalg_cholesky(y))
+
+
+def _check_along(t, dim: int, count: int, name: str, in_jacobian: bool, length: bool) -> None:
+    """t (PyTorch's `x` or `y`, by `name`) has a dim `dim`, `count` long: the total length of a
+    CatTransform (`length`), else the number of transforms of a StackTransform."""
+    ndim = t._data.ndim
+    if not -ndim <= dim < ndim:
+        raise t.policy.errors.dist_dim_range(dim=dim, what=name if in_jacobian else "tensor", ndim=ndim)
+    size = t._data.shape[dim]
+    if size != count:
+        if length:
+            raise t.policy.errors.dist_size_length(name=name, dim=dim, size=size, length=count)
+        raise t.policy.errors.dist_size_count(name=name, dim=dim, size=size, count=count)
+
+
+class _Joined(Transform):
+    """Transforms `tseq` applied to the parts of a tensor along `dim` (each caching for itself)."""
+
+    def __init__(self, tseq, dim: int = 0, cache_size: int = 0) -> None:
+        tseq = constraints.check_items(tseq, Transform, "tseq", self._tensor_cls.policy)
+        super().__init__(cache_size=cache_size)
+        self.transforms = [t.with_cache(cache_size) for t in tseq] if cache_size else tseq
+        self.dim = dim
+
+    @property
+    def bijective(self) -> bool:
+        return all(t.bijective for t in self.transforms)
+
+
+class CatTransform(_Joined):
+    """Transforms `tseq` applied to consecutive slices of `lengths` along `dim` (as torch.cat joins
+    them)."""
+
+    def __init__(self, tseq, dim: int = 0, lengths=None, cache_size: int = 0) -> None:
+        super().__init__(tseq, dim, cache_size)
+        self.lengths = constraints.slice_lengths(lengths, len(self.transforms), "transforms", self._tensor_cls.policy)
+
+    @lazy_property
+    def event_dim(self) -> int:
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self) -> int:
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return type(self)(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _slices(self, t):
+        start = 0
+        for length in self.lengths:
+            yield ops.narrow(t, self.dim, start, length)
+            start = start + length
+
+    def _call(self, x):
+        _check_along(x, self.dim, self.length, "x", False, True)
+        return ops.cat([t(s) for t, s in zip(self.transforms, self._slices(x))], self.dim)
+
+    def _inverse(self, y):
+        _check_along(y, self.dim, self.length, "y", False, True)
+        return ops.cat([t.inv(s) for t, s in zip(self.transforms, self._slices(y))], self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        _check_along(x, self.dim, self.length, "x", True, True)
+        _check_along(y, self.dim, self.length, "y", True, True)
+        terms = []
+        for t, xs, ys in zip(self.transforms, self._slices(x), self._slices(y)):
+            term = t.log_abs_det_jacobian(xs, ys)
+            if t.event_dim < self.event_dim:
+                term = sum_rightmost(term, self.event_dim - t.event_dim)
+            terms.append(term)
+        dim = self.dim - x._data.ndim if self.dim >= 0 else self.dim
+        dim = dim + self.event_dim
+        if dim < 0:
+            return ops.cat(terms, dim)
+        total = terms[0]
+        for term in terms[1:]:
+            total = total + term
+        return total
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(_Joined):
+    """Transforms `tseq` applied to the slices along `dim` (as torch.stack joins them)."""
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return type(self)(self.transforms, self.dim, cache_size)
+
+    def _slice(self, z):
+        return [ops.select(z, self.dim, i) for i in range(z._data.shape[self.dim])]
+
+    def _call(self, x):
+        _check_along(x, self.dim, len(self.transforms), "x", False, False)
+        return ops.stack([t(s) for s, t in zip(self._slice(x), self.transforms)], self.dim)
+
+    def _inverse(self, y):
+        _check_along(y, self.dim, len(self.transforms), "y", False, False)
+        return ops.stack([t.inv(s) for s, t in zip(self._slice(y), self.transforms)], self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        _check_along(x, self.dim, len(self.transforms), "x", True, False)
+        _check_along(y, self.dim, len(self.transforms), "y", True, False)
+        return ops.stack([t.log_abs_det_jacobian(xs, ys)
+                          for xs, ys, t in zip(self._slice(x), self._slice(y), self.transforms)], self.dim)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
 
 
 class CumulativeDistributionTransform(Transform):
@@ -717,4 +896,5 @@ class CumulativeDistributionTransform(Transform):
 CLASSES = (Transform, _InverseTransform, ComposeTransform, IndependentTransform, ReshapeTransform, _Univariate,
            ExpTransform, PowerTransform, SigmoidTransform, SoftplusTransform, TanhTransform, AbsTransform,
            AffineTransform, SoftmaxTransform, StickBreakingTransform, LowerCholeskyTransform,
-           PositiveDefiniteTransform, CumulativeDistributionTransform)
+           PositiveDefiniteTransform, CorrCholeskyTransform, _Joined, CatTransform, StackTransform,
+           CumulativeDistributionTransform)

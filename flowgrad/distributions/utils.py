@@ -3,6 +3,7 @@ lazily computed attributes, and the random draws (non-differentiable arrays from
 stream, shaped and typed as a parameter)."""
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -71,11 +72,63 @@ class lazy_property:
         return value
 
 
+def _tril_positions(n: int, diag: int, xp):
+    """The flat positions, in row order, of the entries of an n x n matrix on or below diagonal `diag`."""
+    rows, cols = xp.nonzero(xp.arange(n) < xp.arange(n).reshape(-1, 1) + (diag + 1))
+    return rows * n + cols
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """Vectors (over the last dim) laid out in row order as the entries of D x D lower-triangular
+    matrices on or below diagonal `diag`, zeros elsewhere."""
+    size = vec._data.shape[-1]
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * size + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > float(np.finfo(vec._data.dtype).eps):
+        raise vec.policy.errors.dist_tril_size(size=size)
+    n = round(n)
+    xp = backend.namespace(vec._data)
+    source = xp.full(n * n, size)          # (the position of an appended zero)
+    source[_tril_positions(n, diag, xp)] = xp.arange(size)
+    zero = vec._new(xp.zeros(vec._data.shape[:-1] + (1,), dtype=vec._data.dtype))
+    padded = ops.cat([vec, zero], -1)
+    index = vec._new(xp.broadcast_to(source, padded._data.shape[:-1] + (n * n,)).astype(np.int64))
+    return ops.reshape(ops.gather(padded, -1, index), vec._data.shape[:-1] + (n, n))
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The entries of D x D matrices on or below diagonal `diag`, in row order (over the last dim)."""
+    n = mat._data.shape[-1]
+    if diag < -n or diag >= n:
+        raise mat.policy.errors.dist_tril_diag(diag=diag, low=-n, high=n - 1)
+    xp = backend.namespace(mat._data)
+    flat = ops.reshape(mat, mat._data.shape[:-2] + (n * n,))
+    positions = _tril_positions(n, diag, xp).astype(np.int64)
+    index = mat._new(xp.broadcast_to(positions, flat._data.shape[:-1] + positions.shape))
+    return ops.gather(flat, -1, index)
+
+
+def _half_steps(a: Tensor, p: int) -> Tensor:
+    """a[..., None] - (0, 1/2, ..., (p - 1)/2)."""
+    d = a._data
+    return ops.unsqueeze(a, -1) - a._new(backend.namespace(d).arange(p, dtype=d.dtype) / 2)
+
+
+def mvlgamma(a: Tensor, p: int) -> Tensor:
+    """The multivariate log-gamma function of dimension p."""
+    return p * (p - 1) / 4 * math.log(math.pi) + ops.sum(ops.lgamma(_half_steps(a, p)), -1)
+
+
+def mvdigamma(a: Tensor, p: int) -> Tensor:
+    """The multivariate digamma function of dimension p (the derivative of mvlgamma)."""
+    return ops.sum(ops.digamma(_half_steps(a, p)), -1)
+
+
 def sum_rightmost(value: Tensor, dim: int) -> Tensor:
-    """Sum over the rightmost `dim` dims."""
+    """Sum over the rightmost `dim` dims (all of them when it has fewer, as PyTorch's does)."""
     if dim == 0:
         return value
-    return ops.sum(value, tuple(range(-dim, 0)))
+    shape = value._data.shape
+    return ops.sum(ops.reshape(value, shape[:max(len(shape) - dim, 0)] + (-1,)), -1)
 
 
 # ----------------------------------------------------------------------------- random draws

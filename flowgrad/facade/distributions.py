@@ -31,7 +31,9 @@ SUBMODULES = {"distribution": ("Distribution",), "exp_family": ("ExponentialFami
               "one_hot_categorical": ("OneHotCategorical", "OneHotCategoricalStraightThrough"),
               "continuous_bernoulli": ("ContinuousBernoulli",), "von_mises": ("VonMises",),
               "lowrank_multivariate_normal": ("LowRankMultivariateNormal",),
-              "mixture_same_family": ("MixtureSameFamily",)}
+              "mixture_same_family": ("MixtureSameFamily",), "fishersnedecor": ("FisherSnedecor",),
+              "generalized_pareto": ("GeneralizedPareto",), "inverse_gamma": ("InverseGamma",),
+              "lkj_cholesky": ("LKJCholesky",), "wishart": ("Wishart",)}
 
 
 def _derive(neutrals, module: str, Tensor: type) -> dict:
@@ -85,8 +87,10 @@ def submodules(package: str, classes: dict, Tensor: type) -> dict:
     out["utils"] = _module(f"{package}.utils", {
         "broadcast_all": broadcast_all, "clamp_probs": _utils.clamp_probs, "euler_constant": _utils.euler_constant,
         "lazy_property": _utils.lazy_property, "logits_to_probs": _utils.logits_to_probs,
-        "probs_to_logits": _utils.probs_to_logits,
-        "__all__": ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property"]})
+        "probs_to_logits": _utils.probs_to_logits, "tril_matrix_to_vec": _utils.tril_matrix_to_vec,
+        "vec_to_tril_matrix": _utils.vec_to_tril_matrix,
+        "__all__": ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property",
+                    "tril_matrix_to_vec", "vec_to_tril_matrix"]})
     return out
 
 

@@ -43,7 +43,6 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "constraint_register_type": (TypeError, "Expected constraint to be either a Constraint subclass or instance, but "
                                             "got {constraint}"),
     "constraint_no_transform": (NotImplementedError, "Cannot transform {name} constraints"),
-    "random_grad_not_differentiable": (NotImplementedError, "the derivative for '{op}' is not implemented."),
     "dist_inhomogeneous_count": (NotImplementedError, "Inhomogeneous total count not supported by `{fn}`."),
     "dist_multinomial_count": (NotImplementedError, "inhomogeneous total_count is not supported"),
     "dist_cb_probs": (ValueError, "The parameter probs has invalid values"),
@@ -60,6 +59,25 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                        "`component_distribution.batch_shape`({component})"),
     "dist_mixture_count": (ValueError, "`mixture_distribution component` ({km}) does not equal "
                                        "`component_distribution.batch_shape[-1]` ({kc})"),
+    "dist_items_type": (AssertionError, "All elements of {what} must be {expected} instances"),
+    "dist_lengths": (AssertionError, "lengths ({lengths}) must match {what} ({count})"),
+    "dist_dim_range": (AssertionError, "dim {dim} out of range for {what} with {ndim} dimensions"),
+    "dist_size_length": (AssertionError, "{name}.size({dim}) = {size} must equal length {length}"),
+    "dist_size_count": (AssertionError, "{name}.size({dim}) = {size} must equal len(transforms) {count}"),
+    "dist_tril_size": (ValueError, "The size of last dimension is {size} which cannot be expressed as the lower "
+                                   "triangular part of a square D x D matrix."),
+    "dist_tril_diag": (ValueError, "diag ({diag}) provided is outside [{low}, {high}]."),
+    "dist_not_tril_number": (ValueError, "Input is not a flattened lower-diagonal number"),
+    "dist_not_square": (ValueError, "Input is not square"),
+    "dist_lkj_dim": (ValueError, "Expected dim to be an integer greater than or equal to 2. Found dim={dim}."),
+    "dist_wishart_one_of": (AssertionError, "Exactly one of covariance_matrix or precision_matrix or scale_tril may "
+                                            "be specified."),
+    "dist_wishart_df": (ValueError, "Value of df={df} expected to be greater than ndim - 1 = {bound}."),
+    "dist_wishart_low_df": (UserWarning, "Low df values detected. Singular samples are highly likely to occur for "
+                                         "ndim - 1 < df < ndim."),
+    "dist_wishart_singular": (UserWarning, "Singular sample detected."),
+    "dist_mvdigamma_domain": (AssertionError, "Wrong domain for multivariate digamma function."),
+    "dist_sample_n_deprecated": (FutureWarning, "`sample_n(n)` will be deprecated. Use `sample((n,))` instead."),
     "kl_not_implemented": (NotImplementedError, "No KL(p || q) is implemented for p type {p} and q type {q}"),
     "kl_cross_exponential_family": (NotImplementedError, "The cross KL-divergence between different exponential "
                                                          "families cannot                             be computed "

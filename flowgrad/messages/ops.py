@@ -199,6 +199,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                "and will be removed in a future PyTorch release. Use "
                                                "torch.scatter_reduce instead for more reduction options."),
     "derivative_not_implemented": (RuntimeError, "derivative for {op} is not implemented"),
+    "derivative_not_implemented_for": (NotImplementedError, "the derivative for '{op}' is not implemented."),
     # constant padding (ops/conv.py)
     "pad_length_dims": (RuntimeError, "Padding length should be less than or equal to two times the input dimension "
                                       "but got padding length {length} and input of dimension {ndim}"),

@@ -372,8 +372,8 @@ def atan2(a, b):
 # ------------------------------------------------------------------------------- where
 
 WhereBackward0 = derivative("WhereBackward0", complex=True, save="condition",
-                            self=lambda grad, condition: where(condition, grad, grad * 0),
-                            other=lambda grad, condition: where(condition, grad * 0, grad))
+                            self=lambda grad, condition: where(condition, grad, 0.0),
+                            other=lambda grad, condition: where(condition, 0.0, grad))
 
 
 def where(condition, a, b):

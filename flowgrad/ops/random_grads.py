@@ -183,7 +183,7 @@ def dirichlet_grad_array(xp, x, alpha, total):
 
 
 def _not_differentiable(grad, op):
-    raise grad.policy.errors.random_grad_not_differentiable(op=op)
+    raise grad.policy.errors.derivative_not_implemented_for(op=op)
 
 
 StandardGammaGradBackward0 = derivative("StandardGammaGradBackward0", keep="op",

@@ -49,6 +49,11 @@ TRANSFORMS = {
     "independent": (lambda T, D, x: D.IndependentTransform(D.SigmoidTransform(), 1), LOC),
     "inverse": (lambda T, D, x: D.SigmoidTransform().inv, UNIT),
     "cdf": (lambda T, D, x: D.CumulativeDistributionTransform(D.Normal(x * 0.1, 2.0)), LOC),
+    "corr_cholesky": (lambda T, D, x: D.CorrCholeskyTransform(), LOC),
+    "cat": (lambda T, D, x: D.CatTransform([D.ExpTransform(), D.AffineTransform(x[:2], 2.0)], 0, [1, 2]), LOC),
+    "cat_event": (lambda T, D, x: D.CatTransform([D.ExpTransform(), D.IndependentTransform(D.SigmoidTransform(), 1)],
+                                                 -1, [1, 2]), LOC),
+    "stack": (lambda T, D, x: D.StackTransform([D.ExpTransform(), D.SigmoidTransform(), D.TanhTransform()]), LOC),
 }
 
 
@@ -111,6 +116,30 @@ def test_transform_attributes(torch):
     assert D.SigmoidTransform().event_dim == 0 and D.SoftmaxTransform().event_dim == 1
 
 
+def test_cat_stack_and_matrix_constraints(torch):
+    D = torch.distributions
+    C = D.constraints
+    cat = C.cat([C.positive, C.real], 0, [1, 2])
+    assert cat.check(torch.tensor([-1.0, 2.0, 3.0])).tolist() == [False, True, True] and cat.event_dim == 0
+    stack = C.stack([C.positive, C.unit_interval], 1)
+    assert stack.check(torch.tensor([[1.0, 0.5], [-1.0, 2.0]])).tolist() == [[True, True], [False, False]]
+    assert C.square.check(torch.zeros(2, 3, 3)).tolist() == [True, True] and not C.square.check(torch.zeros(2, 3))
+    psd = torch.tensor([[[1.0, 0.0], [0.0, 0.0]], [[1.0, 2.0], [2.0, 1.0]]])
+    assert C.positive_semidefinite.check(psd).tolist() == [True, False]
+    L = D.CorrCholeskyTransform()(torch.tensor([[0.3, -1.2, 2.5], [0.1, 0.2, 0.3]]))
+    assert C.corr_cholesky.check(L).tolist() == [True, True] and not C.corr_cholesky.check(L * 2).any()
+    t = D.biject_to(cat)
+    assert isinstance(t, D.CatTransform) and [type(p).__name__ for p in t.transforms] == ["ComposeTransform",
+                                                                                          "ComposeTransform"]
+    assert isinstance(t.domain, type(cat)) and t.domain.event_dim == 0
+    s = D.transform_to(C.stack([C.positive, C.simplex], 0))
+    assert isinstance(s, D.StackTransform) and isinstance(s.transforms[1], D.SoftmaxTransform)
+    assert D.transform_to(C.positive_semidefinite).__class__ is D.PositiveDefiniteTransform
+    assert D.CorrCholeskyTransform().forward_shape(torch.Size([2, 6])) == torch.Size([2, 4, 4])
+    assert D.CorrCholeskyTransform().inverse_shape((2, 4, 4)) == (2, 6)
+    assert D.CatTransform([D.ExpTransform(), D.StickBreakingTransform()], -1, [1, 2]).event_dim == 1
+
+
 def test_transform_cache(torch):
     D = torch.distributions
     t = D.ExpTransform(cache_size=1)
@@ -130,6 +159,7 @@ def test_transform_cache(torch):
     ("unit_interval", "SigmoidTransform()"),
     ("simplex", "StickBreakingTransform()"),
     ("real_vector", "IndependentTransform(ComposeTransform(\n    \n), 1)"),
+    ("corr_cholesky", "CorrCholeskyTransform()"),
 ])
 def test_biject_to(torch, constraint, expected):
     assert repr(torch.distributions.biject_to(getattr(torch.distributions.constraints, constraint))) == expected
@@ -263,7 +293,7 @@ def test_shapes_reprs_and_expand(torch):
     assert tuple(lg.expand((3, 2)).sample().shape) == (3, 2, 4)
     p = D.Pareto(torch.tensor([1.0, 2.0]), 3.0)
     assert repr(p) == "Pareto(alpha: torch.Size([2]), scale: torch.Size([2]))"
-    assert repr(p.support) == "GreaterThanEq(lower_bound=tensor([1., 2.]))"
+    assert re.sub(r", device='[^']*'\)", ")", repr(p.support)) == "GreaterThanEq(lower_bound=tensor([1., 2.]))"
     w = D.Weibull(torch.ones(2), torch.tensor([0.5, 2.0]))
     assert repr(w) == "Weibull(scale: torch.Size([2]), concentration: torch.Size([2]))" and w.has_rsample
     assert w.expand((3, 2)).concentration.shape == (3, 2) and tuple(w.expand((3, 2)).rsample().shape) == (3, 2)
@@ -319,6 +349,27 @@ def test_means_and_variances_of_undefined_moments(torch):
      "Shape mismatch: expected (3, 2) but got torch.Size([2, 3])"),
     (lambda T, D: D.ReshapeTransform((6,), (2, 3)).event_dim, ValueError,
      "Please use either .domain.event_dim or .codomain.event_dim"),
+    (lambda T, D: D.CatTransform([D.ExpTransform()], 0, [2])(T.zeros(3)), AssertionError,
+     "x.size(0) = 3 must equal length 2"),
+    (lambda T, D: D.CatTransform([D.ExpTransform()], 2, [2]).log_abs_det_jacobian(T.zeros(3), T.zeros(3)),
+     AssertionError, "dim 2 out of range for x with 1 dimensions"),
+    (lambda T, D: D.CatTransform([D.ExpTransform()], 0, [1, 2]), AssertionError,
+     "lengths (2) must match transforms (1)"),
+    (lambda T, D: D.CatTransform([D.ExpTransform(), 3]), AssertionError,
+     "All elements of tseq must be Transform instances"),
+    (lambda T, D: D.StackTransform([D.ExpTransform()], 2)(T.zeros(3)), AssertionError,
+     "dim 2 out of range for tensor with 1 dimensions"),
+    (lambda T, D: D.StackTransform([D.ExpTransform()]).inv(T.zeros(3)), AssertionError,
+     "y.size(0) = 3 must equal len(transforms) 1"),
+    (lambda T, D: D.CorrCholeskyTransform().forward_shape((2, 5)), ValueError,
+     "Input is not a flattened lower-diagonal number"),
+    (lambda T, D: D.CorrCholeskyTransform().inverse_shape((2, 3)), ValueError, "Input is not square"),
+    (lambda T, D: D.constraints.cat([D.constraints.real], 0, [1, 2]), AssertionError,
+     "lengths (2) must match cseq (1)"),
+    (lambda T, D: D.constraints.stack([D.constraints.real, 1]), AssertionError,
+     "All elements of cseq must be Constraint instances"),
+    (lambda T, D: D.constraints.stack([D.constraints.real], 1).check(T.zeros(2)), AssertionError,
+     "dim 1 out of range for value with 1 dimensions"),
     (lambda T, D: D.biject_to(D.constraints.lower_cholesky), NotImplementedError,
      "Cannot transform _LowerCholesky constraints"),
     (lambda T, D: D.biject_to.register(3, lambda c: None), TypeError,

@@ -28,6 +28,18 @@ def test_where(fn):
     same(fn, X)
 
 
+def test_where_gradient_is_zero_off_its_branch(torch):
+    """The branch where did not take gets an exact 0, even where the incoming gradient is nan or inf
+    (a product with 0 would give nan there)."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = torch.tensor([4.0, 5.0, 6.0], requires_grad=True)
+    c = torch.tensor([True, False, True])
+    out = torch.where(c, x, y) * torch.tensor([float("nan"), float("inf"), 1.0])
+    gx, gy = torch.autograd.grad(out.sum(), (x, y))
+    assert gx[1].item() == 0.0 and gy[0].item() == 0.0 and gy[2].item() == 0.0
+    assert gy[1].item() == float("inf") and gx[2].item() == 1.0
+
+
 @pytest.mark.parametrize("fn", [
     lambda T, x: T.take_along_dim(x, T.tensor([0, 5])),
     lambda T, x: T.take_along_dim(x, T.tensor([[0], [2]]), dim=1),

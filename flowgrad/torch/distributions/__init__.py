@@ -11,13 +11,14 @@ globals().update(_submodules(__name__, _classes, _Tensor))
 identity_transform = _classes["_identity_transform"]
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
-           "Distribution", "Exponential", "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "HalfCauchy",
-           "HalfNormal", "Independent", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal",
-           "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial",
-           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli",
-           "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull",
-           "AbsTransform", "AffineTransform", "ComposeTransform", "CumulativeDistributionTransform", "ExpTransform",
-           "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform",
-           "ReshapeTransform", "SigmoidTransform", "SoftplusTransform", "SoftmaxTransform", "StickBreakingTransform",
-           "TanhTransform", "Transform", "biject_to", "constraints", "identity_transform", "kl_divergence",
-           "register_kl", "transform_to"]
+           "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto",
+           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
+           "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
+           "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "AbsTransform", "AffineTransform",
+           "CatTransform", "ComposeTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform",
+           "ExpTransform", "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform", "SoftmaxTransform",
+           "StackTransform", "StickBreakingTransform", "TanhTransform", "Transform", "biject_to", "constraints",
+           "identity_transform", "kl_divergence", "register_kl", "transform_to"]
