@@ -29,6 +29,8 @@ MESSAGES: dict[str, str] = {
     "flag_transposed_init": "values made from a parameter's shape: {paddle}'s Linear keeps its weight as [in, out], "
                             "{other}'s as [out, in], so the same values land transposed and the layer computes "
                             "another function; draw a Linear weight in the source's shape and transpose it",
+    "flag_linear_weight_inplace": "{api} writes a Linear weight by place: {paddle}'s Linear keeps its weight as "
+                                  "[in, out], {other}'s as [out, in]; transpose what it writes",
     "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",

@@ -83,6 +83,8 @@ IDIOMS: dict[tuple[str, str, str], str] = {
     ("paddle", "oneflow", "astype"): "{receiver}.to({args})",
     ("torch", "paddle", "<scheduler>.get_last_lr"): "[{receiver}.last_lr]",
     ("oneflow", "paddle", "<scheduler>.get_last_lr"): "[{receiver}.last_lr]",
+    ("torch", "paddle", "numel"): "{receiver}.size",        # paddle's numel() is a Tensor, its size the int
+    ("oneflow", "paddle", "numel"): "{receiver}.size",
     **{("torch", "paddle", method): f'{{receiver}}.astype("{dtype}")' for method, dtype in (
         ("float", "float32"), ("double", "float64"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
         ("bool", "bool"))},

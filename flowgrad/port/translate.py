@@ -16,10 +16,19 @@ with warnings.catch_warnings():   # libcst 1.0's metadata package warns about it
     from libcst.metadata import PositionProvider
 
 from ..messages.port import text
-from . import semantics, table
+from . import layouts, semantics, table
 from .naming import Entry, Facade, facade
 
 COMMENT = "# flowgrad port: "
+#: Reductions along a dim returning (values, indices) in torch and OneFlow, the values alone in paddle:
+#: name -> the name of the one returning the indices; the fields of their named tuple.
+_NAMED_TUPLES = {"max": "argmax", "min": "argmin"}
+_FIELDS = frozenset({"values", "indices"})
+#: Tensor methods of a weight that concern its graph, not its values.
+_GRAPH_METHODS = frozenset({"register_hook", "retain_grad", "backward", "requires_grad_", "detach_"})
+#: Tensor methods that keep their receiver's dtype and change only its shape.
+_SHAPE_ONLY = frozenset({"unsqueeze", "squeeze", "reshape", "view", "flatten", "transpose", "permute", "t",
+                         "expand", "contiguous", "clone", "detach"})
 
 
 @dataclass
@@ -476,6 +485,11 @@ class Rewriter(cst.CSTTransformer):
         self.roots = [a for a, p in bindings.aliases.items() if p == ""]
         self.assigned: str | None = None          # the name the statement being rewritten assigns
         self.then: list[cst.BaseSmallStatement] = []   # statements the port adds after it
+        self.integer_tensors: set[str] = set()    # names bound to integer tensors made from literal values
+        self.linear_weights: set[str] = set()     # Linear weights named statically, laid out transposed
+        self._storing = 0                         # inside an assignment's target
+        self._fields: dict[int, str] = {}         # id(call) -> the field of its named tuple read
+        self._one_field: set[int] = set()         # calls rewritten to give that field alone
 
     # -- statements: comments above the line that needs them
     def visit_SimpleStatementLine(self, node) -> None:
@@ -573,6 +587,10 @@ class Rewriter(cst.CSTTransformer):
         return ".".join(p for p in (base, rest) if p)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value in _FIELDS and isinstance(node.value, cst.Call) and \
+                isinstance(node.value.func, cst.Attribute) and node.value.func.attr.value in _NAMED_TUPLES and \
+                self.m.target == "paddle" and self.m.source != "paddle":
+            self._fields[id(node.value)] = node.attr.value
         path = self._source_path(node)
         if path is None:
             return True
@@ -580,6 +598,9 @@ class Rewriter(cst.CSTTransformer):
         return False
 
     def leave_Attribute(self, original, updated):
+        if id(original.value) in self._one_field:
+            self._one_field.discard(id(original.value))
+            return updated.value          # `x.max(dim=1).values` became `x.max(axis=1)`
         path = self.chains.get(id(original))
         if path is None:
             return self._attribute_of_object(updated)
@@ -622,6 +643,12 @@ class Rewriter(cst.CSTTransformer):
 
     # -- calls
     def leave_Call(self, original, updated):
+        field = self._fields.pop(id(original), None)
+        if field is not None:
+            one = self._one_of_named_tuple(updated, field)
+            if one is not None:
+                self._one_field.add(id(original))
+                return one
         func = original.func
         path = self._source_path(func)
         if path is not None and isinstance(func, cst.Attribute):
@@ -639,6 +666,8 @@ class Rewriter(cst.CSTTransformer):
             new, _ = self.m.path(path, keywords)
             if scheduler:
                 return self._scheduler(updated, self.m.dst.entry(new), self.m._api(path))
+            if path == "pow" and len(updated.args) == 2:
+                updated = self._cast_exponent(updated, updated.args[0].value)
             return self._arguments(updated, self.m.src.entry(path), self.m.dst.entry(new), self.m._api(path))
         if path is None and isinstance(func, cst.Name):
             path = self.b.objects.get(func.value)
@@ -653,8 +682,87 @@ class Rewriter(cst.CSTTransformer):
         if shim_call is not None:
             return shim_call
         if isinstance(updated.func, cst.Attribute):
-            return self._method_call(original, updated)
+            return self._weight_method(self._method_call(original, updated))
+        if isinstance(updated.func, cst.Name) and updated.func.value == "print":
+            return updated.with_changes(args=[a.with_changes(value=self._read_weight(a.value)) for a in updated.args])
         return updated
+
+    # -- Linear weights, [out, in] in torch and OneFlow, [in, out] in paddle
+    def _is_weight(self, node: cst.BaseExpression) -> bool:
+        return bool(self.linear_weights) and layouts.norm(cst.Module([]).code_for_node(node)) in self.linear_weights
+
+    def _read_weight(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """A Linear weight whose values are read: the same values in the source's layout (`w.T`)."""
+        if not self._is_weight(node):
+            return node
+        self.out.translated[f"{self.m.source}.nn.Linear.weight (read transposed)"] += 1
+        return cst.Attribute(value=node, attr=cst.Name("T"))
+
+    def _weight_method(self, call: cst.BaseExpression) -> cst.BaseExpression:
+        """A method of a Linear weight: `copy_(v)` copies `v.T`; another in-place method keeps the
+        weight (elementwise with numbers) or is flagged (with a tensor argument); any other method
+        reads the weight's values transposed."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+            return call
+        receiver, name = call.func.value, call.func.attr.value
+        data = isinstance(receiver, cst.Attribute) and receiver.attr.value == "data" and self._is_weight(receiver.value)
+        if not (data or self._is_weight(receiver)):
+            return call
+        if name == "copy_" and call.args:
+            self.out.translated[f"{self.m.source}.nn.Linear.weight.copy_ (transposed)"] += 1
+            value = call.args[0].value
+            if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+                value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return call.with_changes(args=[call.args[0].with_changes(value=cst.Attribute(value=value, attr=cst.Name("T"))),
+                                           *call.args[1:]])
+        if name.endswith("_") or data:
+            if any(not _literal(a.value)[0] for a in call.args):
+                self.note(text("flag_linear_weight_inplace", api=name, paddle="paddle",
+                               other=self.m.target if self.m.source == "paddle" else self.m.source))
+            return call
+        if name in _GRAPH_METHODS:
+            return call
+        return call.with_changes(func=call.func.with_changes(value=self._read_weight(receiver)))
+
+    def visit_AssignTarget(self, node) -> None:
+        self._storing += 1
+
+    def leave_AssignTarget(self, original, updated):
+        self._storing -= 1
+        return updated
+
+    def leave_Subscript(self, original, updated):
+        if self._storing or not self._is_weight(updated.value):
+            if self._storing and self._is_weight(updated.value):
+                self.note(text("flag_linear_weight_inplace", api="[...] =", paddle="paddle",
+                               other=self.m.target if self.m.source == "paddle" else self.m.source))
+            return updated
+        return updated.with_changes(value=self._read_weight(updated.value))
+
+    def _one_of_named_tuple(self, call: cst.Call, field: str) -> cst.Call | None:
+        """`x.max(dim=1).values` / `.indices` -> `x.max(axis=1)` / `x.argmax(axis=1)` (the same for min):
+        the target's reduction along an axis returns the values alone, its arg- form the indices.
+        None where the call is not of that form (no dim, other arguments)."""
+        method = self._source_path(call.func) is None
+        receiver = call.func.value if method else (call.args[0].value if call.args else None)
+        args = list(call.args if method else call.args[1:])
+        named = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        places = [a.value for a in args if a.keyword is None]
+        if receiver is None or any(a.star for a in args) or set(named) - {"dim", "keepdim"} or \
+                len(places) + len(named) > 2 or (places and "dim" in named):
+            return None
+        dim = named.get("dim", places[0] if places else None)
+        keepdim = named.get("keepdim", places[1] if len(places) > 1 else None)
+        if dim is None:
+            return None
+        name = call.func.attr.value
+        new = name if field == "values" else _NAMED_TUPLES[name]
+        self.out.translated[f"{self.m.source}.Tensor.{name}(dim=).{field}"] += 1
+        keywords = [("axis", dim)] + ([("keepdim", keepdim)] if keepdim is not None else [])
+        return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(new)), args=_commas([
+            cst.Arg(v, keyword=cst.Name(k), equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                                  whitespace_after=cst.SimpleWhitespace("")))
+            for k, v in keywords]))
 
     def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
         if s is None or t is None or not (s.params or t.params):
@@ -818,7 +926,25 @@ class Rewriter(cst.CSTTransformer):
         self.out.translated[api] += 1
         if new != name:
             updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
+        if name == "pow":
+            updated = self._cast_exponent(updated, updated.func.value)
         return self._arguments(updated, self.m.src.entry("Tensor." + name), self.m.dst.entry("Tensor." + new), api)
+
+    def _cast_exponent(self, call: cst.Call, base: cst.BaseExpression) -> cst.Call:
+        """`x.pow(p)`, p an integer tensor, where the target refuses to promote across kinds:
+        `x.pow(p.astype(x.dtype))` (the source's result dtype for a float x; for an integer x a no-op).
+        The dtype is read from the name a chain of shape-only methods starts at (`x.unsqueeze(-1)`)."""
+        exponent = call.args[-1] if call.args else None
+        if exponent is None or exponent.keyword is not None or not isinstance(exponent.value, cst.Name) or \
+                exponent.value.value not in self.integer_tensors or \
+                not semantics.casts_integer_exponent(self.m.source, self.m.target):
+            return call
+        while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and \
+                base.func.attr.value in _SHAPE_ONLY:
+            base = base.func.value
+        cast = cst.Call(func=cst.Attribute(value=exponent.value, attr=cst.Name("astype")),
+                        args=[cst.Arg(cst.Attribute(value=base, attr=cst.Name("dtype")))])
+        return call.with_changes(args=[*call.args[:-1], exponent.with_changes(value=cast)])
 
     def _role_of_method(self, name: str) -> tuple[str, str] | None:
         """(role, its class's path) where a method of a receiver of unknown type belongs to one class
@@ -876,7 +1002,12 @@ def port_source(code: str, source: str, target: str) -> tuple[str, Outcome]:
     for line, _, why in outcome.flags:
         by_line.setdefault(line, []).append(why)
     mapper = Mapper(source, target)
-    new = cst.MetadataWrapper(module).visit(Rewriter(mapper, bindings, outcome, by_line))
+    rewriter = Rewriter(mapper, bindings, outcome, by_line)
+    tree = ast.parse(code)
+    rewriter.integer_tensors = semantics.integer_tensors(tree, source)
+    if layouts.transposes(source, target):
+        rewriter.linear_weights = layouts.linear_weights(tree, set(bindings.foreign))
+    new = cst.MetadataWrapper(module).visit(rewriter)
     return new.code, outcome
 
 

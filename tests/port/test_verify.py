@@ -42,10 +42,10 @@ DIFFERS = {
     ("torch", "paddle", "gradient_penalty"): (None, "differ at step 2: "),
     # paddle's optimizer state is keyed by unique parameter names, and a second model has others
     ("torch", "paddle", "checkpoint_resume"): ("ported", "embedding_1.w_0_moment1_0 should in state dict"),
-    # paddle refuses float64 ** int64 between tensors (flagged: mixed_kind_promotion)
-    ("torch", "paddle", "sequential_rmsprop"): ("ported", "Type promotion only support calculations between"),
-    # the Tensor's max(dim=) returns values and indices in torch, values alone in paddle (left)
-    ("torch", "paddle", "mnist_classifier"): ("ported", "max() got an unexpected keyword argument 'dim'"),
+    # it reads the optimizer's state dict in PyTorch's form ({"state": ..., "param_groups": ...})
+    ("torch", "paddle", "sequential_rmsprop"): ("ported", "KeyError: 'state'"),
+    # the weights are drawn from NumPy by each parameter's shape: a Linear weight lands transposed (flagged)
+    ("torch", "paddle", "mnist_classifier"): (None, "differ at step 1: "),
     # paddle has no packing of variable-length sequences (left)
     ("torch", "paddle", "char_lstm"): ("ported", "No module named 'torch'"),
     # flowgrad's paddle has no nn.TransformerEncoder nor nn.Transformer (left)
@@ -63,6 +63,15 @@ BY_HAND = {
          "rng.normal(0, 0.3, tuple(p.shape))))"),
         *((f"print({what}", f"print({what}", None) for what in (
             '"batches tracked:", bn.num_batches_tracked', '"running mean:"', '"running var:"'))],
+    # the weights drawn by shape (flagged); paddle's optimizer has no `state` of PyTorch's form
+    ("torch", "paddle", "mnist_classifier"): [
+        (None, "fan_in = p.shape[1] if p.dim() == 2 else p.shape[0]", "fan_in = p.shape[0]"),
+        (None, "p.copy_(paddle.to_tensor(rng.uniform(-bound, bound, tuple(p.shape))))",
+         "p.copy_(paddle.to_tensor(rng.uniform(-bound, bound, tuple(p.shape)[::-1]).T.copy()))"),
+        ('print("Adam state:"', 'print("Adam state:"', None), ('f"step=', 'f"step=', None)],
+    # paddle's optimizer state dict is flat (`linear_0.w_0_mean_square_0`), its nodes are named otherwise
+    ("torch", "paddle", "sequential_rmsprop"): [
+        ('print("state keys:"', 'print("state keys:"', None), ('print("last loss node:"', 'print("last loss node:"', None)],
 }
 
 
