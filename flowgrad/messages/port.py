@@ -31,6 +31,9 @@ MESSAGES: dict[str, str] = {
                             "another function; draw a Linear weight in the source's shape and transpose it",
     "flag_linear_weight_inplace": "{api} writes a Linear weight by place: {paddle}'s Linear keeps its weight as "
                                   "[in, out], {other}'s as [out, in]; transpose what it writes",
+    "flag_pad_order": "pad(): a list of two numbers per dimension of the input is read from the first dimension "
+                      "in {paddle}, from the last in {other} (a shorter list is read from the last in both); "
+                      "reverse the pairs of such a list",
     "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",

@@ -150,6 +150,10 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                     _second_pass(recv, node, line, seen_backward, flags, source, target)
                 if _root(node.func) in foreign:
                     continue      # np.arange, math.*: not the framework's
+                if name == "pad" and isinstance(node.func, ast.Attribute) and len(node.args) >= 2 and \
+                        (source == "paddle") != (target == "paddle"):
+                    flags.append((line, "pad_order", text("flag_pad_order", paddle="paddle",
+                                                          other=target if source == "paddle" else source)))
                 if name == "pow" and node.args and isinstance(node.args[-1], ast.Constant):
                     continue      # a Python number promotes alike everywhere
                 if name == "pow" and casts_integer_exponent(source, target) and \

@@ -300,3 +300,17 @@ def test_optimizer_argument_errors_are_pytorchs(fpaddle):
     with pytest.raises(RuntimeError, match="^" + re.escape(f"{hook} must return None or a tuple of (new_args, "
                                                            "new_kwargs), but got 5.") + "$"):
         opt.step()
+
+
+def test_optimizer_has_no_state_attribute(paddle):
+    """paddle keeps an optimizer's accumulators out of sight: no `state` (PyTorch's), state_dict() names them."""
+    layer = paddle.nn.Linear(2, 2)
+    opt = paddle.optimizer.Adam(parameters=layer.parameters())
+    layer(paddle.ones([1, 2])).sum().backward()
+    opt.step()
+    assert not hasattr(opt, "state")
+    with pytest.raises(AttributeError) as info:
+        opt.state
+    assert str(info.value) == "'Adam' object has no attribute 'state'"
+    assert sorted(k[len(layer.weight.name) + 1:] for k in opt.state_dict() if k.startswith(layer.weight.name)) == \
+        ["beta1_pow_acc_0", "beta2_pow_acc_0", "moment1_0", "moment2_0"]
