@@ -42,7 +42,8 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
 #: argument, the value that layout is). The port drops the argument where it says so, adds it going
 #: the other way, and leaves the call flagged where the source takes the other layout.
 LAYOUT_ONLY: dict[str, dict[str, tuple[str, object]]] = {
-    "paddle": {"nn.TransformerEncoderLayer": ("batch_first", True), "nn.MultiHeadAttention": ("batch_first", True)},
+    "paddle": {"nn.TransformerEncoderLayer": ("batch_first", True), "nn.MultiHeadAttention": ("batch_first", True),
+               "nn.TransformerEncoder": ("enable_nested_tensor", False)},   # paddle's stack runs padded tensors
 }
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).

@@ -48,6 +48,10 @@ def test_fit_polynomial_to_paddle_keeps_layout_and_renames():
     ("paddle", "torch", "mask = paddle.equal(a, b)", "mask = torch.eq(a, b)"),
     ("torch", "paddle", "l = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True)",
      "l = paddle.nn.TransformerEncoderLayer(8, 2, 16, normalize_before=True)"),
+    ("torch", "paddle", "e = torch.nn.TransformerEncoder(l, 2, enable_nested_tensor=False)",
+     "e = paddle.nn.TransformerEncoder(l, 2)"),     # paddle's stack runs padded tensors only
+    ("paddle", "torch", "e = paddle.nn.TransformerEncoder(l, 2)",
+     "e = torch.nn.TransformerEncoder(l, 2, enable_nested_tensor=False)"),
     ("paddle", "torch", "y = paddle.sum(x, axis=0)", "y = torch.sum(x, dim=0)"),
     ("paddle", "torch", "x = paddle.to_tensor([1.0], stop_gradient=False)", "x = torch.tensor([1.0], requires_grad=True)"),
     ("torch", "oneflow", "y = torch.sum(x, dim=1)", "y = oneflow.sum(x, dim=1)"),
