@@ -54,6 +54,7 @@ METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
     ("optimizer", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
     ("scheduler", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
     ("function_ctx", {"torch": "saved_tensors", "oneflow": "saved_tensors", "paddle": "saved_tensor()"}),
+    ("optimizer", {"torch": "state", "oneflow": "state", "paddle": None}),     # an attribute: paddle has none
 )
 
 #: Learning-rate schedulers: PyTorch's and OneFlow's take the optimizer and rewrite its rate, paddle's

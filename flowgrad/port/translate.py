@@ -682,7 +682,7 @@ class Rewriter(cst.CSTTransformer):
         if shim_call is not None:
             return shim_call
         if isinstance(updated.func, cst.Attribute):
-            return self._weight_method(self._method_call(original, updated))
+            return self._call_of_object(updated) or self._weight_method(self._method_call(original, updated))
         if isinstance(updated.func, cst.Name) and updated.func.value == "print":
             return updated.with_changes(args=[a.with_changes(value=self._read_weight(a.value)) for a in updated.args])
         return updated
@@ -974,13 +974,30 @@ class Rewriter(cst.CSTTransformer):
         return targets.pop()
 
     def _attribute_of_object(self, updated: cst.Attribute) -> cst.BaseExpression:
-        """`ctx.saved_tensors` in a custom Function -> the target's spelling."""
-        for _, names in table.METHODS:
+        """`ctx.saved_tensors` in a custom Function -> the target's spelling; an attribute of a typed
+        framework object that the target's class has not (an optimizer's `state` in paddle) is left."""
+        for role, names in table.METHODS:
             src, dst = names.get(self.m.source), names.get(self.m.target)
             if src and dst and src == updated.attr.value and dst.endswith("()") and self.b.functions_used:
                 self.out.translated[f"{self.m.source}.<ctx>.{src}"] += 1
                 return cst.Call(func=updated.with_changes(attr=cst.Name(dst[:-2])))
+            if src == updated.attr.value and dst is None and role in table.ROLES:
+                typed = self._receiver_class(updated.value)
+                if typed is not None and typed[0] == role:
+                    self._left(f"{self.m.source}.<{role}>.{src}", text(
+                        "no_counterpart", target=self.m.target, api=f"{self.m.source}.<{role}>.{src}"))
         return updated
+
+    def _call_of_object(self, updated: cst.Call) -> cst.BaseExpression | None:
+        """`ctx.saved_tensor()` in a paddle PyLayer -> the target's attribute `ctx.saved_tensors`."""
+        if updated.args or not isinstance(updated.func, cst.Attribute) or not self.b.functions_used:
+            return None
+        for _, names in table.METHODS:
+            src, dst = names.get(self.m.source), names.get(self.m.target)
+            if src == updated.func.attr.value + "()" and dst and not dst.endswith("()"):
+                self.out.translated[f"{self.m.source}.<ctx>.{src}"] += 1
+                return updated.func.with_changes(attr=cst.Name(dst))
+        return None
 
     def _left(self, api: str, why: str) -> None:
         self.out.left[(api, why)] += 1
