@@ -18,6 +18,8 @@ MESSAGES: dict[str, str] = {
     "layout_only": "{api} takes one layout only, {name}={value}, where {source}'s defaults to {name}={default}: "
                    "the port computes along other axes unless the source passes {name}={value} (and lays its "
                    "inputs out so)",
+    "sequence_length_total": "paddle's RNN output keeps the input's length, where pad_packed_sequence without "
+                             "total_length pads to the longest sequence only",
     "assumed_tensor": "assumed tensor: {why}",
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "

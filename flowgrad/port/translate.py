@@ -242,6 +242,23 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
     return _keep_layout(args, _arrange(t, out, named, packed), originals), unmapped, after
 
 
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _bound(args, names: tuple[str, ...]) -> dict[str, cst.BaseExpression] | None:
+    """A call's arguments by parameter name (positional ones in `names`' order); None where one is
+    starred or unknown."""
+    out: dict[str, cst.BaseExpression] = {}
+    for i, arg in enumerate(args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (names[i] if i < len(names) else None)
+        if name not in names or name in out:
+            return None
+        out[name] = arg.value
+    return out
+
+
 def _passes_through(e: Entry) -> bool:
     kinds = {p.kind for p in e.params}
     return inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD in kinds
@@ -490,6 +507,8 @@ class Rewriter(cst.CSTTransformer):
         self._storing = 0                         # inside an assignment's target
         self._fields: dict[int, str] = {}         # id(call) -> the field of its named tuple read
         self._one_field: set[int] = set()         # calls rewritten to give that field alone
+        self._import_left: dict[int, collections.Counter] = {}   # id(ImportFrom) -> what it left
+        self._rewritten_runs = 0                  # packed-sequence runs rewritten to sequence_length=
 
     # -- statements: comments above the line that needs them
     def visit_SimpleStatementLine(self, node) -> None:
@@ -498,8 +517,11 @@ class Rewriter(cst.CSTTransformer):
         self.assigned = body.targets[0].target.value if isinstance(body, cst.Assign) and len(body.targets) == 1 \
             and isinstance(body.targets[0].target, cst.Name) else None
         self.then: list[cst.BaseSmallStatement] = []
+        self._left_before = collections.Counter(self.out.left)
 
     def leave_SimpleStatementLine(self, original, updated):
+        if len(updated.body) == 1 and isinstance(updated.body[0], cst.ImportFrom):
+            self._import_left[id(updated.body[0])] = self.out.left - self._left_before
         updated = self._annotate(updated)
         then, self.then = self.then, []
         if not then:
@@ -686,6 +708,104 @@ class Rewriter(cst.CSTTransformer):
         if isinstance(updated.func, cst.Name) and updated.func.value == "print":
             return updated.with_changes(args=[a.with_changes(value=self._read_weight(a.value)) for a in updated.args])
         return updated
+
+    # -- packed sequences: paddle's RNNs take the lengths as sequence_length=
+    def leave_IndentedBlock(self, original, updated):
+        return updated.with_changes(body=self._sequence_lengths(list(updated.body)))
+
+    def leave_Module(self, original, updated):
+        return self._unused_imports(updated.with_changes(body=self._sequence_lengths(list(updated.body))))
+
+    def _unused_imports(self, module: cst.Module) -> cst.Module:
+        """A `from <source framework> import ...` left in place loses the names the port no longer
+        uses (the packing functions rewritten away), the statement too when none is left."""
+        if not self._rewritten_runs:
+            return module
+        used = {n.value for stmt in module.body if not (isinstance(stmt, cst.SimpleStatementLine) and
+                                                      isinstance(stmt.body[0], cst.ImportFrom)) for n in _names(stmt)}
+        body = []
+        for stmt in module.body:
+            imp = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if not isinstance(imp, cst.ImportFrom) or id(imp) not in self._import_left or \
+                    isinstance(imp.names, cst.ImportStar):
+                body.append(stmt)
+                continue
+            names = [a for a in imp.names if (a.asname.name.value if a.asname else a.name.value) in used]
+            if names:
+                names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                body.append(stmt.with_changes(body=[imp.with_changes(names=names)]) if len(names) < len(imp.names)
+                            else stmt)
+            else:
+                self.out.left.subtract(self._import_left[id(imp)])
+                self.out.left += collections.Counter()
+        return module.with_changes(body=body)
+
+    def _sequence_lengths(self, body: list) -> list:
+        """`p = pack_padded_sequence(x, lengths, ...)`, `out, state = rnn(p, ...)`, `out, _ =
+        pad_packed_sequence(out, ...)` -> `out, state = rnn(x, ..., sequence_length=lengths)` going to
+        paddle, whose RNNs run a padded batch by its lengths (outputs past a length are zero, each
+        final state is at its sequence's last step, as unpacking gives them)."""
+        if self.m.target != "paddle" or self.m.source == "paddle":
+            return body
+        i = 0
+        while i + 2 < len(body):
+            run = self._packed_run(*body[i:i + 3])
+            if run is not None:
+                body[i:i + 3] = run
+            i += 1
+        return body
+
+    def _assign(self, stmt) -> cst.Assign | None:
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
+                and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].value, cst.Call):
+            return stmt.body[0]
+        return None
+
+    def _packed_run(self, first, second, third) -> list | None:
+        pack, run, unpack = self._assign(first), self._assign(second), self._assign(third)
+        if pack is None or run is None or unpack is None or \
+                self._source_path(pack.value.func) != "nn.utils.rnn.pack_padded_sequence" or \
+                self._source_path(unpack.value.func) != "nn.utils.rnn.pad_packed_sequence":
+            return None
+        given = _bound(pack.value.args, ("input", "lengths", "batch_first", "enforce_sorted"))
+        undone = _bound(unpack.value.args, ("sequence", "batch_first", "padding_value", "total_length"))
+        packed, out = pack.targets[0].target, run.targets[0].target
+        rnn_args = list(run.value.args)
+        if given is None or undone is None or "input" not in given or "lengths" not in given or \
+                not isinstance(packed, cst.Name) or not rnn_args or rnn_args[0].keyword is not None or \
+                not rnn_args[0].value.deep_equals(packed) or \
+                "sequence" not in undone or not undone["sequence"].deep_equals(
+                    out.elements[0].value if isinstance(out, cst.Tuple) else out) or \
+                _literal(undone.get("padding_value", cst.Integer("0"))) not in ((True, 0), (True, 0.0)):
+            return None
+        unpacked = unpack.targets[0].target
+        if isinstance(unpacked, cst.Tuple) and len(unpacked.elements) == 2:
+            result, lengths_name = unpacked.elements[0].value, unpacked.elements[1].value
+        else:
+            return None
+        target = out.with_changes(elements=[out.elements[0].with_changes(value=result), *out.elements[1:]]) \
+            if isinstance(out, cst.Tuple) else result
+        lengths = given["lengths"]
+        call = run.value.with_changes(args=_commas([rnn_args[0].with_changes(value=given["input"]), *rnn_args[1:],
+                                                    cst.Arg(lengths, keyword=cst.Name("sequence_length"),
+                                                            equal=_EQUAL)]))
+        kept = [line for stmt in (first, second, third) for line in stmt.leading_lines
+                if not (line.comment is not None and line.comment.value.startswith(COMMENT))]
+        if "total_length" not in undone:
+            kept.append(cst.EmptyLine(comment=cst.Comment(COMMENT + text("sequence_length_total"))))
+        for api in ("pack_padded_sequence", "pad_packed_sequence"):
+            key = next((k for k in self.out.left if k[0] == f"{self.m.source}.nn.utils.rnn.{api}"), None)
+            if key is not None:
+                self.out.left[key] -= 1
+                self.out.left += collections.Counter()      # drops a count that reached zero
+            self.out.translated[f"{self.m.source}.nn.utils.rnn.{api} (as sequence_length=)"] += 1
+        self._rewritten_runs += 1
+        stmts = [second.with_changes(body=[run.with_changes(targets=[run.targets[0].with_changes(target=target)],
+                                                            value=call)], leading_lines=kept)]
+        if not (isinstance(lengths_name, cst.Name) and lengths_name.value == "_"):
+            stmts.append(cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(lengths_name)],
+                                                                  value=lengths)]))
+        return stmts
 
     # -- Linear weights, [out, in] in torch and OneFlow, [in, out] in paddle
     def _is_weight(self, node: cst.BaseExpression) -> bool:

@@ -277,3 +277,24 @@ def test_linear_weight_port_verifies(tmp_path):
     ported, _ = _port(script)
     verdict = verify(str(path), script, ported, "torch", "paddle")
     assert verdict.equivalent and verdict.compared == 4, verdict.message
+
+
+def test_packed_sequences_become_paddles_sequence_length():
+    """pack_padded_sequence -> RNN -> pad_packed_sequence is paddle's RNN with sequence_length=; the
+    packing functions' import goes when nothing else uses it; without total_length the output's
+    length may differ, and the port says so."""
+    code, out = _port("import torch\nfrom torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence\n"
+                      "rnn = torch.nn.GRU(3, 4, batch_first=True)\n"
+                      "# run the batch by its lengths\n"
+                      "p = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)\n"
+                      "out, h = rnn(p, h0)\nout, n = pad_packed_sequence(out, batch_first=True)\n")
+    assert code == ("import torch\nrnn = paddle.nn.GRU(3, 4, time_major=False)\n# run the batch by its lengths\n"
+                    f"{COMMENT}paddle's RNN output keeps the input's length, where pad_packed_sequence without "
+                    "total_length pads to the longest sequence only\n"
+                    "out, h = rnn(x, h0, sequence_length=lengths)\nn = lengths\n").replace("import torch", "import paddle", 1)
+    assert not out.left and out.translated["torch.nn.utils.rnn.pack_padded_sequence (as sequence_length=)"] == 1
+    same = "import torch\np = torch.nn.utils.rnn.pack_padded_sequence(x, n)\ny = f(p)\nz = g(y)\n"
+    assert "pack_padded_sequence(x, n)" in _port(same)[0]              # not the pattern: left
+    back, _ = _port(code.replace("out, h = rnn(x, h0, sequence_length=lengths)", "out, h = rnn(x, h0)"), "torch",
+                    "oneflow")
+    assert "sequence_length" not in back

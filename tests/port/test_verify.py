@@ -30,8 +30,7 @@ ROUND_TRIPS = ["fit_polynomial", "polynomial_custom_function"]
 #: Ports that leave uses in place (what has no counterpart in the target facade), each use listed.
 LEFT = {
     ("torch", "paddle", "char_lstm"): {"torch.nn.utils.rnn", "torch.nn.utils.rnn.pad_sequence",
-                                       "torch.nn.utils.rnn.pack_padded_sequence",
-                                       "torch.nn.utils.rnn.pad_packed_sequence", "torch.nn.utils.clip_grad_norm_"},
+                                       "torch.nn.utils.clip_grad_norm_"},
     ("torch", "paddle", "tiny_transformer"): {"torch.nn.Transformer.generate_square_subsequent_mask"},
 }
 #: Ports that cannot be equivalent, with what --verify reports: (the failing side or None for a
@@ -198,3 +197,32 @@ def test_difference_names_the_step_and_the_tensor(tmp_path):
     square = [(1, "leaf #0 (3, 3)", np.arange(9.0).reshape(3, 3))]      # paddle's [in, out] of a square Linear
     assert compare(square, [(1, "w", np.arange(9.0).reshape(3, 3).T)], None, 1e-5, 1e-7).equivalent
     assert not compare(square, [(1, "w", np.arange(9.0).reshape(3, 3)[::-1])], None, 1e-5, 1e-7).equivalent
+
+
+PACKED = '''import numpy as np
+import torch
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+torch.set_default_dtype(torch.float64)
+rng = np.random.default_rng(0)
+lstm = torch.nn.LSTM(3, 4, num_layers=2, batch_first=True)
+with torch.no_grad():
+    for p in lstm.parameters():
+        p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+x = torch.tensor(rng.normal(size=(3, 5, 3)))
+lengths = torch.tensor([5, 2, 4])
+packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+out, (h, c) = lstm(packed)
+out, _ = pad_packed_sequence(out, batch_first=True, total_length=5)
+print(out, h, c)
+(out.sum() + (h * c).sum()).backward()
+'''
+
+
+def test_packed_sequences_ported_to_sequence_length_verify(tmp_path):
+    path = tmp_path / "packed.py"
+    path.write_text(PACKED)
+    ported, outcome = port_source(PACKED, "torch", "paddle")
+    assert "out, (h, c) = lstm(x, sequence_length=lengths)" in ported and "import torch" not in ported
+    verdict = verify(str(path), PACKED, ported, "torch", "paddle")
+    assert verdict.equivalent and verdict.compared == 11, verdict.message
