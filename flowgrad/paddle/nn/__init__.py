@@ -2,7 +2,7 @@
 gradient clipping, over flowgrad's framework-neutral nn."""
 from __future__ import annotations
 
-from . import functional, initializer  # noqa: F401
+from . import functional, initializer, utils  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import Layer, Parameter, ParamAttr
 from .rnn import GRU, LSTM, RNN, BiRNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
