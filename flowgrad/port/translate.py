@@ -504,7 +504,7 @@ class Rewriter(cst.CSTTransformer):
         self.then: list[cst.BaseSmallStatement] = []   # statements the port adds after it
         self.integer_tensors: set[str] = set()    # names bound to integer tensors made from literal values
         self.linear_weights: set[str] = set()     # Linear weights named statically, laid out transposed
-        self._storing = 0                         # inside an assignment's target
+        self._stores: set[int] = set()            # id() of the assignment targets (written, not read)
         self._fields: dict[int, str] = {}         # id(call) -> the field of its named tuple read
         self._one_field: set[int] = set()         # calls rewritten to give that field alone
         self._import_left: dict[int, collections.Counter] = {}   # id(ImportFrom) -> what it left
@@ -835,27 +835,28 @@ class Rewriter(cst.CSTTransformer):
                 value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             return call.with_changes(args=[call.args[0].with_changes(value=cst.Attribute(value=value, attr=cst.Name("T"))),
                                            *call.args[1:]])
-        if name.endswith("_") or data:
+        if name.endswith("_"):
             if any(not _literal(a.value)[0] for a in call.args):
                 self.note(text("flag_linear_weight_inplace", api=name, paddle="paddle",
                                other=self.m.target if self.m.source == "paddle" else self.m.source))
             return call
         if name in _GRAPH_METHODS:
             return call
-        return call.with_changes(func=call.func.with_changes(value=self._read_weight(receiver)))
+        self.out.translated[f"{self.m.source}.nn.Linear.weight (read transposed)"] += 1
+        return call.with_changes(func=call.func.with_changes(value=cst.Attribute(value=receiver, attr=cst.Name("T"))))
 
     def visit_AssignTarget(self, node) -> None:
-        self._storing += 1
+        self._stores.add(id(node.target))
 
-    def leave_AssignTarget(self, original, updated):
-        self._storing -= 1
-        return updated
+    def visit_AugAssign(self, node) -> None:
+        self._stores.add(id(node.target))
 
     def leave_Subscript(self, original, updated):
-        if self._storing or not self._is_weight(updated.value):
-            if self._storing and self._is_weight(updated.value):
-                self.note(text("flag_linear_weight_inplace", api="[...] =", paddle="paddle",
-                               other=self.m.target if self.m.source == "paddle" else self.m.source))
+        if not self._is_weight(updated.value):
+            return updated
+        if id(original) in self._stores:
+            self.note(text("flag_linear_weight_inplace", api="[...] =", paddle="paddle",
+                           other=self.m.target if self.m.source == "paddle" else self.m.source))
             return updated
         return updated.with_changes(value=self._read_weight(updated.value))
 

@@ -243,6 +243,7 @@ with torch.no_grad():
     lin.weight.mul_(2.0)
     lin.weight.add_(torch.ones(2, 2))
     lin.weight[0] = 1.0
+    lin.weight[1] += 1.0
 first = model[0]
 print([first.weight[:, i].tolist() for i in range(3)])
 print(net.fc.weight.tolist(), first.weight, first.weight[1])
@@ -261,9 +262,10 @@ def test_linear_weights_named_statically_are_read_and_written_transposed():
     assert "print([first.weight.T[:, i].tolist() for i in range(3)])\n" in code
     assert "print(net.fc.weight.T.tolist(), first.weight.T, first.weight.T[1])\n" in code
     flagged = [line for line in code.splitlines() if "writes a Linear weight by place" in line]
-    assert [f.split(": ")[1].split(" writes")[0] for f in flagged] == ["add_", "[...] ="]
+    assert [f.split(": ")[1].split(" writes")[0] for f in flagged] == ["add_", "[...] =", "[...] ="]
+    assert "    lin.weight[0] = 1.0\n" in code and "    lin.weight[1] += 1.0\n" in code
     back, _ = _port(code.replace("    lin.weight.add_(paddle.ones([2, 2]))\n", "").replace(
-        "    lin.weight[0] = 1.0\n", ""), "paddle", "torch")
+        "    lin.weight[0] = 1.0\n", "").replace("    lin.weight[1] += 1.0\n", ""), "paddle", "torch")
     assert "model[0].weight.copy_(torch.tensor([[0.2, -0.1, 0.05], [1.0, 2.0, 3.0]]).T.T)" in back
     code, _ = _port(LINEAR_WEIGHTS, "torch", "oneflow")
     assert ".T" not in code                  # the same layout in both
@@ -271,7 +273,8 @@ def test_linear_weights_named_statically_are_read_and_written_transposed():
 
 def test_linear_weight_port_verifies(tmp_path):
     from flowgrad.port.verify import verify
-    script = LINEAR_WEIGHTS.replace("    lin.weight.add_(torch.ones(2, 2))\n", "").replace("    lin.weight[0] = 1.0\n", "")
+    script = LINEAR_WEIGHTS.replace("    lin.weight.add_(torch.ones(2, 2))\n", "").replace(
+        "    lin.weight[0] = 1.0\n", "").replace("    lin.weight[1] += 1.0\n", "")
     path = tmp_path / "weights.py"
     path.write_text(script)
     ported, _ = _port(script)
