@@ -150,7 +150,8 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                     _second_pass(recv, node, line, seen_backward, flags, source, target)
                 if _root(node.func) in foreign:
                     continue      # np.arange, math.*: not the framework's
-                if name == "pad" and isinstance(node.func, ast.Attribute) and len(node.args) >= 2 and \
+                if name == "pad" and isinstance(node.func, ast.Attribute) and \
+                        (len(node.args) >= 2 or any(k.arg == "pad" for k in node.keywords)) and \
                         (source == "paddle") != (target == "paddle"):
                     flags.append((line, "pad_order", text("flag_pad_order", paddle="paddle",
                                                           other=target if source == "paddle" else source)))

@@ -124,6 +124,7 @@ def test_values_drawn_by_a_parameters_shape_are_flagged_between_paddle_and_the_o
 def test_pad_lists_are_flagged_between_paddle_and_the_others():
     """paddle reads a pad list of two numbers per input dimension from the first dimension, torch
     from the last; NumPy's pad is not the framework's."""
-    code = "import torch\nimport numpy as np\ny = torch.nn.functional.pad(x, [1, 2, 3, 4])\nz = np.pad(a, 1)\n"
-    assert [f for f in _flags(code, "torch", "paddle") if f[1] == "pad_order"] == [(3, "pad_order")]
+    code = "import torch\nimport numpy as np\ny = torch.nn.functional.pad(x, [1, 2, 3, 4])\nz = np.pad(a, 1)\n" \
+        "w = torch.nn.functional.pad(x, pad=(1, 1))\n"
+    assert [f for f in _flags(code, "torch", "paddle") if f[1] == "pad_order"] == [(3, "pad_order"), (5, "pad_order")]
     assert not [f for f in _flags(code, "torch", "oneflow") if f[1] == "pad_order"]
