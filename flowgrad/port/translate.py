@@ -670,6 +670,7 @@ class Rewriter(cst.CSTTransformer):
             one = self._one_of_named_tuple(updated, field)
             if one is not None:
                 self._one_field.add(id(original))
+                self._pending_call = None
                 return one
         func = original.func
         path = self._source_path(func)
