@@ -226,11 +226,14 @@ def _all_ints(value) -> bool:
 
 
 def _shaped_by_parameter(loop: ast.For) -> list[int]:
-    """The lines of a loop over `m.parameters()` / `m.named_parameters()` that read a parameter's
-    shape (values drawn by shape: a Linear weight's layout differs between paddle and the others)."""
+    """The lines of a loop over `m.parameters()` / `m.named_parameters()` / `m.state_dict().items()`
+    that read a parameter's shape (values drawn by shape: a Linear weight's layout differs between
+    paddle and the others)."""
     it = loop.iter
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and
-            it.func.attr in ("parameters", "named_parameters")):
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and (
+            it.func.attr in ("parameters", "named_parameters") or it.func.attr == "items" and
+            isinstance(it.func.value, ast.Call) and isinstance(it.func.value.func, ast.Attribute) and
+            it.func.value.func.attr == "state_dict")):
         return []
     target = loop.target.elts[-1] if isinstance(loop.target, ast.Tuple) and loop.target.elts else loop.target
     if not isinstance(target, ast.Name):
