@@ -18,6 +18,8 @@ MESSAGES: dict[str, str] = {
     "layout_only": "{api} takes one layout only, {name}={value}, where {source}'s defaults to {name}={default}: "
                    "the port computes along other axes unless the source passes {name}={value} (and lays its "
                    "inputs out so)",
+    "sequence_length_total": "paddle's RNN output keeps the input's length, where pad_packed_sequence without "
+                             "total_length pads to the longest sequence only",
     "assumed_tensor": "assumed tensor: {why}",
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "
@@ -29,6 +31,11 @@ MESSAGES: dict[str, str] = {
     "flag_transposed_init": "values made from a parameter's shape: {paddle}'s Linear keeps its weight as [in, out], "
                             "{other}'s as [out, in], so the same values land transposed and the layer computes "
                             "another function; draw a Linear weight in the source's shape and transpose it",
+    "flag_linear_weight_inplace": "{api} writes a Linear weight by place: {paddle}'s Linear keeps its weight as "
+                                  "[in, out], {other}'s as [out, in]; transpose what it writes",
+    "flag_pad_order": "pad(): a list of two numbers per dimension of the input is read from the first dimension "
+                      "in {paddle}, from the last in {other} (a shorter list is read from the last in both); "
+                      "reverse the pairs of such a list",
     "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",

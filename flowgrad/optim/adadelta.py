@@ -27,7 +27,7 @@ class Adadelta(Optimizer):
     def _update_group(self, group: dict) -> None:
         rho, eps = group["rho"], group["eps"]
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["square_avg"] = zeros_state(p)

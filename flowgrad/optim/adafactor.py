@@ -38,7 +38,7 @@ class Adafactor(Optimizer):
         for p, g, lr, wd in self._param_steps(group):
             pd = p._data
             xp = backend.namespace(pd)
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 if g.ndim > 1:

@@ -28,7 +28,7 @@ class Adagrad(Optimizer):
         super().__init__(params, defaults)
         for group in self.param_groups:
             for p in group["params"]:
-                state = self.state[p]
+                state = self._state[p]
                 state["step"] = step_state(p)
                 d = p._data   # (both parts of a complex accumulator start at the value)
                 start = initial_accumulator_value * (1 + 1j) if d.dtype.kind == "c" else initial_accumulator_value
@@ -37,7 +37,7 @@ class Adagrad(Optimizer):
     def _update_group(self, group: dict) -> None:
         lr_decay, eps = group["lr_decay"], group["eps"]
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             step_t = state["step"]
             step_t._data += 1
             step = float(step_t._data)

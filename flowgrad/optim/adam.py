@@ -33,7 +33,7 @@ class Adam(Optimizer):
         eps = group["eps"]
         amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 init_moments(state, p)
                 if amsgrad:

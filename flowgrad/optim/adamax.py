@@ -24,7 +24,7 @@ class Adamax(Optimizer):
     def _update_group(self, group: dict) -> None:
         (beta1, beta2), eps = group["betas"], group["eps"]
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["exp_avg"] = zeros_state(p)

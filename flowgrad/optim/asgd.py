@@ -25,7 +25,7 @@ class ASGD(Optimizer):
     def _update_group(self, group: dict) -> None:
         lambd, alpha, t0 = group["lambd"], group["alpha"], group["t0"]
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 eta = step_state(p)

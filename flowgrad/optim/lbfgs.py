@@ -162,7 +162,7 @@ class LBFGS(Optimizer):
         line_search_fn, history_size = group["line_search_fn"], group["history_size"]
         first = self._params[0]
         xp = backend.namespace(first._data)
-        state = self.state[first]
+        state = self._state[first]
         state.setdefault("func_evals", 0)
         state.setdefault("n_iter", 0)
 

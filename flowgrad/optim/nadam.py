@@ -29,7 +29,7 @@ class NAdam(Optimizer):
         eps, momentum_decay = group["eps"], group["momentum_decay"]
         decoupled = group["decoupled_weight_decay"]
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 mu_product = step_state(p)

@@ -59,7 +59,7 @@ class NamedState:
         rows = []
         for group in self.param_groups:
             for p in group["params"]:
-                state = self.state.get(p)
+                state = self._state.get(p)
                 if id(p) not in names or not state:
                     continue
                 for acc, name in zip(self._accs(group), names[id(p)]):
@@ -82,7 +82,7 @@ class NamedState:
 
     def _load_accumulators(self, p, group: dict, values: dict, missing: str, pop: bool = False) -> None:
         """`p`'s accumulators from a named state dict, as the neutral optimizer keeps them."""
-        state = self.state[p]
+        state = self._state[p]
         for acc, name in zip(self._accs(group), self._acc_names[id(p)]):
             if name not in values:
                 raise policy_of(p).error(missing, name=name)

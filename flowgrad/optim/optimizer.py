@@ -145,7 +145,7 @@ class Optimizer:
         self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
         if isinstance(params, Tensor):
             raise params.policy.errors.optim_params_tensor(type=_typename(params))
-        self.state: defaultdict = defaultdict(dict)
+        self._state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
         param_groups = list(params)
         if len(param_groups) == 0:
@@ -155,10 +155,21 @@ class Optimizer:
         for group in param_groups:
             self.add_param_group(dict(group) if not isinstance(group, dict) else group)
 
+    @property
+    def state(self) -> defaultdict:
+        """Parameter -> its state (PyTorch's public attribute; paddle's optimizers have none)."""
+        return self._state
+
+    @state.setter
+    def state(self, value: defaultdict) -> None:
+        self._state = value
+
     def __getstate__(self) -> dict:
-        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+        return {"defaults": self.defaults, "state": self._state, "param_groups": self.param_groups}
 
     def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        self._state = state.pop("state")
         self.__dict__.update(state)
         for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks", "_optimizer_state_dict_pre_hooks",
                      "_optimizer_state_dict_post_hooks", "_optimizer_load_state_dict_pre_hooks",
@@ -321,7 +332,7 @@ class Optimizer:
             return packed
 
         groups = [pack(g) for g in self.param_groups]
-        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self._state.items()}
         out = {"state": state, "param_groups": groups}
         for hook in self._optimizer_state_dict_post_hooks.values():
             res = hook(self, out)

@@ -25,7 +25,7 @@ class RAdam(Optimizer):
         eps, decoupled = group["eps"], group["decoupled_weight_decay"]
         rho_inf = 2 / (1 - beta2) - 1
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 init_moments(state, p)
             state["step"]._data += 1

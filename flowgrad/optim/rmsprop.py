@@ -39,7 +39,7 @@ class RMSprop(Optimizer):
         momentum, centered = group["momentum"], group["centered"]
         eps_inside_sqrt, lr_in_buffer, all_buffers = self._form
         for p, g, lr, wd in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["square_avg"] = zeros_state(p)

@@ -26,7 +26,7 @@ class Rprop(Optimizer):
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]
         for p, g, lr, _ in self._param_steps(group):
-            state = self.state[p]
+            state = self._state[p]
             if len(state) == 0:
                 state["step"] = step_state(p)
                 state["prev"] = zeros_state(p)

@@ -33,7 +33,7 @@ class SGD(Optimizer):
             if wd != 0:
                 g = g + wd * pd
             if momentum != 0:
-                state = self.state[p]
+                state = self._state[p]
                 buf = state.get("momentum_buffer")
                 if buf is None:
                     buf = state["momentum_buffer"] = zeros_state(p)   # (p's dtype, g as real pairs)

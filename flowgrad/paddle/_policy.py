@@ -132,6 +132,11 @@ PADDLE_MESSAGES.update({
     "nn_parameter_type": (TypeError, "The parameter to be added should be a Parameter, but received {type}."),
     "optim_step_pre_hook_result": (RuntimeError, "{hook} must return None or a tuple of (new_args, new_kwargs), but "
                                                  "got {result}."),
+    # paddle.nn.utils' wording
+    "nn_clip_nonfinite": (RuntimeError, "The total norm of {norm_type} order of the gradients from `parameters` is "
+                                        "non-finite, so it cannot be clipped. In any case, disable this error and "
+                                        "scale the gradient by non-finite norm, set `error_if_nonfinite=False`"),
+    "clip_norm_type": (ValueError, "norm_type only support [inf, 0, 1, 2]"),
     # paddle.io's wording
     "data_tensor_sizes": (AssertionError, "tensors not have same shape of the 1st dimension"),
     "data_collate_sizes": (RuntimeError, "fields number not same among samples in a batch"),
@@ -142,7 +147,7 @@ del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engi
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
 OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "double_grad_unavailable", "fn_grad_missing", "fn_grad_list",
                        "fn_no_tensor_output", "fn_backward_raised", "duplicate_roots", "duplicate_tensors",
-                       "input_in_cuts"})
+                       "input_in_cuts", "clip_norm_type"})
 
 
 def node_name(node) -> str:

@@ -38,6 +38,9 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "compact_next_functions": frozenset({".next_functions"}),
     "mixed_kind_promotion": frozenset({"pow"}),      # `x.pow(int_tensor)`; operators are not followed
 }
+#: Calls that make a tensor from their values, and the dtypes that make it an integer tensor.
+_TENSOR_FROM_VALUES = frozenset({"tensor", "as_tensor", "to_tensor", "arange", "LongTensor"})
+_INTEGER_DTYPES = frozenset({"int64", "long", "int32", "int", "int16", "int8", "uint8"})
 _ZEROING = frozenset({"zero_grad", "clear_grad", "clear_gradients", "clear_gradient", "zero_"})
 _REDUCTIONS = frozenset({"sum", "mean", "item", "norm", "dot", "max", "min", "prod", "amax", "amin", "logsumexp",
                          "nansum", "nanmean", "std", "var", "trace", "det"})
@@ -117,6 +120,7 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
     src_pol, dst_pol = facade(source).module.Tensor.policy, facade(target).module.Tensor.policy
     scalars = _scalar_names(tree)
     foreign = _foreign_modules(tree, source)
+    integer_names = integer_tensors(tree, source)
     for body in _scopes(tree):
         seen_backward: dict[str, str] = {}     # graph root -> the first pass's kind, or "retained"
         for stmt, node in _walk_scope(body):
@@ -146,8 +150,16 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                     _second_pass(recv, node, line, seen_backward, flags, source, target)
                 if _root(node.func) in foreign:
                     continue      # np.arange, math.*: not the framework's
+                if name == "pad" and isinstance(node.func, ast.Attribute) and \
+                        (len(node.args) >= 2 or any(k.arg == "pad" for k in node.keywords)) and \
+                        (source == "paddle") != (target == "paddle"):
+                    flags.append((line, "pad_order", text("flag_pad_order", paddle="paddle",
+                                                          other=target if source == "paddle" else source)))
                 if name == "pow" and node.args and isinstance(node.args[-1], ast.Constant):
                     continue      # a Python number promotes alike everywhere
+                if name == "pow" and casts_integer_exponent(source, target) and \
+                        isinstance(node.args[-1], ast.Name) and node.args[-1].id in integer_names:
+                    continue      # the port casts the exponent to the base's dtype
                 for f in sorted(fields):
                     if name in TRIGGERS.get(f, ()) or (name.endswith(".backward") and
                                                        "autograd.backward" in TRIGGERS.get(f, ())):
@@ -167,12 +179,61 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
     return sorted(set(flags))
 
 
+def casts_integer_exponent(source: str, target: str) -> bool:
+    """Whether the target refuses a float tensor raised to an integer tensor's power that the source
+    promotes (paddle's `mixed_kind_promotion`): the port then casts such an exponent to the base's
+    dtype, which is the source's result dtype for a float base and changes nothing for an integer one."""
+    return facade(source).module.Tensor.policy.mixed_kind_promotion and \
+        not facade(target).module.Tensor.policy.mixed_kind_promotion
+
+
+def integer_tensors(tree: ast.Module, framework: str) -> set[str]:
+    """Names whose every assignment makes an integer tensor from literal values: `torch.tensor([1, 2])`,
+    `torch.arange(3)`, or any such call with an integer dtype."""
+    verdict: dict[str, bool] = {}
+    foreign = _foreign_modules(tree, framework)
+    for n in ast.walk(tree):
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                n, (ast.AugAssign, ast.AnnAssign, ast.For)) else []):
+            for name in (e for e in ast.walk(t) if isinstance(e, ast.Name)):
+                verdict[name.id] = verdict.get(name.id, True) and isinstance(n, ast.Assign) and \
+                    t is name and _integer_tensor(n.value, foreign)
+    return {k for k, v in verdict.items() if v}
+
+
+def _integer_tensor(expr: ast.expr, foreign: set[str]) -> bool:
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and
+            expr.func.attr in _TENSOR_FROM_VALUES and _root(expr.func) not in foreign):
+        return False
+    dtype = next((k.value for k in expr.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        return (dtype.attr if isinstance(dtype, ast.Attribute) else getattr(dtype, "value", None)) in _INTEGER_DTYPES
+    if expr.func.attr == "LongTensor":
+        return True
+    if not expr.args or any(k.arg != "device" for k in expr.keywords):
+        return False
+    try:
+        values = [ast.literal_eval(a) for a in (expr.args if expr.func.attr == "arange" else expr.args[:1])]
+    except ValueError:
+        return False
+    return _all_ints(values)
+
+
+def _all_ints(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_all_ints(v) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _shaped_by_parameter(loop: ast.For) -> list[int]:
-    """The lines of a loop over `m.parameters()` / `m.named_parameters()` that read a parameter's
-    shape (values drawn by shape: a Linear weight's layout differs between paddle and the others)."""
+    """The lines of a loop over `m.parameters()` / `m.named_parameters()` / `m.state_dict().items()`
+    that read a parameter's shape (values drawn by shape: a Linear weight's layout differs between
+    paddle and the others)."""
     it = loop.iter
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and
-            it.func.attr in ("parameters", "named_parameters")):
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and (
+            it.func.attr in ("parameters", "named_parameters") or it.func.attr == "items" and
+            isinstance(it.func.value, ast.Call) and isinstance(it.func.value.func, ast.Attribute) and
+            it.func.value.func.attr == "state_dict")):
         return []
     target = loop.target.elts[-1] if isinstance(loop.target, ast.Tuple) and loop.target.elts else loop.target
     if not isinstance(target, ast.Name):

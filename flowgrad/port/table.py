@@ -42,7 +42,8 @@ KEYWORDS: tuple[dict[str, tuple[str, bool]], ...] = (
 #: argument, the value that layout is). The port drops the argument where it says so, adds it going
 #: the other way, and leaves the call flagged where the source takes the other layout.
 LAYOUT_ONLY: dict[str, dict[str, tuple[str, object]]] = {
-    "paddle": {"nn.TransformerEncoderLayer": ("batch_first", True), "nn.MultiHeadAttention": ("batch_first", True)},
+    "paddle": {"nn.TransformerEncoderLayer": ("batch_first", True), "nn.MultiHeadAttention": ("batch_first", True),
+               "nn.TransformerEncoder": ("enable_nested_tensor", False)},   # paddle's stack runs padded tensors
 }
 
 #: Methods of framework objects (not tensors) under another name: (class role, names).
@@ -53,6 +54,7 @@ METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
     ("optimizer", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
     ("scheduler", {"torch": "load_state_dict", "oneflow": "load_state_dict", "paddle": "set_state_dict"}),
     ("function_ctx", {"torch": "saved_tensors", "oneflow": "saved_tensors", "paddle": "saved_tensor()"}),
+    ("optimizer", {"torch": "state", "oneflow": "state", "paddle": None}),     # an attribute: paddle has none
 )
 
 #: Learning-rate schedulers: PyTorch's and OneFlow's take the optimizer and rewrite its rate, paddle's
@@ -83,6 +85,8 @@ IDIOMS: dict[tuple[str, str, str], str] = {
     ("paddle", "oneflow", "astype"): "{receiver}.to({args})",
     ("torch", "paddle", "<scheduler>.get_last_lr"): "[{receiver}.last_lr]",
     ("oneflow", "paddle", "<scheduler>.get_last_lr"): "[{receiver}.last_lr]",
+    ("torch", "paddle", "numel"): "{receiver}.size",        # paddle's numel() is a Tensor, its size the int
+    ("oneflow", "paddle", "numel"): "{receiver}.size",
     **{("torch", "paddle", method): f'{{receiver}}.astype("{dtype}")' for method, dtype in (
         ("float", "float32"), ("double", "float64"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
         ("bool", "bool"))},

@@ -16,10 +16,19 @@ with warnings.catch_warnings():   # libcst 1.0's metadata package warns about it
     from libcst.metadata import PositionProvider
 
 from ..messages.port import text
-from . import semantics, table
+from . import layouts, semantics, table
 from .naming import Entry, Facade, facade
 
 COMMENT = "# flowgrad port: "
+#: Reductions along a dim returning (values, indices) in torch and OneFlow, the values alone in paddle:
+#: name -> the name of the one returning the indices; the fields of their named tuple.
+_NAMED_TUPLES = {"max": "argmax", "min": "argmin"}
+_FIELDS = frozenset({"values", "indices"})
+#: Tensor methods of a weight that concern its graph, not its values.
+_GRAPH_METHODS = frozenset({"register_hook", "retain_grad", "backward", "requires_grad_", "detach_"})
+#: Tensor methods that keep their receiver's dtype and change only its shape.
+_SHAPE_ONLY = frozenset({"unsqueeze", "squeeze", "reshape", "view", "flatten", "transpose", "permute", "t",
+                         "expand", "contiguous", "clone", "detach"})
 
 
 @dataclass
@@ -231,6 +240,23 @@ def map_arguments(mapper: Mapper, s: Entry, t: Entry, args: list[cst.Arg]) -> tu
     packed = {id(v) for n, v in given if var is not None and n == var.name}
     originals = {id(a.value): a for a in args}
     return _keep_layout(args, _arrange(t, out, named, packed), originals), unmapped, after
+
+
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _bound(args, names: tuple[str, ...]) -> dict[str, cst.BaseExpression] | None:
+    """A call's arguments by parameter name (positional ones in `names`' order); None where one is
+    starred or unknown."""
+    out: dict[str, cst.BaseExpression] = {}
+    for i, arg in enumerate(args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (names[i] if i < len(names) else None)
+        if name not in names or name in out:
+            return None
+        out[name] = arg.value
+    return out
 
 
 def _passes_through(e: Entry) -> bool:
@@ -476,6 +502,13 @@ class Rewriter(cst.CSTTransformer):
         self.roots = [a for a, p in bindings.aliases.items() if p == ""]
         self.assigned: str | None = None          # the name the statement being rewritten assigns
         self.then: list[cst.BaseSmallStatement] = []   # statements the port adds after it
+        self.integer_tensors: set[str] = set()    # names bound to integer tensors made from literal values
+        self.linear_weights: set[str] = set()     # Linear weights named statically, laid out transposed
+        self._stores: set[int] = set()            # id() of the assignment targets (written, not read)
+        self._fields: dict[int, str] = {}         # id(call) -> the field of its named tuple read
+        self._one_field: set[int] = set()         # calls rewritten to give that field alone
+        self._import_left: dict[int, collections.Counter] = {}   # id(ImportFrom) -> what it left
+        self._rewritten_runs = 0                  # packed-sequence runs rewritten to sequence_length=
 
     # -- statements: comments above the line that needs them
     def visit_SimpleStatementLine(self, node) -> None:
@@ -484,8 +517,11 @@ class Rewriter(cst.CSTTransformer):
         self.assigned = body.targets[0].target.value if isinstance(body, cst.Assign) and len(body.targets) == 1 \
             and isinstance(body.targets[0].target, cst.Name) else None
         self.then: list[cst.BaseSmallStatement] = []
+        self._left_before = collections.Counter(self.out.left)
 
     def leave_SimpleStatementLine(self, original, updated):
+        if len(updated.body) == 1 and isinstance(updated.body[0], cst.ImportFrom):
+            self._import_left[id(updated.body[0])] = self.out.left - self._left_before
         updated = self._annotate(updated)
         then, self.then = self.then, []
         if not then:
@@ -573,6 +609,10 @@ class Rewriter(cst.CSTTransformer):
         return ".".join(p for p in (base, rest) if p)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value in _FIELDS and isinstance(node.value, cst.Call) and \
+                isinstance(node.value.func, cst.Attribute) and node.value.func.attr.value in _NAMED_TUPLES and \
+                self.m.target == "paddle" and self.m.source != "paddle":
+            self._fields[id(node.value)] = node.attr.value
         path = self._source_path(node)
         if path is None:
             return True
@@ -580,6 +620,9 @@ class Rewriter(cst.CSTTransformer):
         return False
 
     def leave_Attribute(self, original, updated):
+        if id(original.value) in self._one_field:
+            self._one_field.discard(id(original.value))
+            return updated.value          # `x.max(dim=1).values` became `x.max(axis=1)`
         path = self.chains.get(id(original))
         if path is None:
             return self._attribute_of_object(updated)
@@ -622,6 +665,13 @@ class Rewriter(cst.CSTTransformer):
 
     # -- calls
     def leave_Call(self, original, updated):
+        field = self._fields.pop(id(original), None)
+        if field is not None:
+            one = self._one_of_named_tuple(updated, field)
+            if one is not None:
+                self._one_field.add(id(original))
+                self._pending_call = None
+                return one
         func = original.func
         path = self._source_path(func)
         if path is not None and isinstance(func, cst.Attribute):
@@ -639,6 +689,8 @@ class Rewriter(cst.CSTTransformer):
             new, _ = self.m.path(path, keywords)
             if scheduler:
                 return self._scheduler(updated, self.m.dst.entry(new), self.m._api(path))
+            if path == "pow" and len(updated.args) == 2:
+                updated = self._cast_exponent(updated, updated.args[0].value)
             return self._arguments(updated, self.m.src.entry(path), self.m.dst.entry(new), self.m._api(path))
         if path is None and isinstance(func, cst.Name):
             path = self.b.objects.get(func.value)
@@ -653,8 +705,186 @@ class Rewriter(cst.CSTTransformer):
         if shim_call is not None:
             return shim_call
         if isinstance(updated.func, cst.Attribute):
-            return self._method_call(original, updated)
+            return self._call_of_object(updated) or self._weight_method(self._method_call(original, updated))
+        if isinstance(updated.func, cst.Name) and updated.func.value == "print":
+            return updated.with_changes(args=[a.with_changes(value=self._read_weight(a.value)) for a in updated.args])
         return updated
+
+    # -- packed sequences: paddle's RNNs take the lengths as sequence_length=
+    def leave_IndentedBlock(self, original, updated):
+        return updated.with_changes(body=self._sequence_lengths(list(updated.body)))
+
+    def leave_Module(self, original, updated):
+        return self._unused_imports(updated.with_changes(body=self._sequence_lengths(list(updated.body))))
+
+    def _unused_imports(self, module: cst.Module) -> cst.Module:
+        """A `from <source framework> import ...` left in place loses the names the port no longer
+        uses (the packing functions rewritten away), the statement too when none is left."""
+        if not self._rewritten_runs:
+            return module
+        used = {n.value for stmt in module.body if not (isinstance(stmt, cst.SimpleStatementLine) and
+                                                      isinstance(stmt.body[0], cst.ImportFrom)) for n in _names(stmt)}
+        body = []
+        for stmt in module.body:
+            imp = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if not isinstance(imp, cst.ImportFrom) or id(imp) not in self._import_left or \
+                    isinstance(imp.names, cst.ImportStar):
+                body.append(stmt)
+                continue
+            names = [a for a in imp.names if (a.asname.name.value if a.asname else a.name.value) in used]
+            if names:
+                names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                body.append(stmt.with_changes(body=[imp.with_changes(names=names)]) if len(names) < len(imp.names)
+                            else stmt)
+            else:
+                self.out.left.subtract(self._import_left[id(imp)])
+                self.out.left += collections.Counter()
+        return module.with_changes(body=body)
+
+    def _sequence_lengths(self, body: list) -> list:
+        """`p = pack_padded_sequence(x, lengths, ...)`, `out, state = rnn(p, ...)`, `out, _ =
+        pad_packed_sequence(out, ...)` -> `out, state = rnn(x, ..., sequence_length=lengths)` going to
+        paddle, whose RNNs run a padded batch by its lengths (outputs past a length are zero, each
+        final state is at its sequence's last step, as unpacking gives them)."""
+        if self.m.target != "paddle" or self.m.source == "paddle":
+            return body
+        i = 0
+        while i + 2 < len(body):
+            run = self._packed_run(*body[i:i + 3])
+            if run is not None:
+                body[i:i + 3] = run
+            i += 1
+        return body
+
+    def _assign(self, stmt) -> cst.Assign | None:
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
+                and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].value, cst.Call):
+            return stmt.body[0]
+        return None
+
+    def _packed_run(self, first, second, third) -> list | None:
+        pack, run, unpack = self._assign(first), self._assign(second), self._assign(third)
+        if pack is None or run is None or unpack is None or \
+                self._source_path(pack.value.func) != "nn.utils.rnn.pack_padded_sequence" or \
+                self._source_path(unpack.value.func) != "nn.utils.rnn.pad_packed_sequence":
+            return None
+        given = _bound(pack.value.args, ("input", "lengths", "batch_first", "enforce_sorted"))
+        undone = _bound(unpack.value.args, ("sequence", "batch_first", "padding_value", "total_length"))
+        packed, out = pack.targets[0].target, run.targets[0].target
+        rnn_args = list(run.value.args)
+        if given is None or undone is None or "input" not in given or "lengths" not in given or \
+                not isinstance(packed, cst.Name) or not rnn_args or rnn_args[0].keyword is not None or \
+                not rnn_args[0].value.deep_equals(packed) or \
+                "sequence" not in undone or not undone["sequence"].deep_equals(
+                    out.elements[0].value if isinstance(out, cst.Tuple) else out) or \
+                _literal(undone.get("padding_value", cst.Integer("0"))) not in ((True, 0), (True, 0.0)):
+            return None
+        unpacked = unpack.targets[0].target
+        if isinstance(unpacked, cst.Tuple) and len(unpacked.elements) == 2:
+            result, lengths_name = unpacked.elements[0].value, unpacked.elements[1].value
+        else:
+            return None
+        target = out.with_changes(elements=[out.elements[0].with_changes(value=result), *out.elements[1:]]) \
+            if isinstance(out, cst.Tuple) else result
+        lengths = given["lengths"]
+        call = run.value.with_changes(args=_commas([rnn_args[0].with_changes(value=given["input"]), *rnn_args[1:],
+                                                    cst.Arg(lengths, keyword=cst.Name("sequence_length"),
+                                                            equal=_EQUAL)]))
+        kept = [line for stmt in (first, second, third) for line in stmt.leading_lines
+                if not (line.comment is not None and line.comment.value.startswith(COMMENT))]
+        if "total_length" not in undone:
+            kept.append(cst.EmptyLine(comment=cst.Comment(COMMENT + text("sequence_length_total"))))
+        for api in ("pack_padded_sequence", "pad_packed_sequence"):
+            key = next((k for k in self.out.left if k[0] == f"{self.m.source}.nn.utils.rnn.{api}"), None)
+            if key is not None:
+                self.out.left[key] -= 1
+                self.out.left += collections.Counter()      # drops a count that reached zero
+            self.out.translated[f"{self.m.source}.nn.utils.rnn.{api} (as sequence_length=)"] += 1
+        self._rewritten_runs += 1
+        stmts = [second.with_changes(body=[run.with_changes(targets=[run.targets[0].with_changes(target=target)],
+                                                            value=call)], leading_lines=kept)]
+        if not (isinstance(lengths_name, cst.Name) and lengths_name.value == "_"):
+            stmts.append(cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(lengths_name)],
+                                                                  value=lengths)]))
+        return stmts
+
+    # -- Linear weights, [out, in] in torch and OneFlow, [in, out] in paddle
+    def _is_weight(self, node: cst.BaseExpression) -> bool:
+        return bool(self.linear_weights) and layouts.norm(cst.Module([]).code_for_node(node)) in self.linear_weights
+
+    def _read_weight(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """A Linear weight whose values are read: the same values in the source's layout (`w.T`)."""
+        if not self._is_weight(node):
+            return node
+        self.out.translated[f"{self.m.source}.nn.Linear.weight (read transposed)"] += 1
+        return cst.Attribute(value=node, attr=cst.Name("T"))
+
+    def _weight_method(self, call: cst.BaseExpression) -> cst.BaseExpression:
+        """A method of a Linear weight: `copy_(v)` copies `v.T`; another in-place method keeps the
+        weight (elementwise with numbers) or is flagged (with a tensor argument); any other method
+        reads the weight's values transposed."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+            return call
+        receiver, name = call.func.value, call.func.attr.value
+        data = isinstance(receiver, cst.Attribute) and receiver.attr.value == "data" and self._is_weight(receiver.value)
+        if not (data or self._is_weight(receiver)):
+            return call
+        if name == "copy_" and call.args:
+            self.out.translated[f"{self.m.source}.nn.Linear.weight.copy_ (transposed)"] += 1
+            value = call.args[0].value
+            if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+                value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return call.with_changes(args=[call.args[0].with_changes(value=cst.Attribute(value=value, attr=cst.Name("T"))),
+                                           *call.args[1:]])
+        if name.endswith("_"):
+            if any(not _literal(a.value)[0] for a in call.args):
+                self.note(text("flag_linear_weight_inplace", api=name, paddle="paddle",
+                               other=self.m.target if self.m.source == "paddle" else self.m.source))
+            return call
+        if name in _GRAPH_METHODS:
+            return call
+        self.out.translated[f"{self.m.source}.nn.Linear.weight (read transposed)"] += 1
+        return call.with_changes(func=call.func.with_changes(value=cst.Attribute(value=receiver, attr=cst.Name("T"))))
+
+    def visit_AssignTarget(self, node) -> None:
+        self._stores.add(id(node.target))
+
+    def visit_AugAssign(self, node) -> None:
+        self._stores.add(id(node.target))
+
+    def leave_Subscript(self, original, updated):
+        if not self._is_weight(updated.value):
+            return updated
+        if id(original) in self._stores:
+            self.note(text("flag_linear_weight_inplace", api="[...] =", paddle="paddle",
+                           other=self.m.target if self.m.source == "paddle" else self.m.source))
+            return updated
+        return updated.with_changes(value=self._read_weight(updated.value))
+
+    def _one_of_named_tuple(self, call: cst.Call, field: str) -> cst.Call | None:
+        """`x.max(dim=1).values` / `.indices` -> `x.max(axis=1)` / `x.argmax(axis=1)` (the same for min):
+        the target's reduction along an axis returns the values alone, its arg- form the indices.
+        None where the call is not of that form (no dim, other arguments)."""
+        method = self._source_path(call.func) is None
+        receiver = call.func.value if method else (call.args[0].value if call.args else None)
+        args = list(call.args if method else call.args[1:])
+        named = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        places = [a.value for a in args if a.keyword is None]
+        if receiver is None or any(a.star for a in args) or set(named) - {"dim", "keepdim"} or \
+                len(places) + len(named) > 2 or (places and "dim" in named):
+            return None
+        dim = named.get("dim", places[0] if places else None)
+        keepdim = named.get("keepdim", places[1] if len(places) > 1 else None)
+        if dim is None:
+            return None
+        name = call.func.attr.value
+        new = name if field == "values" else _NAMED_TUPLES[name]
+        self.out.translated[f"{self.m.source}.Tensor.{name}(dim=).{field}"] += 1
+        keywords = [("axis", dim)] + ([("keepdim", keepdim)] if keepdim is not None else [])
+        return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(new)), args=_commas([
+            cst.Arg(v, keyword=cst.Name(k), equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                                  whitespace_after=cst.SimpleWhitespace("")))
+            for k, v in keywords]))
 
     def _arguments(self, call: cst.Call, s: Entry | None, t: Entry | None, api: str) -> cst.Call:
         if s is None or t is None or not (s.params or t.params):
@@ -818,7 +1048,25 @@ class Rewriter(cst.CSTTransformer):
         self.out.translated[api] += 1
         if new != name:
             updated = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new)))
+        if name == "pow":
+            updated = self._cast_exponent(updated, updated.func.value)
         return self._arguments(updated, self.m.src.entry("Tensor." + name), self.m.dst.entry("Tensor." + new), api)
+
+    def _cast_exponent(self, call: cst.Call, base: cst.BaseExpression) -> cst.Call:
+        """`x.pow(p)`, p an integer tensor, where the target refuses to promote across kinds:
+        `x.pow(p.astype(x.dtype))` (the source's result dtype for a float x; for an integer x a no-op).
+        The dtype is read from the name a chain of shape-only methods starts at (`x.unsqueeze(-1)`)."""
+        exponent = call.args[-1] if call.args else None
+        if exponent is None or exponent.keyword is not None or not isinstance(exponent.value, cst.Name) or \
+                exponent.value.value not in self.integer_tensors or \
+                not semantics.casts_integer_exponent(self.m.source, self.m.target):
+            return call
+        while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and \
+                base.func.attr.value in _SHAPE_ONLY:
+            base = base.func.value
+        cast = cst.Call(func=cst.Attribute(value=exponent.value, attr=cst.Name("astype")),
+                        args=[cst.Arg(cst.Attribute(value=base, attr=cst.Name("dtype")))])
+        return call.with_changes(args=[*call.args[:-1], exponent.with_changes(value=cast)])
 
     def _role_of_method(self, name: str) -> tuple[str, str] | None:
         """(role, its class's path) where a method of a receiver of unknown type belongs to one class
@@ -848,13 +1096,30 @@ class Rewriter(cst.CSTTransformer):
         return targets.pop()
 
     def _attribute_of_object(self, updated: cst.Attribute) -> cst.BaseExpression:
-        """`ctx.saved_tensors` in a custom Function -> the target's spelling."""
-        for _, names in table.METHODS:
+        """`ctx.saved_tensors` in a custom Function -> the target's spelling; an attribute of a typed
+        framework object that the target's class has not (an optimizer's `state` in paddle) is left."""
+        for role, names in table.METHODS:
             src, dst = names.get(self.m.source), names.get(self.m.target)
             if src and dst and src == updated.attr.value and dst.endswith("()") and self.b.functions_used:
                 self.out.translated[f"{self.m.source}.<ctx>.{src}"] += 1
                 return cst.Call(func=updated.with_changes(attr=cst.Name(dst[:-2])))
+            if src == updated.attr.value and dst is None and role in table.ROLES:
+                typed = self._receiver_class(updated.value)
+                if typed is not None and typed[0] == role:
+                    self._left(f"{self.m.source}.<{role}>.{src}", text(
+                        "no_counterpart", target=self.m.target, api=f"{self.m.source}.<{role}>.{src}"))
         return updated
+
+    def _call_of_object(self, updated: cst.Call) -> cst.BaseExpression | None:
+        """`ctx.saved_tensor()` in a paddle PyLayer -> the target's attribute `ctx.saved_tensors`."""
+        if updated.args or not isinstance(updated.func, cst.Attribute) or not self.b.functions_used:
+            return None
+        for _, names in table.METHODS:
+            src, dst = names.get(self.m.source), names.get(self.m.target)
+            if src == updated.func.attr.value + "()" and dst and not dst.endswith("()"):
+                self.out.translated[f"{self.m.source}.<ctx>.{src}"] += 1
+                return updated.func.with_changes(attr=cst.Name(dst))
+        return None
 
     def _left(self, api: str, why: str) -> None:
         self.out.left[(api, why)] += 1
@@ -876,7 +1141,12 @@ def port_source(code: str, source: str, target: str) -> tuple[str, Outcome]:
     for line, _, why in outcome.flags:
         by_line.setdefault(line, []).append(why)
     mapper = Mapper(source, target)
-    new = cst.MetadataWrapper(module).visit(Rewriter(mapper, bindings, outcome, by_line))
+    rewriter = Rewriter(mapper, bindings, outcome, by_line)
+    tree = ast.parse(code)
+    rewriter.integer_tensors = semantics.integer_tensors(tree, source)
+    if layouts.transposes(source, target):
+        rewriter.linear_weights = layouts.linear_weights(tree, set(bindings.foreign))
+    new = cst.MetadataWrapper(module).visit(rewriter)
     return new.code, outcome
 
 

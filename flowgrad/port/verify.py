@@ -56,15 +56,21 @@ def _record(framework: str, path: str, folder: str, workdir: str) -> dict:
 
 def verify(script: str, original: str, ported: str, source: str, target: str, *, steps: int | None = None,
            rtol: float = 1e-5, atol: float = 1e-7) -> Verdict:
-    """Run both and compare. The port runs from a temporary file under the script's name, with the
-    script's folder as its working directory and on its import path."""
+    """Run both and compare. The port (and the original where it is not the script's text) runs from a
+    temporary file under the script's name, with the script's folder as its working directory and on
+    its import path."""
     folder = os.path.dirname(os.path.abspath(script))
+    with open(script, encoding="utf-8") as f:
+        as_written = f.read() == original
     with tempfile.TemporaryDirectory() as work:
-        port_path = os.path.join(work, os.path.basename(script))
-        with open(port_path, "w", encoding="utf-8") as f:
-            f.write(ported)
-        a = _record(source, os.path.abspath(script), folder, work)
-        b = _record(target, port_path, folder, work)
+        paths = []
+        for side, code in (("original", original), ("ported", ported)):
+            os.mkdir(os.path.join(work, side))
+            paths.append(os.path.join(work, side, os.path.basename(script)))
+            with open(paths[-1], "w", encoding="utf-8") as f:
+                f.write(code)
+        a = _record(source, os.path.abspath(script) if as_written else paths[0], folder, work)
+        b = _record(target, paths[1], folder, work)
     for side, fw, rec in (("original", source, a), ("ported", target, b)):
         if rec["error"]:
             message = text("script_failed", side=side, framework=fw, traceback=rec["error"].rstrip())

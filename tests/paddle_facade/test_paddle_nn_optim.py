@@ -300,3 +300,56 @@ def test_optimizer_argument_errors_are_pytorchs(fpaddle):
     with pytest.raises(RuntimeError, match="^" + re.escape(f"{hook} must return None or a tuple of (new_args, "
                                                            "new_kwargs), but got 5.") + "$"):
         opt.step()
+
+
+def test_optimizer_has_no_state_attribute(paddle):
+    """paddle keeps an optimizer's accumulators out of sight: no `state` (PyTorch's), state_dict() names them."""
+    layer = paddle.nn.Linear(2, 2)
+    opt = paddle.optimizer.Adam(parameters=layer.parameters())
+    layer(paddle.ones([1, 2])).sum().backward()
+    opt.step()
+    assert not hasattr(opt, "state")
+    with pytest.raises(AttributeError) as info:
+        opt.state
+    assert str(info.value) == "'Adam' object has no attribute 'state'"
+    assert sorted(k[len(layer.weight.name) + 1:] for k in opt.state_dict() if k.startswith(layer.weight.name)) == \
+        ["beta1_pow_acc_0", "beta2_pow_acc_0", "moment1_0", "moment2_0"]
+
+
+def _clip_case(paddle):
+    layer = paddle.nn.Linear(3, 2)
+    layer.weight.set_value(np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]], dtype=np.float32))
+    layer.bias.set_value(np.array([0.5, -0.5], dtype=np.float32))
+    (layer(paddle.to_tensor([[1.0, 2.0, -3.0], [0.5, -1.0, 2.0]])) ** 2).sum().backward()
+    return layer
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1, float("inf"), 0])
+def test_clip_grad_norm_as_paddle(fpaddle, real_paddle, norm_type):
+    got = []
+    for paddle in (fpaddle, real_paddle):
+        layer = _clip_case(paddle)
+        total = paddle.nn.utils.clip_grad_norm_(layer.parameters(), 1.5, norm_type=norm_type)
+        got.append((float(total), str(total.dtype), layer.weight.grad.numpy(), layer.bias.grad.numpy()))
+    assert got[0][0] == pytest.approx(got[1][0], rel=1e-6) and got[0][1] == got[1][1]
+    for a, b in zip(got[0][2:], got[1][2:]):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_clip_grad_value_and_clip_errors(paddle):
+    layer = _clip_case(paddle)
+    paddle.nn.utils.clip_grad_value_(layer.parameters(), 2.0)
+    assert float(layer.weight.grad.abs().max()) == 2.0
+    with pytest.raises(ValueError) as info:
+        paddle.nn.utils.clip_grad_norm_(layer.parameters(), 1.0, norm_type=3)
+    assert str(info.value) == "norm_type only support [inf, 0, 1, 2]"
+    assert float(layer.weight.grad.abs().max()) == 2.0      # nothing clipped
+    layer.bias.grad.set_value(np.array([np.inf, 0.0], dtype=np.float32))
+    with pytest.raises(RuntimeError) as info:
+        paddle.nn.utils.clip_grad_norm_(layer.parameters(), 1.0, error_if_nonfinite=True)
+    assert str(info.value) == ("The total norm of 2.0 order of the gradients from `parameters` is non-finite, so it "
+                               "cannot be clipped. In any case, disable this error and scale the gradient by "
+                               "non-finite norm, set `error_if_nonfinite=False`")
+    fresh = paddle.nn.Linear(2, 2)
+    total = paddle.nn.utils.clip_grad_norm_(fresh.parameters(), 1.0)
+    assert float(total) == 0.0 and str(total.dtype) == "paddle.float32"

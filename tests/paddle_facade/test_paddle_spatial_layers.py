@@ -248,6 +248,17 @@ def test_pad_layouts(fpaddle, real_paddle, shape, pad, mode, data_format):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("shape, pad", [
+    ((2, 3, 4, 5), [1, 2]), ((2, 3, 4, 5), [1, 0, 2, 0, 3, 0]), ((2, 3, 4, 5), [1, 0, 0, 2, 1, 1, 0, 1]),
+    ((2, 3, 4), [1, 2]), ((2, 3, 4), [1, 2, 3, 4]), ((2, 3, 4), [1, 0, 2, 0, 3, 0]), ((3, 4), [1, 2]),
+    ((3, 4), [1, 2, 3, 4]),
+])
+def test_pad_reads_a_full_list_from_the_first_dimension_a_shorter_one_from_the_last(fpaddle, real_paddle, shape, pad):
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    got, want = (m.nn.functional.pad(m.to_tensor(x), pad, value=-1.0).numpy() for m in (fpaddle, real_paddle))
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("call, error, message", [
     (lambda p: p.nn.functional.conv1d(p.ones([1, 2, 5]), p.ones([3, 2, 3]), data_format="NCHW"), ValueError,
      "Attr(data_format) should be 'NCL' or 'NLC'. Received Attr(data_format): NCHW."),

@@ -23,6 +23,11 @@ CASES = {
     "encoder_pre_norm_gelu": (lambda nn: nn.TransformerEncoderLayer(8, 4, 12, dropout=0.0, activation="gelu",
                                                                     normalize_before=True),
                               lambda p: (p.to_tensor(Q),), {}),
+    "encoder_stack_pre_norm": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(
+        8, 2, 12, dropout=0.0, activation="gelu", normalize_before=True), 2, norm=nn.LayerNorm(8)),
+        lambda p: (p.to_tensor(Q),), {"src_mask": FLOAT_MASK}),
+    "encoder_stack_post_norm_bool_mask": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(
+        8, 4, 16, dropout=0.0), 3), lambda p: (p.to_tensor(Q),), {"src_mask": np.tril(np.ones((4, 4))) > 0}),
 }
 
 
@@ -118,3 +123,34 @@ def test_gen_cache_of_given_tensors(paddle):
     assert isinstance(cache, mha.Cache) and cache.k is k and cache.v is v
     out, grown = mha(paddle.to_tensor(Q), cache=cache)
     assert list(grown.k.shape) == [2, 2, 7, 4] and list(out.shape) == [2, 4, 8]
+
+
+def test_encoder_stacks_its_layer_and_fresh_ones(paddle):
+    """The first layer is the one given; the others are new layers of its configuration, with their
+    own parameters (own names, own initial values)."""
+    paddle.seed(3)
+    layer = paddle.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+    encoder = paddle.nn.TransformerEncoder(layer, 3)
+    assert encoder.layers[0] is layer and len(encoder.layers) == 3 and encoder.num_layers == 3
+    assert encoder.norm is None and type(encoder.layers[2]) is type(layer)
+    names = [n for n, _ in encoder.named_parameters()]
+    assert names[:2] == ["layers.0.self_attn.q_proj.weight", "layers.0.self_attn.q_proj.bias"] and len(names) == 48
+    first, second = (dict(encoder.layers[i].named_parameters()) for i in (0, 1))
+    assert not np.array_equal(first["linear1.weight"].numpy(), second["linear1.weight"].numpy())
+    assert first["linear1.weight"].name != second["linear1.weight"].name
+    assert [type(c).__name__ for c in encoder.gen_cache(paddle.to_tensor(Q))] == ["Cache"] * 3
+
+
+def test_encoder_decodes_through_its_caches(fpaddle, real_paddle):
+    outs = []
+    for paddle in (fpaddle, real_paddle):
+        encoder = paddle.nn.TransformerEncoder(paddle.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2)
+        for k, v in _weights(encoder).items():
+            dict(encoder.named_parameters())[k].set_value(v)
+        cache = encoder.gen_cache(paddle.to_tensor(Q))
+        first, cache = encoder(paddle.to_tensor(Q[:, :1]), cache=cache)
+        second, cache = encoder(paddle.to_tensor(Q[:, 1:2]), cache=cache)
+        outs.append([first.numpy(), second.numpy(), [list(c.k.shape) for c in cache]])
+    np.testing.assert_allclose(outs[0][0], outs[1][0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-5, atol=1e-6)
+    assert outs[0][2] == outs[1][2] == [[2, 2, 2, 4]] * 2

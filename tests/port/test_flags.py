@@ -119,3 +119,15 @@ def test_values_drawn_by_a_parameters_shape_are_flagged_between_paddle_and_the_o
     assert not [f for f in _flags(SHAPED_INIT, "torch", "oneflow") if f[1] == "transposed_init"]
     back = SHAPED_INIT.replace("torch.no_grad", "paddle.no_grad").replace("import torch", "import paddle")
     assert [line for line, kind in _flags(back, "paddle", "torch") if kind == "transposed_init"] == [7, 8]
+    loaded = "import torch\nweights = {}\nfor name, p in net.state_dict().items():\n" \
+             "    weights[name] = torch.tensor(rng.normal(0, 1, tuple(p.shape)))\nnet.load_state_dict(weights)\n"
+    assert [f for f in _flags(loaded, "torch", "paddle") if f[1] == "transposed_init"] == [(4, "transposed_init")]
+
+
+def test_pad_lists_are_flagged_between_paddle_and_the_others():
+    """paddle reads a pad list of two numbers per input dimension from the first dimension, torch
+    from the last; NumPy's pad is not the framework's."""
+    code = "import torch\nimport numpy as np\ny = torch.nn.functional.pad(x, [1, 2, 3, 4])\nz = np.pad(a, 1)\n" \
+        "w = torch.nn.functional.pad(x, pad=(1, 1))\n"
+    assert [f for f in _flags(code, "torch", "paddle") if f[1] == "pad_order"] == [(3, "pad_order"), (5, "pad_order")]
+    assert not [f for f in _flags(code, "torch", "oneflow") if f[1] == "pad_order"]

@@ -48,9 +48,19 @@ def test_fit_polynomial_to_paddle_keeps_layout_and_renames():
     ("paddle", "torch", "mask = paddle.equal(a, b)", "mask = torch.eq(a, b)"),
     ("torch", "paddle", "l = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True)",
      "l = paddle.nn.TransformerEncoderLayer(8, 2, 16, normalize_before=True)"),
+    ("torch", "paddle", "e = torch.nn.TransformerEncoder(l, 2, enable_nested_tensor=False)",
+     "e = paddle.nn.TransformerEncoder(l, 2)"),     # paddle's stack runs padded tensors only
+    ("paddle", "torch", "e = paddle.nn.TransformerEncoder(l, 2)",
+     "e = torch.nn.TransformerEncoder(l, 2, enable_nested_tensor=False)"),
     ("paddle", "torch", "y = paddle.sum(x, axis=0)", "y = torch.sum(x, dim=0)"),
     ("paddle", "torch", "x = paddle.to_tensor([1.0], stop_gradient=False)", "x = torch.tensor([1.0], requires_grad=True)"),
     ("torch", "oneflow", "y = torch.sum(x, dim=1)", "y = oneflow.sum(x, dim=1)"),
+    # paddle's max / min along an axis return the values alone, argmax / argmin the indices
+    ("torch", "paddle", "v = x.max(dim=1).values", "v = x.max(axis=1)"),
+    ("torch", "paddle", "i = x.min(1, keepdim=True).indices", "i = x.argmin(axis=1, keepdim=True)"),
+    ("torch", "paddle", "v = torch.max(x, 1).values.tolist()", "v = x.max(axis=1).tolist()"),
+    ("torch", "paddle", "i = torch.max(input=x, dim=0).indices", "i = x.argmax(axis=0)"),
+    ("torch", "paddle", "n = sum(p.numel() for p in m.parameters())", "n = sum(p.size for p in m.parameters())"),
 ])
 def test_one_line(source, target, line, expected):
     code, _ = _port(f"import {source}\n{line}\n", source, target)
@@ -193,3 +203,101 @@ def test_a_layer_paddle_builds_in_one_layout_only():
     assert [api for api, _ in out.left] == ["torch.nn.TransformerEncoderLayer(batch_first=)"]
     back, out = _port("import paddle\nm = paddle.nn.TransformerEncoderLayer(8, 2, 16)\n", "paddle", "torch")
     assert "m = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)\n" in back and not out.left
+
+
+def test_an_integer_exponent_is_cast_to_the_bases_dtype_for_paddle():
+    """paddle refuses float64 ** int64 between tensors, torch promotes to float64: the port casts an
+    exponent known to be an integer tensor to the base's dtype, and does not flag that line."""
+    code, out = _port("import torch\nx = torch.linspace(0, 1, 4)\np = torch.tensor([1, 2, 3])\n"
+                      "q = torch.arange(3)\nr = torch.tensor([1.0, 2.0])\na = x.unsqueeze(-1).pow(p)\n"
+                      "b = torch.pow(x.view(4, 1), q)\nc = x.pow(r)\n")
+    assert "a = x.unsqueeze(-1).pow(p.astype(x.dtype))\nb = paddle.pow(x.view(4, 1), q.astype(x.dtype))\n" in code
+    assert [(line, kind) for line, kind, _ in out.flags if kind == "mixed_kind_promotion"] == [(8, "mixed_kind_promotion")]
+    assert "c = x.pow(r)" in code       # float ** float of unknown dtypes: still flagged, not cast
+    import flowgrad.paddle as paddle
+    import flowgrad.torch as torch
+    x = paddle.linspace(0, 1, 4, dtype="float64")
+    cast = x.unsqueeze(-1).pow(paddle.to_tensor([1, 2, 3]).astype(x.dtype))
+    want = torch.linspace(0, 1, 4, dtype=torch.float64).unsqueeze(-1).pow(torch.tensor([1, 2, 3]))
+    assert cast.dtype == paddle.float64 and want.dtype == torch.float64
+    assert (cast.numpy() == want.numpy()).all()
+    code, _ = _port("import torch\np = torch.tensor([1, 2])\np = torch.tensor([0.5])\ny = x.pow(p)\n")
+    assert "y = x.pow(p)" in code            # p is not always an integer tensor
+    code, _ = _port("import torch\np = torch.tensor([1, 2])\ny = x.pow(p)\n", "torch", "oneflow")
+    assert "y = x.pow(p)" in code            # OneFlow promotes as torch does
+
+
+LINEAR_WEIGHTS = """import torch
+model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Flatten(0, 1))
+lin = torch.nn.Linear(2, 2)
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(2, 3)
+    def forward(self, x):
+        return self.fc(x)
+net = Net()
+with torch.no_grad():
+    model[0].weight.copy_(torch.tensor([[0.2, -0.1, 0.05], [1.0, 2.0, 3.0]]))
+    model[0].bias.fill_(0.1)
+    lin.weight.mul_(2.0)
+    lin.weight.add_(torch.ones(2, 2))
+    lin.weight[0] = 1.0
+    lin.weight[1] += 1.0
+first = model[0]
+print([first.weight[:, i].tolist() for i in range(3)])
+print(net.fc.weight.tolist(), first.weight, first.weight[1])
+y = torch.nn.functional.mse_loss(model(torch.ones(4, 3)), torch.zeros(8))
+y.backward()
+"""
+
+
+def test_linear_weights_named_statically_are_read_and_written_transposed():
+    """paddle keeps a Linear weight as [in, out]: where the port can tell an expression is a Linear
+    weight, it reads its values through `.T` and copies in the transpose; writes it cannot
+    transpose are flagged; the port is equivalent under --verify."""
+    code, out = _port(LINEAR_WEIGHTS)
+    assert "model[0].weight.copy_(paddle.to_tensor([[0.2, -0.1, 0.05], [1.0, 2.0, 3.0]]).T)\n" in code
+    assert "model[0].bias.fill_(0.1)\n    lin.weight.mul_(2.0)\n" in code
+    assert "print([first.weight.T[:, i].tolist() for i in range(3)])\n" in code
+    assert "print(net.fc.weight.T.tolist(), first.weight.T, first.weight.T[1])\n" in code
+    flagged = [line for line in code.splitlines() if "writes a Linear weight by place" in line]
+    assert [f.split(": ")[1].split(" writes")[0] for f in flagged] == ["add_", "[...] =", "[...] ="]
+    assert "    lin.weight[0] = 1.0\n" in code and "    lin.weight[1] += 1.0\n" in code
+    back, _ = _port(code.replace("    lin.weight.add_(paddle.ones([2, 2]))\n", "").replace(
+        "    lin.weight[0] = 1.0\n", "").replace("    lin.weight[1] += 1.0\n", ""), "paddle", "torch")
+    assert "model[0].weight.copy_(torch.tensor([[0.2, -0.1, 0.05], [1.0, 2.0, 3.0]]).T.T)" in back
+    code, _ = _port(LINEAR_WEIGHTS, "torch", "oneflow")
+    assert ".T" not in code                  # the same layout in both
+
+
+def test_linear_weight_port_verifies(tmp_path):
+    from flowgrad.port.verify import verify
+    script = LINEAR_WEIGHTS.replace("    lin.weight.add_(torch.ones(2, 2))\n", "").replace(
+        "    lin.weight[0] = 1.0\n", "").replace("    lin.weight[1] += 1.0\n", "")
+    path = tmp_path / "weights.py"
+    path.write_text(script)
+    ported, _ = _port(script)
+    verdict = verify(str(path), script, ported, "torch", "paddle")
+    assert verdict.equivalent and verdict.compared == 4, verdict.message
+
+
+def test_packed_sequences_become_paddles_sequence_length():
+    """pack_padded_sequence -> RNN -> pad_packed_sequence is paddle's RNN with sequence_length=; the
+    packing functions' import goes when nothing else uses it; without total_length the output's
+    length may differ, and the port says so."""
+    code, out = _port("import torch\nfrom torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence\n"
+                      "rnn = torch.nn.GRU(3, 4, batch_first=True)\n"
+                      "# run the batch by its lengths\n"
+                      "p = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)\n"
+                      "out, h = rnn(p, h0)\nout, n = pad_packed_sequence(out, batch_first=True)\n")
+    assert code == ("import torch\nrnn = paddle.nn.GRU(3, 4, time_major=False)\n# run the batch by its lengths\n"
+                    f"{COMMENT}paddle's RNN output keeps the input's length, where pad_packed_sequence without "
+                    "total_length pads to the longest sequence only\n"
+                    "out, h = rnn(x, h0, sequence_length=lengths)\nn = lengths\n").replace("import torch", "import paddle", 1)
+    assert not out.left and out.translated["torch.nn.utils.rnn.pack_padded_sequence (as sequence_length=)"] == 1
+    same = "import torch\np = torch.nn.utils.rnn.pack_padded_sequence(x, n)\ny = f(p)\nz = g(y)\n"
+    assert "pack_padded_sequence(x, n)" in _port(same)[0]              # not the pattern: left
+    back, _ = _port(code.replace("out, h = rnn(x, h0, sequence_length=lengths)", "out, h = rnn(x, h0)"), "torch",
+                    "oneflow")
+    assert "sequence_length" not in back

@@ -2,11 +2,11 @@
 gradient clipping, over flowgrad's framework-neutral nn."""
 from __future__ import annotations
 
-from . import functional, initializer  # noqa: F401
+from . import functional, initializer, utils  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import Layer, Parameter, ParamAttr
 from .rnn import GRU, LSTM, RNN, BiRNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
-from .transformer import MultiHeadAttention, TransformerEncoderLayer
+from .transformer import MultiHeadAttention, TransformerEncoder, TransformerEncoderLayer
 from .spatial import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D, AdaptiveMaxPool2D,
                       AvgPool1D, AvgPool2D, AvgPool3D, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D, Conv2D,
                       Conv2DTranspose, GroupNorm, MaxPool1D, MaxPool2D, MaxPool3D)
@@ -23,6 +23,6 @@ __all__ = ["Layer", "Parameter", "ParamAttr", "functional", "initializer", "Clip
            "AvgPool2D", "AvgPool3D", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
            "AdaptiveMaxPool2D",
            "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "MultiHeadAttention",
-           "TransformerEncoderLayer", "Sequential",
+           "TransformerEncoderLayer", "TransformerEncoder", "Sequential",
            "LayerList", "LayerDict", "ParameterList", "MSELoss", "L1Loss", "SmoothL1Loss", "KLDivLoss", "NLLLoss",
            "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]

@@ -1,9 +1,11 @@
-"""paddle.nn.MultiHeadAttention and TransformerEncoderLayer: paddle's sub-layers (`q_proj`,
+"""paddle.nn.MultiHeadAttention, TransformerEncoderLayer and TransformerEncoder: paddle's sub-layers (`q_proj`,
 `k_proj`, `v_proj`, `out_proj` Linears with `[in, out]` weights; `self_attn`, `linear1/2`,
 `norm1/2`, `dropout/1/2`), batch-first inputs and masks (bool or int: True / 1 keeps a position;
 float: added to the scores), over the neutral scaled-dot-product attention. A `Cache` (from
 `gen_cache(key)`) grows by each call's keys and values (incremental decoding); a `StaticCache`
-(`gen_cache(key, value, type=StaticCache)`) holds fixed ones."""
+(`gen_cache(key, value, type=StaticCache)`) holds fixed ones. A TransformerEncoder stacks its
+layer and `num_layers - 1` new layers of the same configuration (paddle builds them afresh from the
+layer's `_config`, so they start from their own initial weights)."""
 from __future__ import annotations
 
 import collections
@@ -12,7 +14,7 @@ from .. import _creation
 from .. import _ops as P
 from . import functional as F
 from .layer import Layer
-from .layers import Dropout, LayerNorm, Linear
+from .layers import Dropout, LayerList, LayerNorm, Linear
 
 
 def _additive_mask(mask, dtype):
@@ -91,6 +93,10 @@ class TransformerEncoderLayer(Layer):
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
                  activation: str = "relu", attn_dropout=None, act_dropout=None, normalize_before: bool = False,
                  weight_attr=None, bias_attr=None, layer_norm_eps: float = 1e-05) -> None:
+        self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "dropout": dropout,
+                        "activation": activation, "attn_dropout": attn_dropout, "act_dropout": act_dropout,
+                        "normalize_before": normalize_before, "weight_attr": weight_attr, "bias_attr": bias_attr,
+                        "layer_norm_eps": layer_norm_eps}
         super().__init__()
         for value, text in ((d_model, "d_model"), (nhead, "nhead")):
             if not value > 0:
@@ -137,4 +143,32 @@ class TransformerEncoderLayer(Layer):
         return self.self_attn.gen_cache(src, type=self.self_attn.Cache)
 
 
-__all__ = ["MultiHeadAttention", "TransformerEncoderLayer"]
+class TransformerEncoder(Layer):
+    """`encoder_layer` and `num_layers - 1` layers built from its configuration, then an optional norm."""
+
+    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm=None) -> None:
+        super().__init__()
+        self.layers = LayerList([encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, src, src_mask=None, cache=None):
+        src_mask = _additive_mask(src_mask, src.dtype)
+        output, new_caches = src, []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                output = layer(output, src_mask=src_mask)
+            else:
+                output, new_cache = layer(output, src_mask=src_mask, cache=cache[i])
+                new_caches.append(new_cache)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output if cache is None else (output, new_caches)
+
+    def gen_cache(self, src) -> list:
+        """One empty incremental Cache per layer, for `src`'s batch."""
+        return [layer.gen_cache(src) for layer in self.layers]
+
+
+__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"]

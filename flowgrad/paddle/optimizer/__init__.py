@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ... import optim as _optim
 from ...optim.named_state import Accumulator, NamedState
+from .._policy import PADDLE
 from ..nn.layer import _unique
 from ..regularizer import L1Decay, L2Decay
 from . import lr
@@ -71,6 +72,11 @@ class Optimizer(NamedState):
 
     _grad_clip = None
     _learning_rate = None
+
+    @property
+    def state(self):
+        """paddle's optimizers keep their accumulators out of sight (state_dict() names them)."""
+        raise PADDLE.errors.nn_no_attribute(cls=type(self).__name__, name="state")
 
     def _setup(self, learning_rate, grad_clip) -> None:
         self._learning_rate, self._grad_clip = learning_rate, grad_clip
