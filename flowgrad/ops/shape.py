@@ -5,6 +5,7 @@ remember how to re-derive themselves from the base (`_view`), so an in-place op 
 rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -19,7 +20,8 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape"]
+           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
+           "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk"]
 
 
 def parse_shape(shape, policy=TORCH) -> tuple:
@@ -459,7 +461,8 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
     return tuple(outs)
 
 
-def split(x, split_size_or_sections, dim=0):
+def _split_parts(x, split_size_or_sections, dim) -> tuple:
+    """(dim, the parts' arrays, their starts and sizes, whether sizes were listed) of a split."""
     d = x._data
     dim = normalize_dim(dim, d.ndim)
     n = d.shape[dim]
@@ -471,26 +474,63 @@ def split(x, split_size_or_sections, dim=0):
             raise x.policy.errors.split_zero(size=n)
         bounds = list(range(0, n, step)) if n else [0]
         sizes = [min(step, n - b) for b in bounds]
-        node_cls = SplitBackward0
     else:
         sizes = list(split_size_or_sections)
         if any(s < 0 for s in sizes):
             raise x.policy.errors.split_sizes_negative(sizes=sizes)
         if sum(sizes) != n:
             raise x.policy.errors.split_sizes(size=n, dim=dim, sizes=sizes)
-        node_cls = SplitWithSizesBackward0
     starts = np.cumsum([0] + sizes[:-1]).tolist()
     arrays = [_slice_dim(d, dim, s, k) for s, k in zip(starts, sizes)]
+    return dim, arrays, starts, sizes, not isinstance(split_size_or_sections, int)
+
+
+def split(x, split_size_or_sections, dim=0):
+    dim, arrays, starts, sizes, listed = _split_parts(x, split_size_or_sections, dim)
     fns = [(lambda s, k: (lambda b: narrow(b, dim, s, k)))(s, k) for s, k in zip(starts, sizes)]
-    return _multi_views(x, arrays, node_cls, "Split", dim, fns)
+    return _multi_views(x, arrays, SplitWithSizesBackward0 if listed else SplitBackward0, "Split", dim, fns)
 
 
-def chunk(x, chunks, dim=0):
+def _chunk_size(x, chunks, dim) -> int:
     if chunks <= 0:
         raise x.policy.errors.chunk_count(chunks=chunks)
     n = x._data.shape[normalize_dim(dim, x._data.ndim)]
-    step = -(-n // chunks) if n else 1
-    return split(x, max(step, 1), dim)
+    return max(-(-n // chunks) if n else 1, 1)
+
+
+def chunk(x, chunks, dim=0):
+    return split(x, _chunk_size(x, chunks, dim), dim)
+
+
+UnsafeSplitBackward0 = variant(SplitBackward0, "UnsafeSplitBackward0")
+UnsafeSplitWithSizesBackward0 = variant(SplitBackward0, "UnsafeSplitWithSizesBackward0")
+
+
+def _unsafe_parts(x, split_size_or_sections, dim) -> tuple:
+    """A split whose parts autograd does not treat as views (they share x's memory all the same: an
+    in-place change of x or of a part is not tracked across them)."""
+    dim, arrays, _, _, listed = _split_parts(x, split_size_or_sections, dim)
+    outs = [x._out_cls._make(a) for a in arrays]
+    if _grad_enabled() and x._requires_grad:
+        (UnsafeSplitWithSizesBackward0 if listed else UnsafeSplitBackward0).record((x,), outs, dim)
+    return tuple(outs)
+
+
+def unsafe_split(x, split_size: int, dim=0):
+    """split into parts of `split_size` along `dim`, not views for autograd (see `_unsafe_parts`)."""
+    return _unsafe_parts(x, operator.index(split_size), dim)
+
+
+def unsafe_split_with_sizes(x, split_sizes, dim=0):
+    """split into parts of the listed sizes along `dim`, not views for autograd. Anything but a list
+    or tuple of integers fails with Python's own TypeError, which a facade's argument check words."""
+    listed = split_sizes if isinstance(split_sizes, (list, tuple)) else None
+    return _unsafe_parts(x, [operator.index(s) for s in listed], dim)
+
+
+def unsafe_chunk(x, chunks, dim=0):
+    """chunk through unsafe_split (PyTorch's recurrent cells split their gates so)."""
+    return _unsafe_parts(x, _chunk_size(x, chunks, dim), dim)
 
 
 def unbind(x, dim=0):
@@ -838,6 +878,7 @@ METHODS = {
     "transpose": transpose, "swapaxes": transpose, "t": t, "expand": expand, "expand_as": expand_as,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
+    "unsafe_chunk": unsafe_chunk, "unsafe_split": unsafe_split, "unsafe_split_with_sizes": unsafe_split_with_sizes,
     "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to, "__getitem__": getitem,
     "view_as": lambda self, other: view(self, other._data.shape),
     "reshape_as": lambda self, other: reshape(self, other._data.shape),

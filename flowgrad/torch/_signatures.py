@@ -95,6 +95,8 @@ FUNCTIONS = {
     "swapaxes": "input, axis0, axis1",
     "movedim": "input, source, destination",
     "diagonal": "input, offset=0, dim1=0, dim2=1",
+    "unsafe_chunk": "input, chunks, dim=0", "unsafe_split": "input, split_size, dim=0",
+    "unsafe_split_with_sizes": "input, split_sizes, dim=0",
     "narrow": "input, dim, start, length",
     "select": "input, dim, index",
     "tile": "input, dims",

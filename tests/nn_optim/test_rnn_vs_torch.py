@@ -543,3 +543,41 @@ def test_packing_errors(torch):
 def test_float_lengths_are_truncated_like_torch(torch):
     packed = torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2), torch.tensor([3.0, 2.9], device="cpu"))
     assert packed.batch_sizes.tolist() == [2, 2, 1]
+
+
+# ------------------------------------------------------------------------- recorded graphs
+
+def _graph(root) -> list:
+    """The node names reachable from `root`, breadth first; PyTorch's TBackward0 (the transposed
+    weight its linear passes to addmm) left out: flowgrad's linear is one AddmmBackward0 node, whose
+    inputs come in another order (so the graphs compare as the root and the sorted names)."""
+    out, seen, queue = [], set(), [root]
+    while queue:
+        node = queue.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.name() != "TBackward0":
+            out.append(node.name())
+        queue += [n for n, _ in node.next_functions]
+    return out[:1] + sorted(out[1:])
+
+
+@pytest.mark.parametrize("build, run", [
+    (lambda T: T.nn.GRU(3, 4, dtype=T.float64), lambda T, m, x: m(x)[0]),
+    (lambda T: T.nn.GRU(3, 4, num_layers=2, dtype=T.float64), lambda T, m, x: m(x)[0]),
+    (lambda T: T.nn.GRU(3, 4, dtype=T.float64), lambda T, m, x: m(x)[1]),
+    (lambda T: T.nn.RNN(3, 4, dtype=T.float64), lambda T, m, x: m(x)[0]),
+    (lambda T: T.nn.GRUCell(3, 4, dtype=T.float64), lambda T, m, x: m(x[0])),
+    (lambda T: T.nn.LSTMCell(3, 4, dtype=T.float64), lambda T, m, x: m(x[0])[0]),
+], ids=["gru", "gru_two_layers", "gru_final_state", "rnn", "gru_cell", "lstm_cell"])
+def test_recurrent_graphs_are_torchs(build, run, real_torch):
+    """PyTorch records its CPU GRU and the cells as composed ops (no fused node, so flowgrad's GRU
+    composes its step too): the same nodes in the same order, the unsafe chunks of the gates included."""
+    graphs = []
+    for T in (ft, real_torch):
+        T.manual_seed(0)
+        m = build(T)
+        x = T.ones(3, 2, 3, dtype=T.float64, requires_grad=True)
+        graphs.append(_graph(run(T, m, x).grad_fn))
+    assert graphs[0] == graphs[1]
