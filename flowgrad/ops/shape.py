@@ -845,6 +845,9 @@ def getitem(x, key):
     key, advanced = normalize_key(key, xp, x.policy)
     try:
         r = d[key]
+        if not advanced and not isinstance(r, type(d)):
+            # NumPy gives a scalar (a copy) for a key of integers only; with an Ellipsis, a 0-d view
+            r = d[(*key, Ellipsis)]
     except IndexError as exc:
         raise IndexError(str(exc).replace("axis", "dimension")) from None
     out = x._out_cls._make(r)
@@ -879,7 +882,8 @@ METHODS = {
     "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
     "unsafe_chunk": unsafe_chunk, "unsafe_split": unsafe_split, "unsafe_split_with_sizes": unsafe_split_with_sizes,
-    "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to, "__getitem__": getitem,
+    "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to,
+    "__getitem__": getitem,
     "view_as": lambda self, other: view(self, other._data.shape),
     "reshape_as": lambda self, other: reshape(self, other._data.shape),
     "T": property(lambda self: permute(self, tuple(range(self._data.ndim - 1, -1, -1)))),

@@ -370,3 +370,18 @@ def test_inplace_arithmetic_keeps_the_tensor_when_shapes_do_not_broadcast(torch)
         x -= 0.5 * torch.ones(3)            # the direct path: same shape, same dtype
         x *= 2
     assert x.tolist() == [-1.0, -1.0, -1.0] and x._version == 2
+
+
+def test_in_place_change_of_an_element_writes_through(torch):
+    """`x[0]` of a 1-d tensor is a 0-d view: changing it in place changes x (NumPy's integer
+    indexing alone would give a copy)."""
+    z = torch.tensor([1.0, 2.0])
+    z[0].mul_(3)
+    w = torch.tensor([[1.0, 2.0]])
+    w[0, 1].add_(3)
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = x.clone()
+    y[1].mul_(5)
+    y.sum().backward()
+    assert z.tolist() == [3.0, 2.0] and w.tolist() == [[1.0, 5.0]] and w[0, 1]._base is w
+    assert y.tolist() == [1.0, 10.0] and x.grad.tolist() == [1.0, 5.0]
