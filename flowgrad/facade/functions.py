@@ -30,7 +30,8 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
         "max", "min", "all", "any", "index_add", "index_copy", "index_fill", "scatter_reduce", "cumprod", "cummax",
         "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
         "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv", "diagonal", "logaddexp",
-        "logaddexp2", "logcumsumexp", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes")
+        "logaddexp2", "logcumsumexp", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes",
+        "swapdims")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
            "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne"}

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .. import backend
+from ..autograd.mode import _GradModeGuard
 from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
 from ._args import dim_ints, check_same, normalize_dim, typename
@@ -21,7 +22,7 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
            "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
-           "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk"]
+           "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "swapdims", "transpose_"]
 
 
 def parse_shape(shape, policy=TORCH) -> tuple:
@@ -235,7 +236,7 @@ def transpose(x, dim0, dim1):
     return out
 
 
-swapaxes = transpose
+swapaxes = swapdims = transpose
 
 
 TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda grad: t(grad))
@@ -244,11 +245,51 @@ TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda gr
 def t(x):
     nd = x._data.ndim
     if nd > 2:
-        raise x.policy.errors.t_dims(ndim=nd)
+        raise x.policy.errors.t_dims(op="t", ndim=nd)
     out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
     if _grad_enabled() and x._requires_grad:
         TBackward0.record((x,), out)
     return out
+
+
+# ------------------------------------------------------------- view ops in place (x.t_(), ...)
+
+# PyTorch's names for the in-place forms
+TransposeBackward1 = variant(TransposeBackward0, "TransposeBackward1")
+TBackward1 = variant(TBackward0, "TBackward1")
+
+
+def _view_in_place(x, view_fn, node_cls, *kept):
+    """x takes the shape and strides of `view_fn(x)` (computed unrecorded): its history gains
+    `node_cls` (PyTorch's in-place variant, recorded with `kept`), its version counts one change,
+    and a view stays a view of its base."""
+    if _grad_enabled() and x._requires_grad and x._grad_fn is None:
+        raise x.policy.errors.leaf_inplace(tensor=x)
+    with _GradModeGuard(False):
+        out = view_fn(x)
+    before = None
+    if _grad_enabled() and x._requires_grad:
+        before = x._new(x._data)
+        before._requires_grad, before._grad_fn, before.output_nr = True, x._grad_fn, x.output_nr
+    x._data = out._data
+    if x._view is not None:
+        x._view = out._view
+    if before is not None:
+        node_cls.record((before,), x, *kept)
+    x._bump()
+    return x
+
+
+def transpose_(x, dim0, dim1):
+    nd = x._data.ndim
+    d0, d1 = normalize_dim(dim0, nd), normalize_dim(dim1, nd)
+    return _view_in_place(x, lambda v: transpose(v, d0, d1), TransposeBackward1, d0, d1)
+
+
+def t_(x):
+    if x._data.ndim > 2:
+        raise x.policy.errors.t_dims(op="t_", ndim=x._data.ndim)
+    return _view_in_place(x, t, TBackward1)
 
 
 # ----------------------------------------------------------------------------------- expand
@@ -347,6 +388,29 @@ def unsqueeze(x, dim):
     if _grad_enabled() and x._requires_grad:
         UnsqueezeBackward0.record((x,), out, d.shape)
     return out
+
+
+SqueezeBackward3 = variant(ViewBackward0, "SqueezeBackward3")
+SqueezeBackward4 = variant(ViewBackward0, "SqueezeBackward4")
+SqueezeBackward5 = variant(ViewBackward0, "SqueezeBackward5")
+UnsqueezeBackward1 = variant(ViewBackward0, "UnsqueezeBackward1")
+
+
+_EVERY_DIM = object()
+
+
+def squeeze_(x, dim=_EVERY_DIM):
+    """x with its size-1 dims (all, or those of `dim`: an int or a sequence, not None) removed in place."""
+    if dim is _EVERY_DIM:
+        dim, node_cls = None, SqueezeBackward3
+    else:
+        node_cls = SqueezeBackward5 if isinstance(dim, (tuple, list)) else SqueezeBackward4
+        dim = dim_ints(dim)
+    return _view_in_place(x, lambda v: squeeze(v, dim), node_cls, x._data.shape)
+
+
+def unsqueeze_(x, dim):
+    return _view_in_place(x, lambda v: unsqueeze(v, dim), UnsqueezeBackward1, x._data.shape)
 
 
 # ------------------------------------------------------------------------------ cat / stack
@@ -883,7 +947,8 @@ METHODS = {
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
     "unsafe_chunk": unsafe_chunk, "unsafe_split": unsafe_split, "unsafe_split_with_sizes": unsafe_split_with_sizes,
     "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to,
-    "__getitem__": getitem,
+    "__getitem__": getitem, "swapdims": transpose, "t_": t_, "transpose_": transpose_, "swapaxes_": transpose_,
+    "swapdims_": transpose_, "squeeze_": squeeze_, "unsqueeze_": unsqueeze_,
     "view_as": lambda self, other: view(self, other._data.shape),
     "reshape_as": lambda self, other: reshape(self, other._data.shape),
     "T": property(lambda self: permute(self, tuple(range(self._data.ndim - 1, -1, -1)))),

@@ -581,3 +581,31 @@ def test_recurrent_graphs_are_torchs(build, run, real_torch):
         x = T.ones(3, 2, 3, dtype=T.float64, requires_grad=True)
         graphs.append(_graph(run(T, m, x).grad_fn))
     assert graphs[0] == graphs[1]
+
+
+def test_unpad_and_unpack_sequence(real_torch):
+    """unpad_sequence cuts each padded row to its length through a mask (transposing a time-major
+    batch in place first, as PyTorch does); unpack_sequence undoes pack_sequence, sorted or not."""
+    import importlib
+
+    def program(T):
+        R = importlib.import_module(T.__name__ + ".nn.utils.rnn")
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = T.tensor([4.0, 5.0], requires_grad=True)
+        padded = R.pad_sequence([a, b])
+        parts = R.unpad_sequence(padded, T.tensor([3, 2]))
+        out = [[p.tolist() for p in parts], tuple(padded.shape), padded.grad_fn.name(),
+               [p.grad_fn.name() for p in parts], parts[0].grad_fn.next_functions[0][0].name()]
+        sum(p.sum() for p in parts).backward()
+        out.append((a.grad.tolist(), b.grad.tolist()))
+        out.append([p.tolist() for p in R.unpack_sequence(R.pack_sequence([a, b]))])
+        out.append([p.tolist() for p in R.unpack_sequence(R.pack_sequence([b, a], enforce_sorted=False))])
+        batch_major = R.pad_sequence([a, b], batch_first=True)
+        out.append([p.tolist() for p in R.unpad_sequence(batch_major, T.tensor([3, 2]), batch_first=True)])
+        out.append(tuple(batch_major.shape))
+        leaf = T.zeros(3, 2, requires_grad=True)
+        with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place"):
+            R.unpad_sequence(leaf, T.tensor([3, 2]))
+        return out
+
+    assert program(ft) == program(real_torch)
