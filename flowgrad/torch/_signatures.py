@@ -17,9 +17,10 @@ FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
         "abs", "absolute", "ceil", "cos", "erf", "exp", "expm1", "floor", "log", "log10", "log1p", "log2", "neg",
         "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sin", "sqrt", "square", "tan", "tanh", "trunc",
-        "logical_not", "msort", "lgamma", "digamma", "erfinv")},
+        "logical_not", "msort", "lgamma", "digamma", "erfinv", "fix")},
     "polygamma": "n, input, *, out=None",
     "xlogy": "input, other, *, out=None",
+    "arctan2": "input, other, *, out=None",
     "logaddexp": "input, other, *, out=None", "logaddexp2": "input, other, *, out=None",
     "logcumsumexp": "input, dim, *, out=None",
     **{name: _UNARY_OUT for name in (
@@ -228,6 +229,7 @@ METHODS = {
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
     **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",
+                                  "arctan2", "arctan2_", "atan2_",
                                   "le_", "less_equal_", "gt_", "greater_", "ge_", "greater_equal_")},
     "add_": "other, *, alpha=1", "sub_": "other, *, alpha=1", "subtract_": "other, *, alpha=1",
     "div_": "other, *, rounding_mode=None", "divide_": "other, *, rounding_mode=None",
