@@ -88,7 +88,7 @@ def logcumsumexp(x, dim):
     dim = normalize_dim(dim, d.ndim)
     xp = backend.namespace(d)
     with backend.quiet(xp):
-        out = x._out_cls._make(xp.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy())
+        out = x._out_cls._make(backend.running(xp, "logaddexp", d, dim) if d.ndim else d.copy())
     if _grad_enabled() and x._requires_grad:
         LogcumsumexpBackward0.record((x,), out, dim)
     return out
@@ -134,13 +134,13 @@ def _cum_extremum(x, dim, ufunc, node):
     if d.ndim == 0:
         values, idx = d.copy(), xp.zeros((), dtype=np.int64)
     else:
-        values = getattr(xp, ufunc).accumulate(d, axis=dim)
+        values = backend.running(xp, ufunc, d, dim)
         # the last position at or before each one that holds its running extremum (a NaN, once met)
         hit = d == values
         if d.dtype.kind == "f":
             hit |= xp.isnan(d) & xp.isnan(values)
         steps = xp.arange(d.shape[dim], dtype=np.int64).reshape((-1,) + (1,) * (d.ndim - dim - 1))
-        idx = xp.maximum.accumulate(xp.where(hit, steps, -1), axis=dim)
+        idx = backend.running(xp, "maximum", xp.where(hit, steps, -1), dim)
     indices = x._new(idx)
     out = x._out_cls._make(values)
     if _grad_enabled() and x._requires_grad:
