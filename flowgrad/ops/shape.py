@@ -909,7 +909,7 @@ def getitem(x, key):
     key, advanced = normalize_key(key, xp, x.policy)
     try:
         r = d[key]
-        if not advanced and not isinstance(r, type(d)):
+        if not advanced and r.ndim == 0 and not any(k is Ellipsis for k in key):
             # NumPy gives a scalar (a copy) for a key of integers only; with an Ellipsis, a 0-d view
             r = d[(*key, Ellipsis)]
     except IndexError as exc:
