@@ -39,7 +39,7 @@ ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract":
 WITH_OUT = ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid",
             "sqrt", "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "relu",
             "remainder", "floor_divide", "cumsum", "multiply", "subtract", "divide", "cumprod", "logaddexp",
-            "logaddexp2")
+            "logaddexp2", "logcumsumexp")
 
 
 def _with_out(fn):

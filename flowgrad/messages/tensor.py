@@ -96,6 +96,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                "the indexing argument."),
     "meshgrid_indexing": (RuntimeError, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: "
                                         "{indexing}"),
+    "out_dtype_exact": (RuntimeError, "expected scalar_type {want_scalar} but found {got_scalar}"),
     "out_requires_grad": (RuntimeError, "{name}(): functions with out=... arguments don't support automatic "
                                         "differentiation, but one of the arguments requires grad."),
     "argument_unsupported": (NotImplementedError, "{name}(): flowgrad does not support {argument}={value!r} "

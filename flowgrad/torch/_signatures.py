@@ -181,7 +181,8 @@ FUNCTIONS = {
 WRITES_OUT = frozenset((
     "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt",
     "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "remainder",
-    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones", "cumprod", "logaddexp", "logaddexp2"))
+    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones", "cumprod", "logaddexp", "logaddexp2",
+    "logcumsumexp"))
 
 # Tensor methods: the parameters after `self`
 _MEMORY_FORMAT = "*, memory_format=None"
