@@ -12,7 +12,7 @@ from .harness import (CONTENDERS, CheckFailed, NotAvailable, Unsupported, check,
 _BY_NAME = {w.name: w for w in mlp.WORKLOADS + chain.WORKLOADS + conv.WORKLOADS + second_order.WORKLOADS
             + rnn.WORKLOADS + transformer.WORKLOADS + gpu.WORKLOADS + startup.WORKLOADS}
 ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-1", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in",
-         "import", "lstm", "transformer", "mlp-cuda")
+         "import", "lstm", "gru", "transformer", "mlp-cuda")
 WORKLOADS = [_BY_NAME[n] for n in ORDER]
 
 

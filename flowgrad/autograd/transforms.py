@@ -27,7 +27,8 @@ from .graph import AccumulateGrad
 from .policy import TORCH, policy_of
 from ..tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian", "vmap"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian", "vmap",
+           "functionalize"]
 
 _RANDOMNESS = ("error", "different", "same")
 
@@ -266,6 +267,20 @@ def linearize(func: Callable, *primals):
         return jvp(func, primals, tangents)[1]
 
     return out, jvp_fn
+
+
+def functionalize(func: Callable, *, remove: str = "mutations") -> Callable:
+    """PyTorch's functionalize in eager mode: a function computing what `func` computes, mutations of
+    its inputs included. PyTorch records the mutation-free program it rewrites `func` into; flowgrad
+    runs `func` itself, so the values and gradients agree but a mutated view records CopySlices
+    where PyTorch records a scatter node (SelectScatterBackward0, ...)."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise TORCH.errors.func_functionalize_remove(remove=remove)
+
+    @functools.wraps(func)
+    def functionalized(*args, **kwargs):
+        return func(*args, **kwargs)
+    return functionalized
 
 
 # ------------------------------------------------------------------------------- Jacobians

@@ -271,12 +271,19 @@ def _no_out(policy, name: str) -> None:
     raise policy.errors.out_unsupported(name=name)
 
 
+# ops whose `out=` must already have the result's dtype (PyTorch's kernel checks it instead of casting)
+OUT_OF_RESULT_DTYPE = frozenset(("logcumsumexp",))
+
+
 def write_out(name: str, out, compute: Callable, inputs: tuple):
-    """PyTorch's `out=`: the result copied into `out`, refused when autograd would need it."""
+    """PyTorch's `out=`: the result copied into `out` (cast to its dtype, except for the ops of
+    OUT_OF_RESULT_DTYPE), refused when autograd would need it."""
     from ..autograd.mode import is_grad_enabled
     if is_grad_enabled() and builtins.any(isinstance(a, _CoreTensor) and a._requires_grad for a in (*inputs, out)):
         raise out.policy.errors.out_requires_grad(name=name)
     res = compute()
+    if name in OUT_OF_RESULT_DTYPE and res._data.dtype != out._data.dtype:
+        raise out.policy.errors.out_dtype_exact(want_scalar=res._data.dtype, got_scalar=out._data.dtype)
     if res._data.shape != out._data.shape:
         out._data = res._data.astype(out._data.dtype, copy=True)
     else:

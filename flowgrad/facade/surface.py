@@ -465,6 +465,55 @@ def _H(self):
     return ops.conj(ops.t(self) if self._data.ndim == 2 else self)
 
 
+def _adjoint(self, name: str = "adjoint()"):
+    if self._data.ndim < 2:
+        raise self.policy.errors.tensor_adjoint_ndim(name=name, ndim=self._data.ndim)
+    return ops.conj(ops.transpose(self, -2, -1))
+
+
+def adjoint(input):
+    """The conjugate transpose of the last two dims (a matrix or a batch of them)."""
+    return _adjoint(input)
+
+
+def _mH(self):
+    return _adjoint(self, "mH")
+
+
+def ravel(input):
+    """The elements as one dim: a view of a contiguous tensor, else of a contiguous copy."""
+    return ops.view(ops.contiguous(input), (-1,))
+
+
+def fliplr(input):
+    """The columns (dim 1) reversed."""
+    if input._data.ndim < 2:
+        raise input.policy.errors.flip_lr_ud_dims(ndim=2)
+    return ops.flip(input, (1,))
+
+
+def flipud(input):
+    """The rows (dim 0) reversed."""
+    if input._data.ndim < 1:
+        raise input.policy.errors.flip_lr_ud_dims(ndim=1)
+    return ops.flip(input, (0,))
+
+
+def positive(input):
+    """`input` itself (`+x`), refused for bools as PyTorch does."""
+    if input._data.dtype.kind == "b":
+        raise input.policy.errors.positive_bool()
+    return input
+
+
+def _is_same_size(self, other) -> bool:
+    return self._data.shape == other._data.shape
+
+
+def _is_signed(self) -> bool:
+    return self._data.dtype.kind in "ifc"
+
+
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     _check_close(input, other)
     return bool(np.allclose(np.asarray(input._host()), np.asarray(other._host()), rtol, atol, equal_nan))
@@ -507,7 +556,8 @@ FUNCTIONS = {
     "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": ops.sgn,
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
-    "tensordot": tensordot, "trace": trace,
+    "tensordot": tensordot, "trace": trace, "adjoint": adjoint, "ravel": ravel, "fliplr": fliplr, "flipud": flipud,
+    "positive": positive, "arctan2": ops.atan2, "fix": ops.trunc,
     "bincount": bincount, "diag": diag, "allclose": allclose, "isclose": isclose, "equal": equal,
     "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
@@ -517,7 +567,7 @@ _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "add
                  "clamp_max", "hypot", "logit",
                  "deg2rad", "rad2deg", "fmod", "frac", "sgn", "signbit", "nan_to_num", "nansum", "float_power",
                  "heaviside", "roll", "diff", "moveaxis", "trace", "bincount", "bitwise_and", "bitwise_or",
-                 "bitwise_xor", "bitwise_not")
+                 "bitwise_xor", "bitwise_not", "adjoint", "ravel", "fliplr", "flipud", "positive", "arctan2", "fix")
 
 METHODS = {name: FUNCTIONS[name] for name in _METHOD_FUNCS}
 METHODS.update({
@@ -526,7 +576,10 @@ METHODS.update({
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
-    "equal": equal, "diag": _diag_method, "addmm": _addmm,
+    "equal": equal, "diag": _diag_method, "addmm": _addmm, "mH": property(_mH), "is_same_size": _is_same_size,
+    "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
+    "atan2_": _inplace(ops.atan2), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
+    "negative_": _inplace(ops.neg),
 })
 
 

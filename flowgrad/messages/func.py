@@ -5,6 +5,13 @@ _GRAD = "grad_and_value(f)(*args)"
 _JVP = "jvp(f, primals, tangents)"
 
 MESSAGES: dict[str, tuple[type, str]] = {
+    "func_functionalize_remove": (RuntimeError, "functionalize(f, remove='mutations'): received invalid argument for "
+                                                "remove={remove}. Valid options are:\n     remove='mutations': all "
+                                                "inplace and out= operators will be removed from the program, and "
+                                                "replaced with their out-of-place equivalents.\n     "
+                                                "remove='mutations_and_views': In addition to the above, all "
+                                                "aliasing operators {{view}} will be replaced with their non-aliasing "
+                                                "counterparts, {{view}}_copy.\n"),
     "func_argnums_type": (RuntimeError, "argnums must be int or Tuple[int, ...], got: {type}"),
     "func_argnums_empty": (RuntimeError, "argnums must be non-empty"),
     "func_argnum_range": (RuntimeError, "Got argnum={argnum}, but only {count} positional inputs"),

@@ -103,7 +103,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "permute_dims": (RuntimeError, "permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                    "length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal "
                                    "to len(dims) = {given}"),
-    "t_dims": (RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is {ndim}D"),
+    "t_dims": (RuntimeError, "{op}() expects a tensor with <= 2 dimensions, but self is {ndim}D"),
     "expand_sizes": (RuntimeError, "expand({type}{{{shape}}}, size={sizes}): the number of sizes provided ({given}) "
                                    "must be greater or equal to the number of dimensions in the tensor ({ndim})"),
     "expand_size": (RuntimeError, "The expanded size of the tensor ({want}) must match the existing size ({have}) at "

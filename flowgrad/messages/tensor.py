@@ -101,6 +101,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                "the indexing argument."),
     "meshgrid_indexing": (RuntimeError, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: "
                                         "{indexing}"),
+    "out_dtype_exact": (RuntimeError, "expected scalar_type {want_scalar} but found {got_scalar}"),
     "out_requires_grad": (RuntimeError, "{name}(): functions with out=... arguments don't support automatic "
                                         "differentiation, but one of the arguments requires grad."),
     "argument_unsupported": (NotImplementedError, "{name}(): flowgrad does not support {argument}={value!r} "
@@ -111,6 +112,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "numpy_requires_grad": (RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
                                           "tensor.detach().numpy() instead."),
     "format_spec_unsupported": (TypeError, "unsupported format string passed to Tensor.__format__"),
+    "flip_lr_ud_dims": (RuntimeError, "Input must be >= {ndim}-d."),
+    "positive_bool": (RuntimeError, "The `+` operator, on a bool tensor is not supported."),
+    "tensor_adjoint_ndim": (RuntimeError, "tensor.{name} is only supported on matrices or batches of matrices. Got "
+                                          "{ndim}-D tensor."),
     "tensor_H_ndim": (RuntimeError, "tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor. For "
                                     "batches of matrices, consider using tensor.mH"),
     "diag_vector_offset": (NotImplementedError, "diag of a vector with a non-zero offset is not supported by flowgrad "

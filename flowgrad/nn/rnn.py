@@ -39,19 +39,20 @@ def _rnn_step(act):
 
 def _lstm_step(xw, state, w_hh, b_hh, w_hr):
     h, c = state
-    i, f, g, o = ops.chunk(xw + F.linear(h, w_hh, b_hh), 4, 1)
+    i, f, g, o = ops.unsafe_chunk(xw + F.linear(h, w_hh, b_hh), 4, 1)
     c = ops.sigmoid(f) * c + ops.sigmoid(i) * ops.tanh(g)
     h = ops.sigmoid(o) * ops.tanh(c)
     return (h if w_hr is None else F.linear(h, w_hr), c)
 
 
 def _gru_step(xw, state, w_hh, b_hh, w_hr):
+    # PyTorch's CPU cell: unsafe chunks, the hidden gates first in each sum (its graph, node for node)
     h = state[0]
-    xr, xz, xn = ops.chunk(xw, 3, 1)
-    hr, hz, hn = ops.chunk(F.linear(h, w_hh, b_hh), 3, 1)
-    r = ops.sigmoid(xr + hr)
-    z = ops.sigmoid(xz + hz)
-    n = ops.tanh(xn + r * hn)
+    xr, xz, xn = ops.unsafe_chunk(xw, 3, 1)
+    hr, hz, hn = ops.unsafe_chunk(F.linear(h, w_hh, b_hh), 3, 1)
+    r = ops.sigmoid(hr + xr)
+    z = ops.sigmoid(hz + xz)
+    n = ops.tanh(xn + hn * r)
     return ((h - n) * z + n,)
 
 
@@ -77,13 +78,17 @@ def _rows(state, start: int, stop: int) -> tuple:
     return tuple(ops.getitem(s, slice(start, stop)) for s in state)
 
 
-def _direction(step, rows, batch_sizes: list, state0: tuple, weights: tuple, reverse: bool):
+def _direction(step, rows, batch_sizes: list, state0: tuple, weights: tuple, reverse: bool, padded: bool):
     """One layer in one direction over packed `rows`: (its output rows, its final state). As the
     batch shrinks the finished sequences' states are set aside (forward); running backwards the
-    sequences join with their initial state as the batch grows."""
+    sequences join with their initial state as the batch grows. A padded batch's projected input is
+    unbound by time step, as PyTorch's padded layers do (a packed one is split by batch size)."""
     w_ih, w_hh, b_ih, b_hh, w_hr = weights
     xw = F.linear(rows, w_ih, b_ih)
-    xs = ops.split(xw, batch_sizes, 0) if len(batch_sizes) > 1 else (xw,)
+    if padded:
+        xs = ops.unbind(ops.view(xw, (len(batch_sizes), batch_sizes[0], xw._data.shape[1])), 0)
+    else:
+        xs = ops.split(xw, batch_sizes, 0) if len(batch_sizes) > 1 else (xw,)
     outs = [None] * len(batch_sizes)
     if not reverse:
         state, done, last = state0, [], batch_sizes[0]
@@ -273,18 +278,18 @@ class RNNBase(Module):
                 w_hr = w[-1] if self.proj_size > 0 else None
                 k = layer * num_directions + direction
                 outs, last = _direction(step, rows, sizes, tuple(s[k] for s in initial),
-                                        (w_ih, w_hh, b_ih, b_hh, w_hr), reverse=direction == 1)
-                outputs.append(ops.cat(outs) if len(outs) > 1 else outs[0])
+                                        (w_ih, w_hh, b_ih, b_hh, w_hr), reverse=direction == 1, padded=padded)
+                # a padded batch's steps are stacked (T, B, H), a packed one's rows concatenated
+                outputs.append(ops.stack(outs) if padded else ops.cat(outs) if len(outs) > 1 else outs[0])
                 for f, s in zip(finals, last):
                     f.append(s)
-            rows = ops.cat(outputs, 1) if num_directions == 2 else outputs[0]
+            out = ops.cat(outputs, -1) if num_directions == 2 else outputs[0]
             if self.dropout and self.training and layer < self.num_layers - 1:
-                rows = F.dropout(rows, self.dropout, True)
-        if padded:
-            rows = ops.reshape(rows, (len(sizes), sizes[0], rows._data.shape[-1]))
-            if self.batch_first:
-                rows = ops.transpose(rows, 0, 1)
-        return rows, tuple(ops.stack(f) for f in finals)
+                out = F.dropout(out, self.dropout, True)
+            rows = ops.reshape(out, (steps * batch, out._data.shape[-1])) if padded else out
+        if padded and self.batch_first:
+            out = ops.transpose(out, 0, 1)
+        return out, tuple(ops.stack(f) for f in finals)
 
     def _forward(self, input, hx, name: str):
         """The shared forward of RNN, LSTM and GRU: `hx` a tuple of states (one for RNN and GRU,

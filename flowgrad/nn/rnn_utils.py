@@ -19,6 +19,7 @@ from ..ops._args import broadcast_error, normalize_dim
 from ..tensor import Tensor
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
+           "unpad_sequence", "unpack_sequence",
            "pack_sequence"]
 
 
@@ -339,3 +340,18 @@ def pack_sequence(sequences, enforce_sorted: bool = True) -> PackedSequence:
     lengths = [int(v._data.shape[0]) for v in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first: bool = False) -> list:
+    """The sequences of a padded batch, each cut to its length (a boolean mask of one unbound row).
+    As in PyTorch, a time-major batch is transposed in place first (`padded_sequences` stays so)."""
+    if not batch_first:
+        ops.transpose_(padded_sequences, 0, 1)
+    steps = _on(lengths._data, np.arange(padded_sequences._data.shape[1]))
+    return [ops.getitem(seq, steps < length._data) for seq, length in zip(ops.unbind(padded_sequences, 0), lengths)]
+
+
+def unpack_sequence(packed_sequences: PackedSequence) -> list:
+    """The tensors a PackedSequence was packed from, in their original order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)

@@ -5,11 +5,13 @@ remember how to re-derive themselves from the base (`_view`), so an in-place op 
 rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
 
 from .. import backend
+from ..autograd.mode import _GradModeGuard
 from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
 from ._args import dim_ints, check_same, normalize_dim, typename
@@ -19,7 +21,8 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape"]
+           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
+           "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "swapdims", "transpose_"]
 
 
 def parse_shape(shape, policy=TORCH) -> tuple:
@@ -233,7 +236,7 @@ def transpose(x, dim0, dim1):
     return out
 
 
-swapaxes = transpose
+swapaxes = swapdims = transpose
 
 
 TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda grad: t(grad))
@@ -242,11 +245,51 @@ TBackward0 = derivative("TBackward0", paddle="TransposeGradNode", self=lambda gr
 def t(x):
     nd = x._data.ndim
     if nd > 2:
-        raise x.policy.errors.t_dims(ndim=nd)
+        raise x.policy.errors.t_dims(op="t", ndim=nd)
     out = _view_out(x, x._data.T if nd == 2 else x._data.view(), t)
     if _grad_enabled() and x._requires_grad:
         TBackward0.record((x,), out)
     return out
+
+
+# ------------------------------------------------------------- view ops in place (x.t_(), ...)
+
+# PyTorch's names for the in-place forms
+TransposeBackward1 = variant(TransposeBackward0, "TransposeBackward1")
+TBackward1 = variant(TBackward0, "TBackward1")
+
+
+def _view_in_place(x, view_fn, node_cls, *kept):
+    """x takes the shape and strides of `view_fn(x)` (computed unrecorded): its history gains
+    `node_cls` (PyTorch's in-place variant, recorded with `kept`), its version counts one change,
+    and a view stays a view of its base."""
+    if _grad_enabled() and x._requires_grad and x._grad_fn is None:
+        raise x.policy.errors.leaf_inplace(tensor=x)
+    with _GradModeGuard(False):
+        out = view_fn(x)
+    before = None
+    if _grad_enabled() and x._requires_grad:
+        before = x._new(x._data)
+        before._requires_grad, before._grad_fn, before.output_nr = True, x._grad_fn, x.output_nr
+    x._data = out._data
+    if x._view is not None:
+        x._view = out._view
+    if before is not None:
+        node_cls.record((before,), x, *kept)
+    x._bump()
+    return x
+
+
+def transpose_(x, dim0, dim1):
+    nd = x._data.ndim
+    d0, d1 = normalize_dim(dim0, nd), normalize_dim(dim1, nd)
+    return _view_in_place(x, lambda v: transpose(v, d0, d1), TransposeBackward1, d0, d1)
+
+
+def t_(x):
+    if x._data.ndim > 2:
+        raise x.policy.errors.t_dims(op="t_", ndim=x._data.ndim)
+    return _view_in_place(x, t, TBackward1)
 
 
 # ----------------------------------------------------------------------------------- expand
@@ -345,6 +388,29 @@ def unsqueeze(x, dim):
     if _grad_enabled() and x._requires_grad:
         UnsqueezeBackward0.record((x,), out, d.shape)
     return out
+
+
+SqueezeBackward3 = variant(ViewBackward0, "SqueezeBackward3")
+SqueezeBackward4 = variant(ViewBackward0, "SqueezeBackward4")
+SqueezeBackward5 = variant(ViewBackward0, "SqueezeBackward5")
+UnsqueezeBackward1 = variant(ViewBackward0, "UnsqueezeBackward1")
+
+
+_EVERY_DIM = object()
+
+
+def squeeze_(x, dim=_EVERY_DIM):
+    """x with its size-1 dims (all, or those of `dim`: an int or a sequence, not None) removed in place."""
+    if dim is _EVERY_DIM:
+        dim, node_cls = None, SqueezeBackward3
+    else:
+        node_cls = SqueezeBackward5 if isinstance(dim, (tuple, list)) else SqueezeBackward4
+        dim = dim_ints(dim)
+    return _view_in_place(x, lambda v: squeeze(v, dim), node_cls, x._data.shape)
+
+
+def unsqueeze_(x, dim):
+    return _view_in_place(x, lambda v: unsqueeze(v, dim), UnsqueezeBackward1, x._data.shape)
 
 
 # ------------------------------------------------------------------------------ cat / stack
@@ -459,7 +525,8 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
     return tuple(outs)
 
 
-def split(x, split_size_or_sections, dim=0):
+def _split_parts(x, split_size_or_sections, dim) -> tuple:
+    """(dim, the parts' arrays, their starts and sizes, whether sizes were listed) of a split."""
     d = x._data
     dim = normalize_dim(dim, d.ndim)
     n = d.shape[dim]
@@ -471,26 +538,63 @@ def split(x, split_size_or_sections, dim=0):
             raise x.policy.errors.split_zero(size=n)
         bounds = list(range(0, n, step)) if n else [0]
         sizes = [min(step, n - b) for b in bounds]
-        node_cls = SplitBackward0
     else:
         sizes = list(split_size_or_sections)
         if any(s < 0 for s in sizes):
             raise x.policy.errors.split_sizes_negative(sizes=sizes)
         if sum(sizes) != n:
             raise x.policy.errors.split_sizes(size=n, dim=dim, sizes=sizes)
-        node_cls = SplitWithSizesBackward0
     starts = np.cumsum([0] + sizes[:-1]).tolist()
     arrays = [_slice_dim(d, dim, s, k) for s, k in zip(starts, sizes)]
+    return dim, arrays, starts, sizes, not isinstance(split_size_or_sections, int)
+
+
+def split(x, split_size_or_sections, dim=0):
+    dim, arrays, starts, sizes, listed = _split_parts(x, split_size_or_sections, dim)
     fns = [(lambda s, k: (lambda b: narrow(b, dim, s, k)))(s, k) for s, k in zip(starts, sizes)]
-    return _multi_views(x, arrays, node_cls, "Split", dim, fns)
+    return _multi_views(x, arrays, SplitWithSizesBackward0 if listed else SplitBackward0, "Split", dim, fns)
 
 
-def chunk(x, chunks, dim=0):
+def _chunk_size(x, chunks, dim) -> int:
     if chunks <= 0:
         raise x.policy.errors.chunk_count(chunks=chunks)
     n = x._data.shape[normalize_dim(dim, x._data.ndim)]
-    step = -(-n // chunks) if n else 1
-    return split(x, max(step, 1), dim)
+    return max(-(-n // chunks) if n else 1, 1)
+
+
+def chunk(x, chunks, dim=0):
+    return split(x, _chunk_size(x, chunks, dim), dim)
+
+
+UnsafeSplitBackward0 = variant(SplitBackward0, "UnsafeSplitBackward0")
+UnsafeSplitWithSizesBackward0 = variant(SplitBackward0, "UnsafeSplitWithSizesBackward0")
+
+
+def _unsafe_parts(x, split_size_or_sections, dim) -> tuple:
+    """A split whose parts autograd does not treat as views (they share x's memory all the same: an
+    in-place change of x or of a part is not tracked across them)."""
+    dim, arrays, _, _, listed = _split_parts(x, split_size_or_sections, dim)
+    outs = [x._out_cls._make(a) for a in arrays]
+    if _grad_enabled() and x._requires_grad:
+        (UnsafeSplitWithSizesBackward0 if listed else UnsafeSplitBackward0).record((x,), outs, dim)
+    return tuple(outs)
+
+
+def unsafe_split(x, split_size: int, dim=0):
+    """split into parts of `split_size` along `dim`, not views for autograd (see `_unsafe_parts`)."""
+    return _unsafe_parts(x, operator.index(split_size), dim)
+
+
+def unsafe_split_with_sizes(x, split_sizes, dim=0):
+    """split into parts of the listed sizes along `dim`, not views for autograd. Anything but a list
+    or tuple of integers fails with Python's own TypeError, which a facade's argument check words."""
+    listed = split_sizes if isinstance(split_sizes, (list, tuple)) else None
+    return _unsafe_parts(x, [operator.index(s) for s in listed], dim)
+
+
+def unsafe_chunk(x, chunks, dim=0):
+    """chunk through unsafe_split (PyTorch's recurrent cells split their gates so)."""
+    return _unsafe_parts(x, _chunk_size(x, chunks, dim), dim)
 
 
 def unbind(x, dim=0):
@@ -805,6 +909,9 @@ def getitem(x, key):
     key, advanced = normalize_key(key, xp, x.policy)
     try:
         r = d[key]
+        if not advanced and r.ndim == 0 and not any(k is Ellipsis for k in key):
+            # NumPy gives a scalar (a copy) for a key of integers only; with an Ellipsis, a 0-d view
+            r = d[(*key, Ellipsis)]
     except IndexError as exc:
         raise IndexError(str(exc).replace("axis", "dimension")) from None
     out = x._out_cls._make(r)
@@ -838,7 +945,10 @@ METHODS = {
     "transpose": transpose, "swapaxes": transpose, "t": t, "expand": expand, "expand_as": expand_as,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
-    "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to, "__getitem__": getitem,
+    "unsafe_chunk": unsafe_chunk, "unsafe_split": unsafe_split, "unsafe_split_with_sizes": unsafe_split_with_sizes,
+    "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to,
+    "__getitem__": getitem, "swapdims": transpose, "t_": t_, "transpose_": transpose_, "swapaxes_": transpose_,
+    "swapdims_": transpose_, "squeeze_": squeeze_, "unsqueeze_": unsqueeze_,
     "view_as": lambda self, other: view(self, other._data.shape),
     "reshape_as": lambda self, other: reshape(self, other._data.shape),
     "T": property(lambda self: permute(self, tuple(range(self._data.ndim - 1, -1, -1)))),

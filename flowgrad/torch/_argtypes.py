@@ -44,7 +44,8 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
 
 OVERRIDES: dict[str, str | None] = {
     "complex.real": "Tensor", "complex.imag": "Tensor", "logaddexp.other": "Tensor", "logaddexp2.other": "Tensor",
-    "logcumsumexp.dim": "int",
+    "is_same_size.other": "Tensor",
+    "logcumsumexp.dim": "int", "unsafe_split.split_size": "int", "squeeze_.dim": "tuple of ints",
     # a Tensor or a number
     **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
                      "clamp_min.min", "clamp_max.max", "clamp_min_.min", "clamp_max_.max", "searchsorted.input",

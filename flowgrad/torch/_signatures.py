@@ -18,9 +18,10 @@ FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
         "abs", "absolute", "ceil", "cos", "erf", "exp", "expm1", "floor", "log", "log10", "log1p", "log2", "neg",
         "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sin", "sqrt", "square", "tan", "tanh", "trunc",
-        "logical_not", "msort", "lgamma", "digamma", "erfinv")},
+        "logical_not", "msort", "lgamma", "digamma", "erfinv", "fix")},
     "polygamma": "n, input, *, out=None",
     "xlogy": "input, other, *, out=None",
+    "arctan2": "input, other, *, out=None",
     "logaddexp": "input, other, *, out=None", "logaddexp2": "input, other, *, out=None",
     "logcumsumexp": "input, dim, *, out=None",
     **{name: _UNARY_OUT for name in (
@@ -97,6 +98,9 @@ FUNCTIONS = {
     "swapaxes": "input, axis0, axis1",
     "movedim": "input, source, destination",
     "diagonal": "input, offset=0, dim1=0, dim2=1",
+    "unsafe_chunk": "input, chunks, dim=0", "unsafe_split": "input, split_size, dim=0",
+    "unsafe_split_with_sizes": "input, split_sizes, dim=0",
+    "swapdims": "input, dim0, dim1",
     "narrow": "input, dim, start, length",
     "select": "input, dim, index~",
     "tile": "input, dims",
@@ -179,7 +183,8 @@ FUNCTIONS = {
 WRITES_OUT = frozenset((
     "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt",
     "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "remainder",
-    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones", "cumprod", "logaddexp", "logaddexp2"))
+    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones", "cumprod", "logaddexp", "logaddexp2",
+    "logcumsumexp"))
 
 # Tensor methods: the parameters after `self`
 _MEMORY_FORMAT = "*, memory_format=None"
@@ -213,7 +218,7 @@ METHODS = {
     "mean": "dim=None, keepdim=False, *, dtype=None",
     "nansum": "dim=None, keepdim=False, *, dtype=None",
     "split": "split_size, dim=0",
-    "swapaxes": "axis0, axis1",
+    "swapaxes": "axis0, axis1", "swapaxes_": "axis0, axis1",
     "round": "*, decimals=0",
     "contiguous": "*, memory_format~=None", "is_contiguous": "*, memory_format~=None", "nonzero": "*, as_tuple~=False",
     "round_": "*, decimals=0",
@@ -230,6 +235,7 @@ METHODS = {
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
     **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",
+                                  "arctan2", "arctan2_", "atan2_",
                                   "le_", "less_equal_", "gt_", "greater_", "ge_", "greater_equal_")},
     "add_": "other, *, alpha=1", "sub_": "other, *, alpha=1", "subtract_": "other, *, alpha=1",
     "div_": "other, *, rounding_mode=None", "divide_": "other, *, rounding_mode=None",

@@ -290,6 +290,12 @@ C("einsum_ellipsis_diagonal", lambda T, a, b: T.einsum("...ii,...i->...i", a, b)
 C("einsum_diagonal_contracted", lambda T, a, b: T.einsum("ii,ij->j", a, b), [(3, 3), (3, 4)])
 C("einsum_three_operands", lambda T, a, b, c: T.einsum("bn,anm,bm->ba", a, b, c), [(2, 3), (4, 3, 5), (2, 5)])
 C("diagonal", lambda T, a: T.diagonal(a, 1, 2, 0), [(3, 2, 4)])
+C("unsafe_chunk", lambda T, a: T.unsafe_chunk(a, 2, 1)[1] * T.unsafe_chunk(a, 2, 1)[0], [(3, 4)])
+C("unsafe_split_with_sizes", lambda T, a: T.unsafe_split_with_sizes(a, [1, 2])[1] ** 2, [(3, 2)])
+C("t_", lambda T, a: (a * 1).t_() * T.arange(1.0, 3.0, dtype=a.dtype), [(2, 3)])
+C("transpose_", lambda T, a: (a * 1).transpose_(0, 2) ** 2, [(2, 3, 2)])
+C("squeeze_", lambda T, a: (a * 1).squeeze_().exp() + (a * 2).squeeze_(1).sin() + (a * 3).squeeze_((1,)), [(3, 1)])
+C("unsqueeze_", lambda T, a: (a * 1).unsqueeze_(1) * T.ones(3, 2, 2, dtype=a.dtype), [(3, 2)])
 for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
     # PyTorch implements no double backward of cdist
     C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)

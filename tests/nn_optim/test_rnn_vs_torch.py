@@ -543,3 +543,69 @@ def test_packing_errors(torch):
 def test_float_lengths_are_truncated_like_torch(torch):
     packed = torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2), torch.tensor([3.0, 2.9], device="cpu"))
     assert packed.batch_sizes.tolist() == [2, 2, 1]
+
+
+# ------------------------------------------------------------------------- recorded graphs
+
+def _graph(root) -> list:
+    """The node names reachable from `root`, breadth first; PyTorch's TBackward0 (the transposed
+    weight its linear passes to addmm) left out: flowgrad's linear is one AddmmBackward0 node, whose
+    inputs come in another order (so the graphs compare as the root and the sorted names)."""
+    out, seen, queue = [], set(), [root]
+    while queue:
+        node = queue.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.name() != "TBackward0":
+            out.append(node.name())
+        queue += [n for n, _ in node.next_functions]
+    return out[:1] + sorted(out[1:])
+
+
+@pytest.mark.parametrize("build, run", [
+    (lambda T: T.nn.GRU(3, 4, dtype=T.float64), lambda T, m, x: m(x)[0]),
+    (lambda T: T.nn.GRU(3, 4, num_layers=2, dtype=T.float64), lambda T, m, x: m(x)[0]),
+    (lambda T: T.nn.GRU(3, 4, dtype=T.float64), lambda T, m, x: m(x)[1]),
+    (lambda T: T.nn.RNN(3, 4, dtype=T.float64), lambda T, m, x: m(x)[0]),
+    (lambda T: T.nn.GRUCell(3, 4, dtype=T.float64), lambda T, m, x: m(x[0])),
+    (lambda T: T.nn.LSTMCell(3, 4, dtype=T.float64), lambda T, m, x: m(x[0])[0]),
+], ids=["gru", "gru_two_layers", "gru_final_state", "rnn", "gru_cell", "lstm_cell"])
+def test_recurrent_graphs_are_torchs(build, run, real_torch):
+    """PyTorch records its CPU GRU and the cells as composed ops (no fused node, so flowgrad's GRU
+    composes its step too): the same nodes in the same order, the unsafe chunks of the gates included."""
+    graphs = []
+    for T in (ft, real_torch):
+        T.manual_seed(0)
+        m = build(T)
+        x = T.ones(3, 2, 3, dtype=T.float64, requires_grad=True)
+        graphs.append(_graph(run(T, m, x).grad_fn))
+    assert graphs[0] == graphs[1]
+
+
+def test_unpad_and_unpack_sequence(real_torch):
+    """unpad_sequence cuts each padded row to its length through a mask (transposing a time-major
+    batch in place first, as PyTorch does); unpack_sequence undoes pack_sequence, sorted or not."""
+    import importlib
+
+    def program(T):
+        R = importlib.import_module(T.__name__ + ".nn.utils.rnn")
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = T.tensor([4.0, 5.0], requires_grad=True)
+        padded = R.pad_sequence([a, b])
+        parts = R.unpad_sequence(padded, T.tensor([3, 2]))
+        out = [[p.tolist() for p in parts], tuple(padded.shape), padded.grad_fn.name(),
+               [p.grad_fn.name() for p in parts], parts[0].grad_fn.next_functions[0][0].name()]
+        sum(p.sum() for p in parts).backward()
+        out.append((a.grad.tolist(), b.grad.tolist()))
+        out.append([p.tolist() for p in R.unpack_sequence(R.pack_sequence([a, b]))])
+        out.append([p.tolist() for p in R.unpack_sequence(R.pack_sequence([b, a], enforce_sorted=False))])
+        batch_major = R.pad_sequence([a, b], batch_first=True)
+        out.append([p.tolist() for p in R.unpad_sequence(batch_major, T.tensor([3, 2]), batch_first=True)])
+        out.append(tuple(batch_major.shape))
+        leaf = T.zeros(3, 2, requires_grad=True)
+        with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place"):
+            R.unpad_sequence(leaf, T.tensor([3, 2]))
+        return out
+
+    assert program(ft) == program(real_torch)

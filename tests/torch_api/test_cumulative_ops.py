@@ -93,7 +93,8 @@ def test_dim_errors(fn):
     lambda T, x: (x * 400).logcumsumexp(1),
     lambda T, x: T.autograd.grad((x.logcumsumexp(1) * x).sum(), x, create_graph=True)[0],
     lambda T, x: type(x.logcumsumexp(0).grad_fn).__name__,
-], ids=["function", "method", "keyword", "float32", "0d", "empty", "large", "double_backward", "node"])
+    lambda T, x: T.logcumsumexp(x.detach(), 1, out=T.empty(3, 4, dtype=T.float64)),
+], ids=["function", "method", "keyword", "float32", "0d", "empty", "large", "double_backward", "node", "out"])
 def test_logcumsumexp(fn):
     same(fn, X)
 
@@ -162,8 +163,11 @@ def test_logaddexp_infinities():
     lambda T, x: (x > 0).cumsum_(0),
     lambda T, x: (x > 0).cumprod_(0),
     lambda T, x: x.cumprod_(1, dtype=T.float32),
+    lambda T, x: T.logcumsumexp(x, 0, out=T.empty(3, 4)),
+    lambda T, x: T.logcumsumexp(x.requires_grad_(), 0, out=T.empty(3, 4, dtype=T.float64)),
 ], ids=["logcumsumexp_long", "logcumsumexp_bool", "logcumsumexp_dim", "logcumsumexp_none", "logaddexp_long",
         "logaddexp2_bool", "logaddexp2_complex", "logaddexp_number", "logaddexp_method_number", "logaddexp_shapes",
-        "cumsum_dtype", "cumsum_long_dtype", "cumsum_bool", "cumprod_bool", "cumprod_dtype"])
+        "cumsum_dtype", "cumsum_long_dtype", "cumsum_bool", "cumprod_bool", "cumprod_dtype",
+        "logcumsumexp_out_dtype", "logcumsumexp_out_requires_grad"])
 def test_errors(fn):
     same_error(fn, X)

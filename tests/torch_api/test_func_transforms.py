@@ -349,3 +349,37 @@ def test_random_draws_refused_in_randomness_error_mode(torch, transform, draw):
                                            r"Please either use the 'same' or 'different' randomness flags"):
         getattr(torch.func, transform)(f)(torch.ones(3, 2))
     assert torch.randn(2).shape == (2,)
+
+
+def test_functionalize_computes_the_same(torch):
+    from_func = torch.func.functionalize
+
+    def f(x):
+        y = x.clone()
+        y.add_(1)
+        y[0].mul_(3)
+        return y * 2
+
+    def mutate(x):
+        x.add_(1)
+        return x.sum()
+
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    for remove in ("mutations", "mutations_and_views"):
+        g = from_func(f, remove=remove)
+        assert g.__name__ == "f" and g.__wrapped__ is f
+        out = g(x)
+        assert out.tolist() == [12.0, 6.0]
+        assert torch.autograd.grad(out.sum(), x)[0].tolist() == [6.0, 2.0]
+    a = torch.tensor([1.0, 2.0])
+    assert from_func(mutate)(a).item() == 5.0 and a.tolist() == [2.0, 3.0]
+
+
+def test_functionalize_refuses_an_unknown_remove(torch):
+    with pytest.raises(RuntimeError) as info:
+        torch.func.functionalize(lambda x: x, remove="bogus")
+    assert str(info.value) == (
+        "functionalize(f, remove='mutations'): received invalid argument for remove=bogus. Valid options are:\n"
+        "     remove='mutations': all inplace and out= operators will be removed from the program, and replaced "
+        "with their out-of-place equivalents.\n     remove='mutations_and_views': In addition to the above, all "
+        "aliasing operators {view} will be replaced with their non-aliasing counterparts, {view}_copy.\n")

@@ -1,10 +1,14 @@
 """Version counters and in-place modification of saved tensors (reference §1.18), and the
-leaf / view in-place errors plus `numpy()` on tensors requiring grad (§1.19)."""
+leaf / view in-place errors plus `numpy()` on tensors requiring grad (§1.19); view ops in place
+(t_, transpose_, squeeze_, unsqueeze_, ...) and writes through a 0-d element view."""
 from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
+
+from tensor_op_parity import same, same_error
 
 _HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
@@ -370,3 +374,54 @@ def test_inplace_arithmetic_keeps_the_tensor_when_shapes_do_not_broadcast(torch)
         x -= 0.5 * torch.ones(3)            # the direct path: same shape, same dtype
         x *= 2
     assert x.tolist() == [-1.0, -1.0, -1.0] and x._version == 2
+
+
+def test_in_place_change_of_an_element_writes_through(torch):
+    """`x[0]` of a 1-d tensor is a 0-d view: changing it in place changes x (NumPy's integer
+    indexing alone would give a copy)."""
+    z = torch.tensor([1.0, 2.0])
+    z[0].mul_(3)
+    w = torch.tensor([[1.0, 2.0]])
+    w[0, 1].add_(3)
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = x.clone()
+    y[1].mul_(5)
+    y.sum().backward()
+    assert z.tolist() == [3.0, 2.0] and w.tolist() == [[1.0, 5.0]] and w[0, 1]._base is w
+    assert y.tolist() == [1.0, 10.0] and x.grad.tolist() == [1.0, 5.0]
+
+
+def _in_place_view_info(r, y):
+    return r is y, tuple(y.shape), type(y.grad_fn).__name__, y._version, y.is_contiguous()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: (lambda y: _in_place_view_info(y.t_(), y))(x * 1),
+    lambda T, x: (lambda y: _in_place_view_info(y.transpose_(0, 1), y))(x * 1),
+    lambda T, x: (lambda y: _in_place_view_info(y.swapdims_(0, 1), y))(x * 1),
+    lambda T, x: (lambda y: _in_place_view_info(y.swapaxes_(0, 1), y))(x * 1),
+    lambda T, x: (lambda y: _in_place_view_info(y.squeeze_(), y))((x * 1).unsqueeze(0)),
+    lambda T, x: (lambda y: _in_place_view_info(y.squeeze_(0), y))((x * 1).unsqueeze(0)),
+    lambda T, x: (lambda y: _in_place_view_info(y.squeeze_((0,)), y))((x * 1).unsqueeze(0)),
+    lambda T, x: (lambda y: _in_place_view_info(y.unsqueeze_(1), y))(x * 1),
+    lambda T, x: (lambda y: (y.t_(), y * T.arange(2.0, dtype=y.dtype))[1])(x * 1),
+    lambda T, x: (lambda y: (y.unsqueeze_(0), y.squeeze_(0), y.t_(), y.exp())[3])(x * 1),
+    lambda T, x: (lambda z: (z.t_(), tuple(z.shape), z._version)[1:])(x.detach().clone()),
+    lambda T, x: (lambda b: (lambda v: (v.unsqueeze_(0), v._base is b, type(v.grad_fn).__name__,
+                                        type(b.grad_fn).__name__, v * 2)[1:])(b[0]))(x * 1),
+    lambda T, x: T.swapdims(x, 0, 1),
+    lambda T, x: x.swapdims(1, 0),
+], ids=["t_", "transpose_", "swapdims_", "swapaxes_", "squeeze_", "squeeze_dim", "squeeze_dims", "unsqueeze_",
+        "gradient", "chain", "no_grad", "view_of_a_base", "swapdims", "swapdims_method"])
+def test_view_ops_in_place(fn):
+    same(fn, np.arange(6.0).reshape(2, 3) / 5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: x.requires_grad_().t_(),
+    lambda T, x: x.unsqueeze(0).t_(),
+    lambda T, x: x.transpose_(0, 2),
+    lambda T, x: x.unsqueeze_(3),
+], ids=["leaf", "t_3d", "transpose_range", "unsqueeze_range"])
+def test_view_ops_in_place_errors(fn):
+    same_error(fn, np.arange(6.0).reshape(2, 3) / 5)

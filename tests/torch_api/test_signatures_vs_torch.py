@@ -269,6 +269,14 @@ EXCEPTIONS = {
                                       ("torch.set_num_interop_threads(num=1)", "raises")),
     "torch.softmax": (["dtype"], "the docstring shows dtype keyword-only; the parser takes it positionally",
                       (f"torch.softmax({_X}, 1, torch.float64)", "works")),
+    "torch.unsafe_split": (["tensor", "split_size_or_sections"], "the docstring copies torch.split's names; the "
+                           "parser takes `input`, `split_size`", (f"torch.unsafe_split(tensor={_V}, "
+                                                                   "split_size_or_sections=1)", "raises")),
+    "torch.unsafe_split_with_sizes": (["tensor", "split_size_or_sections"], "as unsafe_split; the parser takes "
+                                      "`input`, `split_sizes`", (f"torch.unsafe_split_with_sizes(tensor={_V}, "
+                                                                 "split_size_or_sections=[1, 1])", "raises")),
+    "Tensor.unsafe_split_with_sizes": (["split_size_or_sections"], "as torch.unsafe_split_with_sizes",
+                                       (f"{_V}.unsafe_split_with_sizes(split_size_or_sections=[1, 1])", "raises")),
     # -- flowgrad's choice: one signature for PyTorch's two std/var overloads. The `unbiased` overload
     #    (input, dim, unbiased, keepdim) takes keepdim positionally, so flowgrad keeps it positional where
     #    the docstring's `correction` form makes it keyword-only
@@ -362,6 +370,8 @@ DEFAULT_EXCEPTIONS = {
               "argument is another): flowgrad's default is the argument left out")
        for q, k in (("Tensor.max", "dim"), ("Tensor.min", "dim"), ("Tensor.median", "dim"), ("Tensor.prod", "dim"),
                     ("Tensor.squeeze", "dim"), ("torch.eye", "m"))},
+    "Tensor.squeeze_": ("dim", "the parser's squeeze_() takes no dim (every size-1 dim) and refuses dim=None; "
+                               "the docstring writes None"),
     "torch.asarray": ("requires_grad", "PyTorch's None means False for a new tensor; flowgrad builds only False"),
     "torch.tril_indices": ("device", "None is the default device, the CPU"),
     "torch.triu_indices": ("device", "None is the default device, the CPU"),
