@@ -237,7 +237,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def bernoulli(input, p=None, generator=None):
         """0 / 1 drawn with the probabilities in `input`, or with the one probability `p` in
         `input`'s shape and dtype."""
-        d = input._data
+        d, one_probability = input._data, p is not None
         if p is None:
             if d.dtype.kind != "f":
                 raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
@@ -246,7 +246,8 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             p = d
         else:
             check_probability(policy, p)
-        return Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
+        draws = Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
+        return ops.elementwise.record_bernoulli(input, draws, one_probability)
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
         rng = creation._gen(generator)

@@ -221,7 +221,6 @@ METHODS = {
     "bernoulli_": "p=0.5, *, generator=None",
     "exponential_": "lambd=1.0, *, generator=None",
     "normal_": "mean=0.0, std=1.0, *, generator=None",
-    "random_": "from_@low=0, to@high=None, *, generator=None",
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
     **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",

@@ -362,6 +362,8 @@ DEFAULT_EXCEPTIONS = {
               "argument is another): flowgrad's default is the argument left out")
        for q, k in (("Tensor.max", "dim"), ("Tensor.min", "dim"), ("Tensor.median", "dim"), ("Tensor.prod", "dim"),
                     ("Tensor.squeeze", "dim"), ("torch.eye", "m"))},
+    "Tensor.random_": ("to", "to left out (random_(to) with one argument) differs from to=None (random_(from, None): "
+                             "up to the dtype's bound): flowgrad's default is the argument left out"),
     "torch.asarray": ("requires_grad", "PyTorch's None means False for a new tensor; flowgrad builds only False"),
     "torch.tril_indices": ("device", "None is the default device, the CPU"),
     "torch.triu_indices": ("device", "None is the default device, the CPU"),
