@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import keyword
 import linecache
 import os
 from typing import Callable
@@ -187,6 +188,7 @@ def _overload_signature(option: str) -> tuple[inspect.Signature, dict]:
             continue
         decl, eq, default = item.partition(" = ")
         kind, _, pname = decl.rpartition(" ")
+        pname += "_" if keyword.iskeyword(pname) else ""      # `from`, spelled `from_` in Python
         params.append(inspect.Parameter(pname, inspect.Parameter.KEYWORD_ONLY if kw_only else
                                         inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                         default=(None if default == "None" else default) if eq else
@@ -194,6 +196,20 @@ def _overload_signature(option: str) -> tuple[inspect.Signature, dict]:
         if kind in _KNOWN:
             kinds[pname] = kind + ("?" if default == "None" else "")
     return inspect.Signature(params), kinds
+
+
+def _taken(options: tuple, args: tuple, kwargs: dict, Tensor, dtype_cls) -> bool:
+    """Whether an overload takes these arguments, as far as the kit knows their types."""
+    for option in options:
+        sig, kinds = _overload_signature(option)
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            continue
+        if all(kinds.get(k) is None or (v is None and sig.parameters[k].default is None) or
+               _fits(kinds[k], v, Tensor, dtype_cls)[0] for k, v in bound.arguments.items()):
+            return True
+    return False
 
 
 def parser_error(name: str, options: tuple, args: tuple, kwargs: dict, policy, Tensor, dtype_cls) -> Exception:
@@ -264,12 +280,14 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
             return fn(*args, **kwargs)
         except Exception as exc:
             refused = getattr(exc, "parser_refuses", None)
+            if options:     # PyTorch's overloads known: its parser's own error where none takes the call
+                given = args[1:] if method else args
+                if refused is None and _taken(options, given, kwargs, Tensor, dtype_cls):
+                    raise
+                raise parser_error(name, options, given, kwargs, policy, Tensor, dtype_cls) from None
             if refused is None and isinstance(exc, TypeError) and _deliberate(exc):
                 raise      # flowgrad's own TypeError already says what is wrong
-            if refused is not None and options:
-                err = parser_error(name, options, args[1:] if method else args, kwargs, policy, Tensor, dtype_cls)
-            else:
-                err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method, refused)
+            err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method, refused)
             if err is None:
                 raise
             raise err from None

@@ -95,3 +95,23 @@ def test_left_out_is_the_default_shown():
     assert inspect.signature(ft.max).parameters["dim"].default is LEFT_OUT
     assert repr(LEFT_OUT) == "<left out>"
     assert inspect.signature(ft.sum).parameters["dim"].default is None    # torch.sum(x, None) sums all
+
+
+# a mistyped argument of a function whose overloads the facade lists: PyTorch's parser's own choice of error
+MISTYPED = [
+    "torch.max(x, 'a')", "torch.max(x, 0.5)", "torch.min(x, [1.0])", "torch.prod(x, 'a')", "torch.median(x, 0.5)",
+    "torch.squeeze(x, 'a')", "torch.std(x, 'a')", "torch.var_mean(x, [1.0])", "torch.mean(x, 'a')",
+    "torch.sort(x, 'a')", "torch.argsort(x, 0.5)", "torch.bernoulli(x, 'a')", "torch.repeat_interleave(x, 'a')",
+    "torch.max(x, dim='a')", "torch.prod(x, 0, 'a')", "x.median('a')", "x.repeat_interleave('a')",
+    "torch.linalg.matrix_rank(x, 'a', True)", "torch.eye('a')",
+    # a bool parameter given what is no bool (it would count as true)
+    "torch.max(x, 0, 'a')", "x.median(0, 'a')", "torch.sort(x, 0, 'a')", "torch.argmax(x, 0, 'a')",
+    "x.max(0, keepdim=1)", "torch.logsumexp(x, 0, 'a')", "torch.nonzero(x, as_tuple='a')",
+]
+
+
+@pytest.mark.parametrize("code", MISTYPED)
+def test_mistyped_argument_of_an_overloaded_function(code):
+    theirs, mine = _run(real, code), _run(ft, code)
+    assert theirs[0] == mine[0] == "raise" and type(theirs[1]) is type(mine[1]) is TypeError, (theirs, mine)
+    assert str(mine[1]) == str(theirs[1])
