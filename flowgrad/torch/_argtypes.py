@@ -105,11 +105,6 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
                                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
                                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
-    **{name: ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None)",
-              "(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None)",
-              f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
-              f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
-       for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))},
     "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
     "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
 }
@@ -130,3 +125,11 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
                     ("(*, torch.memory_format memory_format = torch.contiguous_format)",)),
 }
 METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]
+
+# torch.linalg's
+LINALG_OVERLOADS: dict[str, tuple[str, ...]] = {
+    name: ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None)",
+           "(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None)",
+           f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
+           f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
+    for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))}
