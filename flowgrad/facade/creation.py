@@ -245,6 +245,8 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 raise policy.errors.bernoulli_probabilities()
             p = d
         else:
+            if isinstance(p, _CoreTensor) and p._data.size == 1:   # (PyTorch's parser takes it as a float)
+                p = p.item()
             check_probability(policy, p)
         draws = Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
         return ops.elementwise.record_bernoulli(input, draws, one_probability)

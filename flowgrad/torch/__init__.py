@@ -19,6 +19,8 @@ globals().update({_name: getattr(_ops, _name) for _name in (
 from ..facade import signatures as _kit_signatures  # noqa: E402
 from . import _signatures as _torch_signatures  # noqa: E402
 
+Tensor.bernoulli, Tensor.multinomial = bernoulli, multinomial     # PyTorch's methods of the same draws
+
 _kit_signatures.apply(globals(), Tensor, _torch_signatures.FUNCTIONS, _torch_signatures.METHODS,
                   _torch_signatures.WRITES_OUT)
 set_printoptions = _PRINTER.set_printoptions

@@ -119,6 +119,7 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
             "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)", "(bool unbiased = True)"),
     "repeat_interleave": ("(Tensor repeats, int dim = None, *, int output_size = None)",
                           "(int repeats, int dim = None, *, int output_size = None)"),
+    "bernoulli": ("(*, torch.Generator generator = None)", "(float p, *, torch.Generator generator = None)"),
     "random_": ("(*, torch.Generator generator = None)", "(int from, int to, *, torch.Generator generator = None)",
                 "(int to, *, torch.Generator generator = None)"),
     **dict.fromkeys(("contiguous", "is_contiguous"),

@@ -218,6 +218,7 @@ METHODS = {
     "new_zeros": "*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",
     "new_full": "size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",
     "new_tensor": "data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",
+    "bernoulli": "p~=None, *, generator=None", "multinomial": "num_samples, replacement~=False, *, generator=None",
     "bernoulli_": "p=0.5, *, generator=None",
     "exponential_": "lambd=1.0, *, generator=None",
     "normal_": "mean=0.0, std=1.0, *, generator=None",

@@ -252,6 +252,11 @@ def test_bernoulli_of_probabilities_that_require_grad(torch):
     _raises(lambda: z.sum().backward(), RuntimeError, "derivative for aten::bernoulli is not implemented")
     with torch.no_grad():
         assert torch.bernoulli(p).grad_fn is None
+    assert type(p.bernoulli().grad_fn).__name__ == "BernoulliBackward0"
+    assert p.bernoulli(1.0).tolist() == [1., 1.] and p.bernoulli(p=torch.tensor(0.0)).tolist() == [0., 0.]
+    assert torch.bernoulli(p, torch.tensor(1.0)).tolist() == [1., 1.]
+    _raises(lambda: p.bernoulli(torch.tensor([0.5, 0.5])), TypeError)
+    assert sorted(p.multinomial(2).tolist()) == [0, 1] and p.multinomial(3, True).shape == (3,)
 
 
 @pytest.mark.parametrize("view", [
