@@ -120,6 +120,8 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
     "repeat_interleave": ("(Tensor repeats, int dim = None, *, int output_size = None)",
                           "(int repeats, int dim = None, *, int output_size = None)"),
     "bernoulli": ("(*, torch.Generator generator = None)", "(float p, *, torch.Generator generator = None)"),
+    **dict.fromkeys(("sort", "argsort"), ("(*, bool stable, int dim = -1, bool descending = False)",
+                                          "(int dim = -1, bool descending = False)")),
     "random_": ("(*, torch.Generator generator = None)", "(int from, int to, *, torch.Generator generator = None)",
                 "(int to, *, torch.Generator generator = None)"),
     **dict.fromkeys(("contiguous", "is_contiguous"),

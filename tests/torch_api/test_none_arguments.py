@@ -45,7 +45,8 @@ COMPUTED = [
     "x.std()", "torch.std(x, 0, True, True)", "torch.sum(x, None)", "torch.mean(x, None)", "torch.argmax(x, None)",
     "torch.amax(x, None)", "torch.all(x, None)", "torch.nonzero(x)", "torch.eye(2)", "torch.logit(x, None)",
     "torch.sort(x)", "torch.topk(x, 1)", "x.logsumexp(1)", "F.adaptive_avg_pool1d(x, 2)", "x.contiguous()",
-    "x.is_contiguous()", "torch.bernoulli(x.clamp(0, 1), 0.0)",
+    "x.is_contiguous()", "torch.bernoulli(x.clamp(0, 1), 0.0)", "torch.sort(x, stable=None)", "x.sort(0, True)",
+    "x.topk(2, 0, False, True)", "x.sort(stable=True, dim=0)",
 ]
 
 
@@ -106,7 +107,9 @@ MISTYPED = [
     "torch.linalg.matrix_rank(x, 'a', True)", "torch.eye('a')",
     # a bool parameter given what is no bool (it would count as true)
     "torch.max(x, 0, 'a')", "x.median(0, 'a')", "torch.sort(x, 0, 'a')", "torch.argmax(x, 0, 'a')",
-    "x.max(0, keepdim=1)", "torch.logsumexp(x, 0, 'a')", "torch.nonzero(x, as_tuple='a')",
+    "x.max(0, keepdim=1)", "torch.logsumexp(x, 0, 'a')", "torch.nonzero(x, as_tuple='a')", "x.sort(descending='a')",
+    "torch.argsort(x, stable=None)", "x.argsort(stable=1)", "x.topk(1, largest=0)", "torch.kthvalue(x, 1, keepdim='a')",
+    "x.kthvalue(1, None)", "x.sort(None)",
 ]
 
 
