@@ -7,10 +7,11 @@ their arguments as they are, so a wrong type surfaces later as whatever the arra
 arguments compared with the facade's table of expected types (parameter name -> kind); a
 mistyped one replaces the failure by PyTorch's TypeError. Nothing is checked on a call that succeeds.
 
-An explicit None that a signature adapter refuses (`name~` in `signatures.py`) is worded here too:
-as the one overload's TypeError, or, where the facade lists a function's overloads (PyTorch's parser
-strings), as the parser's report of a call no overload takes ("received an invalid combination of
-arguments"), chosen as PyTorch's parser chooses.
+Where the facade lists a function's overloads (PyTorch's parser strings), a failed call that no
+overload takes, and an argument a signature adapter refuses (`name~` in `signatures.py`, marked by
+`parser_words`), get the parser's own error, chosen as it chooses: the one overload's TypeError where
+the call's argument count fits only it, else its report of the call ("received an invalid combination
+of arguments"). Without overloads a refused argument is worded from the table of kinds.
 
 Kinds, as PyTorch's messages name them: "Tensor", "Number", "int", "float", "bool", "str",
 "tuple of ints" (an int or a sequence of ints), "tuple of Tensors", "torch.dtype"; "a|b" takes either
