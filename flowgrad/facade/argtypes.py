@@ -30,6 +30,7 @@ import numpy as np
 
 from ..backend import Device
 from ..messages.own import text
+from ..tensor import Tensor as _CoreTensor
 from .argcheck import is_long, typename
 
 _NUMBER = (int, float, complex, bool, np.number, np.bool_)
@@ -199,6 +200,11 @@ def _overload_signature(option: str) -> tuple[inspect.Signature, dict]:
     return inspect.Signature(params), kinds
 
 
+def _foreign(values, Tensor) -> bool:
+    """Whether a tensor of another facade is among `values` (flowgrad's own error says so)."""
+    return any(isinstance(v, _CoreTensor) and not isinstance(v, Tensor) for v in values)
+
+
 def _taken(options: tuple, args: tuple, kwargs: dict, Tensor, dtype_cls) -> bool:
     """Whether an overload takes these arguments, as far as the kit knows their types."""
     for option in options:
@@ -283,7 +289,8 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
             refused = getattr(exc, "parser_refuses", None)
             if options:     # PyTorch's overloads known: its parser's own error where none takes the call
                 given = args[1:] if method else args
-                if refused is None and _taken(options, given, kwargs, Tensor, dtype_cls):
+                if refused is None and (_taken(options, given, kwargs, Tensor, dtype_cls) or
+                                        _foreign((*args, *kwargs.values()), Tensor)):
                     raise
                 raise parser_error(name, options, given, kwargs, policy, Tensor, dtype_cls) from None
             if refused is None and isinstance(exc, TypeError) and _deliberate(exc):
