@@ -467,6 +467,39 @@ def _reraise(policy, exc: Exception, worker_id: int) -> NoReturn:
     raise wrapped from None
 
 
+def _pinned(data):
+    """`data` with its tensors (and whatever else has a `pin_memory`) in page-locked memory, its
+    containers rebuilt as PyTorch's loader rebuilds them."""
+    if isinstance(data, _CoreTensor) or hasattr(data, "pin_memory"):
+        return data.pin_memory()
+    if isinstance(data, (str, bytes)):
+        return data
+    if isinstance(data, collections.abc.Mapping):
+        items = {k: _pinned(v) for k, v in data.items()}
+        try:
+            if isinstance(data, collections.abc.MutableMapping):
+                out = copy.copy(data)
+                out.update(items)
+                return out
+            return type(data)(items)
+        except TypeError:
+            return items
+    if isinstance(data, tuple):
+        parts = [_pinned(d) for d in data]
+        return type(data)(*parts) if hasattr(data, "_fields") else type(data)(parts)
+    if isinstance(data, collections.abc.Sequence):
+        parts = [_pinned(d) for d in data]
+        try:
+            if isinstance(data, collections.abc.MutableSequence):
+                out = copy.copy(data)
+                out[:] = parts
+                return out
+            return type(data)(parts)
+        except TypeError:
+            return parts
+    return data
+
+
 class _LoaderIter:
     """One pass over a DataLoader (PyTorch's single- and multi-process iterators in one): batches
     are fetched in this process, each by the worker whose turn it is when there are workers."""
@@ -474,8 +507,14 @@ class _LoaderIter:
     def __init__(self, loader: "DataLoader") -> None:
         self.loader = loader
         base_seed = _draw_seed(loader.generator)
+        policy = loader._tensor_cls.policy
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn(policy.errors.data_pin_memory_device(device=loader.pin_memory_device), stacklevel=3)
+        self.pin = loader.pin_memory and loader._can_pin()
+        if loader.pin_memory and not self.pin:
+            warnings.warn(policy.errors.data_pin_memory_unavailable(), stacklevel=3)
         if loader.num_workers == 0 and loader.timeout != 0:
-            raise loader._tensor_cls.policy.errors.data_single_process_timeout()
+            raise policy.errors.data_single_process_timeout()
         self.main = _Fetcher(loader, loader.dataset) if loader.num_workers == 0 else None
         self.workers = [_Worker(loader, i, base_seed) for i in range(loader.num_workers)]
         self.reset(first=True)
@@ -496,6 +535,10 @@ class _LoaderIter:
         return len(self.loader)
 
     def __next__(self):
+        batch = self._fetch()
+        return _pinned(batch) if self.pin else batch
+
+    def _fetch(self):
         if self.main is not None:
             return self.main.fetch(next(self.indices))
         loader = self.loader
@@ -532,6 +575,7 @@ class DataLoader(Generic[T_co]):
 
     _collate = _convert = None  # a facade's subclass sets them from make_collation(its Tensor)
     _tensor_cls = _CoreTensor   # ... and its Tensor class, whose policy words the loader's errors
+    _can_pin = staticmethod(lambda: False)   # ... and whether an accelerator can pin batches (pin_memory=True)
     _initialized = False
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers: int = 0,

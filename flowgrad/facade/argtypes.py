@@ -7,10 +7,11 @@ their arguments as they are, so a wrong type surfaces later as whatever the arra
 arguments compared with the facade's table of expected types (parameter name -> kind); a
 mistyped one replaces the failure by PyTorch's TypeError. Nothing is checked on a call that succeeds.
 
-An explicit None that a signature adapter refuses (`name~` in `signatures.py`) is worded here too:
-as the one overload's TypeError, or, where the facade lists a function's overloads (PyTorch's parser
-strings), as the parser's report of a call no overload takes ("received an invalid combination of
-arguments"), chosen as PyTorch's parser chooses.
+Where the facade lists a function's overloads (PyTorch's parser strings), a failed call that no
+overload takes, and an argument a signature adapter refuses (`name~` in `signatures.py`, marked by
+`parser_words`), get the parser's own error, chosen as it chooses: the one overload's TypeError where
+the call's argument count fits only it, else its report of the call ("received an invalid combination
+of arguments"). Without overloads a refused argument is worded from the table of kinds.
 
 Kinds, as PyTorch's messages name them: "Tensor", "Number", "int", "float", "bool", "str",
 "tuple of ints" (an int or a sequence of ints), "tuple of Tensors", "torch.dtype"; "a|b" takes either
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import keyword
 import linecache
 import os
 import types
@@ -29,6 +31,7 @@ import numpy as np
 
 from ..backend import Device
 from ..messages.own import text
+from ..tensor import Tensor as _CoreTensor
 from .argcheck import is_long, typename
 
 _NUMBER = (int, float, complex, bool, np.number, np.bool_)
@@ -188,6 +191,7 @@ def _overload_signature(option: str) -> tuple[inspect.Signature, dict]:
             continue
         decl, eq, default = item.partition(" = ")
         kind, _, pname = decl.rpartition(" ")
+        pname += "_" if keyword.iskeyword(pname) else ""      # `from`, spelled `from_` in Python
         params.append(inspect.Parameter(pname, inspect.Parameter.KEYWORD_ONLY if kw_only else
                                         inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                         default=(None if default == "None" else default) if eq else
@@ -195,6 +199,25 @@ def _overload_signature(option: str) -> tuple[inspect.Signature, dict]:
         if kind in _KNOWN:
             kinds[pname] = kind + ("?" if default == "None" else "")
     return inspect.Signature(params), kinds
+
+
+def _foreign(values, Tensor) -> bool:
+    """Whether a tensor of another facade is among `values` (flowgrad's own error says so)."""
+    return any(isinstance(v, _CoreTensor) and not isinstance(v, Tensor) for v in values)
+
+
+def _taken(options: tuple, args: tuple, kwargs: dict, Tensor, dtype_cls) -> bool:
+    """Whether an overload takes these arguments, as far as the kit knows their types."""
+    for option in options:
+        sig, kinds = _overload_signature(option)
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            continue
+        if all(kinds.get(k) is None or (v is None and sig.parameters[k].default is None) or
+               _fits(kinds[k], v, Tensor, dtype_cls)[0] for k, v in bound.arguments.items()):
+            return True
+    return False
 
 
 def parser_error(name: str, options: tuple, args: tuple, kwargs: dict, policy, Tensor, dtype_cls) -> Exception:
@@ -280,13 +303,16 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
             return fn(*args, **kwargs)
         except Exception as exc:
             refused = getattr(exc, "parser_refuses", None)
+            if options:     # PyTorch's overloads known: its parser's own error where none takes the call
+                given = args[1:] if method else args
+                if refused is None and (_taken(options, given, kwargs, Tensor, dtype_cls) or
+                                        _foreign((*args, *kwargs.values()), Tensor)):
+                    raise
+                raise parser_error(name, options, given, kwargs, policy, Tensor, dtype_cls) from None
             if refused is None and isinstance(exc, TypeError) and _deliberate(exc):
                 raise      # flowgrad's own TypeError already says what is wrong
-            if refused is not None and options:
-                err = parser_error(name, options, args[1:] if method else args, kwargs, policy, Tensor, dtype_cls)
-            else:
-                sig = sig or inspect.signature(fn)
-                err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method, refused)
+            sig = sig or inspect.signature(fn)
+            err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method, refused)
             if err is None:
                 raise
             raise err from None

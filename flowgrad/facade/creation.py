@@ -237,7 +237,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def bernoulli(input, p=None, generator=None):
         """0 / 1 drawn with the probabilities in `input`, or with the one probability `p` in
         `input`'s shape and dtype."""
-        d = input._data
+        d, one_probability = input._data, p is not None
         if p is None:
             if d.dtype.kind != "f":
                 raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
@@ -245,8 +245,11 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 raise policy.errors.bernoulli_probabilities()
             p = d
         else:
+            if isinstance(p, _CoreTensor) and p._data.size == 1:   # (PyTorch's parser takes it as a float)
+                p = p.item()
             check_probability(policy, p)
-        return Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
+        draws = Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
+        return ops.elementwise.record_bernoulli(input, draws, one_probability)
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
         rng = creation._gen(generator)

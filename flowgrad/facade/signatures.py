@@ -17,7 +17,8 @@ Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
 - `name~`: a parameter to which PyTorch's parser gives no None (its overloads differ by it: `max(input)`
   and `max(input, dim)`, or its type is not optional): an explicit None is refused with PyTorch's
   TypeError (worded by the facade's argument-type guard, `argtypes.py`); with `=None` it may still be
-  left out, its default then being `LEFT_OUT` and the op getting None.
+  left out, its default then being `LEFT_OUT` and the op getting None. With a bool default
+  (`keepdim~=False`) anything but a bool is refused too, as PyTorch's parser refuses it.
 A parameter that reaches no op parameter is one flowgrad has not built: only its default is accepted
 and anything else raises `argument_unsupported` (never accepted and ignored). An op of the form
 `(self, *args, **kwargs)` (an in-place method handing its arguments on) takes the positional ones
@@ -30,7 +31,10 @@ import builtins
 import inspect
 from typing import Callable
 
+import numpy as np
+
 from ..messages.own import text
+from .argcheck import typename
 from .argtypes import parser_words
 from ..tensor import Tensor as _CoreTensor
 
@@ -195,7 +199,8 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     op_params = _op_params(op)
     paired = _pair(name, params, op_params)
     env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
-           "_missing": _missing, "_none_given": _none_given, "_LEFT_OUT": LEFT_OUT,
+           "_missing": _missing, "_none_given": _none_given, "_not_bool": _not_bool, "_is_bool": _is_bool,
+           "_LEFT_OUT": LEFT_OUT,
            "write_out": write_out, "_NAME": name}
     head, checks, nones, star = [], [], [], False
     for i, p in enumerate(params):
@@ -211,7 +216,11 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         else:
             env[f"_d{i}"] = p.default
             head.append(f"{p.name}=_LEFT_OUT" if p.no_none and p.default is None else f"{p.name}=_d{i}")
-        if p.no_none:
+        if p.no_none and isinstance(p.default, builtins.bool):
+            # a bool: True and False pass two identity tests
+            nones.append(f"    if {p.name} is not False and {p.name} is not True and not _is_bool({p.name}):\n"
+                         f"        _not_bool(_policy, _NAME, {p.name!r}, {p.name})")
+        elif p.no_none:
             # an explicit None refused; a `~=None` parameter left out reaches the op as None
             refuse = f"        _none_given(_policy, _NAME, {p.name!r})"
             nones.append(f"    if {p.name} is _LEFT_OUT:\n        {p.name} = None\n    elif {p.name} is None:\n{refuse}"
@@ -265,6 +274,15 @@ def _missing(policy, name: str, argument: str) -> None:
 
 def _none_given(policy, name: str, argument: str) -> None:
     raise parser_words(policy.errors.argument_none(fn=name, argument=argument), argument)
+
+
+def _is_bool(value) -> bool:
+    return isinstance(value, np.bool_)
+
+
+def _not_bool(policy, name: str, argument: str, value) -> None:
+    raise parser_words(policy.errors.argument_type(fn=name, argument=argument, expected="bool",
+                                                   type=typename(value)), argument)
 
 
 def _no_out(policy, name: str) -> None:

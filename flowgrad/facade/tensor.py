@@ -12,6 +12,8 @@ from ..creation import check_probability
 from ..autograd import api
 from ..tensor import Tensor as _CoreTensor
 from ..tensor import _init
+from .argtypes import parser_words
+from .signatures import LEFT_OUT
 
 
 class Tensor(_CoreTensor):
@@ -232,11 +234,25 @@ class Tensor(_CoreTensor):
         self._random_float("normal_kernel_cpu")
         return indexing.inplace(self, lambda x: x._new(creation.normal_like(x._data, mean, std, generator)))
 
-    def random_(self, low=0, high=None, generator=None):
+    def random_(self, from_=LEFT_OUT, to=LEFT_OUT, *, generator=None):
+        """PyTorch's three overloads: random_() every integer the dtype holds exactly, from 0 (bool:
+        0 or 1); random_(to): [0, to); random_(from, to): [from, to), to=None up to that bound. The
+        range is checked against the dtype as PyTorch checks it."""
         from ..ops import indexing
-        if high is None:   # random_(to), or without bounds every integer the dtype holds exactly
-            low, high = (0, creation.random_bound(self._data.dtype)) if low == 0 else (0, low)
-        return indexing.inplace(self, lambda x: x._new(creation.randint(low, high, x._data.shape, x._data.dtype,
+        if from_ is None or (to is None and from_ is LEFT_OUT):
+            name = "to" if from_ is LEFT_OUT else "from"
+            raise parser_words(self.policy.errors.argument_none(fn="random_", argument=name), name)
+        dt = self._data.dtype
+        if to is LEFT_OUT:
+            low, high = (0, None) if from_ is LEFT_OUT else (0, from_)
+        else:
+            low, high = (0 if from_ is LEFT_OUT else from_), to
+        if high is not None and low >= high:
+            raise self.policy.errors.random_range(low=low, high=high)
+        top = creation.random_bound(dt) - 1 if high is None else high - 1
+        if from_ is not LEFT_OUT or to is not LEFT_OUT:
+            _check_random_range(self.policy, low, top, dt)
+        return indexing.inplace(self, lambda x: x._new(creation.randint(low, top + 1, x._data.shape, x._data.dtype,
                                                                         generator=generator)))
 
     def bernoulli_(self, p=0.5, generator=None):
@@ -275,3 +291,20 @@ def _rebuild(cls, arr, requires_grad):
     t = cls._make(arr)
     t._requires_grad = requires_grad
     return t
+
+
+def _check_random_range(policy, low: int, top: int, dt) -> None:
+    """PyTorch's checks of random_'s range [low, top] against the dtype: each end representable, and
+    a float dtype warned beyond the integers it holds exactly."""
+    if dt.kind not in "fiub":
+        raise policy.errors.random_dtype()
+    info = np.finfo(dt) if dt.kind == "f" else np.iinfo(dt) if dt.kind != "b" else None
+    lowest, highest = (float(info.min), float(info.max)) if info is not None else (0, 1)
+    for value, name in ((low, "from"), (top, "to - 1")):
+        if not lowest <= value <= highest:
+            raise policy.errors.random_out_of_bounds(name=name, dtype_ctype=dt)
+    if dt.kind == "f":
+        digits = info.nmant + 1
+        for value, name in ((low, "from"), (top, "to - 1")):
+            if not -(2 ** digits) <= value <= 2 ** digits:
+                warnings.warn(policy.errors.random_inexact(name=name, digits=digits, dtype_ctype=dt), stacklevel=3)

@@ -43,6 +43,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                             "with drop_last"),
     "data_attribute_frozen": (ValueError, "{attr} attribute should not be set after {cls} is initialized"),
     # iterating a DataLoader
+    "data_pin_memory_device": (UserWarning, "pin_memory_device is deprecated, the current accelerator will be used as "
+                                            "the device,ignore pin_memory_device='{device}'."),
+    "data_pin_memory_unavailable": (UserWarning, "'pin_memory' argument is set as true but no accelerator is found, "
+                                                 "then device pinned memory won't be used."),
     "data_single_process_timeout": (AssertionError, "_SingleProcessDataLoaderIter requires timeout == 0"),
     "data_timed_out": (RuntimeError, "DataLoader timed out after {timeout} seconds"),
     # raised with the class of the worker's exception (RuntimeError when that class cannot take the text)

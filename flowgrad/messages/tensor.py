@@ -82,6 +82,13 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "size_positional": (TypeError, "{fn}() takes 1 positional argument but {given} were given"),
     "size_negative_zeros": (RuntimeError, "zeros: Dimension size must be non-negative."),
     "size_negative": (RuntimeError, "Trying to create tensor with negative dimension {dim}: {shape}"),
+    "random_range": (RuntimeError, "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"),
+    "random_out_of_bounds": (RuntimeError, "{name} is out of bounds for {dtype_ctype}"),
+    "random_inexact": (UserWarning, "{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                                    "{dtype_ctype} can support discrete uniform distribution only within this range. "
+                                    "This warning will become an error in version 1.7 release, please fix the code in "
+                                    "advance (Triggered internally at flowgrad/facade/tensor.py.)"),
+    "random_dtype": (RuntimeError, "check_random_bounds handles only integral, floating-point and boolean types"),
     "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
     "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                                               "this error message be improved?  If so, please report an enhancement "

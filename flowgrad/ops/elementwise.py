@@ -327,6 +327,26 @@ def _no_derivative(grad, op):
 # an op PyTorch gives no derivative: its node raises in backward (floor division, scatter's reduce=)
 NoDerivative = derivative("NotImplemented", keep="op", self=lambda grad, op: _no_derivative(grad, op),
                           other=lambda grad, op: _no_derivative(grad, op))
+UnaryNoDerivative = derivative("NotImplemented", keep="op", self=lambda grad, op: _no_derivative(grad, op))
+
+
+def _zeros_of(grad):
+    return grad._new(backend.namespace(grad._data).zeros_like(grad._data))
+
+
+# bernoulli(probabilities): PyTorch's gradient of a draw with respect to its probabilities is zero
+BernoulliBackward0 = derivative("BernoulliBackward0", self=lambda grad: _zeros_of(grad))
+
+
+def record_bernoulli(probs, out, one_probability: bool):
+    """`out`, drawn by bernoulli from `probs`, with PyTorch's node where `probs` requires grad: a zero
+    gradient for bernoulli(probs), no derivative for bernoulli(probs, p)."""
+    if recording(probs):
+        if one_probability:
+            UnaryNoDerivative.record((probs,), out, "aten::bernoulli")
+        else:
+            BernoulliBackward0.record((probs,), out)
+    return out
 
 
 def floor_divide(a, b):

@@ -809,11 +809,67 @@ def in_memory_format(d, name) -> bool:
 
 
 def laid_out(d, name):
-    """A copy of array `d` in the named memory format (None: C-contiguous)."""
+    """A copy of array `d` in the named memory format (None: C-contiguous; preserve_format: the
+    strides PyTorch keeps, `preserved_strides`)."""
+    if name == "preserve_format":
+        if d.flags.c_contiguous and 1 not in d.shape:    # (a size-1 dim's stride may be any)
+            return d.copy()
+        xp = backend.namespace(d)
+        out = xp.lib.stride_tricks.as_strided(xp.empty(d.size, dtype=d.dtype), d.shape,
+                                              tuple(s * d.itemsize for s in preserved_strides(d)))
+        out[...] = d
+        return out
     if name in _CHANNELS_LAST_RANK:
         order = _channels_order(d.ndim)
         return d.transpose(order).copy().transpose(tuple(order.index(i) for i in range(d.ndim)))
-    return d.copy(order="K") if name == "preserve_format" else d.copy()
+    return d.copy()
+
+
+def preserved_strides(d) -> list:
+    """The strides (in elements) of PyTorch's preserve_format copy of array `d`: its own where its
+    elements fill a block of memory exactly (non-overlapping and dense), else dense strides in the
+    order of its own (PyTorch's infer_dense_strides)."""
+    sizes, strides = d.shape, [s // d.itemsize for s in d.strides]
+    if _dense(sizes, strides):
+        return strides
+
+    def swap(a, b) -> int:
+        if strides[a] == 0 or strides[b] == 0:
+            return 0
+        if strides[a] != strides[b]:
+            return 1 if strides[a] > strides[b] else -1
+        return 1 if sizes[a] > sizes[b] else 0
+
+    perm = list(range(d.ndim - 1, -1, -1))     # fastest first; an insertion sort that leaves ties
+    for i in range(1, d.ndim):
+        j = i
+        for k in range(i - 1, -1, -1):
+            order = swap(perm[k], perm[j])
+            if order > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif order < 0:
+                break
+    out, step = [0] * d.ndim, 1
+    for i in perm:
+        out[i] = step
+        step *= sizes[i] if sizes[i] > 1 else 1
+    return out
+
+
+def _dense(sizes, strides) -> bool:
+    """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly, in some
+    order of the dims."""
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    need = 1
+    for i in sorted(range(len(sizes)), key=lambda i: (sizes[i] < 2, strides[i] if sizes[i] >= 2 else 0)):
+        if sizes[i] < 2:
+            return True
+        if strides[i] != need:
+            return False
+        need *= sizes[i]
+    return True
 
 
 def channels_last_rank(memory_format) -> int | None:
@@ -822,10 +878,13 @@ def channels_last_rank(memory_format) -> int | None:
 
 
 def clone(x, memory_format=None):
-    """A copy; `memory_format` lays it out (preserve_format keeps the strides; the default copies
-    C-contiguous)."""
-    r = laid_out(x._data, memory_format_name(x, memory_format, "clone"))
-    out = x._out_cls._make(r)
+    """A copy; `memory_format` lays it out (the default, preserve_format, keeps the strides of a
+    dense tensor, as PyTorch's does)."""
+    return _copy(x, memory_format_name(x, memory_format, "clone") or "preserve_format")
+
+
+def _copy(x, name):
+    out = x._out_cls._make(laid_out(x._data, name))
     if _grad_enabled() and x._requires_grad:
         CloneBackward0.record((x,), out)
     return out
@@ -837,7 +896,7 @@ def contiguous(x, memory_format=None):
         return x
     if name == "preserve_format":
         raise x.policy.errors.contiguous_preserve()
-    return clone(x, memory_format)
+    return _copy(x, name)
 
 
 # ---------------------------------------------------------------------------------- getitem

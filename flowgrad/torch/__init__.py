@@ -19,6 +19,8 @@ globals().update({_name: getattr(_ops, _name) for _name in (
 from ..facade import signatures as _kit_signatures  # noqa: E402
 from . import _signatures as _torch_signatures  # noqa: E402
 
+Tensor.bernoulli, Tensor.multinomial = bernoulli, multinomial     # PyTorch's methods of the same draws
+
 _kit_signatures.apply(globals(), Tensor, _torch_signatures.FUNCTIONS, _torch_signatures.METHODS,
                   _torch_signatures.WRITES_OUT)
 set_printoptions = _PRINTER.set_printoptions
@@ -63,10 +65,9 @@ from ..facade import argtypes as _argtypes_kit  # noqa: E402
 from . import _argtypes  # noqa: E402
 
 
-def _guard(namespace, names, method=False, prefix=""):
+def _guard(namespace, names, method=False, prefix="", overloads=_argtypes.OVERLOADS):
     return _argtypes_kit.guard_all(namespace, names, _argtypes.KINDS, Tensor.policy, Tensor, dtype, method,
-                                   _argtypes.OVERRIDES, _argtypes.METHOD_OVERLOADS if method else _argtypes.OVERLOADS,
-                                   prefix)
+                                   _argtypes.OVERRIDES, overloads, prefix)
 
 
 def _public(names):
@@ -75,9 +76,9 @@ def _public(names):
 
 _guard(globals(), _public(list(globals())))
 _adapted = _kit_signatures.apply(vars(nn.functional), Tensor, _torch_signatures.FUNCTIONAL, {}, frozenset())
-_guarded = _guard(vars(nn.functional), _public(dir(nn.functional)))
+_guarded = _guard(vars(nn.functional), _public(dir(nn.functional)), overloads={})
 nn.Module._facade_functions.update({**_guarded, **{neutral: _guarded.get(fn, fn) for neutral, fn in _adapted.items()}})
 _kit_signatures.apply(vars(linalg), Tensor, _torch_signatures.LINALG, {}, frozenset())
-_guard(vars(linalg), _public(dir(linalg)), prefix="linalg_")
-_guard(Tensor, _public(dir(Tensor)), method=True)
+_guard(vars(linalg), _public(dir(linalg)), prefix="linalg_", overloads=_argtypes.LINALG_OVERLOADS)
+_guard(Tensor, _public(dir(Tensor)), method=True, overloads=_argtypes.METHOD_OVERLOADS)
 del _guard, _public, _adapted, _guarded

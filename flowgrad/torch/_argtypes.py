@@ -107,11 +107,6 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
                                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
                                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
-    **{name: ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None)",
-              "(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None)",
-              f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
-              f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
-       for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))},
     "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
     "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
 }
@@ -126,7 +121,20 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
             "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)", "(bool unbiased = True)"),
     "repeat_interleave": ("(Tensor repeats, int dim = None, *, int output_size = None)",
                           "(int repeats, int dim = None, *, int output_size = None)"),
+    "bernoulli": ("(*, torch.Generator generator = None)", "(float p, *, torch.Generator generator = None)"),
+    **dict.fromkeys(("sort", "argsort"), ("(*, bool stable, int dim = -1, bool descending = False)",
+                                          "(int dim = -1, bool descending = False)")),
+    "random_": ("(*, torch.Generator generator = None)", "(int from, int to, *, torch.Generator generator = None)",
+                "(int to, *, torch.Generator generator = None)"),
     **dict.fromkeys(("contiguous", "is_contiguous"),
                     ("(*, torch.memory_format memory_format = torch.contiguous_format)",)),
 }
 METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]
+
+# torch.linalg's
+LINALG_OVERLOADS: dict[str, tuple[str, ...]] = {
+    name: ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None)",
+           "(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None)",
+           f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
+           f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
+    for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))}

@@ -551,6 +551,10 @@ UNREACHED = {
     "sets.UniqueConsecutiveBackward0": "as Unique2Backward0, for unique_consecutive",
     "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
                                 "backward raises (tests/torch_api/test_argument_checks.py)",
+    "elementwise.UnaryNoDerivative": "the one-input form of NoDerivative: bernoulli(p, float) "
+                                     "(tests/torch_api/test_overloads_and_leaks.py)",
+    "elementwise.BernoulliBackward0": "a random draw: its zero gradient is compared with PyTorch's in "
+                                      "tests/torch_api/test_overloads_and_leaks.py",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
     "random_grads.StandardGammaBackward0": "a random draw: finite differences redraw it; its implicit gradient is "
                                            "compared with PyTorch's in tests/distributions",

@@ -1,6 +1,8 @@
 """torch.utils.data: datasets, samplers, default collation and DataLoader behaviour."""
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 
@@ -112,3 +114,39 @@ def test_concat_and_subset(torch):
     cat = a + b
     assert len(cat) == 5 and cat[3][0].item() == 10 and cat[-1][0].item() == 11
     assert d.Subset(a, [2, 0])[0][0].item() == 2
+
+
+def test_pin_memory_without_an_accelerator_warns_and_loads_as_is(torch):
+    if torch.cuda.is_available():
+        pytest.skip("the CPU build's behaviour")
+    d = torch.utils.data
+    ds = d.TensorDataset(torch.arange(6.).reshape(3, 2), torch.arange(3))
+    loader = d.DataLoader(ds, batch_size=2, pin_memory=True)    # nothing said until it is iterated
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        batches = list(loader)
+    assert [str(w.message) for w in caught] == ["'pin_memory' argument is set as true but no accelerator is found, "
+                                                "then device pinned memory won't be used."]
+    assert [b[0].tolist() for b in batches] == [[[0., 1.], [2., 3.]], [[4., 5.]]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        list(d.DataLoader(ds, batch_size=2, pin_memory=True, pin_memory_device="cpu"))
+        list(d.DataLoader(ds, batch_size=2, pin_memory_device="cpu"))     # without pin_memory: nothing
+    assert [str(w.message) for w in caught] == [
+        "pin_memory_device is deprecated, the current accelerator will be used as the device,ignore "
+        "pin_memory_device='cpu'.",
+        "'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't be used."]
+    assert all(w.category is UserWarning for w in caught)
+
+
+def test_pinning_rebuilds_a_batch_as_pytorch_does():
+    import collections
+    from flowgrad.data import _pinned
+
+    class Pinnable:
+        def pin_memory(self):
+            return "pinned"
+
+    Pair = collections.namedtuple("Pair", "a b")
+    batch = {"x": [Pinnable(), (Pinnable(), "s")], "p": Pair(Pinnable(), 3), "r": range(2), "b": b"raw"}
+    assert _pinned(batch) == {"x": ["pinned", ("pinned", "s")], "p": Pair("pinned", 3), "r": [0, 1], "b": b"raw"}

@@ -12,7 +12,7 @@ import flowgrad.torch as ft
 real = pytest.importorskip("torch")
 
 REFUSED = [
-    "torch.bernoulli(x, None)", "torch.bernoulli(x, p=None)",
+    "torch.bernoulli(x, None)", "torch.bernoulli(x, p=None)", "x.bernoulli(None)", "x.multinomial(1, None)",
     "torch.logsumexp(x, None)", "torch.logsumexp(x, dim=None)", "x.logsumexp(None)", "torch.logsumexp(x, 0, None)",
     "torch.max(x, None)", "torch.max(x, dim=None)", "torch.max(x, other=None)", "torch.max(x, 0, None)",
     "x.max(None)", "x.max(dim=None)", "x.max(other=None)", "torch.min(x, None)", "x.min(None)", "x.min(dim=None)",
@@ -45,7 +45,8 @@ COMPUTED = [
     "x.std()", "torch.std(x, 0, True, True)", "torch.sum(x, None)", "torch.mean(x, None)", "torch.argmax(x, None)",
     "torch.amax(x, None)", "torch.all(x, None)", "torch.nonzero(x)", "torch.eye(2)", "torch.logit(x, None)",
     "torch.sort(x)", "torch.topk(x, 1)", "x.logsumexp(1)", "F.adaptive_avg_pool1d(x, 2)", "x.contiguous()",
-    "x.is_contiguous()", "torch.bernoulli(x.clamp(0, 1), 0.0)",
+    "x.is_contiguous()", "torch.bernoulli(x.clamp(0, 1), 0.0)", "torch.sort(x, stable=None)", "x.sort(0, True)",
+    "x.topk(2, 0, False, True)", "x.sort(stable=True, dim=0)",
 ]
 
 
@@ -95,3 +96,25 @@ def test_left_out_is_the_default_shown():
     assert inspect.signature(ft.max).parameters["dim"].default is LEFT_OUT
     assert repr(LEFT_OUT) == "<left out>"
     assert inspect.signature(ft.sum).parameters["dim"].default is None    # torch.sum(x, None) sums all
+
+
+# a mistyped argument of a function whose overloads the facade lists: PyTorch's parser's own choice of error
+MISTYPED = [
+    "torch.max(x, 'a')", "torch.max(x, 0.5)", "torch.min(x, [1.0])", "torch.prod(x, 'a')", "torch.median(x, 0.5)",
+    "torch.squeeze(x, 'a')", "torch.std(x, 'a')", "torch.var_mean(x, [1.0])", "torch.mean(x, 'a')",
+    "torch.sort(x, 'a')", "torch.argsort(x, 0.5)", "torch.bernoulli(x, 'a')", "torch.repeat_interleave(x, 'a')",
+    "torch.max(x, dim='a')", "torch.prod(x, 0, 'a')", "x.median('a')", "x.repeat_interleave('a')",
+    "torch.linalg.matrix_rank(x, 'a', True)", "torch.eye('a')",
+    # a bool parameter given what is no bool (it would count as true)
+    "torch.max(x, 0, 'a')", "x.median(0, 'a')", "torch.sort(x, 0, 'a')", "torch.argmax(x, 0, 'a')",
+    "x.max(0, keepdim=1)", "torch.logsumexp(x, 0, 'a')", "torch.nonzero(x, as_tuple='a')", "x.sort(descending='a')",
+    "torch.argsort(x, stable=None)", "x.argsort(stable=1)", "x.topk(1, largest=0)", "torch.kthvalue(x, 1, keepdim='a')",
+    "x.kthvalue(1, None)", "x.sort(None)",
+]
+
+
+@pytest.mark.parametrize("code", MISTYPED)
+def test_mistyped_argument_of_an_overloaded_function(code):
+    theirs, mine = _run(real, code), _run(ft, code)
+    assert theirs[0] == mine[0] == "raise" and type(theirs[1]) is type(mine[1]) is TypeError, (theirs, mine)
+    assert str(mine[1]) == str(theirs[1])

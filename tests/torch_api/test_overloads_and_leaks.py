@@ -197,3 +197,83 @@ def test_mistyped_argument_names_it(torch):
     assert "clamp" in str(err) and "list" in str(err)
     _raises(lambda: torch.cat([1.0]), TypeError)
     _raises(lambda: x.argmax(torch.ones(2)), TypeError)
+
+
+@pytest.mark.parametrize("dtype,call,message", [
+    ("float32", lambda x: x.random_(0), "random_ expects 'from' to be less than 'to', but got from=0 >= to=0"),
+    ("float32", lambda x: x.random_(-1), "random_ expects 'from' to be less than 'to', but got from=0 >= to=-1"),
+    ("float32", lambda x: x.random_(5, 5), "random_ expects 'from' to be less than 'to', but got from=5 >= to=5"),
+    ("int64", lambda x: x.random_(3, 2), "random_ expects 'from' to be less than 'to', but got from=3 >= to=2"),
+    ("float32", lambda x: x.random_(to=0), "random_ expects 'from' to be less than 'to', but got from=0 >= to=0"),
+    ("uint8", lambda x: x.random_(-1, 3), "from is out of bounds for unsigned char"),
+    ("bool", lambda x: x.random_(0, 3), "to - 1 is out of bounds for bool"),
+    ("int8", lambda x: x.random_(0, 300), "to - 1 is out of bounds for signed char"),
+    ("int32", lambda x: x.random_(-5, 2 ** 40), "to - 1 is out of bounds for int"),
+    ("float16", lambda x: x.random_(0, 70000), "to - 1 is out of bounds for c10::Half"),
+    ("complex64", lambda x: x.random_(3), "check_random_bounds handles only integral, floating-point and boolean types"),
+])
+def test_random_refuses_an_empty_or_unrepresentable_range(torch, dtype, call, message):
+    x = torch.zeros(3, dtype=getattr(torch, dtype))
+    _raises(lambda: call(x), RuntimeError, message)
+    assert x.tolist() == torch.zeros(3, dtype=getattr(torch, dtype)).tolist()
+    _raises(lambda: call(torch.zeros(0, dtype=getattr(torch, dtype))), RuntimeError, message)
+
+
+def test_random_overloads_draw_in_their_ranges(torch):
+    torch.manual_seed(0)
+    x = torch.zeros(2000)
+    assert set(x.random_(3).tolist()) == {0., 1., 2.}
+    assert set(x.random_(-2, 2).tolist()) == {-2., -1., 0., 1.}
+    assert set(x.random_(to=2).tolist()) == {0., 1.}
+    assert min(x.random_(5, None).tolist()) >= 5 and max(x.tolist()) > 2 ** 20      # up to 2^24
+    assert set(torch.zeros(200, dtype=torch.bool).random_().tolist()) == {False, True}
+    assert set(torch.zeros(200, dtype=torch.int8).random_(-128, 128).tolist()) <= set(range(-128, 128))
+    for call in (lambda: x.random_(None), lambda: x.random_(to=None), lambda: x.random_(None, 5)):
+        _raises(call, TypeError)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x.random_(2 ** 60, 2 ** 60 + 5)
+    assert [str(w.message).split(" (Triggered")[0] for w in caught] == [
+        f"{name} is out of bounds [-(2^24), 2^24]. Due to precision limitations float can support discrete uniform "
+        "distribution only within this range. This warning will become an error in version 1.7 release, please fix "
+        "the code in advance" for name in ("from", "to - 1")]
+
+
+def test_bernoulli_of_probabilities_that_require_grad(torch):
+    p = torch.tensor([0.2, 0.7], requires_grad=True)
+    y = torch.bernoulli(p)
+    assert y.requires_grad and type(y.grad_fn).__name__ == "BernoulliBackward0"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad"]
+    (y * torch.tensor([3., 4.])).sum().backward()
+    assert p.grad.tolist() == [0., 0.]
+    z = torch.bernoulli(p, 0.5)
+    assert type(z.grad_fn).__name__ == "NotImplemented"
+    assert [type(n).__name__ for n, _ in z.grad_fn.next_functions] == ["AccumulateGrad"]
+    _raises(lambda: z.sum().backward(), RuntimeError, "derivative for aten::bernoulli is not implemented")
+    with torch.no_grad():
+        assert torch.bernoulli(p).grad_fn is None
+    assert type(p.bernoulli().grad_fn).__name__ == "BernoulliBackward0"
+    assert p.bernoulli(1.0).tolist() == [1., 1.] and p.bernoulli(p=torch.tensor(0.0)).tolist() == [0., 0.]
+    assert torch.bernoulli(p, torch.tensor(1.0)).tolist() == [1., 1.]
+    _raises(lambda: p.bernoulli(torch.tensor([0.5, 0.5])), TypeError)
+    assert sorted(p.multinomial(2).tolist()) == [0, 1] and p.multinomial(3, True).shape == (3,)
+
+
+@pytest.mark.parametrize("view", [
+    "T.arange(24.).reshape(4, 6)[:, ::2].t()", "T.arange(24.).reshape(2, 3, 4).permute(1, 2, 0)",
+    "T.arange(24.).reshape(2, 3, 4)[:, 1:, :]", "T.arange(120.).reshape(2, 3, 4, 5).permute(0, 2, 3, 1)",
+    "T.arange(120.).reshape(2, 3, 4, 5).permute(0, 2, 3, 1)[:, :, ::2]", "T.arange(6.).reshape(1, 6).t()",
+    "T.arange(6.).reshape(6, 1).expand(6, 3)", "T.arange(4.).expand(3, 4)", "T.arange(8.).reshape(2, 1, 4).permute(2, 1, 0)",
+    "T.arange(720.).reshape(2, 3, 4, 5, 6).permute(0, 2, 3, 4, 1)[:, :, 1:]", "T.arange(12.).reshape(3, 4).t()[::2]",
+    "T.arange(24.).reshape(2, 3, 4).transpose(0, 2)[1:]", "T.arange(4.)",
+])
+def test_clone_preserves_the_layout_as_torch(view):
+    real = pytest.importorskip("torch")
+    import flowgrad.torch as ft
+    mine, theirs = eval(view, {"T": ft}), eval(view, {"T": real})
+    for fmt in (None, "preserve_format", "contiguous_format"):
+        kw = {} if fmt is None else {"memory_format": getattr(ft, fmt)}
+        a = mine.clone(**kw)
+        b = theirs.clone(**({} if fmt is None else {"memory_format": getattr(real, fmt)}))
+        assert a.stride() == b.stride() and a.tolist() == b.tolist()
+        assert a.is_contiguous() == b.is_contiguous()

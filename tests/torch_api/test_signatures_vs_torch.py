@@ -372,6 +372,8 @@ DEFAULT_EXCEPTIONS = {
                     ("Tensor.squeeze", "dim"), ("torch.eye", "m"))},
     "Tensor.squeeze_": ("dim", "the parser's squeeze_() takes no dim (every size-1 dim) and refuses dim=None; "
                                "the docstring writes None"),
+    "Tensor.random_": ("to", "to left out (random_(to) with one argument) differs from to=None (random_(from, None): "
+                             "up to the dtype's bound): flowgrad's default is the argument left out"),
     "torch.asarray": ("requires_grad", "PyTorch's None means False for a new tensor; flowgrad builds only False"),
     "torch.tril_indices": ("device", "None is the default device, the CPU"),
     "torch.triu_indices": ("device", "None is the default device, the CPU"),
