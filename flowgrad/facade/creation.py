@@ -33,7 +33,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def _finish(arr, requires_grad):
         t = Tensor._make(arr)
         if requires_grad:
-            if arr.dtype.kind not in "fc":
+            if arr.dtype.kind not in "fcV":
                 raise policy.errors.int_requires_grad()
             t._requires_grad = True
         return t
@@ -61,7 +61,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def _random_dtype(kernel, dtype):
         """The dtype of a random float tensor; PyTorch's error for any other."""
         dt = backend.to_np_dtype(dtype)
-        if dt is not None and dt.kind not in "fc":
+        if dt is not None and dt.kind not in "fcV":
             raise policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
         return dtype
 
@@ -228,7 +228,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 if err is not None:
                     raise err
             for t in tensors:
-                if t._data.dtype.kind != "f":
+                if t._data.dtype.kind not in "fV":
                     raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
             shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
             return mean + std * randn(shape, generator=generator)
@@ -239,7 +239,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         `input`'s shape and dtype."""
         d = input._data
         if p is None:
-            if d.dtype.kind != "f":
+            if d.dtype.kind not in "fV":
                 raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
             if d.size and not bool(((d >= 0) & (d <= 1)).all()):
                 raise policy.errors.bernoulli_probabilities()

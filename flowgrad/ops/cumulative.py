@@ -77,7 +77,7 @@ def _cum_extremum(x, dim, ufunc, node):
         values = getattr(xp, ufunc).accumulate(d, axis=dim)
         # the last position at or before each one that holds its running extremum (a NaN, once met)
         hit = d == values
-        if d.dtype.kind == "f":
+        if d.dtype.kind in "fV":
             hit |= xp.isnan(d) & xp.isnan(values)
         steps = xp.arange(d.shape[dim], dtype=np.int64).reshape((-1,) + (1,) * (d.ndim - dim - 1))
         idx = xp.maximum.accumulate(xp.where(hit, steps, -1), axis=dim)

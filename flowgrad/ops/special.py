@@ -106,7 +106,7 @@ def polygamma(n: int, x: Tensor) -> Tensor:
     if n < 0:
         raise x.policy.errors.polygamma_negative_n()
     d = x._data
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         d = d.astype(backend.default_float())
     xp = backend.namespace(d)
     with backend.quiet(xp):
@@ -154,7 +154,7 @@ def xlogy(x, y) -> Tensor:
         except ValueError as exc:
             reraise_broadcast(exc, cls, a, b)
     t = ta if ta is not None else tb
-    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind == "f" else
+    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind in "fV" else
                                          backend.default_float(), copy=False))
     if _grad_enabled():
         if ta is not None and tb is not None and (ta._requires_grad or tb._requires_grad):
