@@ -210,7 +210,8 @@ class DType:
         return hash(self.np if self.np is not None else self.name)
 
     def __reduce__(self):
-        return (DType, (self.name, self.np.str, self.prefix))
+        return (DType, (self.name, self.np.str if self.np is not None and self.np.kind != "V" else
+                        self.np, self.prefix))
 
 
 BFLOAT16 = np.dtype(_ml_dtypes.bfloat16) if _ml_dtypes is not None else None

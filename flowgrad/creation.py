@@ -59,6 +59,8 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 _check_python_ints(arr, dt, policy)
             if arr.dtype.kind == "c" and not policy.complex_dtypes:
                 raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
+            if arr.dtype.kind == "V" and not python_data:   # (PyTorch takes no bfloat16 array)
+                raise policy.errors.array_bfloat16()
             if dt is None:
                 if arr.dtype == np.float64 and not _has_array_of(data, np.float64):
                     arr = arr.astype(backend.default_float())

@@ -89,13 +89,16 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def as_tensor(data, dtype=None, device=None):
         if isinstance(data, _CoreTensor) and (dtype is None or data.dtype == dtype) and device is None:
             return data
-        if isinstance(data, np.ndarray) and dtype is None and device is None and data.dtype in backend.DTYPES:
+        if isinstance(data, np.ndarray) and dtype is None and device is None and data.dtype in backend.DTYPES \
+                and data.dtype.kind != "V":
             return Tensor._make(data)
         return _finish(creation.array_from(data, dtype, _dev(device), policy=policy), False)
 
     def from_numpy(arr: np.ndarray):
         if not isinstance(arr, np.ndarray):
             raise policy.errors.from_numpy_type(type=type(arr).__name__)
+        if arr.dtype.kind == "V":   # (PyTorch takes no bfloat16 array)
+            raise policy.errors.array_bfloat16()
         if arr.dtype not in backend.DTYPES:
             raise policy.errors.from_numpy_dtype(dtype=arr.dtype)
         return Tensor._make(arr)

@@ -128,6 +128,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # building tensors (flowgrad/creation.py)
     "array_dtype_unsupported": (TypeError, "can't convert np.ndarray of type {dtype}. The only supported types are: "
                                            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."),
+    "array_bfloat16": (TypeError, "can't convert np.ndarray of type ml_dtypes.bfloat16. The only supported types are: "
+                                  "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
+                                  "uint32, uint16, uint8, and bool."),
     "arange_zero_step": (RuntimeError, "step must be nonzero"),
     # DLPack (flowgrad/dlpack.py)
     "dlpack_not_producer": (TypeError, "from_dlpack expects an object supporting the DLPack protocol (__dlpack__ and "

@@ -43,6 +43,8 @@ def test_dtype_object(torch):
     bf = torch.bfloat16
     assert (bf.is_floating_point, bf.is_complex, bf.is_signed, bf.itemsize) == (True, False, True, 2)
     assert repr(bf) == "torch.bfloat16" and bf != torch.float16 and bf != torch.float32
+    import pickle
+    assert pickle.loads(pickle.dumps(bf)) == bf
     info = torch.finfo(bf)
     assert (info.bits, info.eps, info.max, info.tiny, info.resolution) == (16, 0.0078125, 3.3895313892515355e+38,
                                                                          1.1754943508222875e-38, 0.01)
@@ -232,6 +234,7 @@ def test_without_ml_dtypes_the_dtype_exists_and_tensors_say_what_to_install():
             "import flowgrad.torch as torch\n"
             "assert repr(torch.bfloat16) == 'torch.bfloat16' and torch.bfloat16.is_floating_point\n"
             "assert torch.bfloat16 != torch.float16 and torch.float16 != torch.bfloat16\n"
+            "import pickle; assert pickle.loads(pickle.dumps(torch.bfloat16)) == torch.bfloat16\n"
             "for make in (lambda: torch.ones(2, dtype=torch.bfloat16), lambda: torch.ones(2).to(torch.bfloat16),\n"
             "             lambda: torch.tensor([1.0], dtype=torch.bfloat16)):\n"
             "    try:\n"
@@ -254,3 +257,14 @@ def test_save_load_and_copies_keep_bfloat16(ftorch, tmp_path):
     import pickle
     for c in (copy.deepcopy(t), pickle.loads(pickle.dumps(t))):
         assert c.dtype == ftorch.bfloat16 and c.tolist() == t.tolist()
+
+
+def test_numpy_bfloat16_arrays_refused(torch):
+    import ml_dtypes
+    a = np.array([1.5, 2.0], dtype=ml_dtypes.bfloat16)
+    msg = ("can't convert np.ndarray of type ml_dtypes.bfloat16. The only supported types are: float64, float32, "
+           "float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
+    for make in (torch.tensor, torch.from_numpy, torch.as_tensor):
+        _raises(lambda: make(a), TypeError, msg)
+    t = torch.tensor([torch.tensor(1.5, dtype=torch.bfloat16), torch.tensor(2.0, dtype=torch.bfloat16)])
+    assert t.dtype == torch.bfloat16 and t.tolist() == [1.5, 2.0]
