@@ -225,7 +225,7 @@ def is_float(dt: np.dtype) -> bool:
 def opmath(d):
     """The array an op computes on: a bfloat16 one in float32, as PyTorch's kernels compute bfloat16
     (the op rounds its result back to bfloat16 once); any other array as it is."""
-    return d.astype(np.float32) if d.dtype == BFLOAT16 else d
+    return d.astype(np.float32) if d.dtype.kind == "V" else d   # ("V": bfloat16, the only such dtype stored)
 
 
 def finfo(dt: np.dtype):

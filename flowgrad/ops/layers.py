@@ -97,7 +97,8 @@ def linear(x, weight, bias=None):
         if bd.dtype != d.dtype:
             raise x.policy.errors.addmm_bias_dtype(a_scalar=bd.dtype, b_scalar=d.dtype)
         out += bd
-    out = out.astype(d.dtype, copy=False)
+    if d.dtype.kind == "V":
+        out = out.astype(d.dtype)
     res = x._out_cls._make(out)
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):

@@ -40,7 +40,7 @@ def softmax(x, dim, dtype=None):
     e = xp.exp(s)
     with backend.quiet(xp):
         r = e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e)
-    out = x._out_cls._make(r.astype(out_dt, copy=False))
+    out = x._out_cls._make(r.astype(out_dt) if out_dt.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         SoftmaxBackward0.record((x,), out, dim)
     return out
@@ -50,7 +50,7 @@ def log_softmax(x, dim, dtype=None):
     xp, s, dim, out_dt = _shifted(x, dim, dtype, "log_softmax")
     with backend.quiet(xp):
         r = s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s)
-    out = x._out_cls._make(r.astype(out_dt, copy=False))
+    out = x._out_cls._make(r.astype(out_dt) if out_dt.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         LogSoftmaxBackward0.record((x,), out, dim)
     return out

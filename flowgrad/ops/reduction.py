@@ -50,7 +50,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
-    if out_dt == backend.BFLOAT16:   # (accumulated in float32, as PyTorch's)
+    if out_dt.kind == "V":   # bfloat16, accumulated in float32 as PyTorch's
         r = backend.opmath(d).sum(axis=dims, keepdims=keepdim).astype(out_dt)
     else:
         r = d.sum(axis=dims, keepdims=keepdim, dtype=out_dt)
@@ -78,7 +78,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
         raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
     r = backend.namespace(d).mean(backend.opmath(d), axis=dims, keepdims=keepdim)
-    out = x._out_cls._make(r.astype(d.dtype, copy=False))
+    out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         (MeanBackward0 if dim is None else MeanBackward1).record((x,), out, x._data.shape, dims, keepdim)
     return out
@@ -513,8 +513,8 @@ def cumsum(x, dim, dtype=None):
     if d.dtype.kind in "bui" and dtype is None:
         d = d.astype(np.int64)
     dim = normalize_dim(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).cumsum(backend.opmath(d), axis=dim).astype(d.dtype, copy=False)
-                           if d.ndim else d.copy())
+    r = backend.namespace(d).cumsum(backend.opmath(d), axis=dim) if d.ndim else d.copy()
+    out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         CumsumBackward0.record((x,), out, dim)
     return out
