@@ -18,8 +18,8 @@ from .harness import NotAvailable, Unsupported, Workload, frozen
 ROUND = 3  # ops per round of the chain
 
 
-def _x():
-    return np.linspace(-1.0, 1.0, 16)
+def _x(width: int = 16):
+    return np.linspace(-1.0, 1.0, width) if width > 1 else np.array([0.5])
 
 
 # ----------------------------------------------------------------------- one chain, five libraries
@@ -87,11 +87,12 @@ class _Chain(Workload):
     """Shared by the chain workloads: `rounds` rounds of 3 ops."""
 
     rtol, atol = 1e-9, 1e-12
+    width = 16                # elements per tensor
 
     def data(self, ops):
         if ops % ROUND:
             raise ValueError(f"chain length must be a multiple of {ROUND}")
-        return frozen({"x": _x(), "rounds": ops // ROUND, "ops": ops})
+        return frozen({"x": _x(self.width), "rounds": ops // ROUND, "ops": ops})
 
     def graph(self, contender, d):
         """(held, finish) for one chain of this contender, built from a leaf made at build time."""
@@ -133,6 +134,12 @@ class TinyChain(_Chain):
     sizes = {"full": dict(ops=2001), "quick": dict(ops=2001), "tiny": dict(ops=30)}
 
 
+class OneElementChain(TinyChain):
+    name = "chain-1"
+    title = "the same chain on 1-element tensors (float64) + backward, per op"
+    width = 1
+
+
 class LongChain(_Chain):
     name = "chain-60k"
     title = "60,000-op chain (16 x float64), build + backward"
@@ -155,8 +162,8 @@ class ChainMemory(_Chain):
     kind = "memory"
     sizes = {"full": dict(ops=60000), "quick": dict(ops=30000), "tiny": dict(ops=300)}
 
-    def measure(self, contender, d, threads=None) -> tuple[float, str]:
-        """(bytes per op, method)."""
+    def measure(self, contender, d, threads=None, clock="wall") -> tuple[float, str]:
+        """(bytes per op, method); memory is weighed, so the clock plays no part."""
         if contender == "torch":
             return torch_rss_per_op(d["ops"], threads), "RSS"
         make = self._graph_factory(contender, d)
@@ -276,7 +283,7 @@ class FanIn(Workload):
         return step
 
 
-WORKLOADS = [TinyChain(), LongChain(), ChainMemory(), FanIn()]
+WORKLOADS = [TinyChain(), OneElementChain(), LongChain(), ChainMemory(), FanIn()]
 
 if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "torch-rss":
     _torch_rss_main(int(sys.argv[2]), int(sys.argv[3]))

@@ -87,7 +87,11 @@ def main(argv: list[str] | None = None) -> int:
             print("\n" + compare.render(moved, args.compare, note))
     if args.write_results:
         command = "python -m benchmarks " + " ".join(argv_used)
+        doc = report.render_markdown(info, records, cells, names, command.strip())
+        if os.path.exists(args.write_results):
+            with open(args.write_results) as f:
+                doc = report.merge_results(f.read(), doc, any(not rec["section"] for rec in records))
         with open(args.write_results, "w") as f:
-            f.write(report.render_markdown(info, records, cells, names, command.strip()))
+            f.write(doc)
         print(f"wrote {args.write_results}", file=sys.stderr)
     return 1 if failed else 0

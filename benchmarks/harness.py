@@ -92,7 +92,12 @@ def to_numpy(x) -> np.ndarray:
     if x is None:
         raise CheckFailed("gradient is None")
     if hasattr(x, "detach") and hasattr(x, "numpy"):
-        return np.asarray(x.detach().numpy())
+        x = x.detach()
+        if getattr(getattr(x, "device", None), "type", "cpu") != "cpu":
+            x = x.cpu()
+        return np.asarray(x.numpy())
+    if type(x).__module__.startswith("cupy"):
+        return x.get()
     return np.asarray(x)
 
 
@@ -110,9 +115,33 @@ class Workload:
     stateful = False          # True when a step changes its own inputs (an SGD update): checked once
     section = ""              # a heading of its own in the report, outside the targets ("": the main table)
     sizes: dict = {"full": {}, "quick": {}, "tiny": {}}
+    device = "cpu"            # "cuda": flowgrad's and torch's tensors and the hand-written arrays live on the GPU
+    clock = ""                # a clock this workload must be timed with ("wall" for GPU work), whatever was asked
+    target_x_torch = None     # a sectioned workload's target: flowgrad at most this many times torch's time
 
     def data(self, **size) -> dict:
         raise NotImplementedError
+
+    def measure(self, contender: str, d: dict, threads: int | None = None, clock: str = "wall") -> tuple[float, str]:
+        """(value, method) for a workload that is measured, not timed (kind other than "time")."""
+        raise NotImplementedError
+
+    def details(self, contender: str) -> dict:
+        """Extra figures the last `measure` of this contender found, kept in its result."""
+        return {}
+
+    def unavailable(self) -> str:
+        """Why this workload cannot run on this machine ('' when it can)."""
+        return ""
+
+    def describe_device(self) -> str:
+        """The device the workload ran on, for the report ('' for the CPU, which the machine line names)."""
+        return ""
+
+    def tensor(self, torch, a: np.ndarray):
+        """A copy of `a` as a tensor of the torch-like module, on the workload's device."""
+        t = torch.from_numpy(a.copy())
+        return t if self.device == "cpu" else t.to(self.device)
 
     def build(self, contender: str, d: dict):
         method = getattr(self, "impl_" + contender, None)

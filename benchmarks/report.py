@@ -122,6 +122,10 @@ def notes(records, cells) -> list[str]:
            + ", ".join(f"{k}={v}" for k, v in rec["size"].items()) + ")" for rec in records]
     seen = set()
     for rec in records:
+        whys = {(r.get("status"), r.get("note")) for r in rec["results"].values()}
+        if len(whys) == 1 and next(iter(whys))[0] == "not available":
+            out.append(f"- `{rec['name']}`: not available here: {next(iter(whys))[1]}")
+            continue
         for n, r in rec["results"].items():
             if r.get("status") in ("ok", "not installed") or not r.get("note"):
                 continue
@@ -130,6 +134,10 @@ def notes(records, cells) -> list[str]:
                 continue
             seen.add(key)
             out.append(f"- {LABELS[n]} on `{rec['name']}`: {r['status']}: {r['note']}")
+    for rec in records:
+        facades = rec["results"].get("flowgrad", {}).get("facades")
+        if facades:
+            out.append(f"- flowgrad's facades on `{rec['name']}`: " + ", ".join(f"{m} {v:.3f} s" for m, v in facades.items()))
     missing = {n: r["note"] for rec in records for n, r in rec["results"].items() if r.get("status") == "not installed"}
     for n, why in missing.items():
         out.append(f"- {LABELS[n]}: {why} (`pip install -e .[bench]` installs MyGrad and HIPS autograd)")
@@ -153,23 +161,30 @@ def targets(records) -> list[tuple[str, str, str]]:
         out.append((label, shown if value is not None else "not measured",
                     "-" if value is None else ("met" if ok else "NOT met")))
 
-    r = _get(records, "chain", "flowgrad", "x_torch")
-    add("per-op overhead at or below torch's (chain, x torch <= 1.0)", r, r is not None and r <= 1.0,
-        f"{r:.2f}x torch" if r is not None else "")
+    def ratio_target(workload, key, limit, label, unit):
+        r = _get(records, workload, "flowgrad", key)
+        add(label, r, r is not None and r <= limit, f"{r:.2f}x {unit}" if r is not None else "")
+
+    ratio_target("chain", "x_torch", 0.9, "per-op overhead, chain (16 x f64): at most 0.9x torch", "torch")
     fg = _get(records, "chain", "flowgrad")
     for peer in ("mygrad", "autograd"):
         p = _get(records, "chain", peer)
         sp = p / fg if (p is not None and fg) else None
         add(f"at least 2x ahead of {LABELS[peer]} on the chain", sp, sp is not None and sp >= 2.0,
             f"{sp:.2f}x ahead" if sp is not None else "")
-    for w in ("mlp-f64", "mlp-f32"):
-        r = _get(records, w, "flowgrad", "x_numpy")
-        add(f"{w}: within 1.15x of hand-written NumPy", r, r is not None and r <= 1.15,
-            f"{r:.2f}x NumPy" if r is not None else "")
-    r = _get(records, "chain-60k", "flowgrad", "x_torch")
-    add("60,000-op chain within 2x of torch", r, r is not None and r <= 2.0, f"{r:.2f}x torch" if r is not None else "")
+    ratio_target("chain-1", "x_torch", 0.8, "per-op overhead, 1-element chain: at most 0.8x torch", "torch")
+    ratio_target("mlp-f64", "x_numpy", 1.10, "mlp-f64: within 1.10x of hand-written NumPy", "NumPy")
+    ratio_target("mlp-f32", "x_numpy", 1.15, "mlp-f32: within 1.15x of hand-written NumPy", "NumPy")
+    ratio_target("classifier", "x_numpy", 1.3, "classifier: within 1.3x of hand-written NumPy", "NumPy")
+    ratio_target("convnet", "x_torch", 1.5, "convnet: within 1.5x of torch", "torch")
+    ratio_target("hvp", "x_torch", 1.0, "hvp (double backward): at most torch's time", "torch")
+    ratio_target("chain-60k", "x_torch", 2.0, "60,000-op chain within 2x of torch", "torch")
     m = _get(records, "memory", "flowgrad")
-    add("graph memory at most 600 B/op", m, m is not None and m <= 600, f"{m:,.0f} B/op" if m is not None else "")
+    add("graph memory at most 450 B/op", m, m is not None and m <= 450, f"{m:,.0f} B/op" if m is not None else "")
+    facades = _get(records, "import", "flowgrad", "facades")
+    worst = max(facades.values()) if facades else None
+    add("import of each facade (torch, oneflow, paddle) at most 0.3 s", worst, worst is not None and worst <= 0.3,
+        " / ".join(f"{v:.2f}" for v in facades.values()) + " s" if facades else "")
     slower, compared = [], 0
     for rec in records:
         f = rec["results"].get("flowgrad", {}).get("value")
@@ -183,6 +198,34 @@ def targets(records) -> list[tuple[str, str, str]]:
     add("no workload slower than MyGrad or HIPS autograd", compared or None, not slower,
         ("slower on: " + "; ".join(slower)) if slower else f"{compared} comparisons, none slower")
     return out
+
+
+def section_targets(records) -> list[tuple[str, str, str]]:
+    """A sectioned workload's own target (flowgrad's time at most N times torch's): (target, measured,
+    verdict)."""
+    out = []
+    for rec in records:
+        limit = rec.get("target_x_torch")
+        if limit is None:
+            continue
+        r = rec["results"].get("flowgrad", {}).get("x_torch")
+        out.append((f"{rec['name']}: within {limit}x of torch", f"{r:.2f}x torch" if r is not None else "not measured",
+                    "-" if r is None else ("met" if r <= limit else "NOT met")))
+    return out
+
+
+def _devices(records) -> list[str]:
+    return list(dict.fromkeys(rec["device"] for rec in records if rec.get("device")))
+
+
+def section_provenance(info, records, command: str) -> str:
+    """Where and how a section was measured: a section is kept when a later run does not measure it,
+    so it carries its own command, date and device."""
+    clocks = {rec.get("clock") or info.get("clock") for rec in records}
+    clock = " and ".join(sorted(_clock({"clock": c}) for c in clocks))
+    where = "; ".join(_devices(records) + [f"host CPU: {info['cpu']}"])
+    return (f"Measured by `{command}` on {info['date']}: medians of {info['repeats']} interleaved runs, "
+            f"{info['scale']} sizes, {clock}; {where}.")
 
 
 # ------------------------------------------------------------------------------------ documents
@@ -206,7 +249,10 @@ def render_text(info, records, cells, names) -> str:
              text_table(main, names), ""]
     lines += notes(main, cells)
     for heading, recs in extra.items():
-        lines += ["", f"{heading.lower()} (no target):", text_table(recs, names), ""] + notes(recs, cells)
+        lines += ["", f"{heading.lower()}{'' if section_targets(recs) else ' (no target)'}:"]
+        lines += [f"  {device}" for device in _devices(recs)]
+        lines += [text_table(recs, names), ""] + notes(recs, cells)
+        lines += [f"  [{v:>7}] {label}: {shown}" for label, shown, v in section_targets(recs)]
     lines += ["", "performance targets for flowgrad:"]
     lines += [f"  [{v:>7}] {label}: {shown}" for label, shown, v in targets(main)]
     lines += ["", "reference figures (2-core machine, ratios to NumPy unless a unit is given):", ISSUE_REFERENCE]
@@ -236,8 +282,13 @@ def render_markdown(info, records, cells, names, command: str) -> str:
             "C++, the growth of the resident set in a fresh process (`RSS`, so not directly comparable). "
             "The NumPy figure is the tape a hand-written backward keeps (tanh's outputs)."]
     for heading, recs in extra.items():
-        out += ["", f"## {heading}", "", "No performance target.", "", markdown_table(recs, names), ""]
-        out += notes(recs, cells)
+        out += ["", f"## {heading}", "", section_provenance(info, recs, command), ""]
+        goals = section_targets(recs)
+        out += [] if goals else ["No performance target.", ""]
+        out += [markdown_table(recs, names), ""] + notes(recs, cells)
+        if goals:
+            out += ["", "| target | measured | verdict |", "| --- | --- | --- |"]
+            out += [f"| {label} | {shown} | {v} |" for label, shown, v in goals]
     out += ["", "## Performance targets for flowgrad", "", "| target | measured | verdict |", "| --- | --- | --- |"]
     out += [f"| {label} | {shown} | {v} |" for label, shown, v in targets(main)]
     out += ["", "## Reference figures", "",
@@ -250,3 +301,37 @@ def as_json(info, records, cells) -> dict:
     return {"machine": info, "workloads": records, "checks": cells,
             "targets": [{"target": t, "measured": m, "verdict": v} for t, m, v in targets(sections(records)[0])],
             "contenders": list(CONTENDERS)}
+
+
+# ------------------------------------------------------------------------------------ RESULTS.md
+
+MAIN_HEADINGS = ("Machine", "Results", "Performance targets for flowgrad", "Reference figures")
+
+
+def _blocks(doc: str) -> list[tuple[str | None, str]]:
+    """A Markdown document cut at its `## ` headings: (heading, text); the preamble's heading is None."""
+    out, heading, lines = [], None, []
+    for line in doc.splitlines(keepends=True):
+        if line.startswith("## "):
+            out.append((heading, "".join(lines)))
+            heading, lines = line[3:].strip(), []
+        lines.append(line)
+    out.append((heading, "".join(lines)))
+    return out
+
+
+def merge_results(old: str, new: str, main_measured: bool) -> str:
+    """RESULTS.md after a run: the new document where it measured the main table, the old one where it
+    measured only sectioned workloads; in both, a section this run measured replaces the recorded one
+    and a recorded section it did not measure (the GPU, measured on another machine) is kept."""
+    old_b, new_b = _blocks(old), _blocks(new)
+    fresh = {h: t for h, t in new_b if h is not None and h not in MAIN_HEADINGS}
+    base = new_b if main_measured else old_b
+    out = [(h, fresh.pop(h, t)) for h, t in base]
+    placed = {h for h, _ in out}
+    kept = [(h, t) for h, t in old_b if main_measured and h is not None and h not in MAIN_HEADINGS
+            and h not in placed]
+    extra = kept + list(fresh.items())
+    at = next((i for i, (h, _) in enumerate(out) if h == "Performance targets for flowgrad"), len(out))
+    out[at:at] = [(h, t if t.endswith("\n\n") else t.rstrip("\n") + "\n\n") for h, t in extra]
+    return "".join(t for _, t in out)

@@ -5,24 +5,26 @@ from __future__ import annotations
 import sys
 import traceback
 
-from . import chain, conv, mlp, rnn, second_order, transformer
+from . import chain, conv, gpu, mlp, rnn, second_order, startup, transformer
 from .harness import (CONTENDERS, CheckFailed, NotAvailable, Unsupported, check, interleaved, load_contenders,
                       ratio, reference_grads)
 
 _BY_NAME = {w.name: w for w in mlp.WORKLOADS + chain.WORKLOADS + conv.WORKLOADS + second_order.WORKLOADS
-            + rnn.WORKLOADS + transformer.WORKLOADS}
-ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in", "lstm",
-         "transformer")
+            + rnn.WORKLOADS + transformer.WORKLOADS + gpu.WORKLOADS + startup.WORKLOADS}
+ORDER = ("mlp-f64", "mlp-f32", "chain", "chain-1", "chain-60k", "memory", "convnet", "classifier", "hvp", "fan-in",
+         "import", "lstm", "transformer", "mlp-cuda")
 WORKLOADS = [_BY_NAME[n] for n in ORDER]
 
 
 def select(only: str | None):
-    """Workloads named in a comma-separated list (exact names, or a unique prefix)."""
+    """Workloads named in a comma-separated list (exact names, or a unique prefix); by default every
+    workload this machine can run (the GPU ones where CuPy sees a CUDA device)."""
     if not only:
-        return list(WORKLOADS)
+        return [w for w in WORKLOADS if not w.unavailable()]
     picked = []
     for want in (s.strip() for s in only.split(",") if s.strip()):
-        hits = [w for w in WORKLOADS if w.name == want] or [w for w in WORKLOADS if w.name.startswith(want)]
+        hits = ([w for w in WORKLOADS if w.name == want]
+                or [w for w in WORKLOADS if w.name.startswith(want) and not w.unavailable()])
         if not hits:
             raise SystemExit(f"unknown workload {want!r}; known: {', '.join(ORDER)}")
         picked += [w for w in hits if w not in picked]
@@ -38,9 +40,14 @@ def check_all(workloads, contenders: dict, scale: str, log=_log) -> dict:
     'not installed'|'FAILED', 'note': str}; 'ok' means its gradients match NumPy's."""
     cells = {}
     for w in workloads:
+        row = cells[w.name] = {}
+        why = w.unavailable()
+        if why:
+            row.update({name: {"status": "not available", "note": why} for name in contenders})
+            log(f"  skipped {w.name:<11} {why}")
+            continue
         d = w.data(**w.sizes[scale])
         ref = reference_grads(w, d)
-        row = cells[w.name] = {}
         for name, c in contenders.items():
             if c.missing:
                 row[name] = {"status": "not installed", "note": c.missing}
@@ -67,22 +74,24 @@ def measure(workloads, contenders: dict, cells: dict, scale: str, repeats: int, 
     """Time (or weigh) every contender whose check passed. Returns one record per workload."""
     records = []
     for w in workloads:
-        d = w.data(**w.sizes[scale])
         row = cells[w.name]
         ok = [n for n in contenders if row[n]["status"] == "ok"]
         rec = {"name": w.name, "title": w.title, "unit": w.unit, "kind": w.kind, "size": w.sizes[scale],
-               "section": w.section, "results": {n: dict(row[n]) for n in contenders}}
-        if w.kind == "memory":
+               "section": w.section, "results": {n: dict(row[n]) for n in contenders},
+               "clock": w.clock or clock, "device": w.describe_device() if ok else "",
+               "target_x_torch": w.target_x_torch}
+        d = w.data(**w.sizes[scale]) if ok else None
+        if ok and w.kind != "time":          # memory, start-up: the workload measures itself
             for n in ok:
                 try:
-                    value, method = w.measure(n, d, threads)
-                    rec["results"][n].update(value=value, method=method)
+                    value, method = w.measure(n, d, threads, rec["clock"])
+                    rec["results"][n].update(value=value, method=method, **w.details(n))
                 except (NotAvailable, RuntimeError) as e:
                     rec["results"][n].update(status="not available", note=str(e))
-        else:
+        elif ok:
             steps = {n: w.build(n, d) for n in ok}
             log(f"  timing  {w.name:<11} {repeats} interleaved runs of {', '.join(ok)}")
-            timings = interleaved(steps, repeats, clock=clock)
+            timings = interleaved(steps, repeats, clock=rec["clock"])
             per = w.ops_for(d)
             for n, t in timings.items():
                 rec["results"][n].update(value=t.median * w.unit_scale / per, inner=t.inner,

@@ -167,6 +167,62 @@ def to_device(array, device: Device):
 _NULL = contextlib.nullcontext()
 
 
+# ------------------------------------------------------------------ what NumPy has and CuPy lacks
+
+def writeable(array) -> bool:
+    """Whether writing into `array` is allowed: NumPy's flag; where arrays have none (CuPy), whether
+    no two of its elements share memory (a broadcast view has a zero stride over a longer axis)."""
+    flag = getattr(array.flags, "writeable", None)
+    if flag is not None:
+        return bool(flag)
+    return all(step or n <= 1 for step, n in zip(array.strides, array.shape))
+
+
+def open_grid(xp, shape: tuple) -> list:
+    """`indices(shape, sparse=True)` (CuPy's has no sparse form): per axis an arange shaped to broadcast."""
+    n = len(shape)
+    return [xp.arange(k).reshape((1,) * i + (k,) + (1,) * (n - i - 1)) for i, k in enumerate(shape)]
+
+
+def ufunc_at(xp, ufunc: str, target, index: tuple, values) -> None:
+    """`xp.<ufunc>.at(target, index, values)`: in place, repeated positions combining. CuPy lacks it
+    for some ufuncs (multiply); there each pass writes one occurrence of every repeated position."""
+    fn = getattr(xp, ufunc)
+    try:
+        fn.at(target, index, values)
+        return
+    except NotImplementedError:
+        pass
+    *where, vals = xp.broadcast_arrays(*index, xp.asarray(values, dtype=target.dtype))
+    lin, vals = xp.ravel_multi_index(tuple(where), target.shape).ravel(), vals.ravel()
+    work = xp.ascontiguousarray(target)
+    flat = work.reshape(-1)
+    while lin.size:
+        places, first = xp.unique(lin, return_index=True)
+        flat[places] = fn(flat[places], vals[first])
+        rest = xp.ones(lin.size, dtype=bool)
+        rest[first] = False
+        lin, vals = lin[rest], vals[rest]
+    if work is not target:
+        target[...] = work
+
+
+def running(xp, ufunc: str, a, axis: int):
+    """`xp.<ufunc>.accumulate(a, axis=axis)`: the running maximum / minimum. CuPy has no accumulate for
+    them; there a scan by doubling strides computes the same (NaN propagates as in the ufunc)."""
+    fn = getattr(xp, ufunc)
+    try:
+        return fn.accumulate(a, axis=axis)
+    except NotImplementedError:
+        pass
+    out = xp.moveaxis(a, axis, 0).copy()
+    k = 1
+    while k < out.shape[0]:
+        out[k:] = fn(out[k:], out[:-k])
+        k *= 2
+    return xp.ascontiguousarray(xp.moveaxis(out, 0, axis))
+
+
 def quiet(xp):
     """A context in which the namespace's floating-point warnings (division by zero, invalid,
     overflow) stay silent, as PyTorch's kernels are: wraps only the ops that can make inf/NaN."""

@@ -334,6 +334,14 @@ def standard_exponential_like(arr, generator=None):
     return host if xp is np else backend.to_device(host, backend.device_of(arr))
 
 
+def binomial_like(count, prob, generator=None):
+    """Binomial(count, prob) draws shaped and typed as the array `prob`, on its device."""
+    xp = backend.namespace(prob)
+    host_n, host_p = (a if xp is np else xp.asnumpy(a) for a in (count, prob))
+    draws = _gen(generator).binomial(host_n.astype(np.int64), host_p.astype(np.float64)).astype(prob.dtype)
+    return draws if xp is np else backend.to_device(draws, backend.device_of(prob))
+
+
 def poisson_like(rate, generator=None):
     """Poisson(rate) draws shaped and typed as the array `rate`, on its device."""
     xp = backend.namespace(rate)

@@ -20,7 +20,7 @@ def test_from_dlpack_of_numpy_is_zero_copy(ftorch):
 
 
 def test_numpy_reads_a_flowgrad_tensor_through_dlpack(ftorch):
-    t = ftorch.arange(3.0)
+    t = ftorch.arange(3.0, device="cpu")     # (NumPy reads host memory only)
     a = np.from_dlpack(t)
     a[2] = -1.0
     assert t.tolist() == [0.0, 1.0, -1.0]

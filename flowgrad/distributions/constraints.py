@@ -8,7 +8,7 @@ from ..ops import linalg_decomp
 from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
-__all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
+__all__ = ["Constraint", "MixtureSameFamilyConstraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
            "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
            "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer", "positive",
            "positive_definite", "positive_integer", "real", "real_vector", "simplex", "symmetric", "unit_interval"]
@@ -191,6 +191,54 @@ class _Simplex(Constraint):
         return ops.logical_and(ops.all(value >= 0, -1), ops.abs(total - 1) < 1e-6)
 
 
+class _Multinomial(Constraint):
+    """Nonnegative counts over the last dim summing to at most `upper_bound`."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return ops.logical_and(ops.all(x >= 0, -1), ops.sum(x, -1) <= self.upper_bound)
+
+
+class _OneHot(Constraint):
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value):
+        is_boolean = ops.logical_or(value == 0, value == 1)
+        return ops.logical_and(ops.all(is_boolean, -1), ops.sum(value, -1) == 1)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """A component distribution's support, checked with the mixture's component dim put back."""
+
+    def __init__(self, base_constraint: Constraint):
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(ops.unsqueeze(value, -1 - self.event_dim))
+        ndim = value._data.ndim
+        if ndim < self.event_dim:
+            raise value.policy.errors.dist_independent_ndim(ndim=self.event_dim, got=ndim)
+        keep = ndim - self.event_dim
+        return ops.all(ops.reshape(result, result._data.shape[:keep] + (-1,)), -1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"
+
+
 class _LowerTriangular(Constraint):
     event_dim = 2
 
@@ -248,6 +296,8 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
+multinomial = _Multinomial
+one_hot = _OneHot()
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 symmetric = _Symmetric()

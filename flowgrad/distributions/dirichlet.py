@@ -1,14 +1,11 @@
 """Dirichlet(concentration), and the formulas Beta shares with it (a Beta is a Dirichlet over two
-events). Samples are normalised gamma draws; `rsample` is refused as Gamma's is (see gamma.py)."""
+events). Samples are normalised gamma draws, differentiated implicitly as PyTorch does
+(flowgrad/ops/random_grads.py)."""
 from __future__ import annotations
 
-import numpy as np
-
 from .. import backend, ops
-from ..autograd import mode
 from . import constraints
 from .distribution import ExponentialFamily
-from .utils import standard_gamma
 
 
 def dirichlet_log_prob(concentration, value):
@@ -21,13 +18,6 @@ def dirichlet_entropy(concentration):
     a0 = ops.sum(concentration, -1)
     return (ops.sum(ops.lgamma(concentration), -1) - ops.lgamma(a0) - (k - a0) * ops.digamma(a0)
             - ops.sum((concentration - 1.0) * ops.digamma(concentration), -1))
-
-
-def dirichlet_sample(concentration):
-    """Normalised Gamma(concentration) draws, kept off 0 (not differentiable)."""
-    with mode._GradModeGuard(False):
-        g = ops.clamp(standard_gamma(concentration), min=float(np.finfo(concentration._data.dtype).tiny))
-        return g / ops.sum(g, -1, keepdim=True)
 
 
 def check_concentration(dist, value) -> None:
@@ -59,10 +49,7 @@ class Dirichlet(ExponentialFamily):
         return self._finish_expand(new, shape, self._event_shape)
 
     def rsample(self, sample_shape=()):
-        raise self._policy.errors.dist_rsample_unsupported(dist="Dirichlet", what="gamma")
-
-    def sample(self, sample_shape=()):
-        return dirichlet_sample(ops.broadcast_to(self.concentration, tuple(self._extended_shape(sample_shape))))
+        return ops.sample_dirichlet(ops.broadcast_to(self.concentration, tuple(self._extended_shape(sample_shape))))
 
     def log_prob(self, value):
         if self._validate_args:

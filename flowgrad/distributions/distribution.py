@@ -19,6 +19,7 @@ class Distribution:
     has_enumerate_support = False
     _validate_args = __debug__
     _tensor_cls: type = Tensor
+    _family: dict = {}   # a facade's classes by their neutral ones (see `_cls`)
 
     @staticmethod
     def set_default_validate_args(value: bool) -> None:
@@ -45,6 +46,12 @@ class Distribution:
                 raise self._policy.errors.dist_param_constraint(
                     param=param, type=type(value).__name__, shape=tuple(value._data.shape), dist=repr(self),
                     constraint=repr(constraint), value=value)
+
+    @classmethod
+    def _cls(cls, neutral: type) -> type:
+        """The class that presents `neutral` (a distribution or transform class) in this class's facade:
+        what a distribution builds its parts with."""
+        return cls._family.get(neutral, neutral)
 
     @staticmethod
     def _default_device():

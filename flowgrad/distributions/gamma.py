@@ -1,18 +1,16 @@
-"""Gamma(concentration, rate) and Beta(concentration1, concentration0). Samples come from NumPy's
-gamma sampler; `rsample` is refused, since flowgrad does not differentiate gamma samples as PyTorch
-does (implicit reparameterization), though `has_rsample` is PyTorch's answer."""
+"""Gamma(concentration, rate), Chi2(df) and Beta(concentration1, concentration0). Samples come from
+NumPy's gamma sampler, differentiated implicitly with PyTorch's approximations
+(flowgrad/ops/random_grads.py)."""
 from __future__ import annotations
 
 import numbers
 
 import numpy as np
 
-from .. import ops
-from ..autograd import mode
+from .. import backend, ops
 from . import constraints
-from .dirichlet import check_concentration, dirichlet_entropy, dirichlet_log_prob, dirichlet_sample
+from .dirichlet import check_concentration, dirichlet_entropy, dirichlet_log_prob
 from .distribution import ExponentialFamily
-from .utils import standard_gamma
 
 
 class Gamma(ExponentialFamily):
@@ -41,13 +39,12 @@ class Gamma(ExponentialFamily):
         return self.concentration / ops.pow(self.rate, 2)
 
     def rsample(self, sample_shape=()):
-        raise self._policy.errors.dist_rsample_unsupported(dist="Gamma", what="gamma")
-
-    def sample(self, sample_shape=()):
-        shape = self._extended_shape(sample_shape)
-        with mode._GradModeGuard(False):
-            value = standard_gamma(ops.broadcast_to(self.concentration, shape)) / ops.broadcast_to(self.rate, shape)
-            return ops.clamp(value, min=float(np.finfo(value._data.dtype).tiny))
+        shape = tuple(self._extended_shape(sample_shape))
+        value = ops.standard_gamma(ops.broadcast_to(self.concentration, shape)) / ops.broadcast_to(self.rate, shape)
+        # (kept off 0 without touching the graph, as PyTorch clamps the detached value in place)
+        d = value._data
+        value._data = backend.namespace(d).maximum(d, np.finfo(d.dtype).tiny)
+        return value
 
     def log_prob(self, value):
         if self._validate_args:
@@ -111,13 +108,8 @@ class Beta(ExponentialFamily):
         return self.concentration1 * self.concentration0 / (ops.pow(total, 2) * (total + 1))
 
     def rsample(self, sample_shape=()):
-        raise self._policy.errors.dist_rsample_unsupported(dist="Beta", what="gamma")
-
-    def sample(self, sample_shape=()):
         shape = tuple(self._extended_shape(sample_shape))
-        x = ops.select(dirichlet_sample(ops.broadcast_to(self._concentration, shape + (2,))), -1, 0)
-        finfo = np.finfo(x._data.dtype)
-        return ops.clamp(x, float(finfo.tiny), float(1 - finfo.eps))
+        return ops.select(ops.sample_dirichlet(ops.broadcast_to(self._concentration, shape + (2,))), -1, 0)
 
     def log_prob(self, value):
         if self._validate_args:
@@ -133,3 +125,19 @@ class Beta(ExponentialFamily):
 
     def _log_normalizer(self, x, y):
         return ops.lgamma(x) + ops.lgamma(y) - ops.lgamma(x + y)
+
+
+class Chi2(Gamma):
+    """Gamma(df / 2, 1 / 2)."""
+
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None):
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape, self._get_checked_instance(Chi2, _instance))
+
+    @property
+    def df(self):
+        return self.concentration * 2

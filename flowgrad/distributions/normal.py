@@ -1,4 +1,4 @@
-"""Normal(loc, scale) and Laplace(loc, scale)."""
+"""Normal(loc, scale), Laplace(loc, scale) and Cauchy(loc, scale)."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ import numpy as np
 from .. import ops
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import standard_normal, uniform
+from .utils import full_like, standard_normal, uniform
 
 
 class _LocationScale:
@@ -108,3 +108,39 @@ class Laplace(_LocationScale, Distribution):
 
     def entropy(self):
         return 1 + ops.log(2 * self.scale)
+
+
+class Cauchy(_LocationScale, Distribution):
+    """Mean and variance undefined (nan and inf, as PyTorch gives them); the mode is loc."""
+
+    def expand(self, batch_shape, _instance=None):
+        return self._expand_params(Cauchy, batch_shape, _instance)
+
+    @property
+    def mean(self):
+        return full_like(self.loc, math.nan, self._extended_shape())
+
+    @property
+    def variance(self):
+        return full_like(self.loc, math.inf, self._extended_shape())
+
+    def rsample(self, sample_shape=()):
+        eps = ops.tan(math.pi * (uniform(self._extended_shape(sample_shape), self.loc) - 0.5))
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -math.log(math.pi) - ops.log(self.scale) - ops.log1p(((value - self.loc) / self.scale) ** 2)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        return ops.atan2(z, full_like(z, 1.0)) / math.pi + 0.5
+
+    def icdf(self, value):
+        return ops.tan(math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + ops.log(self.scale)

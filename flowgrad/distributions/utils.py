@@ -35,6 +35,12 @@ def broadcast_all(values, tensor_cls: type, device=None) -> list[Tensor]:
     return [t if t._data.shape == shape else ops.broadcast_to(t, shape) for t in out]
 
 
+def full_like(like: Tensor, value: float, shape=None) -> Tensor:
+    """A tensor of `value` (no graph) with like's dtype and device, of like's shape or `shape`."""
+    d = like._data
+    return like._new(backend.namespace(d).full(d.shape if shape is None else tuple(shape), value, dtype=d.dtype))
+
+
 def clamp_probs(probs: Tensor) -> Tensor:
     eps = float(np.finfo(probs._data.dtype).eps)
     return ops.clamp(probs, eps, 1 - eps)
@@ -91,9 +97,9 @@ def standard_exponential(shape, like: Tensor) -> Tensor:
     return like._new(creation.standard_exponential_like(_shaped(like, shape)))
 
 
-def standard_gamma(concentration: Tensor) -> Tensor:
-    """Gamma(concentration, 1) draws, one per element (not differentiable)."""
-    return concentration._new(creation.standard_gamma_like(concentration._data))
+def binomial(count: Tensor, probs: Tensor) -> Tensor:
+    """Binomial(count, probs) draws, one per element (not differentiable)."""
+    return probs._new(creation.binomial_like(count._data, probs._data))
 
 
 def poisson(rate: Tensor) -> Tensor:

@@ -7,6 +7,11 @@ their arguments as they are, so a wrong type surfaces later as whatever the arra
 arguments compared with the facade's table of expected types (parameter name -> kind); a
 mistyped one replaces the failure by PyTorch's TypeError. Nothing is checked on a call that succeeds.
 
+An explicit None that a signature adapter refuses (`name~` in `signatures.py`) is worded here too:
+as the one overload's TypeError, or, where the facade lists a function's overloads (PyTorch's parser
+strings), as the parser's report of a call no overload takes ("received an invalid combination of
+arguments"), chosen as PyTorch's parser chooses.
+
 Kinds, as PyTorch's messages name them: "Tensor", "Number", "int", "float", "bool", "str",
 "tuple of ints" (an int or a sequence of ints), "tuple of Tensors", "torch.dtype"; "a|b" takes either
 (printed as the first); a trailing "?" also takes None.
@@ -17,14 +22,17 @@ import functools
 import inspect
 import linecache
 import os
+import types
 from typing import Callable
 
 import numpy as np
 
+from ..backend import Device
 from ..messages.own import text
 from .argcheck import is_long, typename
 
 _NUMBER = (int, float, complex, bool, np.number, np.bool_)
+_NOT_NONE = ("torch.memory_format", "torch.Generator", "torch.layout")
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -54,6 +62,10 @@ def _fits(kind: str, v, Tensor, dtype_cls) -> tuple[bool, int | None]:
         return isinstance(v, str), None
     if kind == "torch.dtype":
         return isinstance(v, dtype_cls), None
+    if kind == "torch.device":
+        return isinstance(v, (str, Device)) or is_long(v), None
+    if kind in _NOT_NONE:       # classes the kit does not know: only None is told apart
+        return v is not None, None
     if kind == "tuple of Tensors":
         if not isinstance(v, (tuple, list)):
             return False, None
@@ -72,9 +84,10 @@ def _fits(kind: str, v, Tensor, dtype_cls) -> tuple[bool, int | None]:
 
 
 def mistyped(name: str, sig: inspect.Signature, kinds: dict, args: tuple, kwargs: dict, policy, Tensor,
-             dtype_cls, method: bool) -> Exception | None:
+             dtype_cls, method: bool, refused: str | None = None) -> Exception | None:
     """PyTorch's TypeError for the first argument whose type its parameter's kind refuses, or
-    None when every argument the table knows has the right type."""
+    None when every argument the table knows has the right type; the parameter `refused` takes no
+    None whatever its kind."""
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError:
@@ -87,6 +100,8 @@ def mistyped(name: str, sig: inspect.Signature, kinds: dict, args: tuple, kwargs
         kind = kinds.get(pname)
         if kind is None or param.kind is param.VAR_KEYWORD:
             continue
+        if pname == refused:
+            kind = kind.rstrip("?")
         if param.kind is param.VAR_POSITIONAL:
             # PyTorch's varargs: `x.permute(1, 0)` or `x.permute((1, 0))`, `meshgrid(a, b)` or `meshgrid([a, b])`
             if not value:
@@ -117,6 +132,109 @@ def mistyped(name: str, sig: inspect.Signature, kinds: dict, args: tuple, kwargs
     return None
 
 
+_KNOWN = ("Tensor", "Number", "int", "float", "bool", "str", "torch.dtype", "tuple of Tensors", "tuple of ints",
+          "torch.memory_format", "torch.Generator", "torch.layout", "torch.device")
+# the lines of PyTorch's report under an overload whose argument count fits the call
+_BAD_TYPES = "      didn't match because some of the arguments have invalid types: "
+_BAD_KEYWORDS = "      didn't match because some of the keywords were incorrect: "
+
+
+def _reported(option: str) -> list[tuple[str, str]]:
+    """(type, name) of each item of an overload string as PyTorch's report parses it: the last word
+    is the name, so `bool keepdim = False` is of type `bool keepdim =` and `*` is an item."""
+    items = []
+    for item in option[1:-1].split(", "):
+        cut = item.rfind(" ")
+        items.append((item if cut < 0 else item[:cut], item[cut + 1:]))
+    return items
+
+
+def _reported_match(kind: str, value) -> bool:
+    """Whether the report counts `value` as of the overload's type (by type name, as it does)."""
+    accepted = {"float": ("float", "int", "long"), "int": ("int", "long")}.get(kind, (kind,))
+    return typename(value) in accepted
+
+
+def _described(value) -> str:
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(typename(e) for e in value)
+        return f"{typename(value)} of " + (f"({inner}{',' if len(value) == 1 else ''})" if isinstance(value, tuple)
+                                           else f"[{inner}]")
+    return typename(value)
+
+
+def _got(args: tuple, kwargs: dict) -> str:
+    text_ = "".join(f"{typename(a)}, " for a in args) + "".join(f"{k}={typename(v)}, " for k, v in kwargs.items())
+    return f"({text_[:-2] if args else text_})"
+
+
+def _got_marked(items: list, args: tuple, kwargs: dict) -> str:
+    """The call's types, those the overload's items refuse between `!`s."""
+    values, out = list(args) + [kwargs.get(items[i][1]) if i < len(items) else None
+                                for i in range(len(args), len(args) + len(kwargs))], ""
+    for i, value in enumerate(values):
+        mark = "" if i < len(items) and _reported_match(items[i][0], value) else "!"
+        key = f"{items[i][1]}=" if i >= len(args) else ""
+        out += f"{mark}{key}{_described(value)}{mark}, "
+    return f"({out[:-2] if args else out})"
+
+
+def _overload_signature(option: str) -> tuple[inspect.Signature, dict]:
+    """An overload string as a signature and its parameters' kinds (those the kit knows)."""
+    params, kinds, kw_only = [], {}, False
+    for item in option[1:-1].split(", "):
+        if item in ("*", ""):
+            kw_only = kw_only or item == "*"
+            continue
+        decl, eq, default = item.partition(" = ")
+        kind, _, pname = decl.rpartition(" ")
+        params.append(inspect.Parameter(pname, inspect.Parameter.KEYWORD_ONLY if kw_only else
+                                        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        default=(None if default == "None" else default) if eq else
+                                        inspect.Parameter.empty))
+        if kind in _KNOWN:
+            kinds[pname] = kind + ("?" if default == "None" else "")
+    return inspect.Signature(params), kinds
+
+
+def parser_error(name: str, options: tuple, args: tuple, kwargs: dict, policy, Tensor, dtype_cls) -> Exception:
+    """The TypeError PyTorch's parser raises for a call (`args` without self) that none of the
+    overloads `options` takes: the one overload's own error where the call's argument count fits only
+    it, else its report listing them all."""
+    given = len(args) + len(kwargs)
+    plausible = []
+    for option in options:
+        items = [i for i in option[1:-1].split(", ") if i not in ("*", "")]
+        if len(items) - sum(" = " in i for i in items) <= given <= len(items):
+            plausible.append(option)
+    if len(plausible) == 1:
+        sig, kinds = _overload_signature(plausible[0])
+        err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, False)
+        if err is not None:
+            return err
+    if len(options) == 1:
+        items = _reported(options[0])
+        got = _got_marked(items, args, kwargs) if len(items) == given else _got(args, kwargs)
+        return policy.errors.argument_combination_one(fn=name, got=got, option=options[0])
+    lines = ""
+    for option in options:
+        items = _reported(option)
+        lines += f" * {option}\n"
+        if len(items) == given:
+            names = [n for _, n in items[max(len(items) - len(kwargs), 0):]]
+            unmatched = [k for k in kwargs if k not in names]
+            lines += (_BAD_KEYWORDS + ", ".join(unmatched) if unmatched else
+                      _BAD_TYPES + _got_marked(items, args, kwargs)) + "\n"
+    return policy.errors.argument_combination(fn=name, got=_got(args, kwargs), options=lines)
+
+
+def parser_words(err: Exception, argument: str) -> Exception:
+    """`err` (a TypeError refusing `argument`: an explicit None, or an argument no overload takes
+    beside the others given), marked for the guard to word as PyTorch's parser does."""
+    err.parser_refuses = argument
+    return err
+
+
 def _deliberate(exc: BaseException) -> bool:
     """Whether `exc` comes from a `raise` statement of flowgrad's own code (not from a builtin or
     NumPy tripping over a value)."""
@@ -128,25 +246,47 @@ def _deliberate(exc: BaseException) -> bool:
     return linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).lstrip().startswith("raise")
 
 
-def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, method: bool = False) -> Callable:
-    """`fn`, raising PyTorch's TypeError in place of its own failure when an argument is mistyped;
-    `fn` itself where no parameter has a kind in `kinds`."""
+def _parameter_names(fn: Callable) -> tuple | None:
+    """The names `inspect.signature(fn)` lists, in its order (read off the code object of a plain
+    function, which costs nothing); None where there is no signature."""
+    code = getattr(fn, "__code__", None)
+    if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__") and code is not None:
+        n, k, flags, names = code.co_argcount, code.co_kwonlyargcount, code.co_flags, code.co_varnames
+        star = (names[n + k],) if flags & inspect.CO_VARARGS else ()
+        stars = (names[n + k + len(star)],) if flags & inspect.CO_VARKEYWORDS else ()
+        return names[:n] + star + names[n:n + k] + stars
     try:
-        sig = inspect.signature(fn)
+        return tuple(inspect.signature(fn).parameters)
     except (TypeError, ValueError):
+        return None
+
+
+def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, method: bool = False,
+          options: tuple = ()) -> Callable:
+    """`fn`, raising PyTorch's TypeError in place of its own failure when an argument is mistyped or
+    an explicit None refused (worded from `options`, PyTorch's overloads, where given); `fn` itself
+    where no parameter has a kind in `kinds` and no overloads are given."""
+    names = _parameter_names(fn)
+    if names is None:
         return fn
-    names = list(sig.parameters)[1:] if method else list(sig.parameters)
-    if not any(n in kinds for n in names):
+    if not any(n in kinds for n in (names[1:] if method else names)) and not options:
         return fn
+    sig = None      # inspected when a call first fails (importing flowgrad inspects nothing)
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
+        nonlocal sig
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            if isinstance(exc, TypeError) and _deliberate(exc):
+            refused = getattr(exc, "parser_refuses", None)
+            if refused is None and isinstance(exc, TypeError) and _deliberate(exc):
                 raise      # flowgrad's own TypeError already says what is wrong
-            err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method)
+            if refused is not None and options:
+                err = parser_error(name, options, args[1:] if method else args, kwargs, policy, Tensor, dtype_cls)
+            else:
+                sig = sig or inspect.signature(fn)
+                err = mistyped(name, sig, kinds, args, kwargs, policy, Tensor, dtype_cls, method, refused)
             if err is None:
                 raise
             raise err from None
@@ -156,22 +296,28 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
 
 
 def guard_all(namespace, names, kinds: dict, policy, Tensor, dtype_cls, method: bool = False,
-              overrides: dict | None = None) -> dict:
+              overrides: dict | None = None, overloads: dict | None = None, prefix: str = "") -> dict:
     """Guard each named function of `namespace` (a module's dict or a class), with `overrides`
-    ("name.parameter" -> kind, None: unchecked) taking precedence for that function; a module's
-    guarded functions are named as its own (so pickle finds them there). Returns {function: guarded}."""
+    ("name.parameter" -> kind, None: unchecked) taking precedence for that function and `overloads`
+    (name -> PyTorch's overload strings) wording its refused Nones; messages name a function
+    `prefix + name` (PyTorch's parser calls `torch.linalg.det` `linalg_det`); a module's guarded
+    functions are named as its own (so pickle finds them there). Returns {function: guarded}."""
     get = namespace.get if isinstance(namespace, dict) else (lambda n: getattr(namespace, n, None))
     put = namespace.__setitem__ if isinstance(namespace, dict) else (lambda n, v: setattr(namespace, n, v))
     home = namespace.get("__name__") if isinstance(namespace, dict) else None
-    overrides = overrides or {}
+    by_function = {}
+    for key, kind in (overrides or {}).items():
+        function, _, parameter = key.partition(".")
+        by_function.setdefault(function, {})[parameter] = kind
+    checked_kinds = {k: v for k, v in kinds.items() if v is not None}
     guarded = {}
     for n in names:
         fn = get(n)
         if fn is None or not callable(fn) or isinstance(fn, type) or hasattr(fn, "__guarded__"):
             continue
-        own = {k.split(".", 1)[1]: v for k, v in overrides.items() if k.split(".", 1)[0] == n}
-        table = {k: v for k, v in {**kinds, **own}.items() if v is not None}
-        new = guard(fn, n, table, policy, Tensor, dtype_cls, method)
+        own = by_function.get(n)
+        table = {k: v for k, v in {**kinds, **own}.items() if v is not None} if own else checked_kinds
+        new = guard(fn, prefix + n, table, policy, Tensor, dtype_cls, method, (overloads or {}).get(n, ()))
         if new is not fn:
             if home is not None:
                 new.__module__, new.__qualname__ = home, n

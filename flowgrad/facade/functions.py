@@ -30,7 +30,7 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
         "max", "min", "all", "any", "index_add", "index_copy", "index_fill", "scatter_reduce", "cumprod", "cummax",
         "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
         "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv", "asin", "acos", "atan",
-        "sinh", "cosh", "asinh", "acosh", "atanh")
+        "sinh", "cosh", "asinh", "acosh", "atanh", "diagonal", "logaddexp", "logaddexp2", "logcumsumexp")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
            "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne", "arcsin": "asin",
@@ -38,7 +38,8 @@ ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract":
 # functions that take PyTorch's `out=` keyword
 WITH_OUT = ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid",
             "sqrt", "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "relu",
-            "remainder", "floor_divide", "cumsum", "multiply", "subtract", "divide")
+            "remainder", "floor_divide", "cumsum", "multiply", "subtract", "divide", "cumprod", "logaddexp",
+            "logaddexp2")
 
 
 def _with_out(fn):

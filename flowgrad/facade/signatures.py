@@ -13,7 +13,11 @@ Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
 - `*name`: PyTorch's size-like varargs (`x.view(2, 3)`, `x.view((2, 3))`, `x.view(size=(2, 3))`);
 - `out=None`: PyTorch's `out=`; written into when the op supports it, refused with a clear error
   otherwise;
-- `name=default!`: a parameter flowgrad has not built, whatever the op takes.
+- `name=default!`: a parameter flowgrad has not built, whatever the op takes;
+- `name~`: a parameter to which PyTorch's parser gives no None (its overloads differ by it: `max(input)`
+  and `max(input, dim)`, or its type is not optional): an explicit None is refused with PyTorch's
+  TypeError (worded by the facade's argument-type guard, `argtypes.py`); with `=None` it may still be
+  left out, its default then being `LEFT_OUT` and the op getting None.
 A parameter that reaches no op parameter is one flowgrad has not built: only its default is accepted
 and anything else raises `argument_unsupported` (never accepted and ignored). An op of the form
 `(self, *args, **kwargs)` (an in-place method handing its arguments on) takes the positional ones
@@ -27,17 +31,29 @@ import inspect
 from typing import Callable
 
 from ..messages.own import text
+from .argtypes import parser_words
 from ..tensor import Tensor as _CoreTensor
 
 _NO_DEFAULT = object()
 
 
-class _Param:
-    __slots__ = ("name", "target", "default", "kw_only", "var", "unbuilt")
+class _LeftOut:
+    """The default of a `name~=None` parameter: the argument left out, told apart from an explicit None."""
+    __slots__ = ()
 
-    def __init__(self, name, target, default, kw_only, var, unbuilt):
+    def __repr__(self) -> str:
+        return "<left out>"
+
+
+LEFT_OUT = _LeftOut()
+
+
+class _Param:
+    __slots__ = ("name", "target", "default", "kw_only", "var", "unbuilt", "no_none")
+
+    def __init__(self, name, target, default, kw_only, var, unbuilt, no_none=False):
         self.name, self.target, self.default, self.kw_only, self.var = name, target, default, kw_only, var
-        self.unbuilt = unbuilt
+        self.unbuilt, self.no_none = unbuilt, no_none
 
 
 def parse(spec: str) -> list[_Param]:
@@ -53,9 +69,10 @@ def parse(spec: str) -> list[_Param]:
         unbuilt = token.endswith("!")
         token = token.lstrip("*").rstrip("!")
         head, eq, default = token.partition("=")
-        name, _, target = head.strip().partition("@")
+        no_none = "~" in head
+        name, _, target = head.replace("~", "").strip().partition("@")
         value = eval(default, {"__builtins__": {}}) if eq else _NO_DEFAULT   # literals only
-        params.append(_Param(name, target or None, value, kw_only, var, unbuilt))
+        params.append(_Param(name, target or None, value, kw_only, var, unbuilt, no_none))
         kw_only = kw_only or var
     return params
 
@@ -173,14 +190,14 @@ def _overloaded(paired: dict) -> list[tuple[list[str], bool]]:
 def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = False) -> Callable:
     """`op` under the signature `spec` (see the module docstring); the op itself where they agree."""
     params = parse(spec)
-    if not any(p.var or p.unbuilt or p.name == "out" for p in params) and _matches(params, op):
+    if not any(p.var or p.unbuilt or p.no_none or p.name == "out" for p in params) and _matches(params, op):
         return op
     op_params = _op_params(op)
     paired = _pair(name, params, op_params)
     env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
-           "_missing": _missing,
+           "_missing": _missing, "_none_given": _none_given, "_LEFT_OUT": LEFT_OUT,
            "write_out": write_out, "_NAME": name}
-    head, checks, star = [], [], False
+    head, checks, nones, star = [], [], [], False
     for i, p in enumerate(params):
         if p.var:
             head += ["*_args", f"{p.name}=None"]
@@ -193,7 +210,12 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
             head.append(p.name)
         else:
             env[f"_d{i}"] = p.default
-            head.append(f"{p.name}=_d{i}")
+            head.append(f"{p.name}=_LEFT_OUT" if p.no_none and p.default is None else f"{p.name}=_d{i}")
+        if p.no_none:
+            # an explicit None refused; a `~=None` parameter left out reaches the op as None
+            refuse = f"        _none_given(_policy, _NAME, {p.name!r})"
+            nones.append(f"    if {p.name} is _LEFT_OUT:\n        {p.name} = None\n    elif {p.name} is None:\n{refuse}"
+                         if p.default is None else f"    if {p.name} is None:\n{refuse}")
         if p.name == "out" or p.name in paired:
             continue
         if p.default is _NO_DEFAULT:
@@ -219,7 +241,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         checks.append(f"    if out is not None:\n        return write_out(_NAME, out, lambda: {call}, ({inputs}))"
                       if writes_out else "    if out is not None:\n        _no_out(_policy, _NAME)")
     fname = name if name.isidentifier() else "_adapter"
-    src = f"def {fname}({', '.join(head)}):\n" + "".join(c + "\n" for c in checks) + body
+    src = f"def {fname}({', '.join(head)}):\n" + "".join(c + "\n" for c in nones + checks) + body
     exec(compile(src, f"<signature of {name}>", "exec"), env)
     fn = env[fname]
     fn.__name__ = fn.__qualname__ = name
@@ -241,6 +263,10 @@ def _missing(policy, name: str, argument: str) -> None:
     raise policy.errors.argument_missing(fn=name, argument=argument)
 
 
+def _none_given(policy, name: str, argument: str) -> None:
+    raise parser_words(policy.errors.argument_none(fn=name, argument=argument), argument)
+
+
 def _no_out(policy, name: str) -> None:
     raise policy.errors.out_unsupported(name=name)
 
@@ -259,16 +285,17 @@ def write_out(name: str, out, compute: Callable, inputs: tuple):
     return out
 
 
-def apply(namespace: dict, Tensor: type, functions: dict, methods: dict, writes_out: frozenset) -> None:
+def apply(namespace: dict, Tensor: type, functions: dict, methods: dict, writes_out: frozenset) -> dict:
     """Replace each function of `namespace` and each method of `Tensor` named in the tables by its
-    adapter (methods' first parameter is `self`)."""
-    policy, module = Tensor.policy, namespace["__name__"]
+    adapter (methods' first parameter is `self`); {function replaced: its adapter}."""
+    policy, module, replaced = Tensor.policy, namespace["__name__"], {}
     for name, spec in functions.items():
         op = namespace[name]
         op = getattr(op, "_out_target", op)
         fn = adapt(name, spec, op, policy, writes_out=name in writes_out)
         if fn is not op:
             fn.__module__ = module
+            replaced[namespace[name]] = fn
         namespace[name] = fn
     for name, spec in methods.items():
         op = getattr(Tensor, name)
@@ -276,3 +303,4 @@ def apply(namespace: dict, Tensor: type, functions: dict, methods: dict, writes_
         if fn is not op:
             fn.__module__, fn.__qualname__ = Tensor.__module__, f"{Tensor.__name__}.{name}"
         setattr(Tensor, name, fn)
+    return replaced

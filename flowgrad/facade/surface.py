@@ -19,7 +19,8 @@ import numpy as np
 from .. import backend
 from .. import ops
 from . import cuda_memory
-from .argcheck import typename
+from .argcheck import is_long, typename
+from .argtypes import parser_words
 from ..tensor import Tensor
 
 
@@ -435,9 +436,20 @@ def share_memory_(self):
     return self
 
 
-def pin_memory(self):
+def pin_memory(self, device=None):
     """A copy in page-locked host memory (CuPy's), as PyTorch's; without a CUDA device PyTorch's
-    error, as a CPU build of PyTorch raises."""
+    error, as a CPU build of PyTorch raises. The deprecated `device` (a device, its name, or an
+    accelerator's index) warns as PyTorch's does; a CPU device is no accelerator to pin for."""
+    if device is not None and not is_long(device):
+        if not isinstance(device, (str, backend.Device)):
+            raise parser_words(self.policy.errors.argument_type(fn="pin_memory", argument="device",
+                                                                expected="torch.device", type=typename(device)),
+                               "device")
+        device = backend.Device(device)
+        for method in ("pin_memory", "is_pinned"):    # PyTorch's pin_memory asks is_pinned(device) first
+            warnings.warn(self.policy.errors.pin_memory_device_deprecated(method=method), stacklevel=2)
+        if device.type == "cpu":
+            raise self.policy.errors.pin_memory_cpu_device()
     if not cuda_memory.available() or self.device.type != "cpu":
         raise self.policy.errors.accelerator_unavailable()
     import cupyx

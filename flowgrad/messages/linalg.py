@@ -47,6 +47,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                   "and nrows > ncols."),
     "linalg_uplo": (RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got {uplo}"),
     "linalg_not_implemented": (NotImplementedError, "\"{kernel}\" not implemented for '{dtype_scalar}'"),
+    "linalg_legacy_tolerance": (TypeError, "{fn}(): {argument} must be a Tensor or a float, given without atol "
+                                           "and rtol"),
+    "matrix_rank_removed": (RuntimeError, "This function was deprecated since version 1.9 and is now removed.\nPlease "
+                                          "use the `torch.linalg.matrix_rank` function instead. The parameter "
+                                          "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'."),
     "linalg_pinv_dtype": (RuntimeError, "linalg.pinv({dtype_scalar}{{[{shape}]}}): expected a tensor with 2 or more "
                                         "dimensions of float, double, cfloat or cdouble types"),
     "linalg_lstsq_dtype": (RuntimeError, "This function doesn't handle types other than float and double"),

@@ -42,6 +42,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dtypeinfo_readonly": (AttributeError, "attribute '{name}' of '{module}.{fn}' objects is not writable"),
     "dtypeinfo_pickle": (TypeError, "cannot pickle '{module}.{fn}' object"),
     "accelerator_unavailable": (RuntimeError, "Cannot access accelerator device when none is available."),
+    "pin_memory_device_deprecated": (DeprecationWarning, "The argument 'device' of Tensor.{method}() is deprecated. "
+                                                         "Please do not pass this argument. (Triggered internally at "
+                                                         "flowgrad/facade/surface.py.)"),
+    "pin_memory_cpu_device": (RuntimeError, "CPU device type not an accelerator."),
     "predicate_not_tensor": (TypeError, "{fn}(): argument 'input' (position 1) must be Tensor, not {type}"),
     # matmul precision and determinism (flowgrad/facade/settings.py)
     "matmul_precision_type": (RuntimeError, "set_float32_matmul_precision expects a str, but got {type}"),

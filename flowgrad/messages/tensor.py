@@ -70,6 +70,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "data_dtype_infer": (RuntimeError, "Could not infer dtype of {type}"),
     "argument_missing": (TypeError, "{fn}() missing 1 required positional arguments: \"{argument}\""),
     "argument_type": (TypeError, "{fn}(): argument '{argument}' must be {expected}, not {type}"),
+    "argument_none": (TypeError, "{fn}(): argument '{argument}' must not be None"),
+    "argument_combination": (TypeError, "{fn}() received an invalid combination of arguments - got {got}, but "
+                                        "expected one of:\n{options}"),
+    "argument_combination_one": (TypeError, "{fn}() received an invalid combination of arguments - got {got}, but "
+                                            "expected {option}"),
     "argument_element_at": (TypeError, "{fn}(): argument '{argument}' (position {position}) must be {expected}, but "
                                        "found element of type {type} at pos {pos}"),
     "argument_element": (TypeError, "{fn}(): argument '{argument}' must be {expected}, but found element of type "

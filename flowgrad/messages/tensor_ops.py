@@ -103,4 +103,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "cdist_columns": (RuntimeError, "X1 and X2 must have the same number of columns. X1: {x1} X2: {x2}"),
     "cdist_dtype": (RuntimeError, "cdist only supports floating-point dtypes, {name} got: {dtype_scalar}"),
     "cdist_p": (RuntimeError, "cdist only supports non-negative p values"),
+    # cumulative ops in place (ops/cumulative.py)
+    "inplace_dtype_mismatch": (RuntimeError, "Bad in-place call: input tensor dtype {self_ctype} and output tensor "
+                                             "dtype {out_ctype} should match"),
 }

@@ -21,7 +21,7 @@ from ..autograd import mode
 from ..autograd.graph import RemovableHandle, add_hook
 from ..tensor import zero_grads
 from ..tensor import Tensor
-from .module_hooks import GLOBAL, BackwardHook
+from .module_hooks import GLOBAL, BackwardHook, attach_non_full_hooks, split_backward_hooks
 from .parameter import Parameter
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
@@ -101,6 +101,7 @@ class Module:
         d["_forward_hooks"] = OrderedDict()
         d["_backward_pre_hooks"] = OrderedDict()
         d["_backward_hooks"] = OrderedDict()
+        d["_is_full_backward_hook"] = None     # which kind of backward hook `_backward_hooks` holds
         d["_state_dict_hooks"] = OrderedDict()
         d["_state_dict_pre_hooks"] = OrderedDict()
         d["_load_state_dict_pre_hooks"] = OrderedDict()
@@ -125,7 +126,7 @@ class Module:
         result = None
         try:
             backward_pre_hooks = [*GLOBAL.backward_pre.values(), *self._backward_pre_hooks.values()]
-            backward_hooks = [*GLOBAL.backward.values(), *self._backward_hooks.values()]
+            backward_hooks, non_full_hooks = split_backward_hooks(self)
             for fn, with_kwargs, _ in [*GLOBAL.forward_pre.values(), *self._forward_pre_hooks.values()]:
                 if with_kwargs:
                     res = fn(self, args, kwargs)
@@ -152,6 +153,8 @@ class Module:
                 if not isinstance(result, (Tensor, tuple)):
                     warnings.warn(policy.errors.nn_backward_hook_output_type(type=type(result)), stacklevel=2)
                 result = bw_hook.setup_output_hook(result)
+            if non_full_hooks:
+                attach_non_full_hooks(self, non_full_hooks, args, result)
             return result
         except Exception:
             for which, hooks in (("global ", GLOBAL.forward), ("", self._forward_hooks)):
@@ -181,7 +184,18 @@ class Module:
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """`hook(module, grad_input, grad_output) -> new grad_input | None`, once the gradients of
         the module's inputs are computed."""
+        if self._is_full_backward_hook is False:
+            raise self._tensor_cls.policy.errors.nn_backward_hook_kinds()
+        self._is_full_backward_hook = True
         return add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """The deprecated non-full hook: `hook(module, grad_input, grad_output)` on the node of the
+        call's first output tensor (grad_input: the gradients of that node's inputs)."""
+        if self._is_full_backward_hook is True:
+            raise self._tensor_cls.policy.errors.nn_backward_hook_kinds()
+        self._is_full_backward_hook = False
+        return add_hook(self._backward_hooks, hook)
 
     # ------------------------------------------------------------------- registration
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
@@ -686,6 +700,7 @@ class Module:
         self.__dict__.update(state)
         for name in ("_backward_pre_hooks", "_backward_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks"):
             self.__dict__.setdefault(name, OrderedDict())
+        self.__dict__.setdefault("_is_full_backward_hook", None)
 
     # ------------------------------------------------------------------ construction
     @staticmethod

@@ -3,16 +3,23 @@ backward hooks, and `BackwardHook`, which runs a module's full backward hooks (P
 torch.utils.hooks.BackwardHook). The inputs and the outputs of a hooked call pass through an
 identity custom function; a hook on the outputs' node sees the gradients of the outputs (backward
 pre-hooks may replace them), and a hook on the inputs' node then sees the gradients of the inputs
-and hands the full backward hooks both (their result replaces the inputs' gradients)."""
+and hands the full backward hooks both (their result replaces the inputs' gradients).
+
+The deprecated non-full backward hooks (`register_backward_hook`) are post-hooks on the node of the
+call's first output tensor: they see that one node's gradients (its inputs' and outputs'), with
+PyTorch's FutureWarnings where that node is not the whole module."""
 from __future__ import annotations
 
+import functools
 import warnings
+import weakref
 from collections import OrderedDict
 
 from .. import backend
 from ..autograd import mode
 from ..autograd.function import Function
 from ..autograd.graph import RemovableHandle, add_hook
+from ..autograd.policy import TORCH
 from ..tensor import Tensor
 
 
@@ -25,6 +32,7 @@ class GlobalHooks:
         self.forward: OrderedDict = OrderedDict()
         self.backward: OrderedDict = OrderedDict()
         self.backward_pre: OrderedDict = OrderedDict()
+        self.backward_is_full: bool | None = None     # which kind of backward hook `backward` holds
 
     def active(self) -> bool:
         return bool(self.forward_pre or self.forward or self.backward or self.backward_pre)
@@ -50,7 +58,79 @@ def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
 
 def register_module_full_backward_hook(hook) -> RemovableHandle:
     """`hook(module, grad_input, grad_output)` for every module, before its own backward hooks."""
+    if GLOBAL.backward_is_full is False:
+        raise TORCH.errors.nn_backward_hook_kinds_global()
+    GLOBAL.backward_is_full = True
     return add_hook(GLOBAL.backward, hook)
+
+
+def register_module_backward_hook(hook) -> RemovableHandle:
+    """The deprecated non-full `hook(module, grad_input, grad_output)` for every module."""
+    if GLOBAL.backward_is_full is True:
+        raise TORCH.errors.nn_backward_hook_kinds_global()
+    GLOBAL.backward_is_full = False
+    return add_hook(GLOBAL.backward, hook)
+
+
+def split_backward_hooks(module) -> tuple[list, list]:
+    """The (full, non-full) backward hooks of a call of `module`: the global ones, then its own."""
+    full, non_full = [], []
+    for is_full, hooks in ((GLOBAL.backward_is_full, GLOBAL.backward), (module._is_full_backward_hook,
+                                                                         module._backward_hooks)):
+        if is_full is not None:
+            (full if is_full else non_full).extend(hooks.values())
+    return full, non_full
+
+
+class _ModuleNodeHook:
+    """A node post-hook calling `hook(module, grad_input, grad_output)` while the module lives."""
+
+    def __init__(self, hook, module) -> None:
+        functools.update_wrapper(self, hook)
+        self.hook, self.module, self.policy = hook, weakref.ref(module), module._tensor_cls.policy
+
+    def __call__(self, grad_inputs, grad_outputs):
+        module = self.module()
+        if module is None:
+            raise self.policy.errors.nn_backward_hook_dead_module()
+        return self.hook(module, grad_inputs, grad_outputs)
+
+
+def attach_non_full_hooks(module, hooks: list, args: tuple, result) -> None:
+    """Register `hooks` on the node of the first tensor of `result` (PyTorch's non-full backward
+    hooks), warning as PyTorch does where that node's gradients are not the module's."""
+    var = result
+    while not isinstance(var, Tensor):
+        var = next(v for v in var.values() if isinstance(v, Tensor)) if isinstance(var, dict) else var[0]
+    node = var._grad_fn
+    if node is None:
+        return
+    for hook in hooks:
+        node.register_hook(_ModuleNodeHook(hook, module))
+    warning = _non_full_hook_warning(module._tensor_cls.policy, args, result, node)
+    if warning is not None:
+        warnings.warn(warning, stacklevel=3)
+
+
+def _non_full_hook_warning(policy, inputs, result, node):
+    """PyTorch's FutureWarning for a non-full backward hook that will miss gradients, or None."""
+    if isinstance(result, Tensor):
+        result = (result,)
+    elif not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+        return policy.errors.nn_non_full_hook_output_type()
+    if isinstance(inputs, Tensor):
+        inputs = (inputs,)
+    elif not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+        return policy.errors.nn_non_full_hook_input_type()
+    out_nodes = {r._grad_fn for r in result if r._grad_fn is not None}
+    if not out_nodes or (len(out_nodes) == 1 and node not in out_nodes):
+        return policy.errors.nn_non_full_hook_nested()
+    if len(out_nodes) > 1:
+        return policy.errors.nn_non_full_hook_many_nodes()
+    in_nodes = {i._grad_fn for i in inputs if i._grad_fn is not None}
+    if in_nodes != {e[0] if e is not None else None for e in node.next_edges}:
+        return policy.errors.nn_non_full_hook_inner_nodes()
+    return None
 
 
 class BackwardHookFunction(Function):

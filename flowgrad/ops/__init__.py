@@ -15,7 +15,7 @@ from ._declare import OpNode, derivative, edge, identity, recording, save, save_
 from ..tensor import Tensor
 
 from . import elementwise, shape, complex_numbers, indexing, reduction, linalg, nn, special
-from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell
+from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell, random_grads
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .complex_numbers import *  # noqa: F401,F403
@@ -32,6 +32,7 @@ from .einsum_notation import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 from .rnn_cell import *  # noqa: F401,F403
+from .random_grads import *  # noqa: F401,F403
 
 for _mod in (elementwise, reduction, shape, complex_numbers, indexing, linalg, nn, index_ops, cumulative, search, sets,
              tiling, special):
@@ -42,10 +43,10 @@ del _mod, _name, _fn
 
 # ------------------------------------------------------------------- in-place methods
 
-def _inplace_method(fn):
+def _inplace_method(fn, name: str):
     def method(self, *args, **kwargs):
         return inplace(self, fn, *args, **kwargs)
-    method.__name__ = fn.__name__ + "_"
+    method.__name__ = name
     return method
 
 
@@ -59,15 +60,16 @@ _INPLACE = {"add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul
             "fill": fill, "copy": copy_from, "scatter": scatter, "scatter_add": scatter_add, "tril": tril,
             "triu": triu, "remainder": remainder, "clamp_min": lambda x, m: clamp(x, min=m),
             "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put, "index_add": index_add,
-            "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce, "cumprod": cumprod,
+            "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce,
+            "cumprod": cumprod_inplace, "cumsum": cumsum_inplace,
             # comparisons in place: 1 / 0 (True / False) in self's dtype
             "eq": eq, "ne": ne, "not_equal": ne, "lt": lt, "less": lt, "le": le, "less_equal": le, "gt": gt,
             "greater": gt, "ge": ge, "greater_equal": ge}
 for _name, _fn in _INPLACE.items():
-    setattr(Tensor, _name + "_", _inplace_method(_fn))
+    setattr(Tensor, _name + "_", _inplace_method(_fn, _name + "_"))
 for _name, _fn in (("__iadd__", add), ("__isub__", sub), ("__imul__", mul), ("__itruediv__", div),
                    ("__ipow__", pow)):
-    setattr(Tensor, _name, _inplace_method(_fn))
+    setattr(Tensor, _name, _inplace_method(_fn, _fn.__name__ + "_"))
 Tensor.zero_ = lambda self: inplace(self, indexing.fill_zero)
 Tensor.copy_ = lambda self, src, non_blocking=False: inplace(self, copy_from, src)
 del _name, _fn

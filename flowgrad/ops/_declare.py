@@ -183,8 +183,8 @@ def _build(spec: dict, module: str) -> type[OpNode]:
            "_one_output_meta": one_output_meta, "_complex_refused": _complex_refused}
     env.update({f"_f{i}": f for i, f in enumerate(formulas.values())})
     method = "apply" if multi else "backward"
-    ns[method] = _compile(_backward_source(method, inputs, list(formulas.values()), wants, saved, keep,
-                                           spec["variadic"]), env, method)
+    ns[method] = _compiled_when_called(_backward_source(method, inputs, list(formulas.values()), wants, saved, keep,
+                                                        spec["variadic"]), env, method)
     for i, name in enumerate(shown):
         ns[f"_saved_{name}"] = property(lambda node, i=i: _saved_value(node, i, False))
         ns[f"_raw_saved_{name}"] = property(lambda node, i=i: _saved_value(node, i, True))
@@ -245,13 +245,32 @@ _OUTPUT_NRS = """\
 """
 
 
+_CODE: dict[str, object] = {}    # generated source -> its code object (many ops generate the same source)
+
+
 def _compile(source: str, env: dict, name: str):
     """The function `name` defined by `source`, with its source kept as `__source__`."""
-    code = {}
-    exec(compile(source, f"<flowgrad.ops generated {name}>", "exec"), env, code)
-    fn = code[name]
+    code = _CODE.get(source)
+    if code is None:
+        code = _CODE[source] = compile(source, f"<flowgrad.ops generated {name}>", "exec")
+    out = {}
+    exec(code, env, out)
+    fn = out[name]
     fn.__source__ = source
     return fn
+
+
+def _compiled_when_called(source: str, env: dict, name: str):
+    """A stand-in for the node method `name` that compiles `source` on its first call and puts the
+    compiled method on the class (`env["_cls"]`) in its place: a program runs the backward of few of
+    the table's ops, so importing flowgrad compiles none of them."""
+    def first_call(node, *args):
+        method = _compile(source, env, name)
+        setattr(env["_cls"], name, method)
+        return method(node, *args)
+    first_call.__name__ = first_call.__qualname__ = name
+    first_call.__source__ = source
+    return first_call
 
 
 def _record_source(inputs, saved, users, extras, keep, operands, multi, variadic, complex_ok) -> str:

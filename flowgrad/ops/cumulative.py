@@ -1,5 +1,5 @@
-"""Running products and extrema along a dim: cumprod, cummax, cummin (cumsum lives with the sums
-in reduction.py)."""
+"""Running products, log-sum-exps and extrema along a dim: cumprod, logcumsumexp, cummax, cummin,
+and the in-place cumsum_ / cumprod_ (cumsum lives with the sums in reduction.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,7 +12,7 @@ from . import indexing as I
 from . import reduction as R
 from . import shape as S
 
-__all__ = ["cumprod", "cummax", "cummin"]
+__all__ = ["cumprod", "cummax", "cummin", "logcumsumexp", "cumsum_inplace", "cumprod_inplace"]
 
 
 # ------------------------------------------------------------------------------- cumprod
@@ -56,6 +56,67 @@ def cumprod(x, dim, dtype=None):
     return out
 
 
+# --------------------------------------------------------------------------- logcumsumexp
+
+def _reversed_logcumsumexp(x, dim):
+    return S.flip(logcumsumexp(S.flip(x, (dim,)), dim), (dim,))
+
+
+def _logcumsumexp_grad(grad, self, result, dim):
+    """sum over k >= i of grad_k exp(x_i - result_k), summed in log space for the positive and the
+    negative parts of grad separately (so it stays finite where exp(-result) would overflow)."""
+    if grad._data.ndim == 0 or grad._data.size == 0:
+        return grad
+    lowest = float(np.finfo(grad._data.dtype).min)
+    log_abs = E.log(E.abs(grad))
+    positive = E.where(grad > 0, log_abs, lowest)
+    negative = E.where(grad < 0, log_abs, lowest)
+    return (E.exp(_reversed_logcumsumexp(positive - result, dim) + self)
+            - E.exp(_reversed_logcumsumexp(negative - result, dim) + self))
+
+
+LogcumsumexpBackward0 = derivative("LogcumsumexpBackward0", keep="dim", self=_logcumsumexp_grad)
+
+
+def logcumsumexp(x, dim):
+    """log(cumsum(exp(x))) along `dim`, without overflow (floating dtypes only)."""
+    d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.complex_unsupported(op="logcumsumexp")
+    if d.dtype.kind not in "fV":
+        raise x.policy.errors.not_implemented_for(op="logcumsumexp_out_cpu", dtype_scalar=d.dtype)
+    dim = normalize_dim(dim, d.ndim)
+    xp = backend.namespace(d)
+    with backend.quiet(xp):   # (bfloat16 accumulated in float32)
+        r = xp.logaddexp.accumulate(backend.opmath(d), axis=dim) if d.ndim else d.copy()
+    out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
+    if _grad_enabled() and x._requires_grad:
+        LogcumsumexpBackward0.record((x,), out, dim)
+    return out
+
+
+# ------------------------------------------------------------------------- in place (cumsum_, cumprod_)
+
+def _in_place_checked(x, fn, kernel: str, dim, dtype):
+    """fn(x, dim, dtype) for x.<fn>_(dim, dtype): the result must keep x's dtype, and bools are refused."""
+    d = x._data
+    if dtype is not None and backend.to_np_dtype(dtype) != d.dtype:
+        raise x.policy.errors.inplace_dtype_mismatch(self_ctype=d.dtype, out_ctype=backend.to_np_dtype(dtype))
+    if d.dtype.kind == "b":
+        raise x.policy.errors.not_implemented_for(op=kernel, dtype_scalar=d.dtype)
+    return fn(x, dim, dtype)
+
+
+def cumsum_inplace(x, dim, dtype=None):
+    """The running sum x.cumsum_(dim, dtype) writes (in x's dtype)."""
+    return _in_place_checked(x, R.cumsum, "cumsum_out_cpu", dim, dtype)
+
+
+def cumprod_inplace(x, dim, dtype=None):
+    """The running product x.cumprod_(dim, dtype) writes (in x's dtype)."""
+    return _in_place_checked(x, cumprod, "cumprod_out_cpu", dim, dtype)
+
+
 # ----------------------------------------------------------------------------- cummax / cummin
 
 def _cum_extremum_grad(grad, in_shape, dim, indices):
@@ -74,13 +135,13 @@ def _cum_extremum(x, dim, ufunc, node):
     if d.ndim == 0:
         values, idx = d.copy(), xp.zeros((), dtype=np.int64)
     else:
-        values = getattr(xp, ufunc).accumulate(d, axis=dim)
+        values = backend.running(xp, ufunc, d, dim)
         # the last position at or before each one that holds its running extremum (a NaN, once met)
         hit = d == values
         if d.dtype.kind in "fV":
             hit |= xp.isnan(d) & xp.isnan(values)
         steps = xp.arange(d.shape[dim], dtype=np.int64).reshape((-1,) + (1,) * (d.ndim - dim - 1))
-        idx = xp.maximum.accumulate(xp.where(hit, steps, -1), axis=dim)
+        idx = backend.running(xp, "maximum", xp.where(hit, steps, -1), dim)
     indices = x._new(idx)
     out = x._out_cls._make(values)
     if _grad_enabled() and x._requires_grad:
@@ -98,4 +159,4 @@ def cummin(x, dim):
     return _cum_extremum(x, dim, "minimum", CumminBackward0)
 
 
-METHODS = {"cumprod": cumprod, "cummax": cummax, "cummin": cummin}
+METHODS = {"cumprod": cumprod, "cummax": cummax, "cummin": cummin, "logcumsumexp": logcumsumexp}

@@ -1,13 +1,14 @@
 """einsum as PyTorch parses it (letters, one `...` per operand, an explicit or implicit output,
-repeated labels as diagonals, size-1 dims broadcasting), composed from differentiable primitives:
-each operand's diagonals are gathered, its dims aligned to one label order, the operands multiplied
-by broadcasting and the labels absent from the output summed."""
+repeated labels as diagonals, size-1 dims broadcasting) and computes it, so that it records
+PyTorch's nodes: each operand's diagonals taken as views, its dims unsqueezed and permuted to one
+order (the output's labels, then the contracted ones), then the operands contracted pairwise from
+the left, each pair as one batched matrix product (permute, reshape, bmm, view, permute), a label
+summed as soon as no later operand has it."""
 from __future__ import annotations
 
-import numpy as np
-
-from .. import backend
 from ..autograd.policy import policy_of
+from . import linalg as L
+from . import reduction as R
 from . import shape as S
 
 __all__ = ["einsum"]
@@ -47,22 +48,6 @@ def _split(policy, equation: str):
             start = i + 1
     output = None if arrow < 0 else _parse(policy, equation, arrow + 2, len(equation), None)
     return inputs, output
-
-
-def _diagonal(t, labels: list):
-    """`t` with each label repeated in `labels` reduced to its diagonal (one dim, in the place of
-    the label's first occurrence), and the labels left."""
-    while True:
-        repeated = next((c for i, c in enumerate(labels) if c in labels[:i]), None)
-        if repeated is None:
-            return t, labels
-        where = [i for i, c in enumerate(labels) if c == repeated]
-        rest = [i for i in range(len(labels)) if i not in where]
-        ar = t._new(backend.namespace(t._data).arange(t._data.shape[where[0]], dtype=np.int64))
-        diagonal = S.getitem(S.permute(t, where + rest), (ar,) * len(where))   # dims: the diagonal, then rest
-        place = sum(1 for i in rest if i < where[0])
-        t = S.movedim(diagonal, 0, place)
-        labels = [labels[i] for i in rest[:place]] + [repeated] + [labels[i] for i in rest[place:]]
 
 
 def _sublist_letter(policy, n) -> str:
@@ -137,9 +122,8 @@ def einsum(equation, *operands):
     for t in operands[1:]:
         if t._data.dtype != dtype:
             raise policy.errors.expected_scalar_type(a_scalar=dtype, b_scalar=t._data.dtype)
-    # sizes, broadcasting size-1 dims; each operand's diagonals taken
+    # sizes, broadcasting size-1 dims
     sizes: dict = {}
-    prepared = []
     for k, (labels, t) in enumerate(zip(expanded, operands)):
         for i, c in enumerate(labels):
             n = t._data.shape[i]
@@ -153,28 +137,96 @@ def einsum(equation, *operands):
                 own = [j for j, d in enumerate(labels) if type(d) is tuple].index(i)
                 raise policy.errors.einsum_ellipsis_size(dim=own, operand=k, size=n, seen=seen)
             sizes[c] = max(seen, n) if n != 1 else seen
-        prepared.append(_diagonal(t, labels))
-    order = []
-    for labels in [p[1] for p in prepared] + [out_labels]:
-        for c in labels:
-            if c not in order:
-                order.append(c)
+    # one dim order for every operand: the output's labels, the ellipsis where the output lacks it,
+    # then the contracted letters (A-Z before a-z)
+    order = list(out_labels)
+    if output is not None and ELLIPSIS not in output:
+        order += ellipsis_out
+    order += sorted(c for c in counts if c not in out_labels)
+    # how many operands have each label at a size other than 1 (a label is summed once only one has)
+    counts_not_1 = dict.fromkeys(order, 0)
     aligned = []
-    for t, labels in prepared:
-        perm = [labels.index(c) for c in order if c in labels]
-        p = S.permute(t, perm) if perm != list(range(len(perm))) else t
-        aligned.append(S.reshape(p, tuple(t._data.shape[labels.index(c)] if c in labels else 1 for c in order)))
-    prod = aligned[0]
-    for t in aligned[1:]:
-        prod = prod * t
-    reduce = tuple(i for i, c in enumerate(order) if c not in out_labels)
-    res = prod.sum(reduce) if reduce else prod
-    kept = [c for c in order if c in out_labels]
-    perm = [kept.index(c) for c in out_labels]
-    if perm != list(range(len(perm))):
-        res = S.permute(res, perm)
-    target = tuple(sizes.get(c, 1) for c in out_labels)
-    if res._data.shape != target:
-        res = S.expand(res, target)
-    return res
+    for labels, t in zip(expanded, operands):
+        aligned.append(_align(t, labels, order, counts_not_1))
+    return _contract(aligned, order, len(out_labels), counts_not_1)
 
+
+def _align(t, labels: list, order: list, counts_not_1: dict):
+    """Operand `t` (dims named by `labels`) with its repeated labels reduced to diagonals, its
+    missing labels unsqueezed and its dims permuted to `order`."""
+    at: dict = {}
+    for c in labels:
+        j = len(at)
+        if c in at:
+            t = S.movedim(S.diagonal(t, 0, at[c], j), -1, at[c])
+            continue
+        if t._data.shape[j] != 1:
+            counts_not_1[c] += 1
+        at[c] = j
+    for c in order:
+        if c not in at:
+            at[c] = len(at)
+            t = S.unsqueeze(t, at[c])
+    return S.permute(t, [at[c] for c in order])
+
+
+def _contract(ops: list, order: list, out_ndim: int, counts_not_1: dict):
+    """The aligned operands contracted from the left; then the contracted dims (all of size 1 by
+    then, or, for a single operand, summed) dropped."""
+    single = len(ops) == 1
+    while len(ops) > 1:
+        a, b = ops.pop(0), ops.pop(0)
+        sum_dims, a_sums, b_sums = [], [], []
+        for dim in range(out_ndim, len(order)):
+            c, na, nb = order[dim], a._data.shape[dim], b._data.shape[dim]
+            if na != 1 and nb != 1:
+                counts_not_1[c] -= 1
+                if counts_not_1[c] == 1:
+                    sum_dims.append(dim)
+                    counts_not_1[c] = 0
+            elif counts_not_1[c] == 1 and (na != 1 or nb != 1):
+                (a_sums if na != 1 else b_sums).append(dim)
+                counts_not_1[c] = 0
+        if a_sums:
+            a = R.sum(a, a_sums, keepdim=True)
+        if b_sums:
+            b = R.sum(b, b_sums, keepdim=True)
+        ops.insert(0, _sum_product(a, b, sum_dims))
+    res = ops[0]
+    if len(order) == out_ndim:
+        return res
+    if single:
+        return R.sum(res, list(range(out_ndim, len(order))))
+    return S.view(res, res._data.shape[:out_ndim])
+
+
+def _sum_product(left, right, sum_dims: list):
+    """(left * right) summed over `sum_dims` (kept, of size 1) as one batched matrix product: the
+    dims in both, only in left and only in right become bmm's batch, rows and columns."""
+    if not sum_dims:
+        return left * right
+    ls, rs = left._data.shape, right._data.shape
+    both, lo, ro = [], [], []
+    for i in range(len(ls)):
+        if i in sum_dims:
+            continue
+        if ls[i] != 1 and rs[i] != 1:
+            both.append(i)
+        elif ls[i] != 1:
+            lo.append(i)
+        else:
+            ro.append(i)
+    n_both, n_lo, n_ro, n_sum = (_numel(ls, both), _numel(ls, lo), _numel(rs, ro), _numel(ls, sum_dims))
+    lperm, rperm = both + lo + sum_dims + ro, both + sum_dims + ro + lo
+    a = S.strided_reshape(S.permute(left, lperm), (n_both, n_lo, n_sum))
+    b = S.strided_reshape(S.permute(right, rperm), (n_both, n_sum, n_ro))
+    out_shape = tuple(ls[d] for d in both + lo) + (1,) * len(sum_dims) + tuple(rs[d] for d in ro)
+    res = S.view(L.bmm(a, b), out_shape)
+    return S.permute(res, [lperm.index(d) for d in range(len(ls))])
+
+
+def _numel(shape: tuple, dims: list) -> int:
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return n

@@ -224,7 +224,8 @@ def _int_power(xp, x, y):
     if not neg.any():
         return x ** y
     r = x ** xp.where(neg, 0, y)
-    return xp.where(neg, xp.where(x == 1, 1, xp.where(x == -1, 1 - 2 * (y & 1), 0)), r).astype(r.dtype)
+    one, minus_one = xp.asarray(x == 1), xp.asarray(x == -1)     # (x may be a Python number)
+    return xp.where(neg, xp.where(one, 1, xp.where(minus_one, 1 - 2 * (y & 1), 0)), r).astype(r.dtype)
 
 
 def pow(a, b):

@@ -247,7 +247,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     v = s[tuple(slice(0, k) for k in idx.shape)]
     if not include_self:
         r[pos] = _identity_of(kind, d.dtype)
-    getattr(xp, _UFUNCS[kind]).at(r, pos, v)
+    backend.ufunc_at(xp, _UFUNCS[kind], r, pos, v)
     if kind == "mean":
         n = xp.full(d.shape, 1 if include_self else 0, dtype=np.int64)
         xp.add.at(n, pos, 1)

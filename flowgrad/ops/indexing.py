@@ -71,7 +71,7 @@ def zero_at(g, key):
 def along(index, dim):
     """Full index tuple addressing `index`'s positions along `dim`."""
     xp = backend.namespace(index)
-    grids = list(xp.indices(index.shape, sparse=True))
+    grids = backend.open_grid(xp, index.shape)
     grids[dim] = index
     return tuple(grids)
 
@@ -200,7 +200,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
         if ts is not None and "scatter_reduce" not in _WARNED:
             _WARNED.add("scatter_reduce")
             warnings.warn(policy.errors.scatter_reduce_deprecated(), stacklevel=3)
-        getattr(backend.namespace(r), _SCATTER_REDUCE[reduce]).at(r, pos, v)
+        backend.ufunc_at(backend.namespace(r), _SCATTER_REDUCE[reduce], r, pos, v)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
         if reduce is None:
@@ -496,7 +496,8 @@ def _ufunc_inplace(self, fn, other) -> bool:
     is a scalar; False when the general path must run instead."""
     d = self._data
     _, a, b, _, _ = binary_arrays(self, other, fn is E.div)
-    if a is not d or d.dtype.kind not in "fV" or not d.flags.writeable or (hasattr(b, "shape") and b.shape != d.shape):
+    if a is not d or d.dtype.kind not in "fV" or not backend.writeable(d) or \
+            (hasattr(b, "shape") and b.shape != d.shape):
         return False
     getattr(backend.namespace(d), _UFUNC_NAMES[fn])(d, b, out=d)
     self._bump()
@@ -507,7 +508,7 @@ def _fill_inplace(self, fn, args) -> bool:
     """`fill_` / `zero_` written where the tensor's array stands when nothing is recorded: no second
     buffer of the tensor's size; False when the general path must run (a read-only array)."""
     d = self._data
-    if not d.flags.writeable:
+    if not backend.writeable(d):
         return False
     if fn is fill_zero:
         d[...] = 0
@@ -536,7 +537,7 @@ def _write(self, res) -> None:
                 (r.dtype.kind == "c" and d.dtype.kind != "c"):
             raise self.policy.errors.result_type_cast(result_scalar=r.dtype, want_scalar=d.dtype)
         r = r.astype(d.dtype)
-    if not d.flags.writeable:
+    if not backend.writeable(d):
         raise self.policy.errors.inplace_overlap()
     d[...] = r
     self._bump()

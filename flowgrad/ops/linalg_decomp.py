@@ -932,19 +932,8 @@ def cond(A, p=None):
 # ------------------------------------------------------------------ more compositions
 
 def diagonal(A, offset=0, dim1=-2, dim2=-1):
-    """The diagonals of A over dims (dim1, dim2), moved to the last dim (a gather: a copy, not a view)."""
-    d = A._data
-    k1, k2 = normalize_dim(dim1, d.ndim, A.policy), normalize_dim(dim2, d.ndim, A.policy)
-    if k1 == k2:
-        raise A.policy.errors.diagonal_same_dims(a=dim1, b=dim2)
-    perm = [k for k in range(d.ndim) if k not in (k1, k2)] + [k1, k2]
-    moved = S.permute(A, perm) if perm != list(range(d.ndim)) else A
-    rows, cols = d.shape[k1], d.shape[k2]
-    count = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
-    xp = backend.namespace(d)
-    idx = xp.arange(count)
-    r, c = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
-    return getitem(moved, (Ellipsis, A._new(r), A._new(c)))
+    """linalg.diagonal: the diagonal view over the last two dims by default."""
+    return S.diagonal(A, offset, dim1, dim2)
 
 
 def vander(x, N=None):

@@ -19,7 +19,7 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name"]
+           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape"]
 
 
 def parse_shape(shape, policy=TORCH) -> tuple:
@@ -70,6 +70,8 @@ ViewBackward0 = derivative("ViewBackward0", paddle="ReshapeGradNode", oneflow="r
                            self=lambda grad, in_shape: reshape(grad, in_shape))
 # a reshape that had to copy (non-contiguous input) is an UnsafeView in PyTorch
 UnsafeViewBackward0 = variant(ViewBackward0, "UnsafeViewBackward0", paddle="ReshapeGradNode", oneflow="reshapeBackward")
+# a reshape of a non-contiguous tensor that still is a view (PyTorch's _reshape_alias)
+ReshapeAliasBackward0 = variant(ViewBackward0, "ReshapeAliasBackward0", paddle="ReshapeGradNode", oneflow="reshapeBackward")
 
 
 def _check_shape(x, shape):
@@ -100,6 +102,28 @@ def reshape(x, *shape):
     out = _view_out(x, r, lambda b: reshape(b, shape))
     if _grad_enabled() and x._requires_grad:
         (ViewBackward0 if out._view is not None or not r.size else UnsafeViewBackward0).record((x,), out, d.shape)
+    return out
+
+
+def strided_reshape(x, shape: tuple):
+    """reshape recorded as PyTorch records it by x's strides: a view of a contiguous tensor
+    (ViewBackward0), another view (ReshapeAliasBackward0), or a contiguous copy then a view of it
+    (CloneBackward0, UnsafeViewBackward0)."""
+    d = x._data
+    if d.flags.c_contiguous:
+        return view(x, shape)
+    r = d.view()
+    try:
+        r.shape = shape
+    except AttributeError:
+        x = clone(x)
+        out = x._out_cls._make(x._data.reshape(shape))
+        node_cls = UnsafeViewBackward0
+    else:
+        out = _view_out(x, r, lambda b: strided_reshape(b, shape))
+        node_cls = ReshapeAliasBackward0
+    if _grad_enabled() and x._requires_grad:
+        node_cls.record((x,), out, d.shape)
     return out
 
 
@@ -510,6 +534,60 @@ def select(x, dim, index):
     return getitem(x, (slice(None),) * dim + (index,))
 
 
+# ------------------------------------------------------------------------------ diagonal
+
+def _diagonal_array(d, offset: int, dim1: int, dim2: int):
+    """The diagonal of array `d` over (dim1, dim2) as a strided view, moved to the last dim."""
+    rows, cols = d.shape[dim1], d.shape[dim2]
+    count = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    if count:
+        start = [0] * d.ndim
+        start[dim2 if offset >= 0 else dim1] = abs(offset)
+        d = d[tuple(slice(s, None) for s in start)]
+    rest = [k for k in range(d.ndim) if k not in (dim1, dim2)]
+    shape = tuple(d.shape[k] for k in rest) + (count,)
+    strides = tuple(d.strides[k] for k in rest) + (d.strides[dim1] + d.strides[dim2],)
+    return backend.namespace(d).lib.stride_tricks.as_strided(d, shape, strides)
+
+
+def _diagonal_dims(x, offset, dim1, dim2) -> tuple:
+    nd = x._data.ndim
+    k1, k2 = normalize_dim(dim1, nd, x.policy), normalize_dim(dim2, nd, x.policy)
+    if k1 == k2:
+        raise x.policy.errors.diagonal_same_dims(a=dim1, b=dim2)
+    return int(offset), k1, k2
+
+
+DiagonalBackwardBackward0 = derivative(
+    "DiagonalBackwardBackward0", keep="offset dim1 dim2",
+    grad_output=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+
+
+def diagonal_backward(grad, in_shape: tuple, offset: int, dim1: int, dim2: int):
+    """Zeros of `in_shape` holding `grad` on the diagonal (offset, dim1, dim2): diagonal's adjoint."""
+    d = grad._data
+    z = backend.namespace(d).zeros(in_shape, dtype=d.dtype)
+    _diagonal_array(z, offset, dim1, dim2)[...] = d
+    out = grad._out_cls._make(z)
+    if _grad_enabled() and grad._requires_grad:
+        DiagonalBackwardBackward0.record((grad,), out, offset, dim1, dim2)
+    return out
+
+
+DiagonalBackward0 = derivative(
+    "DiagonalBackward0", complex=True, keep="self_sym_sizes offset dim1 dim2",
+    self=lambda grad, self_sym_sizes, offset, dim1, dim2: diagonal_backward(grad, self_sym_sizes, offset, dim1, dim2))
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    """PyTorch's diagonal: a view of the diagonal over (dim1, dim2), along a new last dim."""
+    offset, k1, k2 = _diagonal_dims(x, offset, dim1, dim2)
+    out = _view_out(x, _diagonal_array(x._data, offset, k1, k2), lambda b: diagonal(b, offset, k1, k2))
+    if _grad_enabled() and x._requires_grad:
+        DiagonalBackward0.record((x,), out, x._data.shape, offset, k1, k2)
+    return out
+
+
 # --------------------------------------------------------------------------- flip / repeat
 
 FlipBackward0 = derivative("FlipBackward0", keep="dims", self=lambda grad, dims: flip(grad, dims))
@@ -760,7 +838,7 @@ METHODS = {
     "transpose": transpose, "swapaxes": transpose, "t": t, "expand": expand, "expand_as": expand_as,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "split": split, "chunk": chunk, "unbind": unbind, "flip": flip,
     "repeat": repeat, "tile": tile, "tril": tril, "triu": triu, "clone": clone, "contiguous": contiguous,
-    "movedim": movedim, "narrow": narrow, "select": select, "broadcast_to": broadcast_to, "__getitem__": getitem,
+    "movedim": movedim, "narrow": narrow, "diagonal": diagonal, "select": select, "broadcast_to": broadcast_to, "__getitem__": getitem,
     "view_as": lambda self, other: view(self, other._data.shape),
     "reshape_as": lambda self, other: reshape(self, other._data.shape),
     "T": property(lambda self: permute(self, tuple(range(self._data.ndim - 1, -1, -1)))),

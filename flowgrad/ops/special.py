@@ -1,4 +1,5 @@
-"""Special functions of the op table: lgamma, digamma, polygamma, xlogy and erfinv.
+"""Special functions of the op table: lgamma, digamma, polygamma, xlogy, erfinv, and logaddexp /
+logaddexp2 (log of a sum of two exponentials, computed without overflow).
 
 The arrays are computed in float64 on the tensor's own namespace (no SciPy needed) and cast back to
 the input's float dtype: each by its recurrence in unit steps up to
@@ -17,9 +18,9 @@ from .. import backend
 from ..tensor import Tensor
 from ._args import binary_arrays, reraise_broadcast
 from ._declare import _grad_enabled, derivative
-from .elementwise import _erf_array, _unary, exp, log, where
+from .elementwise import _erf_array, _unary, exp, log, pow, where
 
-__all__ = ["lgamma", "digamma", "polygamma", "xlogy", "erfinv"]
+__all__ = ["lgamma", "digamma", "polygamma", "xlogy", "erfinv", "logaddexp", "logaddexp2"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 # B2, B4, ..., B20
@@ -166,6 +167,44 @@ def xlogy(x, y) -> Tensor:
     return out
 
 
+LogaddexpBackward0 = derivative("LogaddexpBackward0",
+                                self=lambda grad, self, other: grad / (1 + exp(other - self)),
+                                other=lambda grad, self, other: grad / (1 + exp(self - other)))
+Logaddexp2Backward0 = derivative("Logaddexp2Backward0",
+                                 self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
+                                 other=lambda grad, self, other: grad / (1 + pow(2, self - other)))
+
+
+def _log_add(name: str, ufunc: str, node, x, y) -> Tensor:
+    """log(e^x + e^y) (base 2 for logaddexp2) of two tensors (not numbers: a facade's argument check
+    words that refusal) of a floating dtype."""
+    x._data, y._data  # noqa: B018  (a number has no array: refused here)
+    cls, a, b, ta, tb = binary_arrays(x, y)
+    if a.dtype.kind == "c" and name == "logaddexp":     # PyTorch's logaddexp takes complex numbers
+        raise cls.policy.errors.complex_unsupported(op=name)
+    if a.dtype.kind not in "fV":
+        raise cls.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=a.dtype)
+    xp = backend.namespace(a)
+    with backend.quiet(xp):
+        try:
+            out = cls._make(getattr(xp, ufunc)(a, b))
+        except ValueError as exc:
+            reraise_broadcast(exc, cls, a, b)
+    if _grad_enabled() and (ta._requires_grad or tb._requires_grad):
+        node.record((ta, tb), out)
+    return out
+
+
+def logaddexp(input, other) -> Tensor:
+    """log(exp(input) + exp(other)), elementwise with broadcasting."""
+    return _log_add("logaddexp", "logaddexp", LogaddexpBackward0, input, other)
+
+
+def logaddexp2(input, other) -> Tensor:
+    """log2(2**input + 2**other), elementwise with broadcasting."""
+    return _log_add("logaddexp2", "logaddexp2", Logaddexp2Backward0, input, other)
+
+
 # Giles' single-precision approximation of erfinv (central and tail polynomials), refined by Newton steps
 _ERFINV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
                    -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
@@ -209,4 +248,5 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
-METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method, "xlogy": xlogy, "erfinv": erfinv}
+METHODS = {"lgamma": lgamma, "digamma": digamma, "polygamma": _polygamma_method, "xlogy": xlogy, "erfinv": erfinv,
+           "logaddexp": logaddexp, "logaddexp2": logaddexp2}

@@ -48,6 +48,8 @@ from . import func  # noqa: E402
 from . import distributions  # noqa: E402
 from .func import vmap  # noqa: E402,F401
 globals().update(linalg._TOP_LEVEL)
+matrix_rank = linalg._removed_matrix_rank
+matrix_rank.__name__ = matrix_rank.__qualname__ = "matrix_rank"
 for _name, _fn in linalg._TOP_LEVEL.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
@@ -61,9 +63,10 @@ from ..facade import argtypes as _argtypes_kit  # noqa: E402
 from . import _argtypes  # noqa: E402
 
 
-def _guard(namespace, names, method=False):
+def _guard(namespace, names, method=False, prefix=""):
     return _argtypes_kit.guard_all(namespace, names, _argtypes.KINDS, Tensor.policy, Tensor, dtype, method,
-                                   _argtypes.OVERRIDES)
+                                   _argtypes.OVERRIDES, _argtypes.METHOD_OVERLOADS if method else _argtypes.OVERLOADS,
+                                   prefix)
 
 
 def _public(names):
@@ -71,7 +74,10 @@ def _public(names):
 
 
 _guard(globals(), _public(list(globals())))
-nn.Module._facade_functions.update(_guard(vars(nn.functional), _public(dir(nn.functional))))
-_guard(vars(linalg), _public(dir(linalg)))
+_adapted = _kit_signatures.apply(vars(nn.functional), Tensor, _torch_signatures.FUNCTIONAL, {}, frozenset())
+_guarded = _guard(vars(nn.functional), _public(dir(nn.functional)))
+nn.Module._facade_functions.update({**_guarded, **{neutral: _guarded.get(fn, fn) for neutral, fn in _adapted.items()}})
+_kit_signatures.apply(vars(linalg), Tensor, _torch_signatures.LINALG, {}, frozenset())
+_guard(vars(linalg), _public(dir(linalg)), prefix="linalg_")
 _guard(Tensor, _public(dir(Tensor)), method=True)
-del _guard, _public
+del _guard, _public, _adapted, _guarded

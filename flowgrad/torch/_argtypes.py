@@ -43,7 +43,8 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
                     "linear", "prelu", "embedding", "bilinear", "embedding_bag")
 
 OVERRIDES: dict[str, str | None] = {
-    "complex.real": "Tensor", "complex.imag": "Tensor",
+    "complex.real": "Tensor", "complex.imag": "Tensor", "logaddexp.other": "Tensor", "logaddexp2.other": "Tensor",
+    "logcumsumexp.dim": "int",
     # a Tensor or a number
     **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
                      "clamp_min.min", "clamp_max.max", "clamp_min_.min", "clamp_max_.max", "searchsorted.input",
@@ -61,9 +62,70 @@ OVERRIDES: dict[str, str | None] = {
                      "histc.bins"), "int"),
     "random_.to": "int?", "randint.high": "int?",
     **dict.fromkeys(("can_cast.from_", "can_cast.to", "promote_types.type1", "promote_types.type2"), "torch.dtype"),
-    "view.size": "tuple of ints|torch.dtype", "repeat_interleave.repeats": "Tensor|int",
+    "pin_memory.device": "torch.device?", "view.size": "tuple of ints|torch.dtype", "repeat_interleave.repeats": "Tensor|int",
+    **{f"{fn}.dim": "int" for fn in ("cumsum", "cumprod", "softmax", "log_softmax", "topk", "kthvalue")},
     # checked by the function itself, in PyTorch's order (its Python layer first)
     **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
                      "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
-                     "embedding_bag.offsets"), None),
+                     "embedding_bag.offsets", "matrix_rank.input"), None),
 }
+
+# PyTorch's overloads (as its parser prints them) of the functions and methods whose explicit None a
+# signature adapter refuses (`~` in _signatures.py): the TypeError is the parser's, chosen and worded
+# from these as PyTorch's parser does
+_MAX = ("(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+        "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
+_STD = ("(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)",
+        "(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, Tensor out = None)",
+        "(Tensor input, bool unbiased = True)")
+_STD_MEAN = tuple(o.replace(", *, Tensor out = None)", ")").replace(", Tensor out = None)", ")") for o in _STD)
+_CREATION = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+             "bool pin_memory = False, bool requires_grad = False")
+_SORT = ("(Tensor input, *, bool stable, int dim = -1, bool descending = False, {out} out = None)",
+         "(Tensor input, int dim = -1, bool descending = False{rest})")
+OVERLOADS: dict[str, tuple[str, ...]] = {
+    "max": _MAX, "min": _MAX,
+    "prod": ("(Tensor input, *, torch.dtype dtype = None)",
+             "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"),
+    "median": ("(Tensor input)", "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"),
+    "squeeze": ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)"),
+    "where": ("(Tensor condition)", "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
+              "(Tensor condition, Number self, Tensor other)", "(Tensor condition, Tensor input, Number other)",
+              "(Tensor condition, Number self, Number other)"),
+    "bernoulli": ("(Tensor input, *, torch.Generator generator = None, Tensor out = None)",
+                  "(Tensor input, float p, *, torch.Generator generator = None)"),
+    "repeat_interleave": ("(Tensor input, Tensor repeats, int dim = None, *, int output_size = None)",
+                          "(Tensor repeats, *, int output_size = None)",
+                          "(Tensor input, int repeats, int dim = None, *, int output_size = None)"),
+    "std": _STD, "var": _STD, "std_mean": _STD_MEAN, "var_mean": _STD_MEAN,
+    "eye": (f"(int n, *, {_CREATION})", f"(int n, int m, *, {_CREATION})"),
+    "randint": tuple(f"({low}int high, tuple of ints size, *, {gen}{_CREATION})" for low in ("", "int low, ")
+                     for gen in ("torch.Generator generator, ", "")),
+    "mean": ("(Tensor input, *, torch.dtype dtype = None, Tensor out = None)",
+             "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"),
+    **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
+                                     "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
+                                     "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
+    **{name: ("(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None)",
+              "(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None)",
+              f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
+              f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
+       for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))},
+    "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
+    "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
+}
+
+
+METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
+    "max": ("()", "(Tensor other)", "(int dim, bool keepdim = False)"),
+    "prod": ("(*, torch.dtype dtype = None)", "(int dim, bool keepdim = False, *, torch.dtype dtype = None)"),
+    "median": ("()", "(int dim, bool keepdim = False)"),
+    "squeeze": ("()", "(int dim)", "(tuple of ints dim)"),
+    "std": ("(tuple of ints dim, bool unbiased = True, bool keepdim = False)",
+            "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)", "(bool unbiased = True)"),
+    "repeat_interleave": ("(Tensor repeats, int dim = None, *, int output_size = None)",
+                          "(int repeats, int dim = None, *, int output_size = None)"),
+    **dict.fromkeys(("contiguous", "is_contiguous"),
+                    ("(*, torch.memory_format memory_format = torch.contiguous_format)",)),
+}
+METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]

@@ -1,7 +1,8 @@
 """PyTorch's parameter names, defaults and keyword-only markers for the torch facade's functions
 and Tensor methods (as PyTorch 2.13's argument parser accepts them), in the kit's signature grammar
 (`flowgrad/facade/signatures.py`). Where an op's own parameters already are PyTorch's, the op is used
-as it is."""
+as it is. `~` marks the parameters to which PyTorch's parser gives no None (`torch.max(x, None)` raises,
+where `torch.sum(x, None)` sums everything)."""
 from __future__ import annotations
 
 _UNARY_OUT = "input, *, out=None"
@@ -11,7 +12,7 @@ _RAND_LIKE = ("input, *, generator=None, dtype=None, layout=None, device=None, r
               "memory_format=None, pin_memory=False")
 _FILLED = "*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _RANDOM = "*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
-_STAT = "input, dim=None, unbiased=None, keepdim=False, *, correction=None"
+_STAT = "input, dim=None, unbiased~=None, keepdim~=False, *, correction=None"
 
 FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
@@ -20,6 +21,8 @@ FUNCTIONS = {
         "logical_not", "msort", "lgamma", "digamma", "erfinv")},
     "polygamma": "n, input, *, out=None",
     "xlogy": "input, other, *, out=None",
+    "logaddexp": "input, other, *, out=None", "logaddexp2": "input, other, *, out=None",
+    "logcumsumexp": "input, dim, *, out=None",
     **{name: _UNARY_OUT for name in (
         "acos", "arccos", "asin", "arcsin", "atan", "arctan", "cosh", "sinh", "asinh", "arcsinh", "acosh",
         "arccosh", "atanh", "arctanh", "deg2rad", "rad2deg", "frac", "sgn",
@@ -58,43 +61,44 @@ FUNCTIONS = {
     "tensordot": "a, b, dims=2, out=None",
     # reductions
     "sum": "input, dim=None, keepdim=False, *, dtype=None, out=None",
-    "mean": "input, dim=None, keepdim=False, *, dtype=None, out=None",
-    "prod": "input, dim=None, keepdim=False, *, dtype=None, out=None",
+    "mean": "input, dim=None, keepdim~=False, *, dtype=None, out=None",
+    "prod": "input, dim~=None, keepdim~=False, *, dtype=None, out=None",
     "amax": "input, dim=(), keepdim=False, *, out=None",
     "amin": "input, dim=(), keepdim=False, *, out=None",
-    "argmax": "input, dim=None, keepdim=False, *, out=None",
-    "argmin": "input, dim=None, keepdim=False, *, out=None",
-    "all": "input, dim=None, keepdim=False, *, out=None",
-    "any": "input, dim=None, keepdim=False, *, out=None",
-    "max": "input, dim=None, keepdim=False, *, other@dim=None, out=None",
-    "min": "input, dim=None, keepdim=False, *, other@dim=None, out=None",
-    "median": "input, dim=None, keepdim=False, *, out=None",
+    "argmax": "input, dim=None, keepdim~=False, *, out=None",
+    "argmin": "input, dim=None, keepdim~=False, *, out=None",
+    "all": "input, dim=None, keepdim~=False, *, out=None",
+    "any": "input, dim=None, keepdim~=False, *, out=None",
+    "max": "input, dim~=None, keepdim~=False, *, other~@dim=None, out=None",
+    "min": "input, dim~=None, keepdim~=False, *, other~@dim=None, out=None",
+    "median": "input, dim~=None, keepdim~=False, *, out=None",
     "count_nonzero": "input, dim=None",
     "nansum": "input, dim=None, keepdim=False, *, dtype=None, out=None",
-    "sort": "input, dim=-1, descending=False, *, stable=False, out=None",
-    "argsort": "input, dim=-1, descending=False, *, stable=False, out=None",
-    "kthvalue": "input, k, dim=-1, keepdim=False, *, out=None",
-    "cumsum": "input, dim, *, dtype=None, out=None",
-    "cumprod": "input, dim, *, dtype=None, out=None",
+    "sort": "input, dim~=-1, descending=False, *, stable=False, out=None",
+    "argsort": "input, dim~=-1, descending=False, *, stable=False, out=None",
+    "kthvalue": "input, k, dim~=-1, keepdim=False, *, out=None",
+    "cumsum": "input, dim~, *, dtype=None, out=None",
+    "cumprod": "input, dim~, *, dtype=None, out=None",
     "cummax": "input, dim, *, out=None",
     "cummin": "input, dim, *, out=None",
-    "logsumexp": "input, dim, keepdim=False, *, out=None",
+    "logsumexp": "input, dim~, keepdim~=False, *, out=None",
     "std": _STAT + ", out=None", "var": _STAT + ", out=None", "std_mean": _STAT, "var_mean": _STAT,
     "norm": "input, p='fro', dim=None, keepdim=False, out=None, dtype=None",
-    "softmax": "input, dim, dtype=None, *, out=None", "log_softmax": "input, dim, dtype=None, *, out=None",
+    "softmax": "input, dim~, dtype=None, *, out=None", "log_softmax": "input, dim~, dtype=None, *, out=None",
     # shapes and indexing
     "chunk": "input, chunks, dim=0",
     "flatten": "input, start_dim=0, end_dim=-1",
     "flip": "input, dims",
     "permute": "input, dims",
     "reshape": "input, shape",
-    "squeeze": "input, dim=None",
+    "squeeze": "input, dim~=None",
     "unsqueeze": "input, dim",
     "transpose": "input, dim0, dim1",
     "swapaxes": "input, axis0, axis1",
     "movedim": "input, source, destination",
+    "diagonal": "input, offset=0, dim1=0, dim2=1",
     "narrow": "input, dim, start, length",
-    "select": "input, dim, index",
+    "select": "input, dim, index~",
     "tile": "input, dims",
     "unbind": "input, dim=0",
     "split": "tensor, split_size_or_sections, dim=0",
@@ -117,7 +121,7 @@ FUNCTIONS = {
     "index_copy": "input, dim, index, source, *, out=None",
     "index_fill": "input, dim, index, value",
     "scatter_reduce": "input, dim, index, src, reduce, *, include_self=True, out=None",
-    "repeat_interleave": "input, repeats=None, dim=None, *, output_size=None",
+    "repeat_interleave": "input, repeats~=None, dim=None, *, output_size=None",
     "bucketize": "input, boundaries, *, out_int32=False, right=False, out=None",
     "searchsorted": "sorted_sequence, input@values, *, out_int32=False, right=False, side=None, out=None, "
                     "sorter=None",
@@ -125,14 +129,14 @@ FUNCTIONS = {
     "kron": "input, other, *, out=None",
     "tril": "input, diagonal=0, *, out=None",
     "triu": "input, diagonal=0, *, out=None",
-    "nonzero": "input, *, out=None, as_tuple=False",
-    "where": "condition, input@a=None, other@b=None, *, out=None",
+    "nonzero": "input, *, out=None, as_tuple~=False",
+    "where": "condition, input~@a=None, other~@b=None, *, out=None",
     "clamp": "input, min=None, max=None, *, out=None",
     "clip": "input, min=None, max=None, *, out=None",
     "clone": "input, *, memory_format=None",
     "diag": "input, diagonal=0, *, out=None",
     "cdist": "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'",
-    "topk": "input, k, dim=-1, largest=True, sorted=True, *, out=None",
+    "topk": "input, k, dim~=-1, largest=True, sorted=True, *, out=None",
     # creation
     "zeros": _FILLED, "ones": _FILLED,
     "empty": _FILLED + ", memory_format=None",
@@ -143,18 +147,18 @@ FUNCTIONS = {
     "full_like": "input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, "
                  "memory_format=None, pin_memory=False",
     "rand_like": _RAND_LIKE, "randn_like": _RAND_LIKE,
-    "bernoulli": "input, p=None, *, generator=None, out=None",
+    "bernoulli": "input, p~=None, *, generator=None, out=None",
     "arange": "start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
               "pin_memory=False",
     "linspace": "start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
                 "pin_memory=False",
-    "eye": "n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
+    "eye": "n, m~=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
     "tensor": "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False",
     "as_tensor": "data, *, dtype=None, device=None",
     "asarray": "obj@data, *, dtype=None, device=None, copy=None, requires_grad=False",
     "from_numpy": "ndarray",
     "from_dlpack": "ext_tensor, *, device=None, copy=None",
-    "randint": "low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, "
+    "randint": "low=0, high~=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None, "
                "requires_grad=False, pin_memory=False",
     "randperm": "n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
                 "pin_memory=False",
@@ -168,14 +172,14 @@ FUNCTIONS = {
     "promote_types": "type1, type2",
     "result_type": "tensor, other",
     "set_default_device": "device",
-    "multinomial": "input, num_samples, replacement=False, *, generator=None, out=None",
+    "multinomial": "input, num_samples, replacement~=False, *, generator=None, out=None",
 }
 
 # functions whose `out=` flowgrad writes (the rest refuse it with a clear error)
 WRITES_OUT = frozenset((
     "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt",
     "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "remainder",
-    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones"))
+    "floor_divide", "cumsum", "multiply", "subtract", "divide", "zeros", "ones", "cumprod", "logaddexp", "logaddexp2"))
 
 # Tensor methods: the parameters after `self`
 _MEMORY_FORMAT = "*, memory_format=None"
@@ -188,6 +192,7 @@ METHODS = {
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
     "div": "other, *, rounding_mode=None", "divide": "other, *, rounding_mode=None",
     "dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2", "pow": "exponent", "xlogy": "other",
+    "logaddexp": "other", "logaddexp2": "other", "logcumsumexp": "dim",
     "gather": "dim, index, *, sparse_grad=False",
     "where": "condition, other",
     "broadcast_to": "size",
@@ -198,7 +203,11 @@ METHODS = {
     "cuda": "device=None, non_blocking=False, memory_format=None",
     "type": "dtype=None, non_blocking=False",
     "apply_": "callable",
-    "max": "dim=None, keepdim=False, *, other@dim=None", "min": "dim=None, keepdim=False, *, other@dim=None",
+    "max": "dim~=None, keepdim~=False, *, other~@dim=None", "min": "dim~=None, keepdim~=False, *, other~@dim=None",
+    "prod": "dim~=None, keepdim~=False, *, dtype=None", "median": "dim~=None, keepdim~=False",
+    "logsumexp": "dim~, keepdim~=False", "squeeze": "dim~=None", "select": "dim, index~",
+    "std": _STAT.partition(", ")[2], "var": _STAT.partition(", ")[2],
+    "argmax": "dim=None, keepdim~=False", "argmin": "dim=None, keepdim~=False",
     "copy_": "other@src, non_blocking=False",
     "clone": "*, memory_format=None",
     "mean": "dim=None, keepdim=False, *, dtype=None",
@@ -206,8 +215,7 @@ METHODS = {
     "split": "split_size, dim=0",
     "swapaxes": "axis0, axis1",
     "round": "*, decimals=0",
-    "contiguous": "*, memory_format=None", "is_contiguous": "*, memory_format=None", "nonzero": "*, as_tuple=False",
-    "pin_memory": "device=None!",
+    "contiguous": "*, memory_format~=None", "is_contiguous": "*, memory_format~=None", "nonzero": "*, as_tuple~=False",
     "round_": "*, decimals=0",
     "sum_to_size": "*size",
     "new_empty": "*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False",
@@ -235,10 +243,16 @@ METHODS = {
     "index_copy_": "dim, index, source", "index_fill_": "dim, index, value",
     "scatter_reduce": "dim, index, src, reduce, *, include_self=True",
     "scatter_reduce_": "dim, index, src, reduce, *, include_self=True",
-    "repeat_interleave": "repeats, dim=None, *, output_size=None",
-    "cumprod_": "dim, dtype=None",
+    "repeat_interleave": "repeats~, dim=None, *, output_size=None",
+    "cumprod_": "dim, dtype=None", "cumsum_": "dim, dtype=None",
 }
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)
 LINALG_TOP_LEVEL = {"det": "input", "inverse": "input, *, out=None", "logdet": "input", "matrix_exp": "input",
                     "matrix_power": "input, n, *, out=None"}
+
+# torch.nn.functional and torch.linalg functions whose explicit None PyTorch refuses
+FUNCTIONAL = {"adaptive_avg_pool1d": "input, output_size~", "adaptive_max_pool1d": "input, output_size~, return_indices=False"}
+LINALG = {"vector_norm": "x, ord~=2, dim=None, keepdim=False, *, dtype=None",
+          "matrix_rank": "A, tol~=None, hermitian=False, *, atol=None, rtol=None",
+          "pinv": "A, rcond~=None, hermitian=False, *, atol=None, rtol=None"}

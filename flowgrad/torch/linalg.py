@@ -1,9 +1,14 @@
 """torch.linalg: PyTorch's linear-algebra names over flowgrad's op table."""
 
+import numbers as _numbers
+
+from ..autograd.policy import policy_of as _policy_of
 from ..messages.linalg import LinAlgError  # noqa: F401
 from ..ops import linalg_decomp as _L
 from ..ops.linalg import matmul  # noqa: F401
+from ..facade.argtypes import parser_words as _parser_words
 from ..facade.surface import _return_type
+from ..tensor import Tensor as _CoreTensor
 
 _slogdet = _return_type("torch", "linalg_slogdet", ("sign", "logabsdet"))
 _svd = _return_type("torch", "linalg_svd", ("U", "S", "Vh"))
@@ -27,7 +32,6 @@ multi_dot = _L.multi_dot
 vecdot = _L.vecdot
 solve_triangular = _L.solve_triangular
 cross = _L.linalg_cross
-matrix_rank = _L.matrix_rank
 cond = _L.cond
 tensorinv = _L.tensorinv
 tensorsolve = _L.tensorsolve
@@ -64,10 +68,31 @@ def cholesky(A, *, upper=False):
     return _L.linalg_cholesky(A, upper)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False):
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
     """The pseudoinverse of a (batch of) matrices; singular values at or below
-    max(atol, rtol * largest) are treated as zero."""
-    return _L.linalg_pinv(A, atol, rtol, hermitian)
+    max(atol, rtol * largest) are treated as zero. PyTorch's older overload `pinv(A, rcond,
+    hermitian=False)` takes a relative tolerance: rtol=rcond, atol=0."""
+    if rcond is None:
+        return _L.linalg_pinv(A, atol, rtol, hermitian)
+    _check_legacy(A, "linalg_pinv", "rcond", rcond, atol, rtol)
+    return _L.linalg_pinv(A, None, rcond, hermitian)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
+    """The number of singular (|eigen| for hermitian) values above max(atol, rtol * largest).
+    PyTorch's older overload `matrix_rank(A, tol, hermitian=False)` takes an absolute tolerance:
+    atol=tol, rtol=0."""
+    if tol is None:
+        return _L.matrix_rank(A, atol=atol, rtol=rtol, hermitian=hermitian)
+    _check_legacy(A, "linalg_matrix_rank", "tol", tol, atol, rtol)
+    return _L.matrix_rank(A, atol=tol, rtol=0.0, hermitian=hermitian)
+
+
+def _check_legacy(A, fn: str, argument: str, value, atol, rtol) -> None:
+    """The older overload's tolerance: a Tensor or a number, with neither atol nor rtol (else no
+    overload of PyTorch's parser takes the call)."""
+    if atol is not None or rtol is not None or not isinstance(value, (_CoreTensor, _numbers.Real)):
+        raise _parser_words(_policy_of(A).errors.linalg_legacy_tolerance(fn=fn, argument=argument), argument)
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
@@ -151,6 +176,11 @@ def _pinverse(input, rcond=1e-15):
         raise input.policy.errors.argument_type(fn="pinverse", argument="rcond", expected="float",
                                                 type=type(rcond).__name__)
     return _L.linalg_pinv(input, rtol=rcond)
+
+
+def _removed_matrix_rank(input, tol=None, symmetric=False, *, out=None):
+    """Removed from PyTorch (since 1.9): raises as PyTorch's does, pointing to linalg.matrix_rank."""
+    raise _policy_of(input).errors.matrix_rank_removed()
 
 
 _TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,

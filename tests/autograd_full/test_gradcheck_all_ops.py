@@ -245,6 +245,9 @@ C("cumprod", lambda T, a: a.cumprod(1), [(2, 4)])
 C("cumprod_zeros", lambda T, a: (a * T.tensor([[1., 0., 1., 1.], [0., 1., 0., 1.]], dtype=T.float64)).cumprod(1),
   [(2, 4)])
 C("cummax", lambda T, a: a.cummax(1).values, [(2, 4)])
+C("logcumsumexp", lambda T, a: a.logcumsumexp(1), [(2, 4)])
+C("logaddexp", lambda T, a, b: T.logaddexp(a, b), [(2, 3), (3,)])
+C("logaddexp2", lambda T, a, b: T.logaddexp2(a, b), [(2, 3), (2, 1)])
 C("cummin", lambda T, a: T.cummin(a, 0).values, [(3, 2)])
 C("repeat_interleave", lambda T, a: a.repeat_interleave(T.tensor([1, 0, 2]), dim=1), [(2, 3)])
 C("repeat_interleave_int", lambda T, a: a.repeat_interleave(2), [(2, 3)])
@@ -280,6 +283,10 @@ C("mv", lambda T, a, b: T.mv(a, b), [(2, 3), (3,)])
 C("outer", lambda T, a, b: T.outer(a, b), [(2,), (3,)])
 C("einsum", lambda T, a, b: T.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)])
 C("einsum_ellipsis_diagonal", lambda T, a, b: T.einsum("...ii,...i->...i", a, b), [(2, 3, 3), (3,)])
+# a contraction whose permuted operand reshapes as a strided view (ReshapeAliasBackward0)
+C("einsum_diagonal_contracted", lambda T, a, b: T.einsum("ii,ij->j", a, b), [(3, 3), (3, 4)])
+C("einsum_three_operands", lambda T, a, b, c: T.einsum("bn,anm,bm->ba", a, b, c), [(2, 3), (4, 3, 5), (2, 5)])
+C("diagonal", lambda T, a: T.diagonal(a, 1, 2, 0), [(3, 2, 4)])
 for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
     # PyTorch implements no double backward of cdist
     C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)
@@ -536,6 +543,12 @@ UNREACHED = {
     "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
                                 "backward raises (tests/torch_api/test_argument_checks.py)",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
+    "random_grads.StandardGammaBackward0": "a random draw: finite differences redraw it; its implicit gradient is "
+                                           "compared with PyTorch's in tests/distributions",
+    "random_grads.DirichletBackward": "as StandardGammaBackward0, for Dirichlet draws",
+    "random_grads.StandardGammaGradBackward0": "PyTorch implements no derivative of its gamma-gradient "
+                                               "approximation: its backward raises (tests/distributions)",
+    "random_grads.DirichletGradBackward0": "as StandardGammaGradBackward0, for Dirichlet draws",
 }
 
 

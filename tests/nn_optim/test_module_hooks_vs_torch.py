@@ -1,5 +1,6 @@
 """Module hooks against real torch: full backward hooks and backward pre-hooks (what they see,
-replacing gradients, order, errors and warnings), forward hooks with kwargs / prepend /
+replacing gradients, order, errors and warnings), the deprecated non-full backward hooks (the last
+node's gradients, their FutureWarnings, mixing refused), forward hooks with kwargs / prepend /
 always_call, and the global hooks of torch.nn.modules.module."""
 from __future__ import annotations
 
@@ -269,6 +270,145 @@ def test_state_dict_pre_hooks_and_load_pre_hooks(real_torch):
         sd["1.w"] = sd.pop("1.weight") * 0 + 3
         keys = net.load_state_dict(sd, strict=False)
         log.append((list(keys.missing_keys), list(keys.unexpected_keys), _show(net[1].weight)))
+        return log
+
+    mine, theirs = _both(real_torch, program)
+    assert mine == theirs
+
+
+# ---------------------------------------------------------------- non-full backward hooks
+
+def _rounded(v):
+    """`_show(v)` to 12 digits (tanh's last bits differ between NumPy and PyTorch)."""
+    if isinstance(v, (tuple, list)):
+        return tuple(_rounded(x) for x in v)
+    return None if v is None else [round(x, 12) for x in v.tolist()]
+
+
+def _non_full_modules(T):
+    class Scale(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = T.nn.Parameter(T.tensor([2.0, 3.0]))
+
+        def forward(self, x):
+            return x * self.w
+
+    class TwoOps(T.nn.Module):
+        def forward(self, x):
+            return (x * 2).tanh()
+
+    class TwoOutputs(T.nn.Module):
+        def forward(self, x):
+            return x * 2, x + 1
+
+    class DictOutput(T.nn.Module):
+        def forward(self, x):
+            return {"a": x * 2}
+
+    class TwoInputs(T.nn.Module):
+        def forward(self, x, y):
+            return x * y
+
+    return {"scale": (Scale, lambda y: y.sum()), "two_ops": (TwoOps, lambda y: y.sum()),
+            "two_outputs": (TwoOutputs, lambda y: y[0].sum() + y[1].sum()),
+            "dict_output": (DictOutput, lambda y: y["a"].sum()), "tanh": (T.nn.Tanh, lambda y: y.sum()),
+            "two_inputs": (TwoInputs, lambda y: y.sum())}
+
+
+@pytest.mark.parametrize("name", ["scale", "two_ops", "two_outputs", "dict_output", "tanh", "two_inputs"])
+@pytest.mark.parametrize("leaf", [True, False], ids=["leaf_input", "computed_input"])
+def test_non_full_backward_hook_sees_the_last_node(name, leaf, real_torch):
+    def program(T):
+        log = []
+        cls, loss = _non_full_modules(T)[name]
+        m = cls()
+        m.register_backward_hook(lambda mod, gi, go: log.append((mod is m, _rounded(gi), _rounded(go))))
+        x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        inputs = (x, x * 3) if name == "two_inputs" else (x,)
+        out = m(*(inputs if leaf else tuple(i * 1 for i in inputs)))
+        loss(out).backward()
+        log.append(_rounded(x.grad))
+        return log
+
+    mine, theirs = _both(real_torch, program)
+    assert mine == theirs
+
+
+def test_non_full_backward_hook_replaces_grad_input_and_is_removable(real_torch):
+    def program(T):
+        class Scale(T.nn.Module):
+            def forward(self, x):
+                return x * 4
+
+        m = Scale()
+        handle = m.register_backward_hook(lambda mod, gi, go: tuple(None if g is None else g * 10 for g in gi))
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        m(x).sum().backward()
+        first = _show(x.grad)
+        handle.remove()
+        x.grad = None
+        m(x).sum().backward()
+        return first, _show(x.grad), m._is_full_backward_hook
+
+    mine, theirs = _both(real_torch, program)
+    assert mine == theirs
+
+
+@pytest.mark.parametrize("first, second", [("register_backward_hook", "register_full_backward_hook"),
+                                           ("register_full_backward_hook", "register_backward_hook")])
+def test_backward_hook_kinds_do_not_mix(first, second, torch):
+    m = torch.nn.Tanh()
+    getattr(m, first)(lambda *a: None)
+    with pytest.raises(RuntimeError, match="^Cannot use both regular backward hooks and full backward hooks on a "
+                                           "single Module. Please use only one of them.$"):
+        getattr(m, second)(lambda *a: None)
+
+
+@pytest.mark.filterwarnings("ignore:Using a non-full backward hook when the forward contains multiple:FutureWarning")
+def test_non_full_hook_of_a_dead_module_and_a_bad_result(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    def call_dropped():
+        m = torch.nn.Tanh()
+        m.register_backward_hook(lambda mod, gi, go: None)
+        return m(x)
+
+    with pytest.raises(RuntimeError, match="^You are trying to call the hook of a dead Module!$"):
+        call_dropped().sum().backward()
+    m = torch.nn.Tanh()
+    m.register_backward_hook(lambda mod, gi, go: gi[0])
+    with pytest.raises(TypeError, match="^expected tuple, but hook returned 'Tensor'$"):
+        m(x).sum().backward()
+
+
+@pytest.fixture
+def global_hook_kind(real_torch):
+    """No kind of global backward hook for the test (a registration fixes the kind for the process),
+    the frameworks' kinds restored afterwards."""
+    import flowgrad.nn.module_hooks as fhooks
+    import torch.nn.modules.module as tmodule
+    before = fhooks.GLOBAL.backward_is_full, tmodule._global_is_full_backward_hook
+    fhooks.GLOBAL.backward_is_full = tmodule._global_is_full_backward_hook = None
+    yield
+    fhooks.GLOBAL.backward_is_full, tmodule._global_is_full_backward_hook = before
+
+
+def test_global_non_full_backward_hook(real_torch, global_hook_kind):
+    import importlib
+
+    def program(T):
+        module = importlib.import_module(T.__name__ + ".nn.modules.module")
+        log = []
+        handle = module.register_module_backward_hook(lambda m, gi, go: log.append((type(m).__name__, _show(gi))))
+        try:
+            with pytest.raises(RuntimeError, match="^Cannot use both regular backward hooks and full backward hooks "
+                                                   "as a global Module hook. Please use only one of them.$"):
+                module.register_module_full_backward_hook(lambda *a: None)
+            m = T.nn.Tanh()
+            m(T.tensor([0.5, 1.0], dtype=T.float64, requires_grad=True) * 1).sum().backward()
+        finally:
+            handle.remove()
         return log
 
     mine, theirs = _both(real_torch, program)

@@ -52,19 +52,6 @@ SKIPPED_METHODS = {
 
 # outcomes deliberately left different from torch's: reason -> the case ids it covers
 _LEFT_GROUPS = {
-    "an explicit None is taken as the argument left out (flowgrad's signatures default these to None where "
-    "PyTorch's parser has an overload without them): the call computes the no-argument result":
-        ["torch.bernoulli(x,none)", "torch.logsumexp(x,none)", "x.logsumexp(none)", "torch.max(x,none)",
-         "x.max(none)", "torch.min(x,none)", "x.min(none)", "torch.median(x,none)", "x.median(none)",
-         "torch.prod(x,none)", "x.prod(none)", "torch.squeeze(x,none)", "x.squeeze(none)", "torch.where(x,none)",
-         "torch.repeat_interleave(x,none)", "F.adaptive_avg_pool1d(x,none)", "F.adaptive_max_pool1d(x,none)",
-         "linalg.vector_norm(x,none)"],
-    "the deprecated positional tol / rcond of linalg.matrix_rank / linalg.pinv is not built (keyword atol / "
-    "rtol are): a TypeError for the extra positional argument":
-        [f"linalg.{f}(x,{k})" for f in ("matrix_rank", "pinv") for k in ("bool", "int64", "float", "shape")],
-    "the deprecated device argument of pin_memory is not built: refused as such (NotImplementedError) "
-    "whatever its type":
-        [f"x.pin_memory({k})" for k in ("list", "str", "bool", "int64", "float", "shape")],
     "a rank-deficient input (ones(4, 5, 6)): the null-space basis of qr / svd is not unique, and the "
     "condition number / pseudo-inverse differ in rounding (flowgrad's pinverse is the exact one; PyTorch's "
     "float32 result keeps singular values of 1e-8)":

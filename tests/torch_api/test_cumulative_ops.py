@@ -1,5 +1,6 @@
-"""cumprod (+ in-place), cummax and cummin against real torch: values, dtypes, the return types'
-fields, gradients (zeros in cumprod's input, ties and NaN in cummax / cummin), node names, errors."""
+"""cumprod and cumsum (+ in place and out=), logcumsumexp, cummax, cummin and logaddexp / logaddexp2
+against real torch: values, dtypes, the return types' fields, gradients (zeros in cumprod's input,
+ties and NaN in cummax / cummin, infinities in logcumsumexp and logaddexp), node names, errors."""
 from __future__ import annotations
 
 import numpy as np
@@ -79,4 +80,90 @@ def test_cummax_cummin_return_type(name, torch):
     lambda T, x: T.cummin(x, 5),
 ], ids=["cumprod", "cummax", "cummin"])
 def test_dim_errors(fn):
+    same_error(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.logcumsumexp(x, 1),
+    lambda T, x: x.logcumsumexp(0),
+    lambda T, x: x.logcumsumexp(dim=-1),
+    lambda T, x: x.float().logcumsumexp(1),
+    lambda T, x: x[1, 2].logcumsumexp(0),
+    lambda T, x: x[:, :0].logcumsumexp(1),
+    lambda T, x: (x * 400).logcumsumexp(1),
+    lambda T, x: T.autograd.grad((x.logcumsumexp(1) * x).sum(), x, create_graph=True)[0],
+    lambda T, x: type(x.logcumsumexp(0).grad_fn).__name__,
+], ids=["function", "method", "keyword", "float32", "0d", "empty", "large", "double_backward", "node"])
+def test_logcumsumexp(fn):
+    same(fn, X)
+
+
+def _grad_of(T, x, fn):
+    x.requires_grad_()
+    y = fn(x)
+    return y, T.autograd.grad(y, x, T.ones_like(y))[0]
+
+
+def test_logcumsumexp_infinities():
+    x = np.array([[-np.inf, -np.inf, 1.0], [np.inf, 1.0, -np.inf]])
+    same(lambda T, x: _grad_of(T, x, lambda x: x.logcumsumexp(1)), x, grad=False)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: x.clone().cumsum_(1),
+    lambda T, x: x.clone().cumsum_(0, dtype=T.float64),
+    lambda T, x: (x * 3).long().cumsum_(0),
+    lambda T, x: (x * 3).int().cumsum_(1),
+    lambda T, x: (x * 3).int().cumprod_(1),
+    lambda T, x: x.clone().cumprod_(0, dtype=T.float64),
+    lambda T, x: type(x.clone().cumsum_(0).grad_fn).__name__,
+    lambda T, x: T.cumsum(x.detach(), 0, out=T.empty(3, 4, dtype=T.float32)),
+    lambda T, x: T.cumprod(x.detach(), 1, out=T.empty(3, 4)),
+    lambda T, x: T.cumprod((x * 3).long(), 1, out=T.empty(3, 4, dtype=T.int32)),
+], ids=["cumsum_", "cumsum_dtype", "cumsum_long", "cumsum_int", "cumprod_int", "cumprod_dtype", "cumsum_node",
+        "cumsum_out", "cumprod_out", "cumprod_out_int"])
+def test_in_place_and_out(fn):
+    same(fn, X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: T.logaddexp(x, x[0]),
+    lambda T, x: T.logaddexp2(x, x[:, :1]),
+    lambda T, x: x.logaddexp(x.float()),
+    lambda T, x: x.float().logaddexp2(x[0, 0]),
+    lambda T, x: T.logaddexp(x * 300, x.flip(0) * 300),
+    lambda T, x: T.logaddexp(x.detach(), x.detach(), out=T.empty(3, 4, dtype=T.float64)),
+    lambda T, x: T.autograd.grad(T.logaddexp2(x, x * x).sum(), x, create_graph=True)[0],
+    lambda T, x: (type(T.logaddexp(x, x).grad_fn).__name__, type(T.logaddexp2(x, x).grad_fn).__name__),
+], ids=["broadcast", "base2", "promote", "0d_other", "large", "out", "double_backward", "nodes"])
+def test_logaddexp(fn):
+    same(fn, X)
+
+
+def test_logaddexp_infinities():
+    x = np.array([-np.inf, np.inf, 1.0, -np.inf])
+    same(lambda T, x: _grad_of(T, x, lambda x: T.logaddexp(x, x.flip(0))), x, grad=False)
+    same(lambda T, x: _grad_of(T, x, lambda x: T.logaddexp2(x, x)), x, grad=False)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda T, x: (x * 3).long().logcumsumexp(0),
+    lambda T, x: (x > 0).logcumsumexp(0),
+    lambda T, x: x.logcumsumexp(2),
+    lambda T, x: x.logcumsumexp(None),
+    lambda T, x: T.logaddexp(x.long(), x.long()),
+    lambda T, x: T.logaddexp2(x > 0, x > 0),
+    lambda T, x: T.logaddexp2(x.to(T.complex64), x.to(T.complex64)),
+    lambda T, x: T.logaddexp(x, 2.0),
+    lambda T, x: x.logaddexp(2),
+    lambda T, x: T.logaddexp(x, x[:2]),
+    lambda T, x: x.cumsum_(0, dtype=T.int64),
+    lambda T, x: x.long().cumsum_(0, dtype=T.int32),
+    lambda T, x: (x > 0).cumsum_(0),
+    lambda T, x: (x > 0).cumprod_(0),
+    lambda T, x: x.cumprod_(1, dtype=T.float32),
+], ids=["logcumsumexp_long", "logcumsumexp_bool", "logcumsumexp_dim", "logcumsumexp_none", "logaddexp_long",
+        "logaddexp2_bool", "logaddexp2_complex", "logaddexp_number", "logaddexp_method_number", "logaddexp_shapes",
+        "cumsum_dtype", "cumsum_long_dtype", "cumsum_bool", "cumprod_bool", "cumprod_dtype"])
+def test_errors(fn):
     same_error(fn, X)

@@ -683,3 +683,45 @@ def test_lu_solve_errors(fn):
         LU, piv = T.linalg.lu_factor(x)
         return fn(T, LU, piv)
     _raises_same(run, a)
+
+
+# PyTorch's older overloads: matrix_rank(A, tol, hermitian) with tol absolute, pinv(A, rcond, hermitian)
+# with rcond relative; None or either beside atol / rtol is no overload's; torch.matrix_rank is removed
+_LEGACY_RNG = np.random.default_rng(11)
+_LEGACY_A = np.diag([40.0, 15.0, 4.0, 0.3, 0.007]) @ _LEGACY_RNG.standard_normal((5, 5))
+_LEGACY_SYM = np.diag([6.0, -3.0, 0.5, -0.05])[[1, 0, 3, 2]] @ np.eye(4)[[1, 0, 3, 2]]
+
+
+@pytest.mark.parametrize("code", [
+    "L.matrix_rank(A, 0.05)", "L.matrix_rank(A, 0.5)", "L.matrix_rank(A, 5.0)", "L.matrix_rank(A, tol=20.0)",
+    "L.matrix_rank(A, T.tensor(0.5, dtype=T.float64))", "L.matrix_rank(A, T.tensor([0.1, 5.0, 50.0]))",
+    "L.matrix_rank(A, T.tensor([True, False]))", "L.matrix_rank(A, T.tensor([1, 20]))", "L.matrix_rank(S, 1.0, True)",
+    "L.matrix_rank(S, 1.0, hermitian=True)", "L.pinv(A, 0.05)", "L.pinv(A, rcond=0.5)", "L.pinv(S, 0.1, True)",
+    "L.pinv(A, T.tensor([0.01, 0.5], dtype=T.float64))", "T.pinverse(A, 0.05)",
+])
+@pytest.mark.filterwarnings("ignore:An output with one or more elements was resized")   # real torch's own
+def test_legacy_tolerance_overloads(code):
+    outs = []
+    for T in (ft, rt):
+        env = {"T": T, "L": T.linalg, "A": T.tensor(_LEGACY_A), "S": T.tensor(_LEGACY_SYM)}
+        outs.append(eval(code, env))
+    mine, theirs = outs
+    assert str(mine.dtype) == str(theirs.dtype) and tuple(mine.shape) == tuple(theirs.shape)
+    np.testing.assert_allclose(mine.numpy(), theirs.numpy(), atol=1e-9)
+
+
+@pytest.mark.parametrize("code,cls", [
+    ("L.matrix_rank(A, None)", TypeError), ("L.matrix_rank(A, 0.5, atol=0.1)", TypeError),
+    ("L.matrix_rank(A, 'a')", TypeError), ("L.pinv(A, None)", TypeError), ("L.pinv(A, 0.5, rtol=0.1)", TypeError),
+    ("L.pinv(A, [1.0])", TypeError), ("T.matrix_rank(A)", RuntimeError), ("T.matrix_rank(A, 0.5, True)", RuntimeError),
+])
+def test_legacy_tolerance_refusals(code, cls):
+    msgs = []
+    for T in (ft, rt):
+        with pytest.raises(cls) as info:
+            eval(code, {"T": T, "L": T.linalg, "A": T.tensor(_LEGACY_A)})
+        msgs.append(str(info.value))
+    if "atol" in code or "rtol" in code:     # PyTorch lists keyword arguments in no fixed order
+        assert msgs[0].split(" - got")[0] == msgs[1].split(" - got")[0]
+    else:
+        assert msgs[0] == msgs[1]

@@ -1,6 +1,6 @@
 """Overloads and small behaviours written once as PyTorch code and run on flowgrad.torch and real torch:
 comparison aliases and their in-place forms, `tensor == None`, scatter_ without a source, bernoulli(input, p),
-pow(self=<number>, ...), pin_memory / share_memory_, floor division under autograd, embedding's
+pow(self=<number>, ...), pin_memory (its deprecated device too) / share_memory_, floor division under autograd, embedding's
 scale_grad_by_freq / sparse, softmax of an all -inf row, round(decimals=)."""
 from __future__ import annotations
 
@@ -81,6 +81,35 @@ def test_pin_memory_and_share_memory(torch):
         _raises(lambda: x.pin_memory(), RuntimeError, "Cannot access accelerator device when none is available.")
     assert x.share_memory_() is x
     _raises(lambda: x.share_memory_(True), TypeError)
+
+
+_PIN_DEPRECATED = "The argument 'device' of Tensor.{}() is deprecated. Please do not pass this argument."
+
+
+def test_pin_memory_deprecated_device(torch):
+    x = torch.ones(2)
+    if torch.cuda.is_available():
+        pytest.skip("checks the CPU build's errors")
+    for device in ("cpu", torch.device("cpu")):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _raises(lambda: x.pin_memory(device), RuntimeError, "CPU device type not an accelerator.")
+        assert [w.category for w in caught] == [DeprecationWarning] * 2
+        assert [str(w.message).split(" (Triggered")[0] for w in caught] == [
+            _PIN_DEPRECATED.format("pin_memory"), _PIN_DEPRECATED.format("is_pinned")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _raises(lambda: x.pin_memory(device="cpu"), RuntimeError, "CPU device type not an accelerator.")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # neither None nor an accelerator's index warns
+        for device in (None, 0):
+            _raises(lambda: x.pin_memory(device), RuntimeError, "Cannot access accelerator device when none is "
+                                                                  "available.")
+    _raises(lambda: x.pin_memory("abc"), RuntimeError)
+    for bad, name in (([1.], "list"), (True, "bool"), (torch.ones(2), "Tensor"), (1.5, "float")):
+        _raises(lambda: x.pin_memory(bad), TypeError,
+                f"pin_memory(): argument 'device' (position 1) must be torch.device, not {name}")
+    assert x.tolist() == [1., 1.]
 
 
 def test_floor_division_records_a_node_without_derivative(torch):

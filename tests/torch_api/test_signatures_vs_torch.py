@@ -241,6 +241,8 @@ EXCEPTIONS = {
                             (f"{_X}.floor_divide({_X}, out={_X})", "raises")),
     "Tensor.nansum": (["dtype"], "the docstring shows dtype positional; the parser takes it by keyword only",
                       (f"{_X}.nansum(0, False, torch.float64)", "raises")),
+    "Tensor.prod": (["dtype"], "the docstring shows dtype positional; the parser takes it by keyword only",
+                    (f"{_X}.prod(0, False, torch.float64)", "raises")),
     "Tensor.round": (["decimals"], "the docstring shows decimals positional; the parser takes it by keyword only",
                      (f"{_X}.round(1)", "raises")),
     "Tensor.round_": (["decimals"], "as Tensor.round",
@@ -356,6 +358,10 @@ DEFAULT_EXCEPTIONS = {
     **{q: ("correction", "None means the documented 1 unless the unbiased overload sets it: one signature serves "
                          "both overloads") for q in ("torch.std", "torch.var", "torch.std_mean", "torch.var_mean",
                                                      "Tensor.std", "Tensor.var")},
+    **{q: (k, "the docstring writes None, but PyTorch's parser refuses an explicit None (its overload without the "
+              "argument is another): flowgrad's default is the argument left out")
+       for q, k in (("Tensor.max", "dim"), ("Tensor.min", "dim"), ("Tensor.median", "dim"), ("Tensor.prod", "dim"),
+                    ("Tensor.squeeze", "dim"), ("torch.eye", "m"))},
     "torch.asarray": ("requires_grad", "PyTorch's None means False for a new tensor; flowgrad builds only False"),
     "torch.tril_indices": ("device", "None is the default device, the CPU"),
     "torch.triu_indices": ("device", "None is the default device, the CPU"),
