@@ -9,6 +9,11 @@ import contextlib
 
 import numpy as np
 
+try:   # bfloat16 as a NumPy dtype (the optional `flowgrad[bfloat16]`)
+    import ml_dtypes as _ml_dtypes
+except ImportError:  # pragma: no cover - depends on the installation
+    _ml_dtypes = None
+
 from .autograd.policy import TORCH  # devices and dtypes belong to no facade: PyTorch's words
 
 ndarray = np.ndarray
@@ -135,6 +140,13 @@ def xp_for(device: "Device | str | None"):
     return _BACKENDS[device.type].xp
 
 
+def xp_for_dtype(device: "Device | str | None", dtype: np.dtype):
+    """The namespace that makes arrays of `dtype` on `device`: bfloat16 lives on the cpu only."""
+    if dtype == BFLOAT16 and device is not None and Device(device).type != "cpu":
+        raise TORCH.errors.bfloat16_device(device=Device(device).type)
+    return xp_for(device)
+
+
 def to_device(array, device: Device):
     """Copy `array` to `device` (no copy when it is already there)."""
     if device_of(array) == device:
@@ -143,6 +155,8 @@ def to_device(array, device: Device):
     host = src.asnumpy(array) if hasattr(src, "asnumpy") else np.asarray(array)
     if device.type == "cpu":
         return host
+    if host.dtype == BFLOAT16:
+        raise TORCH.errors.bfloat16_device(device=device.type)
     xp = xp_for(device)
     if device.type == "cuda":
         with xp.cuda.Device(device.index or 0):
@@ -221,16 +235,20 @@ def quiet(xp):
 
 
 class DType:
-    """A flowgrad dtype: a name and the NumPy dtype that stores it."""
+    """A flowgrad dtype: a name and the NumPy dtype that stores it (None for bfloat16 where the
+    optional ml_dtypes package that provides it is not installed)."""
 
     __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "prefix")
 
     def __init__(self, name: str, np_dtype, prefix: str = "flowgrad"):
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.is_floating_point = self.np.kind == "f"
-        self.is_signed = self.np.kind in "fic"
-        self.itemsize = self.np.itemsize
+        if np_dtype is None:   # bfloat16 without ml_dtypes: named, not storable
+            self.np, self.is_floating_point, self.is_signed, self.itemsize = None, True, True, 2
+        else:
+            self.np = np.dtype(np_dtype)
+            self.is_floating_point = is_float(self.np)
+            self.is_signed = self.is_floating_point or self.np.kind in "ic"
+            self.itemsize = self.np.itemsize
         self.prefix = prefix
 
     @property
@@ -242,24 +260,51 @@ class DType:
 
     def __eq__(self, other):
         if isinstance(other, DType):
-            return self.np == other.np
+            return self.np == other.np if self.np is not None else self.name == other.name
         return NotImplemented
 
     def __hash__(self):
-        return hash(self.np)
+        return hash(self.np if self.np is not None else self.name)
 
     def __reduce__(self):
-        return (DType, (self.name, self.np.str, self.prefix))
+        return (DType, (self.name, self.np.str if self.np is not None and self.np.kind != "V" else
+                        self.np, self.prefix))
+
+
+BFLOAT16 = np.dtype(_ml_dtypes.bfloat16) if _ml_dtypes is not None else None
+
+
+def is_float(dt: np.dtype) -> bool:
+    """Whether a NumPy dtype is a floating one: NumPy's kind "f", or ml_dtypes' bfloat16 (kind "V")."""
+    return dt.kind == "f" or (dt.kind == "V" and dt == BFLOAT16)
+
+
+def opmath(d):
+    """The array an op computes on: a bfloat16 one in float32, as PyTorch's kernels compute bfloat16
+    (the op rounds its result back to bfloat16 once); any other array as it is."""
+    return d.astype(np.float32) if d.dtype.kind == "V" else d   # ("V": bfloat16, the only such dtype stored)
+
+
+def finfo(dt: np.dtype):
+    """The machine limits of a floating dtype (ml_dtypes' for bfloat16)."""
+    return _ml_dtypes.finfo(dt) if dt == BFLOAT16 else np.finfo(dt)
+
+
+class _Unstorable:
+    """The key of bfloat16 in a dtype table where ml_dtypes is missing (no NumPy dtype to key it by)."""
+    name = "bfloat16"
 
 
 REAL_DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
-DTYPE_NAMES = REAL_DTYPE_NAMES[:3] + ("complex64", "complex128") + REAL_DTYPE_NAMES[3:]
+DTYPE_NAMES = REAL_DTYPE_NAMES[:3] + ("bfloat16", "complex64", "complex128") + REAL_DTYPE_NAMES[3:]
 
 
 def dtype_table(prefix: str, names: tuple = DTYPE_NAMES) -> dict[np.dtype, DType]:
     """One DType per supported NumPy dtype, printed with `prefix` (each facade has its own; the
-    facades not yet checked against their framework's complex numbers take `REAL_DTYPE_NAMES`)."""
-    return {np.dtype(n): DType(n, n, prefix) for n in names}
+    facades not yet checked against their framework's complex numbers and bfloat16 take
+    `REAL_DTYPE_NAMES`)."""
+    return {(np.dtype(n) if n != "bfloat16" else BFLOAT16 or _Unstorable()):
+            DType(n, n if n != "bfloat16" else BFLOAT16, prefix) for n in names}
 
 
 DTYPES = dtype_table("flowgrad")
@@ -273,12 +318,14 @@ def to_np_dtype(dtype) -> np.dtype | None:
     if dtype is None:
         return None
     if isinstance(dtype, DType):
+        if dtype.np is None:
+            raise TORCH.errors.bfloat16_needs_ml_dtypes()
         return dtype.np
     if isinstance(dtype, str):
         name = _ALIASES.get(dtype, dtype)
         if name not in _BY_NAME:
             raise TORCH.errors.dtype_invalid(dtype=dtype)
-        return _BY_NAME[name].np
+        return to_np_dtype(_BY_NAME[name])
     if dtype is float:
         return np.dtype(np.float64)
     if dtype is int:
@@ -308,6 +355,8 @@ def default_complex() -> np.dtype:
 
 def set_default_float(dtype) -> None:
     d = to_np_dtype(dtype)
+    if d == BFLOAT16:
+        raise TORCH.errors.default_dtype_bfloat16()
     if d.kind != "f":
         raise TORCH.errors.default_dtype_not_float()
     _default_float[0] = d
@@ -320,7 +369,7 @@ def set_default_float(dtype) -> None:
 # (float64 tensor + complex64 0-dim -> complex128); Python scalars are bool, int64, the default
 # float and the default complex.
 
-_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3, "V": 2}   # ("V": bfloat16, the one such dtype)
 _PY_SCALAR_DTYPE = {bool: np.dtype(np.bool_), int: np.dtype(np.int64)}
 _promote_cache: dict = {}
 
@@ -364,6 +413,8 @@ def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
     categories the higher one's dtype (int64 with float16 is float16, int64 with complex64 complex64)."""
     ca, cb = _CATEGORY[a.kind], _CATEGORY[b.kind]
     if ca == cb or ca + cb == 5:
+        if a != b and BFLOAT16 in (a, b):   # bfloat16 with any other float: through float32
+            return np.promote_types(a if a != BFLOAT16 else np.float32, b if b != BFLOAT16 else np.float32)
         return np.promote_types(a, b)
     return a if ca > cb else b
 

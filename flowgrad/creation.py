@@ -59,6 +59,8 @@ def array_from(data, dtype=None, device=None, *, policy: Policy = TORCH):
                 _check_python_ints(arr, dt, policy)
             if arr.dtype.kind == "c" and not policy.complex_dtypes:
                 raise policy.errors.array_dtype_unsupported(dtype=arr.dtype)
+            if arr.dtype.kind == "V" and not python_data:   # (PyTorch takes no bfloat16 array)
+                raise policy.errors.array_bfloat16()
             if dt is None:
                 if arr.dtype == np.float64 and not _has_array_of(data, np.float64):
                     arr = arr.astype(backend.default_float())
@@ -127,7 +129,7 @@ def _check_python_ints(arr, dt, policy: Policy) -> None:
     k = arr.dtype.kind
     if (k == "O" and any(isinstance(v, int) for v in arr.reshape(-1))) or \
             (k == "u" and arr.dtype.itemsize == 8 and arr.size and arr.max() > np.iinfo(np.int64).max):
-        if dt is None or dt.kind != "f":
+        if dt is None or dt.kind not in "fV":
             raise policy.errors.int_overflow()
     elif dt is not None and dt.kind in "iu" and k in "iuf" and arr.size and policy.values_fit_dtype:
         info = np.iinfo(dt)
@@ -140,7 +142,7 @@ def full(shape, value, dtype=None, device=None):
     if dt is None:
         dt = (np.dtype(np.bool_) if isinstance(value, bool) else np.dtype(np.int64) if isinstance(value, int)
               else backend.default_complex() if isinstance(value, complex) else backend.default_float())
-    return backend.xp_for(device).full(tuple(shape), value, dtype=dt)
+    return backend.xp_for_dtype(device, dt).full(tuple(shape), value, dtype=dt)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy = TORCH):
@@ -157,19 +159,19 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
     if dt is None:
         dt = np.dtype(np.int64) if all(isinstance(v, int) for v in vals) else backend.default_float()
     n = max(0, math.ceil((vals[1] - vals[0]) / vals[2]))
-    xp = backend.xp_for(device)
-    return (xp.arange(n, dtype=np.float64) * vals[2] + vals[0]).astype(dt) if dt.kind == "f" else \
+    xp = backend.xp_for_dtype(device, dt)
+    return (xp.arange(n, dtype=np.float64) * vals[2] + vals[0]).astype(dt) if dt.kind in "fV" else \
         xp.arange(vals[0], vals[1], vals[2], dtype=dt)
 
 
 def linspace(start, end, steps, dtype=None, device=None):
     dt = backend.to_np_dtype(dtype) or backend.default_float()
-    return backend.xp_for(device).linspace(start, end, int(steps), dtype=np.float64).astype(dt)
+    return backend.xp_for_dtype(device, dt).linspace(start, end, int(steps), dtype=np.float64).astype(dt)
 
 
 def eye(n, m=None, dtype=None, device=None):
     dt = backend.to_np_dtype(dtype) or backend.default_float()
-    return backend.xp_for(device).eye(n, n if m is None else m, dtype=dt)
+    return backend.xp_for_dtype(device, dt).eye(n, n if m is None else m, dtype=dt)
 
 
 def triangle_indices(which: str, row: int, col: int, offset: int = 0, dtype=None, device=None,
@@ -284,8 +286,8 @@ def random_bound(dt) -> int:
     """The exclusive upper bound of `random_()` without bounds: 2**mantissa + 1 for a float dtype (every
     integer below is exact), max + 1 for an integer dtype, 2 for bool (PyTorch's)."""
     dt = np.dtype(dt)
-    if dt.kind == "f":
-        return 2 ** (np.finfo(dt).nmant + 1) + 1
+    if dt.kind in "fV":
+        return 2 ** (backend.finfo(dt).nmant + 1) + 1
     if dt.kind == "b":
         return 2
     return int(np.iinfo(dt).max) + 1

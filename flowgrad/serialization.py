@@ -49,6 +49,8 @@ class _Writer:
         host = arr if isinstance(arr, np.ndarray) else backend.to_device(arr, backend.CPU)
         name = f"arrays/{self.n_arrays}.npy"
         self.n_arrays += 1
+        if host.dtype == backend.BFLOAT16:   # (.npy has no bfloat16: its bits, as uint16, named so)
+            host, name = host.view(np.uint16), name[:-4] + ".bfloat16.npy"
         buf = io.BytesIO()
         np.save(buf, host if host.flags.c_contiguous else np.array(host, order="C"), allow_pickle=False)
         self.zf.writestr(name, buf.getvalue())
@@ -138,7 +140,12 @@ class _Reader:
         self.tensors: dict[str, Tensor] = {}
 
     def array(self, name):
-        return np.load(io.BytesIO(self.zf.read(name)), allow_pickle=False)
+        arr = np.load(io.BytesIO(self.zf.read(name)), allow_pickle=False)
+        if name.endswith(".bfloat16.npy"):
+            if backend.BFLOAT16 is None:
+                raise self.tensor_cls.policy.errors.bfloat16_needs_ml_dtypes()
+            arr = arr.view(backend.BFLOAT16)
+        return arr
 
     def device_for(self, saved: str):
         loc = self.map_location

@@ -159,7 +159,7 @@ class Tensor:
         return self._view[0] if self._view is not None else None
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in "fV"
 
     # ------------------------------------------------------------------ requires_grad
     @property
@@ -182,7 +182,7 @@ class Tensor:
             if value:
                 return
             raise self.policy.errors.nonleaf_requires_grad()
-        if value and self._data.dtype.kind not in "fc" and not self.policy.allow_int_grads:
+        if value and self._data.dtype.kind not in "fcV" and not self.policy.allow_int_grads:
             raise self.policy.error(int_error)
         self._requires_grad = value
 
@@ -265,7 +265,7 @@ class Tensor:
     @data.setter
     def data(self, value) -> None:
         arr = value._data if isinstance(value, Tensor) else value
-        if self._requires_grad and arr.dtype.kind not in "fc" and not self.policy.allow_int_grads:
+        if self._requires_grad and arr.dtype.kind not in "fcV" and not self.policy.allow_int_grads:
             raise self.policy.errors.data_int_requires_grad()
         self._data = arr
 

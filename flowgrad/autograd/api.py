@@ -89,7 +89,7 @@ def make_grads(policy: Policy, outputs: Sequence, grads: Sequence, is_grads_batc
             gdt = g._data.dtype
             if (gdt.kind == "c") != (dtype.kind == "c"):
                 raise policy.errors.seed_complex_dtype(index=i, grad_dtype=g._dtypes[gdt], out_dtype=g._dtypes[dtype])
-            result.append(cast(g, dtype) if gdt != dtype and dtype.kind in "fc" else g)
+            result.append(cast(g, dtype) if gdt != dtype and dtype.kind in "fcV" else g)
         elif g is None:
             requires = True if isinstance(out, GradientEdge) else out._requires_grad
             if not requires:

@@ -487,7 +487,7 @@ def _run_node(policy: Policy, node: Node, grads: list, anomaly: bool, create_gra
                 outs = tuple(_check_hook_result(policy, hook, res, outs))
     if anomaly and mode.state.anomaly_check_nan:
         for i, g in enumerate(outs):
-            if g is not None and g._data.dtype.kind == "f" and bool(g._data.size) and \
+            if g is not None and g._data.dtype.kind in "fV" and bool(g._data.size) and \
                     bool((g._data != g._data).any()):
                 _warn_anomaly(node)
                 raise policy.errors.nan_in_backward(node=node.name(), index=i)

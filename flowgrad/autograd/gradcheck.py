@@ -54,7 +54,7 @@ def _differentiable_outputs(x) -> tuple:
 
 
 def _is_float(t) -> bool:
-    return isinstance(t, Tensor) and t._data.dtype.kind in "fc"
+    return isinstance(t, Tensor) and t._data.dtype.kind in "fcV"
 
 
 def _diff_inputs(inputs: tuple) -> list:
@@ -117,7 +117,7 @@ def _central_difference(func: Callable, inputs: tuple, perturb, eps: float, idx,
             cols.append(None)
             continue
         _check_same_meta(a, b, eps, idx, like)
-        if a.dtype.kind not in "fc":       # integer and boolean outputs have no derivative
+        if a.dtype.kind not in "fcV":       # integer and boolean outputs have no derivative
             cols.append(None)
             continue
         cols.append(((b - a) / (2 * eps)).reshape(-1))
@@ -345,7 +345,7 @@ def _unit_vector(like, generator):
     """A random vector of `like`'s size with unit norm (real dtype)."""
     d = like._data
     xp = backend.namespace(d)
-    dt = d.dtype if d.dtype.kind == "f" else xp.dtype("float64")
+    dt = d.dtype if d.dtype.kind in "fV" else xp.dtype("float64")
     vec = creation.uniform_like(xp.zeros(d.size, dtype=dt), 0.0, 1.0, generator)
     norm = float(xp.sqrt((vec * vec).sum()))
     return vec / norm if norm else vec
@@ -614,7 +614,7 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
 def _random_grad_output(o: Tensor, noncontiguous: bool) -> Tensor:
     d = o._data
     xp = backend.namespace(d)
-    dt = d.dtype if d.dtype.kind in "fc" else xp.dtype("float64")
+    dt = d.dtype if d.dtype.kind in "fcV" else xp.dtype("float64")
     shape = d.shape
     values = creation.uniform_like(xp.zeros(shape, dtype=dt), -1.0, 1.0)
     if dt.kind == "c":

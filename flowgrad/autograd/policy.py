@@ -21,11 +21,11 @@ _HINT_ANOMALY = ("Hint: the backtrace further above shows the operation that fai
 
 _LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
-           "complex128": "ComplexDouble"}
+           "complex128": "ComplexDouble", "bfloat16": "BFloat16"}
 # the C type names PyTorch's messages use for a dtype
 _CTYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-           "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+           "complex64": "c10::complex<float>", "complex128": "c10::complex<double>", "bfloat16": "c10::BFloat16"}
 
 
 def _legacy_type_name(np_dtype) -> str:

@@ -33,7 +33,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def _finish(arr, requires_grad):
         t = Tensor._make(arr)
         if requires_grad:
-            if arr.dtype.kind not in "fc":
+            if arr.dtype.kind not in "fcV":
                 raise policy.errors.int_requires_grad()
             t._requires_grad = True
         return t
@@ -61,7 +61,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def _random_dtype(kernel, dtype):
         """The dtype of a random float tensor; PyTorch's error for any other."""
         dt = backend.to_np_dtype(dtype)
-        if dt is not None and dt.kind not in "fc":
+        if dt is not None and dt.kind not in "fcV":
             raise policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
         return dtype
 
@@ -89,13 +89,16 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def as_tensor(data, dtype=None, device=None):
         if isinstance(data, _CoreTensor) and (dtype is None or data.dtype == dtype) and device is None:
             return data
-        if isinstance(data, np.ndarray) and dtype is None and device is None and data.dtype in backend.DTYPES:
+        if isinstance(data, np.ndarray) and dtype is None and device is None and data.dtype in backend.DTYPES \
+                and data.dtype.kind != "V":
             return Tensor._make(data)
         return _finish(creation.array_from(data, dtype, _dev(device), policy=policy), False)
 
     def from_numpy(arr: np.ndarray):
         if not isinstance(arr, np.ndarray):
             raise policy.errors.from_numpy_type(type=type(arr).__name__)
+        if arr.dtype.kind == "V":   # (PyTorch takes no bfloat16 array)
+            raise policy.errors.array_bfloat16()
         if arr.dtype not in backend.DTYPES:
             raise policy.errors.from_numpy_dtype(dtype=arr.dtype)
         return Tensor._make(arr)
@@ -228,7 +231,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 if err is not None:
                     raise err
             for t in tensors:
-                if t._data.dtype.kind != "f":
+                if t._data.dtype.kind not in "fV":
                     raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
             shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
             return mean + std * randn(shape, generator=generator)
@@ -239,7 +242,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         `input`'s shape and dtype."""
         d, one_probability = input._data, p is not None
         if p is None:
-            if d.dtype.kind != "f":
+            if d.dtype.kind not in "fV":
                 raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
             if d.size and not bool(((d >= 0) & (d <= 1)).all()):
                 raise policy.errors.bernoulli_probabilities()

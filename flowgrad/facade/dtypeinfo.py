@@ -69,9 +69,9 @@ def build(home: str, dtypes: dict, policy) -> dict:
             dt = backend.default_float() if dt is None else dt
             if dt.kind == "c":   # a complex dtype's limits are its real part's
                 dt = np.dtype(np.float64 if dt.itemsize == 16 else np.float32)
-            if dt.kind != "f":
+            if dt.kind not in "fV":
                 raise policy.errors.finfo_not_float(module=module)
-            info = np.finfo(dt)
+            info = backend.finfo(dt)
             values = {"bits": int(info.bits), "eps": float(info.eps), "max": float(info.max), "min": float(info.min),
                       "tiny": float(info.tiny), "smallest_normal": float(info.smallest_normal),
                       "resolution": 10.0 ** -int(info.precision), "dtype": dtypes[dt].name}
@@ -119,6 +119,6 @@ def build(home: str, dtypes: dict, policy) -> dict:
 
     def is_floating_point(input) -> builtins.bool:
         """Whether `input`'s dtype is a floating point dtype."""
-        return _tensor_arg("is_floating_point", input).kind == "f"
+        return _tensor_arg("is_floating_point", input).kind in "fV"
 
     return {"finfo": finfo, "iinfo": iinfo, "is_complex": is_complex, "is_floating_point": is_floating_point}

@@ -62,7 +62,7 @@ def build(Tensor: type, dtypes: dict) -> dict:
         return isinstance(obj, _CoreTensor)
 
     def is_floating_point(t) -> builtins.bool:
-        return t._data.dtype.kind == "f"
+        return t._data.dtype.kind in "fV"
 
     def numel(t) -> builtins.int:
         return t.numel()

@@ -115,7 +115,7 @@ class _Formatter:
 
     def __init__(self, values: np.ndarray, opts: PrintOptions, nonfinite: bool):
         self.opts = opts
-        self.floating = values.dtype.kind == "f"
+        self.floating = values.dtype.kind in "fV"
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1

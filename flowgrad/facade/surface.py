@@ -148,7 +148,7 @@ def rad2deg(input):
 def fmod(input, other):
     _no_complex_kernel(input, "fmod_cpu")
     d = input._data
-    if d.dtype.kind == "f":
+    if d.dtype.kind in "fV":
         return input - ops.trunc(input / other) * other
     o = other._data if isinstance(other, Tensor) else other
     if (o.dtype.kind in "iub" and bool((o == 0).any())) if hasattr(o, "dtype") else (type(o) is int and o == 0):
@@ -159,7 +159,7 @@ def fmod(input, other):
 
 
 def frac(input):
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise input.policy.errors.not_implemented_for(op="frac_cpu", dtype_scalar=input._data.dtype)
     return input - ops.trunc(input)
 
@@ -184,7 +184,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
         if ops.recording(input):
             raise input.policy.errors.complex_autograd(op="nan_to_num")
         return input._new(xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf))
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         return input.clone()
     fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
     return ops.where(input._new(xp.isfinite(d)), input, input._new(fill))
@@ -193,7 +193,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 def nansum(input, dim=None, keepdim=False):
     if input._data.dtype.kind == "c":
         raise input.policy.errors.nansum_complex()
-    return ops.sum(nan_to_num(input, 0.0, math.inf, -math.inf) if input._data.dtype.kind == "f" else input,
+    return ops.sum(nan_to_num(input, 0.0, math.inf, -math.inf) if input._data.dtype.kind in "fV" else input,
                    dim, keepdim)
 
 
@@ -224,7 +224,7 @@ def _bitwise(name):
         xp = backend.namespace(d)
         if isinstance(other, Tensor):
             _check_broadcast(input, other)
-        if d.dtype.kind in "fc":
+        if d.dtype.kind in "fcV":
             raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
         if other is None:
             return input._new(getattr(xp, name)(d))

@@ -104,6 +104,8 @@ class Tensor(_CoreTensor):
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force:
             raise self.policy.errors.numpy_requires_grad()
+        if self._data.dtype.kind == "V":   # bfloat16, which NumPy itself lacks
+            raise self.policy.errors.numpy_bfloat16()
         return self._host()
 
     def __repr__(self, *, tensor_contents=None) -> str:
@@ -221,7 +223,7 @@ class Tensor(_CoreTensor):
 
     # ----------------------------------------------------------------- random in-place
     def _random_float(self, kernel: str) -> None:
-        if self._data.dtype.kind not in "fc":
+        if self._data.dtype.kind not in "fcV":
             raise self.policy.errors.not_implemented_for(op=kernel, dtype_scalar=self._data.dtype)
 
     def uniform_(self, a=0.0, b=1.0, generator=None):
@@ -264,7 +266,7 @@ class Tensor(_CoreTensor):
 
     def exponential_(self, lambd=1.0, generator=None):
         from ..ops import indexing
-        if self._data.dtype.kind != "f":
+        if self._data.dtype.kind not in "fV":
             raise self.policy.errors.exponential_dtype(dtype_scalar=self._data.dtype)
         return indexing.inplace(self, lambda x: x._new(creation._gen(generator).exponential(
             1 / lambd, x._data.shape).astype(x._data.dtype)))

@@ -116,6 +116,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "argument_given_twice": (TypeError, "{name}() got multiple values for argument '{argument}'"),
     "out_unsupported": (NotImplementedError, "{name}(): flowgrad does not support the out= argument of this "
                                              "function"),
+    "numpy_bfloat16": (TypeError, "Got unsupported ScalarType BFloat16"),
     "numpy_requires_grad": (RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
                                           "tensor.detach().numpy() instead."),
     "format_spec_unsupported": (TypeError, "unsupported format string passed to Tensor.__format__"),
@@ -136,9 +137,17 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dtype_invalid": (TypeError, "invalid dtype {dtype!r}"),
     "dtype_unsupported": (TypeError, "unsupported dtype {dtype}"),
     "default_dtype_not_float": (TypeError, "only floating-point types are supported as the default type"),
+    "bfloat16_needs_ml_dtypes": (RuntimeError, "bfloat16 tensors need the ml_dtypes package, which gives NumPy a "
+                                               "bfloat16 dtype: install it with `pip install \"flowgrad[bfloat16]\"`"),
+    "default_dtype_bfloat16": (NotImplementedError, "bfloat16 as the default dtype is not built in flowgrad"),
+    "bfloat16_device": (RuntimeError, "bfloat16 tensors live on the cpu only: the {device} device's array library "
+                                      "(CuPy) has no bfloat16 dtype"),
     # building tensors (flowgrad/creation.py)
     "array_dtype_unsupported": (TypeError, "can't convert np.ndarray of type {dtype}. The only supported types are: "
                                            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."),
+    "array_bfloat16": (TypeError, "can't convert np.ndarray of type ml_dtypes.bfloat16. The only supported types are: "
+                                  "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
+                                  "uint32, uint16, uint8, and bool."),
     "arange_zero_step": (RuntimeError, "step must be nonzero"),
     # DLPack (flowgrad/dlpack.py)
     "dlpack_not_producer": (TypeError, "from_dlpack expects an object supporting the DLPack protocol (__dlpack__ and "

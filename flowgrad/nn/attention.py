@@ -38,7 +38,7 @@ def _canonical_mask(mask, mask_name: str, other_dtype, other_name: str, target_d
     if mask is None:
         return None
     d = mask._data
-    if d.dtype != np.bool_ and d.dtype.kind != "f":
+    if d.dtype != np.bool_ and d.dtype.kind not in "fV":
         raise mask.policy.errors.mha_mask_type(name=mask_name)
     if check_other and other_dtype is not None and d.dtype != other_dtype:
         warnings.warn(mask.policy.errors.mha_mask_mismatch(name=mask_name, other=other_name), stacklevel=2)

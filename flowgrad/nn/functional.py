@@ -77,7 +77,7 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
             raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
                                                     type=type(bound).__name__)
     kind = input._data.dtype.kind
-    if kind != "f":   # an integer tensor keeps its dtype: the bounds as integers
+    if kind not in "fV":   # an integer tensor keeps its dtype: the bounds as integers
         if kind == "b":
             raise input.policy.errors.hardtanh_bool()
         min_val, max_val = int(min_val), int(max_val)
@@ -87,7 +87,7 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
 def _floats_only(input, kernel: str, complex_ok: bool = False) -> None:
     """PyTorch's error for an activation of a bool or integer tensor (its kernels are float-only, or
     float and complex ones where `complex_ok`)."""
-    if input._data.dtype.kind not in ("fc" if complex_ok else "f"):
+    if input._data.dtype.kind not in ("fcV" if complex_ok else "fV"):
         raise input.policy.errors.not_implemented_for(op=kernel, dtype_scalar=input._data.dtype)
 
 
@@ -228,7 +228,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     if not training or p == 0.0:
         return input
     d = input._data
-    if d.dtype.kind != "f":   # the kept values are scaled by 1 / (1 - p): a float
+    if d.dtype.kind not in "fV":   # the kept values are scaled by 1 / (1 - p): a float
         raise input.policy.errors.result_type_cast(result_scalar=backend.default_float(), want_scalar=d.dtype)
     if p == 1.0:
         mask = backend.namespace(d).zeros(d.shape, dtype=d.dtype)
@@ -453,7 +453,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     c = d.shape[class_dim]
     logp = ops.log_softmax(input, class_dim)
     if d.shape == td.shape:  # class probabilities
-        if td.dtype.kind != "f":
+        if td.dtype.kind not in "fV":
             raise input.policy.errors.nn_target_probabilities_dtype(dtype_scalar=td.dtype)
         t = target
         if label_smoothing > 0:
@@ -564,7 +564,7 @@ def _sdpa_validate(query, key, value, attn_mask, is_causal) -> None:
             raise policy.errors.sdpa_dim_range(low=-1, high=0, dim=-2)
     if is_causal and attn_mask is not None:
         raise policy.errors.sdpa_causal_with_mask()
-    if qd.dtype.kind != "f":
+    if qd.dtype.kind not in "fV":
         raise policy.errors.sdpa_not_float(found_scalar=qd.dtype)
 
 

@@ -41,7 +41,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
     if len(shape) < 2:
         raise policy.errors.norm_input_min_dims(ndim=len(shape))
     n, c = shape[:2]
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise policy.errors.not_implemented_for(op="GroupNormKernelImpl", dtype_scalar=input._data.dtype)
     if c % num_groups:
         raise policy.errors.group_norm_groups(size=_dims(shape), groups=num_groups)

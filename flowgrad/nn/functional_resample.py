@@ -182,7 +182,7 @@ def interpolate_from(input, size=None, scale_factor=None, mode: str = "nearest",
         raise policy.errors.interpolate_mode_not_built(mode=mode)
     if mode == "area":
         return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1](input, outs)
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise policy.errors.not_implemented_for(dtype_scalar=input._data.dtype,
                            op="compute_indices_weights_nearest" if mode.startswith("nearest") else
                            "compute_indices_weights_linear")

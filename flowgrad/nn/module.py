@@ -477,7 +477,7 @@ class Module:
             else:
                 raise self._tensor_cls.policy.errors.nn_to_arguments(type=type(a).__name__)
         np_dt = backend.to_np_dtype(dtype) if dtype is not None else None
-        if np_dt is not None and np_dt.kind != "f":
+        if np_dt is not None and np_dt.kind not in "fV":
             raise self._tensor_cls.policy.errors.nn_to_dtype(dtype=repr(self._tensor_cls._dtypes[np_dt]))
         dev = backend.Device(device) if device is not None else None
         rank = None
@@ -489,7 +489,7 @@ class Module:
         def convert(a):
             if dev is not None:
                 a = backend.to_device(a, dev)
-            if np_dt is not None and a.dtype.kind == "f" and a.dtype != np_dt:
+            if np_dt is not None and a.dtype.kind in "fV" and a.dtype != np_dt:
                 a = a.astype(np_dt)
             if rank is not None and a.ndim == rank and not ops.in_memory_format(a, memory_format.name):
                 a = ops.laid_out(a, memory_format.name)
@@ -498,7 +498,7 @@ class Module:
 
     def _cast_floats(self, dtype) -> "Module":
         dt = np.dtype(dtype)
-        return self._apply(lambda a: a.astype(dt) if a.dtype.kind == "f" and a.dtype != dt else a)
+        return self._apply(lambda a: a.astype(dt) if a.dtype.kind in "fV" and a.dtype != dt else a)
 
     def float(self) -> "Module":
         return self._cast_floats(np.float32)

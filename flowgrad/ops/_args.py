@@ -64,7 +64,7 @@ def binary_arrays(a, b, float_result: bool = False):
             check_same(cls, ta, tb)
         da, db = ta._data, tb._data
         dta, dtb = da.dtype, db.dtype
-        if dta == dtb and not (float_result and dta.kind not in "fc"):
+        if dta == dtb and not (float_result and dta.kind not in "fcV"):
             return cls, da, db, ta, tb
         if not cls.policy.mixed_kind_promotion and da.ndim and db.ndim and dta != dtb and \
                 not (dta.kind == dtb.kind == "f" or "c" in (dta.kind, dtb.kind)) and not _graph_tasks.get():
@@ -73,7 +73,7 @@ def binary_arrays(a, b, float_result: bool = False):
         dims = tuple(d.dtype for d in (da, db) if d.ndim)
         zeros = tuple(d.dtype for d in (da, db) if not d.ndim)
         dt = backend.result_type(dims, zeros, (), backend.default_float())
-        if float_result and dt.kind not in "fc":
+        if float_result and dt.kind not in "fcV":
             dt = backend.default_float()
         return cls, (da if dta == dt else da.astype(dt)), (db if dtb == dt else db.astype(dt)), ta, tb
     t = ta if ta is not None else tb
@@ -96,9 +96,11 @@ def binary_arrays(a, b, float_result: bool = False):
     else:
         dt = backend.result_type((d.dtype,) if d.ndim else (), () if d.ndim else (d.dtype,), (type(s),),
                                  backend.default_float())
-        if float_result and dt.kind not in "fc":
+        if float_result and dt.kind not in "fcV":
             dt = backend.default_float()
         d = d.astype(dt)
+        if dt.kind == "V" and type(s) is not complex:   # bfloat16: the number as one (NumPy would widen)
+            s = dt.type(s)
     if ta is not None:
         return cls, d, s, ta, None
     return cls, s, d, None, tb
@@ -162,7 +164,7 @@ def float_array(t: Tensor, op: str):
     """The tensor's array, cast to the default float dtype when it is not floating (exp of an int
     tensor); a complex one is refused (`op` names the op not built for it)."""
     d = t._data
-    if d.dtype.kind == "f":
+    if d.dtype.kind in "fV":
         return d
     if d.dtype.kind == "c":
         raise t.policy.errors.complex_unsupported(op=op)

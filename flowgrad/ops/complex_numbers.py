@@ -48,7 +48,7 @@ def angle(x: Tensor) -> Tensor:
     if d.dtype.kind == "c":
         r = xp.angle(d)
     else:
-        if d.dtype.kind != "f":
+        if d.dtype.kind not in "fV":
             d = d.astype(backend.default_float())
         r = xp.where(d < 0, np.pi, 0).astype(d.dtype)
         r = xp.where(xp.isnan(d), d, r)
@@ -65,7 +65,7 @@ def complex(re: Tensor, im: Tensor) -> Tensor:
     """re + i im, of the complex dtype matching the (equal) float dtypes of both parts."""
     da, db = re._data, im._data
     policy = re.policy
-    if da.dtype.kind != "f" or db.dtype.kind != "f":
+    if da.dtype.kind not in "fV" or db.dtype.kind not in "fV":
         raise policy.errors.complex_parts_dtype(a_scalar=da.dtype, b_scalar=db.dtype)
     if da.dtype != db.dtype:
         raise policy.errors.complex_parts_same(a_scalar=da.dtype, b_scalar=db.dtype)
@@ -104,7 +104,7 @@ def view_as_complex(x: Tensor) -> Tensor:
     """A real tensor whose last dimension is 2 (real, imaginary) read as complex: a view."""
     d = x._data
     policy = x.policy
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         raise policy.errors.view_as_complex_dtype(dtype_scalar=d.dtype)
     if d.dtype == np.float16:
         raise policy.errors.complex_unsupported(op="view_as_complex of float16 (complex32)")

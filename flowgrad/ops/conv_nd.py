@@ -143,7 +143,8 @@ def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None
     out = _grouped_matmul(xp, _grouped_cols(cols, groups, math.prod(kernel)), _weight_rows(wd, groups), groups)
     if bias is not None:
         out += bias      # (the product is a fresh (M, O) array: the bias broadcasts along its rows)
-    return _channels_first(xp, out, lead)
+    out = _channels_first(xp, out, lead)
+    return out.astype(d.dtype) if d.dtype.kind == "V" else out   # (bfloat16's product is float32)
 
 
 def _flipped(wd, groups):
@@ -165,7 +166,8 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
     w2 = wd.reshape(groups, o // groups, -1)                                     # (G, og, cg*K)
     gcols = _grouped_matmul(xp, _channels_last(gd), w2, groups)
     gcols = gcols.reshape(gd.shape[:1] + gd.shape[2:] + (x_shape[1], math.prod(kernel)))
-    return col2im(xp, gcols, x_shape, kernel, stride, pads, dilation)
+    out = col2im(xp, gcols, x_shape, kernel, stride, pads, dilation)
+    return out.astype(gd.dtype) if gd.dtype.kind == "V" else out
 
 
 def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
@@ -180,7 +182,8 @@ def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
         gw = xp.matmul(g2.reshape(-1, groups, og).transpose(1, 2, 0),
                        cols.reshape(cols.shape[0], k, groups, cg).transpose(2, 0, 1, 3).reshape(groups, -1, k * cg))
     gw = gw.reshape(groups, og, *kernel, cg)                                     # (G, og, *kernel, cg)
-    return xp.ascontiguousarray(xp.moveaxis(gw, -1, 2)).reshape(w_shape)
+    gw = xp.ascontiguousarray(xp.moveaxis(gw, -1, 2)).reshape(w_shape)
+    return gw.astype(d.dtype) if d.dtype.kind == "V" else gw
 
 
 def _bias_grad(grad):

@@ -83,12 +83,13 @@ def logcumsumexp(x, dim):
     d = x._data
     if d.dtype.kind == "c":
         raise x.policy.errors.complex_unsupported(op="logcumsumexp")
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         raise x.policy.errors.not_implemented_for(op="logcumsumexp_out_cpu", dtype_scalar=d.dtype)
     dim = normalize_dim(dim, d.ndim)
     xp = backend.namespace(d)
-    with backend.quiet(xp):
-        out = x._out_cls._make(backend.running(xp, "logaddexp", d, dim) if d.ndim else d.copy())
+    with backend.quiet(xp):   # (bfloat16 accumulated in float32)
+        r = backend.running(xp, "logaddexp", backend.opmath(d), dim) if d.ndim else d.copy()
+    out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         LogcumsumexpBackward0.record((x,), out, dim)
     return out
@@ -137,7 +138,7 @@ def _cum_extremum(x, dim, ufunc, node):
         values = backend.running(xp, ufunc, d, dim)
         # the last position at or before each one that holds its running extremum (a NaN, once met)
         hit = d == values
-        if d.dtype.kind == "f":
+        if d.dtype.kind in "fV":
             hit |= xp.isnan(d) & xp.isnan(values)
         steps = xp.arange(d.shape[dim], dtype=np.int64).reshape((-1,) + (1,) * (d.ndim - dim - 1))
         idx = backend.running(xp, "maximum", xp.where(hit, steps, -1), dim)

@@ -92,8 +92,10 @@ def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if
     if a.shape[-1] != b.shape[-1]:
         raise policy.errors.cdist_columns(x1=a.shape[-1], x2=b.shape[-1])
     for name, d in (("X1", a), ("X2", b)):
-        if d.dtype.kind != "f":
+        if d.dtype.kind not in "fV":
             raise policy.errors.cdist_dtype(name=name, dtype_scalar=d.dtype)
+        if d.dtype.kind == "V":   # (bfloat16: PyTorch has no kernel for it)
+            raise policy.errors.not_implemented_for(op="cdist", dtype_scalar=d.dtype)
     if p < 0:
         raise policy.errors.cdist_p()
     use_mm = _MODES[compute_mode]

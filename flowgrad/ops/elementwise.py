@@ -155,7 +155,7 @@ def div(a, b, rounding_mode=None):
         else:
             raise policy_of(a, b).errors.div_rounding_mode(mode=rounding_mode)
         ta, tb = (a if isinstance(a, Tensor) else None), (b if isinstance(b, Tensor) else None)
-        if recording(ta, tb) and out._data.dtype.kind == "f":
+        if recording(ta, tb) and out._data.dtype.kind in "fV":
             DivBackward2.record((ta, tb), out, a, b, rounding_mode)
         return out
     cls, x, y, ta, tb = binary_arrays(a, b, float_result=True)
@@ -456,6 +456,11 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=Non
             if d.dtype.kind == "c":
                 if complex is not True:
                     raise complex(x.policy, name, d.dtype)
+            elif d.dtype.kind == "V":   # bfloat16: computed in float32, rounded once (PyTorch's kernels)
+                out = x._out_cls._make(forward(backend.namespace(d), d.astype(np.float32)).astype(d.dtype))
+                if _grad_enabled() and x._requires_grad:
+                    record((x,), out)
+                return out
             elif bool_kernel is not None and d.dtype == np.bool_:
                 raise x.policy.errors.not_implemented_for(op=bool_kernel, dtype_scalar=d.dtype)
             elif float_out:
@@ -603,7 +608,7 @@ def sigmoid_backward(grad, result):
 def threshold_backward(grad, result):
     """grad where result > 0, else 0: the gradient through relu given its result."""
     gd, mask = grad._data, result._data > 0
-    return _fused_backward(ThresholdBackwardBackward0, grad, result, gd * mask if gd.dtype.kind == "f" else
+    return _fused_backward(ThresholdBackwardBackward0, grad, result, gd * mask if gd.dtype.kind in "fV" else
                            gd * mask.astype(gd.dtype))
 
 
@@ -659,7 +664,7 @@ def _sign_array(x):
         return d.copy()
     xp = backend.namespace(d)
     r = xp.sign(d)
-    if d.dtype.kind == "f" and not x.policy.sign_keeps_nan:
+    if d.dtype.kind in "fV" and not x.policy.sign_keeps_nan:
         r = xp.nan_to_num(r, nan=0.0)
     return r
 
@@ -766,7 +771,7 @@ def round(x, decimals=0):
     if decimals == 0:
         return _round(x)   # (an integer tensor as it is)
     d = x._data
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         raise x.policy.errors.not_implemented_for(op="round_cpu", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     scale = d.dtype.type(10.0 ** builtins.abs(decimals))
@@ -803,10 +808,10 @@ def clamp(x, min=None, max=None):
     xp = backend.namespace(d)
     if d.dtype.kind == "c":
         raise x.policy.errors.clamp_complex()
-    if d.dtype.kind != "f" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
+    if d.dtype.kind not in "fV" and (type(min) is float or type(max) is float):   # an int tensor, a float bound
         d = d.astype(backend.default_float())
     r = xp.clip(d, min, max)
-    if r.dtype != d.dtype and d.dtype.kind == "f":
+    if r.dtype != d.dtype and d.dtype.kind in "fV":
         r = r.astype(d.dtype)
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
@@ -838,8 +843,10 @@ def cast(x: Tensor, dtype, copy: bool = False) -> Tensor:
         return x
     if d.dtype.kind == "c" and dt.kind != "c":
         d = complex_to_real(x.policy, d, dt)
+    elif dt.kind == "V" and type(d) is not np.ndarray:
+        raise x.policy.errors.bfloat16_device(device=x.device.type)
     out = x._out_cls._make(d.astype(dt, copy=True))
-    if _grad_enabled() and x._requires_grad and (dt.kind in "fc" or x.policy.allow_int_grads):
+    if _grad_enabled() and x._requires_grad and (dt.kind in "fcV" or x.policy.allow_int_grads):
         ToCopyBackward0.record((x,), out)
     return out
 

@@ -91,7 +91,7 @@ def index_fill(x, dim, index, value):
     I.at_least_1d(r)[I.positions(d.ndim, dim, wrapped)] = xp.asarray(v).astype(d.dtype)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
-        if d.dtype.kind != "f":   # a tensor value that requires grad, written into integers
+        if d.dtype.kind not in "fV":   # a tensor value that requires grad, written into integers
             raise policy.errors.index_fill_autograd_dtype(dtype_scalar=d.dtype)
         kept = x._new(wrapped)
         if tv is None:
@@ -216,7 +216,7 @@ def _identity_of(reduce, dt):
         return 0
     if reduce == "prod":
         return 1
-    if dt.kind == "f":
+    if dt.kind in "fV":
         return -np.inf if reduce == "amax" else np.inf
     if dt.kind == "b":
         return reduce == "amin"
@@ -252,7 +252,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
         n = xp.full(d.shape, 1 if include_self else 0, dtype=np.int64)
         xp.add.at(n, pos, 1)
         n = xp.maximum(n, 1)
-        r = (r / n).astype(d.dtype) if d.dtype.kind == "f" else (r // n).astype(d.dtype)
+        r = (r / n).astype(d.dtype) if d.dtype.kind in "fV" else (r // n).astype(d.dtype)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or src._requires_grad):
         ScatterReduceBackward0.record((x, src), out, dim, index.detach(), reduce, include_self)

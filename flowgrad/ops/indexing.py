@@ -496,7 +496,8 @@ def _ufunc_inplace(self, fn, other) -> bool:
     is a scalar; False when the general path must run instead."""
     d = self._data
     _, a, b, _, _ = binary_arrays(self, other, fn is E.div)
-    if a is not d or d.dtype.kind != "f" or not backend.writeable(d) or (hasattr(b, "shape") and b.shape != d.shape):
+    if a is not d or d.dtype.kind not in "fV" or not backend.writeable(d) or \
+            (hasattr(b, "shape") and b.shape != d.shape):
         return False
     getattr(backend.namespace(d), _UFUNC_NAMES[fn])(d, b, out=d)
     self._bump()
@@ -532,7 +533,7 @@ def _write(self, res) -> None:
     if r.shape != d.shape:
         raise self.policy.errors.inplace_shape(shape=list(d.shape), broadcast=list(r.shape))
     if r.dtype != d.dtype:
-        if (r.dtype.kind == "f" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b") or \
+        if (r.dtype.kind in "fV" and d.dtype.kind in "iub") or (r.dtype.kind in "iu" and d.dtype.kind == "b") or \
                 (r.dtype.kind == "c" and d.dtype.kind != "c"):
             raise self.policy.errors.result_type_cast(result_scalar=r.dtype, want_scalar=d.dtype)
         r = r.astype(d.dtype)

@@ -90,13 +90,15 @@ def linear(x, weight, bias=None):
             raise x.policy.errors.linear_dtype(a_scalar=d.dtype, b_scalar=wd.dtype)
         raise x.policy.errors.mm_dtype(a_ctype=d.dtype, b_ctype=wd.dtype)
     xp = backend.namespace(d)
-    out = xp.matmul(d, wd.T)
+    out = xp.matmul(d, wd.T)   # (bfloat16's product is float32: the bias added there, then rounded once)
     if bias is not None:
         _same_facade(x, bias)
         bd = bias._data
         if bd.dtype != d.dtype:
             raise x.policy.errors.addmm_bias_dtype(a_scalar=bd.dtype, b_scalar=d.dtype)
         out += bd
+    if d.dtype.kind == "V":
+        out = out.astype(d.dtype)
     res = x._out_cls._make(out)
     if _grad_enabled() and (x._requires_grad or weight._requires_grad or
                                 (bias is not None and bias._requires_grad)):
@@ -177,10 +179,10 @@ def _pointwise_pair(x, t):
     if d.dtype != td.dtype:
         dt = backend.result_type(tuple(a.dtype for a in (d, td) if a.ndim),
                                  tuple(a.dtype for a in (d, td) if not a.ndim), (), backend.default_float())
-        if dt.kind != "f":
+        if dt.kind not in "fV":
             raise x.policy.errors.result_type_cast(result_scalar=np.dtype(np.float32), want_scalar=dt)
         d, td = d.astype(dt, copy=False), td.astype(dt, copy=False)
-    elif d.dtype.kind != "f":
+    elif d.dtype.kind not in "fV":
         raise x.policy.errors.not_implemented_for(op="mse_cpu", dtype_scalar=d.dtype)
     return d, td
 
@@ -239,7 +241,7 @@ def _check_nll_args(x, target, weight):
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     if weight is not None and weight._data.shape != (c,):
         raise policy.errors.nll_weight_shape(classes=c, shape=list(weight._data.shape))
-    if d.dtype.kind != "f" and not policy.ints_cast_to_float:
+    if d.dtype.kind not in "fV" and not policy.ints_cast_to_float:
         raise policy.errors.not_implemented_for(op="nll_loss2d_forward_out_frame" if d.ndim >= 3 else
                                                 "nll_loss_out_frame", dtype_scalar=d.dtype)
     if weight is not None and weight._data.dtype != d.dtype:
@@ -373,7 +375,7 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
     _not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     d, td = x._data, target._data
     if td.dtype != d.dtype:
-        if d.dtype.kind != "f":
+        if d.dtype.kind not in "fV":
             raise x.policy.errors.result_type_cast(result_scalar=np.dtype(np.float32), want_scalar=d.dtype)
         td = td.astype(d.dtype)
     xp = backend.namespace(d)

@@ -111,7 +111,8 @@ def matmul(a, b, _node_cls=None):
     if x.ndim == 0 or y.ndim == 0 or x.shape[-1] != (y.shape[0] if y.ndim == 1 else y.shape[-2]):
         raise _product_shape_error(cls.policy, x.shape, y.shape)
     xp = backend.namespace(x)
-    out = cls._make(xp.matmul(x, y))
+    r = xp.matmul(x, y)
+    out = cls._make(r.astype(x.dtype) if x.dtype.kind == "V" else r)   # (bfloat16's product is float32)
     if _grad_enabled() and ((ta is not None and ta._requires_grad) or (tb is not None and tb._requires_grad)):
         nd = (x.ndim, y.ndim)
         node_cls = _node_cls or _MATMUL_NODES.get(nd)

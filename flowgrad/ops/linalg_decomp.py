@@ -51,7 +51,7 @@ def _diagonal(a):
 def _check_float(x, op, low=False):
     """PyTorch's dtype checks of a linalg function: float or complex input; `low` refuses half types."""
     d = x._data
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise x.policy.errors.linalg_float(op=op, dtype_scalar=d.dtype)
     if low and str(d.dtype) in _LOW:
         raise x.policy.errors.linalg_low_precision(op=op, dtype_scalar=d.dtype)
@@ -260,7 +260,7 @@ def linalg_solve(A, B, left=True, check_errors=True, _op="torch.linalg.solve", _
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     d = x._data
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise x.policy.errors.norm_dtype(dtype_scalar=d.dtype)
     if dtype is not None:
         x = x.to(dtype)
@@ -283,7 +283,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     op = "linalg.matrix_norm"
-    if dtype is not None and A._data.dtype.kind in "fc":
+    if dtype is not None and A._data.dtype.kind in "fcV":
         A = A.to(dtype)
     d = A._data
     if d.ndim < 2:
@@ -298,7 +298,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
             raise A.policy.errors.linalg_matrix_norm_ord(ord=ord)
     elif ord not in (1, -1, 2, -2, float("inf"), float("-inf")):
         raise A.policy.errors.linalg_matrix_norm_ord(ord=ord)
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise A.policy.errors.linalg_float(op=op, dtype_scalar=d.dtype)
     if ord == "fro":
         return R.norm(A, 2, dim=(d0, d1), keepdim=keepdim)
@@ -444,7 +444,7 @@ def linalg_eigh(x, UPLO="L", _op="linalg.eigh"):
         raise x.policy.errors.linalg_uplo(uplo=UPLO)
     d = x._data
     _check_matrix(x, _op, square=False)   # (dims before the dtype, as PyTorch checks)
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, _op)
     w, v = backend.namespace(d).linalg.eigh(d, UPLO=UPLO)
@@ -461,7 +461,7 @@ def linalg_eigvalsh(x, UPLO="L"):
         raise x.policy.errors.linalg_uplo(uplo=UPLO)
     d = x._data
     _check_matrix(x, "linalg.eigh", square=False)
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, "linalg.eigh")
     return x._out_cls._make(backend.namespace(d).linalg.eigvalsh(d, UPLO=UPLO).astype(d.dtype))
@@ -604,7 +604,7 @@ def _tolerance(xp, value, like):
 
 def linalg_pinv(x, atol=None, rtol=None, hermitian=False):
     d = x._data
-    if d.ndim < 2 or d.dtype.kind not in "fc" or str(d.dtype) in _LOW:
+    if d.ndim < 2 or d.dtype.kind not in "fcV" or str(d.dtype) in _LOW:
         raise x.policy.errors.linalg_pinv_dtype(dtype_scalar=d.dtype, shape=", ".join(map(str, d.shape)))
     xp = backend.namespace(d)
     m, n = d.shape[-2:]
@@ -660,7 +660,7 @@ def linalg_lstsq(A, B, rcond=None, driver=None):
     solution is the minimum-norm least-squares one (through the pseudoinverse)."""
     op = "torch.linalg.lstsq"
     da, db = A._data, B._data
-    if da.dtype.kind not in "f" or db.dtype.kind not in "f":
+    if da.dtype.kind not in "fV" or db.dtype.kind not in "fV":
         raise A.policy.errors.linalg_lstsq_dtype()
     if da.dtype != db.dtype:
         raise A.policy.errors.linalg_lstsq_same_dtype(op=op, a_scalar=da.dtype, b_scalar=db.dtype)
@@ -845,7 +845,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         return _mT(solve_triangular(_mT(A), _mT(B), upper=not upper, unitriangular=unitriangular))
     da, db = A._data, B._data
     for t in (A, B):
-        if t._data.dtype.kind not in "fc":
+        if t._data.dtype.kind not in "fcV":
             raise A.policy.errors.linalg_not_implemented(kernel="triangular_solve_cpu", dtype_scalar=t._data.dtype)
     _check_matrix(A, op)
     if db.ndim < 2:
@@ -891,7 +891,7 @@ def linalg_cross(x, y, *, dim=-1):
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     """The number of singular (|eigen| for hermitian) values above max(atol, rtol * largest)."""
     d = A._data
-    if d.ndim >= 2 and d.dtype.kind not in "f":
+    if d.ndim >= 2 and d.dtype.kind not in "fV":
         raise A.policy.errors.linalg_lstsq_dtype()
     if d.ndim < 2:
         raise A.policy.errors.linalg_min_2d(op="torch.linalg.matrix_rank", name="input")
@@ -1070,7 +1070,7 @@ def _check_lu(A, op):
     d = A._data
     if d.ndim < 2:
         raise A.policy.errors.linalg_lu_dims(op=op, shape=list(d.shape))
-    if d.dtype.kind not in "fc" or str(d.dtype) in _LOW:
+    if d.dtype.kind not in "fcV" or str(d.dtype) in _LOW:
         raise A.policy.errors.linalg_not_implemented(kernel="lu_cpu", dtype_scalar=d.dtype)
 
 

@@ -19,7 +19,7 @@ def _shifted(x, dim, dtype, kernel):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         policy = x.policy
         if not policy.ints_cast_to_float:
             lastdim = d.ndim == 0 or dim in (-1, d.ndim - 1)
@@ -28,26 +28,29 @@ def _shifted(x, dim, dtype, kernel):
         d = float_array(x, kernel)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
+    out_dt, d = d.dtype, backend.opmath(d)
     with backend.quiet(xp):   # a row of -inf (or inf) makes NaN, silently as in PyTorch
         if d.ndim == 0:
-            return xp, d - d, dim
-        return xp, d - xp.max(d, axis=dim, keepdims=True) if d.size else d, dim
+            return xp, d - d, dim, out_dt
+        return xp, d - xp.max(d, axis=dim, keepdims=True) if d.size else d, dim, out_dt
 
 
 def softmax(x, dim, dtype=None):
-    xp, s, dim = _shifted(x, dim, dtype, "softmax")
+    xp, s, dim, out_dt = _shifted(x, dim, dtype, "softmax")
     e = xp.exp(s)
     with backend.quiet(xp):
-        out = x._out_cls._make(e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e))
+        r = e / (xp.sum(e, axis=dim, keepdims=True) if s.ndim else e)
+    out = x._out_cls._make(r.astype(out_dt) if out_dt.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         SoftmaxBackward0.record((x,), out, dim)
     return out
 
 
 def log_softmax(x, dim, dtype=None):
-    xp, s, dim = _shifted(x, dim, dtype, "log_softmax")
+    xp, s, dim, out_dt = _shifted(x, dim, dtype, "log_softmax")
     with backend.quiet(xp):
-        out = x._out_cls._make(s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s))
+        r = s - (xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True)) if s.ndim else s)
+    out = x._out_cls._make(r.astype(out_dt) if out_dt.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         LogSoftmaxBackward0.record((x,), out, dim)
     return out

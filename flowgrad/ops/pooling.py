@@ -66,7 +66,7 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     n, c, *size = d.shape
     nd = len(size)
     outs, pads = _geometry(size, kernel, stride, padding, dilation, ceil_mode)
-    fill = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
+    fill = -np.inf if d.dtype.kind in "fV" else np.iinfo(d.dtype).min
     cols = im2col(xp, d, kernel, stride, pads, dilation, fill, outs)           # (N, *outs, C, K)
     am = xp.argmax(cols, axis=-1)                                              # (N, *outs, C)
     to_channels = (0, nd + 1, *range(1, nd + 1))

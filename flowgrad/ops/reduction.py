@@ -50,7 +50,11 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
-    out = x._out_cls._make(d.sum(axis=dims, keepdims=keepdim, dtype=out_dt))
+    if out_dt.kind == "V":   # bfloat16, accumulated in float32 as PyTorch's
+        r = backend.opmath(d).sum(axis=dims, keepdims=keepdim).astype(out_dt)
+    else:
+        r = d.sum(axis=dims, keepdims=keepdim, dtype=out_dt)
+    out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         (SumBackward0 if dim is None else SumBackward1).record((x,), out, d.shape, dims, keepdim)
     return out
@@ -68,12 +72,13 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     d = x._data
     if dtype is not None:
         d = d.astype(backend.to_np_dtype(dtype))
-        if d.dtype.kind not in "fc":
+        if d.dtype.kind not in "fcV":
             raise x.policy.errors.mean_dtype_arg(dtype_scalar=d.dtype)
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).mean(d, axis=dims, keepdims=keepdim))
+    r = backend.namespace(d).mean(backend.opmath(d), axis=dims, keepdims=keepdim)
+    out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         (MeanBackward0 if dim is None else MeanBackward1).record((x,), out, x._data.shape, dims, keepdim)
     return out
@@ -362,7 +367,7 @@ def _var_args(dim, unbiased, correction):
 def _moment_input(x, name: str):
     """x's float array for var / std; PyTorch refuses other dtypes (a policy may cast them)."""
     d = x._data
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         policy = x.policy
         if d.dtype.kind == "c":
             raise policy.errors.complex_unsupported(op=name)
@@ -445,10 +450,11 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
         p = 2
     elif isinstance(p, str):   # (the nuclear norm is torch.linalg.matrix_norm's)
         raise x.policy.errors.norm_order(ord=p)
-    if x._data.dtype.kind not in "fc" and dtype is None:
+    if x._data.dtype.kind not in "fcV" and dtype is None:
         raise x.policy.errors.norm_dtype(dtype_scalar=x._data.dtype)
     d = float_array(x, "norm")
     xp = backend.namespace(d)
+    dt, d = d.dtype, backend.opmath(d)
     dims = normalize_dims(dim, d.ndim)
     a = xp.abs(d)
     if p == float("inf"):
@@ -463,7 +469,7 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
         r = xp.sqrt(xp.sum(d * d, axis=dims, keepdims=keepdim))
     else:
         r = xp.sum(a ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-    out = x._out_cls._make(xp.asarray(r, dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(r, dtype=dt))
     if _grad_enabled() and x._requires_grad:
         LinalgVectorNormBackward0.record((x,), out, d.shape, dims, keepdim, p)
     return out
@@ -507,7 +513,8 @@ def cumsum(x, dim, dtype=None):
     if d.dtype.kind in "bui" and dtype is None:
         d = d.astype(np.int64)
     dim = normalize_dim(dim, d.ndim)
-    out = x._out_cls._make(backend.namespace(d).cumsum(d, axis=dim) if d.ndim else d.copy())
+    r = backend.namespace(d).cumsum(backend.opmath(d), axis=dim) if d.ndim else d.copy()
+    out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         CumsumBackward0.record((x,), out, dim)
     return out

@@ -94,7 +94,7 @@ def histc(input, bins: int = 100, min=0, max=0):
     d = input._data
     if bins <= 0:
         raise policy.errors.histc_bins(bins=bins)
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         raise policy.errors.not_implemented_for(op="histogram_cpu", dtype_scalar=d.dtype)
     if min > max:
         raise policy.errors.histc_order()

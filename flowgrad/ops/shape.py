@@ -915,7 +915,7 @@ def _array_key(k, xp, policy):
         return a
     if isinstance(k, (list, np.ndarray)):   # (a sequence or array of floats indexes truncated, as in PyTorch)
         a = xp.asarray(k)
-        return a.astype(np.int64) if a.dtype.kind == "f" else a
+        return a.astype(np.int64) if a.dtype.kind in "fV" else a
     if isinstance(k, (float, np.floating)):
         raise policy.errors.index_type(type=typename(k))
     return k

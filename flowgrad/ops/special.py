@@ -111,7 +111,7 @@ def polygamma(n: int, x: Tensor) -> Tensor:
     if n < 0:
         raise x.policy.errors.polygamma_negative_n()
     d = x._data
-    if d.dtype.kind != "f":
+    if d.dtype.kind not in "fV":
         d = d.astype(backend.default_float())
     xp = backend.namespace(d)
     with backend.quiet(xp):
@@ -159,7 +159,7 @@ def xlogy(x, y) -> Tensor:
         except ValueError as exc:
             reraise_broadcast(exc, cls, a, b)
     t = ta if ta is not None else tb
-    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind == "f" else
+    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind in "fV" else
                                          backend.default_float(), copy=False))
     if _grad_enabled():
         if ta is not None and tb is not None and (ta._requires_grad or tb._requires_grad):
@@ -186,7 +186,7 @@ def _log_add(name: str, ufunc: str, node, x, y) -> Tensor:
     cls, a, b, ta, tb = binary_arrays(x, y)
     if a.dtype.kind == "c" and name == "logaddexp":     # PyTorch's logaddexp takes complex numbers
         raise cls.policy.errors.complex_unsupported(op=name)
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise cls.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=a.dtype)
     xp = backend.namespace(a)
     with backend.quiet(xp):

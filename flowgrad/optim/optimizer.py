@@ -359,7 +359,7 @@ class Optimizer:
             if isinstance(value, Tensor):
                 arr = value._data
                 if key != "step":
-                    if param._data.dtype.kind == "f" and arr.dtype.kind == "f":
+                    if param._data.dtype.kind in "fV" and arr.dtype.kind in "fV":
                         arr = arr.astype(param._data.dtype)
                     arr = backend.to_device(arr, param.device)
                 return state_tensor(param, arr.copy())

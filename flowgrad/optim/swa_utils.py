@@ -26,7 +26,7 @@ def _check_decay(decay: float) -> None:
 
 
 def _is_float(t) -> bool:
-    return t._data.dtype.kind in "fc"
+    return t._data.dtype.kind in "fcV"
 
 
 def _lerp_in_place(a, b, weight: float) -> None:

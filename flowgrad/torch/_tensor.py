@@ -24,3 +24,6 @@ class Tensor(TorchFamilyTensor):
     _size = Size
     _device = device
     _printer = PRINTER
+
+    def bfloat16(self):
+        return self._cast("bfloat16")
