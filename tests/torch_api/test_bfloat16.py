@@ -4,6 +4,7 @@ object, creation and conversion, promotion, printing, values bit for bit (PyTorc
 bfloat16 op in float32 and rounds the result once), gradients that stay bfloat16, and the refusals."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -11,9 +12,8 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import TEST_DEVICE
-
 pytest.importorskip("ml_dtypes")
+TEST_DEVICE = os.environ.get("FLOWGRAD_TEST_DEVICE", "cpu")     # (the suite's device, as conftest reads it)
 # bfloat16 tensors live on the CPU only (CuPy has no bfloat16): not run on the suite's other devices
 pytestmark = pytest.mark.skipif(TEST_DEVICE != "cpu", reason="bfloat16 tensors live on the CPU only")
 
