@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         if moved is not None:
             print("\n" + compare.render(moved, args.compare, note))
     if args.write_results:
-        command = "python -m benchmarks " + " ".join(argv_used)
+        shown = [a for a in argv_used if a != args.write_results or a == "--write-results"]   # (the path: where, not how)
+        command = "python -m benchmarks " + " ".join(shown)
         doc = report.render_markdown(info, records, cells, names, command.strip())
         if os.path.exists(args.write_results):
             with open(args.write_results) as f:

@@ -187,6 +187,8 @@ def targets(records) -> list[tuple[str, str, str]]:
         " / ".join(f"{v:.2f}" for v in facades.values()) + " s" if facades else "")
     slower, compared = [], 0
     for rec in records:
+        if rec.get("kind") == "startup":     # import time: MyGrad and HIPS autograd are far smaller libraries
+            continue
         f = rec["results"].get("flowgrad", {}).get("value")
         for peer in ("mygrad", "autograd"):
             p = rec["results"].get(peer, {}).get("value")
