@@ -220,8 +220,8 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             elif not is_long(bound):
                 raise policy.errors.argument_type(fn="randint_like", argument=name, expected="int",
                                                   type=typename(bound))
-        return Tensor._make(creation.randint(low, high, input._data.shape, dtype or input._data.dtype,
-                                             generator=generator))
+        dt, dv = _like(input, dtype, device)
+        return _finish(creation.randint(low, high, input._data.shape, dt, dv, generator), requires_grad)
 
     def normal(mean, std=1.0, size=None, generator=None):
         tensors = [x for x in (mean, std) if isinstance(x, _CoreTensor)]
@@ -251,7 +251,8 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             if isinstance(p, _CoreTensor) and p._data.size == 1:   # (PyTorch's parser takes it as a float)
                 p = p.item()
             check_probability(policy, p)
-        draws = Tensor._make((creation.rand(d.shape, np.float64, generator=generator) < p).astype(d.dtype))
+        draws = Tensor._make((creation.rand(d.shape, np.float64, device=input.device, generator=generator) < p)
+                             .astype(d.dtype))
         return ops.elementwise.record_bernoulli(input, draws, one_probability)
 
     def multinomial(probs, num_samples, replacement=False, generator=None):

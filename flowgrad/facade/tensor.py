@@ -255,21 +255,21 @@ class Tensor(_CoreTensor):
         if from_ is not LEFT_OUT or to is not LEFT_OUT:
             _check_random_range(self.policy, low, top, dt)
         return indexing.inplace(self, lambda x: x._new(creation.randint(low, top + 1, x._data.shape, x._data.dtype,
-                                                                        generator=generator)))
+                                                                        device=x.device, generator=generator)))
 
     def bernoulli_(self, p=0.5, generator=None):
         from ..ops import indexing
         if not isinstance(p, _CoreTensor):
             check_probability(self.policy, p)
-        return indexing.inplace(self, lambda x: x._new((creation.rand(x._data.shape, np.float64, generator=generator)
+        return indexing.inplace(self, lambda x: x._new((creation.rand(x._data.shape, np.float64, x.device, generator)
                                                         < p).astype(x._data.dtype)))
 
     def exponential_(self, lambd=1.0, generator=None):
         from ..ops import indexing
         if self._data.dtype.kind not in "fV":
             raise self.policy.errors.exponential_dtype(dtype_scalar=self._data.dtype)
-        return indexing.inplace(self, lambda x: x._new(creation._gen(generator).exponential(
-            1 / lambd, x._data.shape).astype(x._data.dtype)))
+        return indexing.inplace(self, lambda x: x._new(backend.to_device(creation._gen(generator).exponential(
+            1 / lambd, x._data.shape).astype(x._data.dtype), x.device)))
 
     def apply_(self, fn):
         flat = self._data.reshape(-1)

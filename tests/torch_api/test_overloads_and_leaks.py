@@ -277,3 +277,13 @@ def test_clone_preserves_the_layout_as_torch(view):
         b = theirs.clone(**({} if fmt is None else {"memory_format": getattr(real, fmt)}))
         assert a.stride() == b.stride() and a.tolist() == b.tolist()
         assert a.is_contiguous() == b.is_contiguous()
+
+
+def test_randint_like_takes_its_device_dtype_and_requires_grad(torch):
+    x = torch.zeros(3)
+    y = torch.randint_like(x, 5, requires_grad=True)
+    assert y.requires_grad and y.dtype == torch.float32 and y.device == x.device
+    assert set(y.tolist()) <= {0.0, 1.0, 2.0, 3.0, 4.0}
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point"):
+        torch.randint_like(x, 5, dtype=torch.int64, requires_grad=True)
+    assert torch.randint_like(x, 5, device="cpu").device.type == "cpu"
