@@ -50,10 +50,11 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     dims = normalize_dims(dim, d.ndim)
     out_dt = backend.to_np_dtype(dtype) if dtype is not None else (np.dtype(np.int64) if d.dtype.kind in "biu"
                                                                     else d.dtype)
-    if out_dt.kind == "V":   # bfloat16, accumulated in float32 as PyTorch's
-        r = backend.opmath(d).sum(axis=dims, keepdims=keepdim).astype(out_dt)
-    else:
-        r = d.sum(axis=dims, keepdims=keepdim, dtype=out_dt)
+    with backend.quiet(backend.namespace(d)):    # inf + -inf is NaN, silently as in PyTorch
+        if out_dt.kind == "V":   # bfloat16, accumulated in float32 as PyTorch's
+            r = backend.opmath(d).sum(axis=dims, keepdims=keepdim).astype(out_dt)
+        else:
+            r = d.sum(axis=dims, keepdims=keepdim, dtype=out_dt)
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         (SumBackward0 if dim is None else SumBackward1).record((x,), out, d.shape, dims, keepdim)
@@ -77,7 +78,9 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     if d.dtype.kind not in "fcV":
         raise x.policy.errors.mean_dtype(dtype_scalar=d.dtype)
     dims = normalize_dims(dim, d.ndim)
-    r = backend.namespace(d).mean(backend.opmath(d), axis=dims, keepdims=keepdim)
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        r = xp.mean(backend.opmath(d), axis=dims, keepdims=keepdim)
     out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         (MeanBackward0 if dim is None else MeanBackward1).record((x,), out, x._data.shape, dims, keepdim)

@@ -121,6 +121,9 @@ def test_no_floating_point_warnings(torch):
     _silent(lambda: z // 0.)
     _silent(lambda: z % 0.)
     _silent(lambda: torch.div(z, 0., rounding_mode="trunc"))
+    infs = torch.tensor([float("inf"), float("-inf")])
+    for fn in (torch.sum, torch.mean, torch.nansum):
+        assert _silent(lambda: fn(infs)).isnan().item()
 
 
 # ------------------------------------------------------------------------------------ creation
