@@ -20,24 +20,48 @@ def _sigmoid(a):
     return 1.0 / (1.0 + np.exp(-a))
 
 
-class LSTMStep(Workload):
-    name = "lstm"
-    title = "LSTM step: 1 layer, input 16, hidden 32, 20 steps, batch 8, fwd+bwd, float32"
+class _RecurrentLayer(Workload):
+    """What the LSTM and GRU steps share: sizes, data (`gates` blocks of `hidden` rows per weight,
+    PyTorch's uniform init) and the torch-style step over `nn.<module>`."""
     section = "Recurrent networks"
     unit = "ms"
     rtol, atol = 1e-3, 1e-5
     sizes = {"full": dict(steps=20, batch=8, features=16, hidden=32),
              "quick": dict(steps=20, batch=8, features=16, hidden=32),
              "tiny": dict(steps=3, batch=2, features=3, hidden=4)}
+    module, gates, seed = "", 0, 0
 
     def data(self, steps, batch, features, hidden):
-        rng = np.random.default_rng(5)
+        rng = np.random.default_rng(self.seed)
         f32 = np.float32
         bound = 1 / np.sqrt(hidden)
+        rows = self.gates * hidden
         params = [rng.uniform(-bound, bound, shape).astype(f32)
-                  for shape in ((4 * hidden, features), (4 * hidden, hidden), (4 * hidden,), (4 * hidden,))]
+                  for shape in ((rows, features), (rows, hidden), (rows,), (rows,))]
         return frozen({"x": rng.standard_normal((steps, batch, features)).astype(f32),
                        "y": (rng.standard_normal((steps, batch, hidden)) * 0.5).astype(f32), "params": params})
+
+    def torchlike(self, torch, d):
+        w_ih, w_hh, b_ih, b_hh = d["params"]
+        layer = getattr(torch.nn, self.module)(w_ih.shape[1], w_hh.shape[1])
+        layer.load_state_dict({name: torch.from_numpy(a.copy()) for name, a in
+                               zip(("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"), d["params"])})
+        params = list(layer.parameters())
+        x, y = torch.from_numpy(d["x"].copy()), torch.from_numpy(d["y"].copy())
+
+        def step():
+            for p in params:
+                p.grad = None
+            out, _ = layer(x)
+            ((out - y) ** 2).sum().backward()
+            return [p.grad for p in params]
+        return step
+
+
+class LSTMStep(_RecurrentLayer):
+    name = "lstm"
+    title = "LSTM step: 1 layer, input 16, hidden 32, 20 steps, batch 8, fwd+bwd, float32"
+    module, gates, seed = "LSTM", 4, 5
 
     def impl_numpy(self, d):
         x, y = d["x"], d["y"]
@@ -76,22 +100,6 @@ class LSTMStep(Workload):
             flat = das.reshape(-1, 4 * hidden)
             gb = flat.sum(0)
             return [flat.T @ x.reshape(-1, x.shape[2]), gw_hh, gb, gb.copy()]
-        return step
-
-    def torchlike(self, torch, d):
-        w_ih, w_hh, b_ih, b_hh = d["params"]
-        lstm = torch.nn.LSTM(w_ih.shape[1], w_hh.shape[1])
-        lstm.load_state_dict({name: torch.from_numpy(a.copy()) for name, a in
-                              zip(("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"), d["params"])})
-        params = list(lstm.parameters())
-        x, y = torch.from_numpy(d["x"].copy()), torch.from_numpy(d["y"].copy())
-
-        def step():
-            for p in params:
-                p.grad = None
-            out, _ = lstm(x)
-            ((out - y) ** 2).sum().backward()
-            return [p.grad for p in params]
         return step
 
     def impl_mygrad(self, d):
@@ -143,22 +151,10 @@ class LSTMStep(Workload):
         return step
 
 
-class GRUStep(Workload):
+class GRUStep(_RecurrentLayer):
     name = "gru"
     title = "GRU step: 1 layer, input 16, hidden 32, 20 steps, batch 8, fwd+bwd, float32"
-    section = "Recurrent networks"
-    unit = "ms"
-    rtol, atol = 1e-3, 1e-5
-    sizes = LSTMStep.sizes
-
-    def data(self, steps, batch, features, hidden):
-        rng = np.random.default_rng(7)
-        f32 = np.float32
-        bound = 1 / np.sqrt(hidden)
-        params = [rng.uniform(-bound, bound, shape).astype(f32)
-                  for shape in ((3 * hidden, features), (3 * hidden, hidden), (3 * hidden,), (3 * hidden,))]
-        return frozen({"x": rng.standard_normal((steps, batch, features)).astype(f32),
-                       "y": (rng.standard_normal((steps, batch, hidden)) * 0.5).astype(f32), "params": params})
+    module, gates, seed = "GRU", 3, 7
 
     def impl_numpy(self, d):
         x, y = d["x"], d["y"]
@@ -195,22 +191,6 @@ class GRUStep(Workload):
                 dh_next = dh * z + dhw @ w_hh
             flat = dxw.reshape(-1, 3 * hidden)
             return [flat.T @ x.reshape(-1, x.shape[2]), gw_hh, flat.sum(0), dhw_sum]
-        return step
-
-    def torchlike(self, torch, d):
-        w_ih, w_hh, b_ih, b_hh = d["params"]
-        gru = torch.nn.GRU(w_ih.shape[1], w_hh.shape[1])
-        gru.load_state_dict({name: torch.from_numpy(a.copy()) for name, a in
-                             zip(("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"), d["params"])})
-        params = list(gru.parameters())
-        x, y = torch.from_numpy(d["x"].copy()), torch.from_numpy(d["y"].copy())
-
-        def step():
-            for p in params:
-                p.grad = None
-            out, _ = gru(x)
-            ((out - y) ** 2).sum().backward()
-            return [p.grad for p in params]
         return step
 
     def impl_autograd(self, d):
