@@ -98,6 +98,7 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
     filtered = needed is not None or cuts is not None or observer is not None
     tie = create_graph and policy.double_grad_name is not None
     inline = not anomaly
+    sink = inline   # a leaf's accumulator made ready with no hook on it accumulates at once
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
     task = _GraphTask(roots, pending, needed, _grad.get())
     grad_mode = _grad.set(create_graph)
@@ -196,6 +197,15 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
                 left = p[0] - 1
                 p[0] = left
                 if left == 0:
+                    if sink and type(nxt) is AccumulateGrad and nxt._hooks is None and \
+                            nxt.variable._extra is None and not filtered:
+                        # a leaf's only gradient, with no hook to see it: accumulated here (PyTorch
+                        # would run the accumulator first among the ready nodes: the same order)
+                        leaf_grad, leaf_owned = p[1], p[2]
+                        del p[1:]
+                        if leaf_grad is not None:
+                            accumulate(nxt.variable, leaf_grad, leaf_owned, create_graph)
+                        continue
                     if follow is None and not ready:
                         follow = nxt
                     else:
