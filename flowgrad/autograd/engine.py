@@ -67,8 +67,10 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
                   create_graph: bool, targets: Sequence[Edge] | None, capture: bool, cuts: set | None,
                   observer) -> list | None:
     # 1. dependencies: pending[node] = [edges still to arrive, grad of output 0, owned 0, grad 1, owned 1, ...]
-    pending = _count_dependencies(roots)
-    needed = _nodes_reaching(roots, pending, targets) if targets is not None else None
+    if targets is None:
+        pending, needed = _count_dependencies(roots), None
+    else:
+        pending, needed = _count_dependencies_to(roots, targets)
     captured = [None] * len(targets) if capture else None
     capture_at: dict = {}
     if capture:
@@ -378,32 +380,40 @@ def _count_dependencies(roots: Sequence[Edge]) -> dict:
     return pending
 
 
-def _nodes_reaching(roots: Sequence[Edge], pending: dict, targets: Sequence[Edge]) -> set:
-    """Nodes from which some target node is reachable (targets included)."""
-    order = []  # topological order, roots first (Kahn over a copy of the counts)
-    left = {node: p[0] for node, p in pending.items()}
-    stack = [n for n, _ in roots if left.get(n, 0) == 0]
-    seen = set(stack)
-    stack = list(dict.fromkeys(stack))
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        for e in node.next_edges:
-            if e is None:
-                continue
-            nxt = e[0]
-            left[nxt] -= 1
-            if left[nxt] == 0 and nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+def _count_dependencies_to(roots: Sequence[Edge], targets: Sequence[Edge]) -> tuple[dict, set]:
+    """`_count_dependencies` and, in the same walk, the nodes from which some target node is
+    reachable (targets included): an iterative depth-first walk, where a node is finished after
+    every node below it, so whether it reaches a target is known when it is finished."""
+    pending: dict[Node, list] = {}
     needed = {n for n, _ in targets}
-    for node in reversed(order):
-        if node not in needed:
-            for e in node.next_edges:
-                if e is not None and e[0] in needed:
-                    needed.add(node)
-                    break
-    return needed
+    started = set()
+    get = pending.get
+    for start in dict.fromkeys(node for node, _ in roots):
+        if start in pending:   # reached (and walked) from an earlier root
+            continue
+        started.add(start)
+        stack = [(start, iter(start.next_edges))]
+        while stack:
+            node, edges = stack[-1]
+            for e in edges:
+                if e is not None:
+                    nxt = e[0]
+                    p = get(nxt)
+                    if p is None:
+                        pending[nxt] = [1] + [None, False] * len(nxt.out_meta)
+                        if nxt not in started:
+                            stack.append((nxt, iter(nxt.next_edges)))
+                            break
+                    else:
+                        p[0] += 1
+            else:
+                stack.pop()
+                if node not in needed:
+                    for e in node.next_edges:
+                        if e is not None and e[0] in needed:
+                            needed.add(node)
+                            break
+    return pending, needed
 
 
 # ------------------------------------------------------------------------------- hooks
