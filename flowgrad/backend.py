@@ -227,8 +227,35 @@ def running(xp, ufunc: str, a, axis: int):
 def quiet(xp):
     """A context in which the namespace's floating-point warnings (division by zero, invalid,
     overflow) stay silent, as PyTorch's kernels are: wraps only the ops that can make inf/NaN."""
+    if xp is np and _np_errors is not None:
+        return _NumpyQuiet()
     errstate = getattr(xp, "errstate", None)
     return _NULL if errstate is None else errstate(all="ignore")
+
+
+try:    # NumPy's error state is a context variable: set it directly, as np.errstate does
+    from numpy._core._ufunc_config import _extobj_contextvar as _np_errors
+    from numpy._core.umath import _make_extobj
+except ImportError:   # another NumPy layout: np.errstate
+    _np_errors = None
+_quiet_of = [None, None]   # the last error state seen and its all-ignoring form (most calls see one)
+
+
+class _NumpyQuiet:
+    """`np.errstate(all="ignore")`, made once per error state instead of once per use."""
+
+    __slots__ = ("token",)
+
+    def __enter__(self):
+        now = _np_errors.get()
+        last = _quiet_of
+        if last[0] is not now:
+            last = [now, _make_extobj(all="ignore")]
+            _quiet_of[:] = last
+        self.token = _np_errors.set(last[1])
+
+    def __exit__(self, *exc):
+        _np_errors.reset(self.token)
 
 
 # ---------------------------------------------------------------------------------------- dtypes

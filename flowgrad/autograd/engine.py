@@ -29,6 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .. import backend
 from ..ops import add, cast, copy_grad, edge, real, sum_to, zeros_for
 from . import mode
 from .graph import FREED, AccumulateGrad, Node, SavedTensor, _next_seq, one_output_meta, shown_grad
@@ -104,7 +105,7 @@ def _run_backward(policy: Policy, roots: Sequence[Edge], seeds: Sequence, *, ret
     follow = None  # the one node the last node made ready while the queue was empty: it runs next, no heap
     task = _GraphTask(roots, pending, needed, _grad.get())
     grad_mode = _grad.set(create_graph)
-    quiet = np.errstate(all="ignore")   # formulas make inf/NaN silently, as PyTorch's do
+    quiet = backend.quiet(np)   # formulas make inf/NaN silently, as PyTorch's do
     quiet.__enter__()
     try:
         while True:
