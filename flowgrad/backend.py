@@ -224,6 +224,25 @@ def running(xp, ufunc: str, a, axis: int):
     return xp.ascontiguousarray(xp.moveaxis(out, 0, axis))
 
 
+def broadcast(a, shape: tuple):
+    """`xp.broadcast_to(a, shape)` (a read-only view); for a contiguous NumPy array made directly
+    with the zero strides, without NumPy's general (and slower) broadcasting machinery."""
+    if type(a) is not np.ndarray or not a.flags.c_contiguous or len(shape) < a.ndim:
+        return namespace(a).broadcast_to(a, shape)
+    lead = len(shape) - a.ndim
+    strides = [0] * lead
+    for n, have, step in zip(shape[lead:], a.shape, a.strides):
+        if have == n:
+            strides.append(step)
+        elif have == 1:
+            strides.append(0)
+        else:
+            return np.broadcast_to(a, shape)   # (its error)
+    out = np.ndarray(shape, a.dtype, a, 0, tuple(strides))
+    out.flags.writeable = False
+    return out
+
+
 def quiet(xp):
     """A context in which the namespace's floating-point warnings (division by zero, invalid,
     overflow) stay silent, as PyTorch's kernels are: wraps only the ops that can make inf/NaN."""

@@ -120,9 +120,10 @@ def _check_seed_place(policy: Policy, out, g, i: int) -> None:
 
 
 def _ones(like, out, shape, dtype):
-    if like is not None:
-        return like._new(backend.namespace(like._data).ones(shape, dtype=dtype))
-    return out.node.out_cls._out_cls._make(backend.xp_for(None).ones(shape, dtype=dtype))
+    xp = backend.namespace(like._data) if like is not None else backend.xp_for(None)
+    seed = xp.empty(shape, dtype=dtype)
+    seed.fill(1)    # (two calls in C: NumPy's `ones` is Python around them)
+    return like._new(seed) if like is not None else out.node.out_cls._out_cls._make(seed)
 
 
 def _root_edge(policy: Policy, t, i: int):

@@ -180,6 +180,9 @@ class Node:
         return self.policy.node_repr(self)
 
 
+_FIRST = float("inf")   # an accumulator's place in the ready queue
+
+
 class AccumulateGrad(Node):
     """The sink of a leaf: the engine adds the gradient reaching it into `variable.grad`, with its
     `accumulate`, which it sets here when imported (the engine imports this module, not the other
@@ -195,7 +198,7 @@ class AccumulateGrad(Node):
         self.out_meta = one_output_meta(variable._data)
         self.out_cls = type(variable)
         self._saved = None
-        self.seq = float("inf")  # PyTorch runs accumulators first among ready nodes
+        self.seq = _FIRST  # PyTorch runs accumulators first among ready nodes
         self._hooks = None
         self._metadata = None
         self._trace = traceback.format_stack()[:-3] if mode.FORWARD_TRACES[0] else None

@@ -315,7 +315,7 @@ def expand(x, *sizes):
 def expand_to(x, shape: tuple):
     """`expand` to a full, already validated shape tuple (what backward formulas call)."""
     d = x._data
-    r = d.view() if shape == d.shape else backend.namespace(d).broadcast_to(d, shape)
+    r = d.view() if shape == d.shape else backend.broadcast(d, shape)
     out = x._out_cls._make(r)
     as_view(x, out, lambda b: expand_to(b, shape))
     if _grad_enabled() and x._requires_grad:
