@@ -178,10 +178,12 @@ def writeable(array) -> bool:
     return all(step or n <= 1 for step, n in zip(array.strides, array.shape))
 
 
-def open_grid(xp, shape: tuple) -> list:
-    """`indices(shape, sparse=True)` (CuPy's has no sparse form): per axis an arange shaped to broadcast."""
+def open_grid(xp, shape: tuple, skip: int | None = None) -> list:
+    """`indices(shape, sparse=True)` (CuPy's has no sparse form): per axis an arange shaped to
+    broadcast; None at axis `skip` (which the caller fills)."""
     n = len(shape)
-    return [xp.arange(k).reshape((1,) * i + (k,) + (1,) * (n - i - 1)) for i, k in enumerate(shape)]
+    return [None if i == skip else xp.arange(k).reshape((1,) * i + (k,) + (1,) * (n - i - 1))
+            for i, k in enumerate(shape)]
 
 
 def ufunc_at(xp, ufunc: str, target, index: tuple, values) -> None:

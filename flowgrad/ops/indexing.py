@@ -71,7 +71,7 @@ def zero_at(g, key):
 def along(index, dim):
     """Full index tuple addressing `index`'s positions along `dim`."""
     xp = backend.namespace(index)
-    grids = backend.open_grid(xp, index.shape)
+    grids = backend.open_grid(xp, index.shape, dim + index.ndim if dim < 0 else dim)
     grids[dim] = index
     return tuple(grids)
 
