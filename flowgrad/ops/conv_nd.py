@@ -1,12 +1,15 @@
 """Convolution over any number of spatial dims (N, C, *spatial), plain and transposed.
 
-A convolution lays its input out channels-last, copies the windows out of a strided view of it in
-one go (`windows_last`) and takes one matrix product with the weight; its result is an
-(N, O, *spatial) view of channels-last memory, so the next convolution's layout change is free.
+A convolution lays its input out channels-last (padded: one copy) and multiplies windows of it by
+the weight. With stride 1 along the first spatial dim and one group, the windows are taken over the
+other dims only and each kernel offset along the first dim is a shift of rows of that window matrix
+(`_row_windows`): one matrix product per offset over contiguous rows, a k-th of the copying of full
+windows. Otherwise the full windows are copied out of a strided view at once (`windows_last`) and
+multiplied in one product. The result is a contiguous (N, O, *spatial) array, as PyTorch's.
 Its derivatives are two primitives of their own: the input gradient (at stride 1 a full
 convolution of the gradient with the flipped kernel; otherwise one matrix product, then the
-windows added back into place: a transposed convolution) and the weight gradient (one matrix
-product of the output gradient with the windows). The three are bilinear and each one's
+windows added back into place: a transposed convolution) and the weight gradient (the windows'
+product with the output gradient). The three are bilinear and each one's
 derivative is expressed through the others, so gradients of every order stay inside this table.
 A transposed convolution is the input-gradient primitive recorded as a forward. Padding is given
 per side, `(lo0, hi0, lo1, hi1, ...)` in dim order, so 'same' padding and ceil-mode pooling need
@@ -93,16 +96,11 @@ def _channels_first(xp, out2d, lead):
     return xp.ascontiguousarray(out.transpose(0, len(lead), *range(1, len(lead))))
 
 
-def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
-    """The windows of the zero-padded (N, C, *spatial) input as a contiguous (N * prod(out), K * C)
-    array, channels innermost: the input is laid out channels-last and padded (one copy), then the
-    windows are a strided view of it copied out at once. `outs` limits the windows per dim."""
+def _padded_last(xp, d, kernel, stride, pads, dilation, outs):
+    """The (N, C, *spatial) input laid out channels-last and zero-padded to the extent its windows
+    reach (at least the padded input: zeros beyond, never memory outside): one copy."""
     n, c, *size = d.shape
     nd = len(size)
-    if outs is None:
-        outs = tuple(conv_output_size(size[i], kernel[i], stride[i], pads[2 * i], pads[2 * i + 1], dilation[i])
-                     for i in range(nd))
-    # the padded extent the windows reach (at least the input: zeros beyond, never memory outside)
     lo = [pads[2 * i] for i in range(nd)]
     ext = [max(size[i] + lo[i] + pads[2 * i + 1], (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1)
            for i in range(nd)]
@@ -110,15 +108,90 @@ def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
     if any(lo) or any(ext[i] != size[i] for i in range(nd)):
         padded = xp.zeros((n, *ext, c), dtype=d.dtype)
         padded[(slice(None),) + tuple(slice(lo[i], lo[i] + size[i]) for i in range(nd))] = last
-        last = padded
-    else:
-        last = xp.ascontiguousarray(last)
+        return padded
+    return xp.ascontiguousarray(last)
+
+
+def _outs(d, kernel, stride, pads, dilation, outs):
+    if outs is not None:
+        return tuple(outs)
+    size = d.shape[2:]
+    return tuple(conv_output_size(size[i], kernel[i], stride[i], pads[2 * i], pads[2 * i + 1], dilation[i])
+                 for i in range(len(size)))
+
+
+def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
+    """The windows of the zero-padded (N, C, *spatial) input as a contiguous (N * prod(out), K * C)
+    array, channels innermost: the input is laid out channels-last and padded (one copy), then the
+    windows are a strided view of it copied out at once. `outs` limits the windows per dim."""
+    outs = _outs(d, kernel, stride, pads, dilation, outs)
+    nd = len(outs)
+    last = _padded_last(xp, d, kernel, stride, pads, dilation, outs)
     st = last.strides
     view = xp.lib.stride_tricks.as_strided(
-        last, shape=(n, *outs, *kernel, c),
+        last, shape=(d.shape[0], *outs, *kernel, d.shape[1]),
         strides=(st[0], *(st[1 + i] * stride[i] for i in range(nd)), *(st[1 + i] * dilation[i] for i in range(nd)),
                  st[-1]))
-    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel) * c), (n, *outs)
+    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel) * d.shape[1]), (d.shape[0], *outs)
+
+
+# Row-shifted windows (stride 1 along the first spatial dim, one group): the windows are taken over
+# every spatial dim but the first, keeping all of the first dim's padded extent, so kernel offset i
+# along the first dim is a shift by i * dilation * prod(outs[1:]) rows of the flattened window
+# matrix. The product sums one matrix product per offset over contiguous row ranges (for a 3x3
+# kernel a third of the copying of full windows); rows whose first-dim position lies beyond the
+# output are computed and dropped.
+
+def _shifts_apply(stride, groups, nd):
+    return groups == 1 and stride[0] == 1 and nd >= 1
+
+
+def _row_windows(xp, d, kernel, stride, pads, dilation, outs):
+    """(windows, ext): the windows over dims 1.. of the channels-last padded input, a contiguous
+    (N * ext * prod(outs[1:]), prod(kernel[1:]) * C) array, and the padded extent ext of dim 0."""
+    last = _padded_last(xp, d, kernel, stride, pads, dilation, outs)
+    nd = len(outs)
+    st = last.strides
+    view = xp.lib.stride_tricks.as_strided(
+        last, shape=(last.shape[0], last.shape[1], *outs[1:], *kernel[1:], last.shape[-1]),
+        strides=(st[0], st[1], *(st[1 + i] * stride[i] for i in range(1, nd)),
+                 *(st[1 + i] * dilation[i] for i in range(1, nd)), st[-1]))
+    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel[1:]) * d.shape[1]), last.shape[1]
+
+
+def _shifted_conv(xp, d, wd, stride, pads, dilation, outs, bias):
+    """The convolution by row-shifted windows (see above): a contiguous (N, O, *outs) array."""
+    o, c, *kernel = wd.shape
+    cols, ext = _row_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    rows = cols.shape[0] - (kernel[0] - 1) * step
+    w = wd.reshape(o, c, kernel[0], -1).transpose(2, 3, 1, 0).reshape(kernel[0], -1, o)   # (k0, K1 * C, O)
+    full = xp.empty((cols.shape[0], o), dtype=d.dtype)
+    out = full[:rows]
+    xp.matmul(cols[:rows], w[0], out=out)
+    for i in range(1, kernel[0]):
+        out += cols[i * step:i * step + rows] @ w[i]
+    if bias is not None:
+        out += bias
+    out = full.reshape(d.shape[0], ext, *outs[1:], o)[:, :outs[0]]
+    return xp.ascontiguousarray(out.transpose(0, d.ndim - 1, *range(1, d.ndim - 1)))
+
+
+def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation):
+    """The weight gradient by row-shifted windows of the input: one product per first-dim offset."""
+    o, c, *kernel = w_shape
+    outs = gd.shape[2:]
+    cols, ext = _row_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    rows = cols.shape[0] - (kernel[0] - 1) * step
+    g = xp.zeros((gd.shape[0], ext, *outs[1:], o), dtype=gd.dtype)
+    g[:, :outs[0]] = gd.transpose(0, *range(2, gd.ndim), 1)
+    g = g.reshape(-1, o)[:rows]
+    gw = xp.empty((kernel[0], cols.shape[1], o), dtype=gd.dtype)
+    for i in range(kernel[0]):
+        gw[i] = cols[i * step:i * step + rows].T @ g                            # (K1 * C, O)
+    gw = gw.reshape(kernel[0], -1, c, o)                                         # (k0, K1, C, O)
+    return xp.ascontiguousarray(gw.transpose(3, 2, 0, 1)).reshape(w_shape)
 
 
 def _weight_rows(wd, groups):
@@ -139,6 +212,8 @@ def _grouped_cols(cols, groups, k):
 
 def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None):
     kernel = wd.shape[2:]
+    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+        return _shifted_conv(xp, d, wd, stride, pads, dilation, _outs(d, kernel, stride, pads, dilation, outs), bias)
     cols, lead = windows_last(xp, d, kernel, stride, pads, dilation, outs)
     out = _grouped_matmul(xp, _grouped_cols(cols, groups, math.prod(kernel)), _weight_rows(wd, groups), groups)
     if bias is not None:
@@ -172,6 +247,8 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
 
 def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
     o, cg, *kernel = w_shape
+    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+        return _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation)
     k = math.prod(kernel)
     cols, _ = windows_last(xp, d, kernel, stride, pads, dilation, outs=gd.shape[2:])
     g2 = _channels_last(gd)
