@@ -23,6 +23,7 @@ import math
 
 from .. import backend
 from ._args import check_same
+from ..autograd.mode import saved_hooks
 from ._declare import _grad_enabled, derivative
 from . import reduction as R
 
@@ -160,9 +161,10 @@ def _row_windows(xp, d, kernel, stride, pads, dilation, outs):
 
 
 def _shifted_conv(xp, d, wd, stride, pads, dilation, outs, bias):
-    """The convolution by row-shifted windows (see above): a contiguous (N, O, *outs) array."""
+    """The convolution by row-shifted windows (see above): a contiguous (N, O, *outs) array, and the
+    windows (`_row_windows`)."""
     o, c, *kernel = wd.shape
-    cols, ext = _row_windows(xp, d, kernel, stride, pads, dilation, outs)
+    cols, ext = windows = _row_windows(xp, d, kernel, stride, pads, dilation, outs)
     step = dilation[0] * math.prod(outs[1:])
     rows = cols.shape[0] - (kernel[0] - 1) * step
     w = wd.reshape(o, c, kernel[0], -1).transpose(2, 3, 1, 0).reshape(kernel[0], -1, o)   # (k0, K1 * C, O)
@@ -174,14 +176,15 @@ def _shifted_conv(xp, d, wd, stride, pads, dilation, outs, bias):
     if bias is not None:
         out += bias
     out = full.reshape(d.shape[0], ext, *outs[1:], o)[:, :outs[0]]
-    return xp.ascontiguousarray(out.transpose(0, d.ndim - 1, *range(1, d.ndim - 1)))
+    return xp.ascontiguousarray(out.transpose(0, d.ndim - 1, *range(1, d.ndim - 1))), windows
 
 
-def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation):
-    """The weight gradient by row-shifted windows of the input: one product per first-dim offset."""
+def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=None):
+    """The weight gradient by row-shifted windows of the input (`windows`: the forward's): one
+    product per first-dim offset."""
     o, c, *kernel = w_shape
     outs = gd.shape[2:]
-    cols, ext = _row_windows(xp, d, kernel, stride, pads, dilation, outs)
+    cols, ext = windows or _row_windows(xp, d, kernel, stride, pads, dilation, outs)
     step = dilation[0] * math.prod(outs[1:])
     rows = cols.shape[0] - (kernel[0] - 1) * step
     g = xp.zeros((gd.shape[0], ext, *outs[1:], o), dtype=gd.dtype)
@@ -211,6 +214,8 @@ def _grouped_cols(cols, groups, k):
 
 
 def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None):
+    """The convolution's (N, O, *out) array and the windows it multiplied, which the weight
+    gradient can take instead of copying them again."""
     kernel = wd.shape[2:]
     if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
         return _shifted_conv(xp, d, wd, stride, pads, dilation, _outs(d, kernel, stride, pads, dilation, outs), bias)
@@ -219,7 +224,7 @@ def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None
     if bias is not None:
         out += bias      # (the product is a fresh (M, O) array: the bias broadcasts along its rows)
     out = _channels_first(xp, out, lead)
-    return out.astype(d.dtype) if d.dtype.kind == "V" else out   # (bfloat16's product is float32)
+    return (out.astype(d.dtype) if d.dtype.kind == "V" else out), cols   # (bfloat16's product is float32)
 
 
 def _flipped(wd, groups):
@@ -237,7 +242,7 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
     if all(s == 1 for s in stride) and all(p <= reach[i // 2] for i, p in enumerate(pads)):
         # stride 1: a full convolution of the gradient with the flipped kernel (one more im2col)
         full = tuple(reach[i // 2] - p for i, p in enumerate(pads))
-        return _conv_arrays(xp, gd, _flipped(wd, groups), stride, full, dilation, groups, tuple(x_shape[2:]))
+        return _conv_arrays(xp, gd, _flipped(wd, groups), stride, full, dilation, groups, tuple(x_shape[2:]))[0]
     w2 = wd.reshape(groups, o // groups, -1)                                     # (G, og, cg*K)
     gcols = _grouped_matmul(xp, _channels_last(gd), w2, groups)
     gcols = gcols.reshape(gd.shape[:1] + gd.shape[2:] + (x_shape[1], math.prod(kernel)))
@@ -245,12 +250,13 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
     return out.astype(gd.dtype) if gd.dtype.kind == "V" else out
 
 
-def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
+def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups, windows=None):
+    """`windows`: the forward's windows of `d` (the second result of `_conv_arrays`), if kept."""
     o, cg, *kernel = w_shape
     if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
-        return _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation)
+        return _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows)
     k = math.prod(kernel)
-    cols, _ = windows_last(xp, d, kernel, stride, pads, dilation, outs=gd.shape[2:])
+    cols = windows if windows is not None else windows_last(xp, d, kernel, stride, pads, dilation, gd.shape[2:])[0]
     g2 = _channels_last(gd)
     og = o // groups
     if groups == 1:
@@ -284,9 +290,12 @@ def _check_same(x, weight):
 
 # -------------------------------------------------------------------------------- convolution
 
-_conv = dict(keep="geom x_shape w_shape",
+# `windows`, the forward's, saved only where the weight needs a gradient (and not under saved-tensor
+# hooks, which decide where saved memory lives), spare the weight gradient copying them again
+_conv = dict(keep="geom x_shape w_shape", save="windows",
              input=lambda grad, weight, geom, x_shape: conv_input_grad(grad, weight, x_shape, *geom),
-             weight=lambda grad, input, geom, w_shape: conv_weight_grad(input, grad, w_shape, *geom))
+             weight=lambda grad, input, windows, geom, w_shape: conv_weight_grad(input, grad, w_shape, *geom,
+                                                                                 windows))
 ConvolutionBackward0 = derivative("ConvolutionBackward0", **_conv, bias=_bias_grad)
 ConvolutionNoBias = derivative("ConvolutionBackward0", **_conv)
 
@@ -296,14 +305,17 @@ def convolution(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation
     per side; `outs` limits the output's spatial size (default: every window that fits)."""
     _check_same(x, weight)
     d, wd = x._data, weight._data
-    res = x._out_cls._make(_conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs,
-                                        None if bias is None else bias._data))
+    out, windows = _conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs,
+                                None if bias is None else bias._data)
+    res = x._out_cls._make(out)
     if _requires(x, weight, bias):
         geom = (stride, pads, dilation, groups)
+        if saved_hooks():
+            windows = None
         if bias is None:
-            ConvolutionNoBias.record((x, weight), res, geom, d.shape, wd.shape)
+            ConvolutionNoBias.record((x, weight), res, windows, geom, d.shape, wd.shape)
         else:
-            ConvolutionBackward0.record((x, weight, bias), res, geom, d.shape, wd.shape)
+            ConvolutionBackward0.record((x, weight, bias), res, windows, geom, d.shape, wd.shape)
     return res
 
 
@@ -359,11 +371,11 @@ ConvolutionBackwardWeight = derivative(
     grad_output=lambda grad, input, geom, g_spatial: convolution(input, grad, None, *geom, g_spatial))
 
 
-def conv_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
-    """The gradient of a convolution with respect to its weight."""
+def conv_weight_grad(x, g, w_shape, stride, pads, dilation, groups, windows=None):
+    """The gradient of a convolution with respect to its weight (`windows`: the forward's of x)."""
     d, gd = x._data, g._data
     out = g._out_cls._make(_weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
-                                               groups))
+                                               groups, windows))
     if _requires(x, g):
         ConvolutionBackwardWeight.record((x, g), out, (stride, pads, dilation, groups), d.shape, gd.shape[2:])
     return out
