@@ -1,11 +1,13 @@
 """Convolution over any number of spatial dims (N, C, *spatial), plain and transposed.
 
-A convolution lays its input out channels-last (padded: one copy) and multiplies windows of it by
-the weight. With stride 1 along the first spatial dim and one group, the windows are taken over the
-other dims only and each kernel offset along the first dim is a shift of rows of that window matrix
-(`_row_windows`): one matrix product per offset over contiguous rows, a k-th of the copying of full
-windows. Otherwise the full windows are copied out of a strided view at once (`windows_last`) and
-multiplied in one product. The result is a contiguous (N, O, *spatial) array, as PyTorch's.
+A convolution multiplies windows of its padded input by the weight. With stride 1 along the first
+spatial dim and one group, the windows are taken over the other dims only and each kernel offset
+along the first dim is a shift of that window matrix: one matrix product per offset, a k-th of the
+copying of full windows; few channels over large images run per image in the (N, C, *spatial)
+layout itself (`_image_windows`), others on channels-last rows (`_row_windows`). Otherwise the full
+windows are copied out of a channels-last strided view at once (`windows_last`) and multiplied in
+one product. The result is a contiguous (N, O, *spatial) array, as PyTorch's; the weight gradient
+takes the forward's windows.
 Its derivatives are two primitives of their own: the input gradient (at stride 1 a full
 convolution of the gradient with the flipped kernel; otherwise one matrix product, then the
 windows added back into place: a transposed convolution) and the weight gradient (the windows'
@@ -97,18 +99,22 @@ def _channels_first(xp, out2d, lead):
     return xp.ascontiguousarray(out.transpose(0, len(lead), *range(1, len(lead))))
 
 
+def _extent(size, kernel, stride, pads, dilation, outs):
+    """The padded extent per dim that the windows reach (at least the padded input: zeros beyond,
+    never memory outside)."""
+    return [max(size[i] + pads[2 * i] + pads[2 * i + 1], (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1)
+            for i in range(len(size))]
+
+
 def _padded_last(xp, d, kernel, stride, pads, dilation, outs):
-    """The (N, C, *spatial) input laid out channels-last and zero-padded to the extent its windows
-    reach (at least the padded input: zeros beyond, never memory outside): one copy."""
+    """The (N, C, *spatial) input laid out channels-last and zero-padded to `_extent`: one copy."""
     n, c, *size = d.shape
     nd = len(size)
-    lo = [pads[2 * i] for i in range(nd)]
-    ext = [max(size[i] + lo[i] + pads[2 * i + 1], (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1)
-           for i in range(nd)]
+    ext = _extent(size, kernel, stride, pads, dilation, outs)
     last = d.transpose(0, *range(2, nd + 2), 1)
-    if any(lo) or any(ext[i] != size[i] for i in range(nd)):
+    if any(pads) or ext != size:
         padded = xp.zeros((n, *ext, c), dtype=d.dtype)
-        padded[(slice(None),) + tuple(slice(lo[i], lo[i] + size[i]) for i in range(nd))] = last
+        padded[(slice(None),) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(nd))] = last
         return padded
     return xp.ascontiguousarray(last)
 
@@ -197,6 +203,72 @@ def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=Non
     return xp.ascontiguousarray(gw.transpose(3, 2, 0, 1)).reshape(w_shape)
 
 
+# The same shifts in the (N, C, *spatial) layout itself, for images of many output positions: the
+# windows of each image are a (C * prod(kernel[1:]), ext * prod(outs[1:])) matrix (copied out of the
+# padded input in runs along the last dim, no transposition), kernel offset i along the first dim a
+# shift of its columns, and each offset one batched product whose result is already (N, O, *outs).
+
+def _per_image(channels, outs):
+    """Whether the shifts run per image (`_image_conv`) rather than on channels-last rows: measured
+    faster for few channels (the layout changes cost most per element there) and images of at
+    least 64 output positions (fewer make many small products)."""
+    return channels <= 16 and math.prod(outs) >= 64
+
+
+def _padded(xp, d, kernel, stride, pads, dilation, outs):
+    """The (N, C, *spatial) input zero-padded to `_extent` (itself where that adds nothing)."""
+    size = list(d.shape[2:])
+    ext = _extent(size, kernel, stride, pads, dilation, outs)
+    if not any(pads) and ext == size:
+        return d
+    padded = xp.zeros(d.shape[:2] + tuple(ext), dtype=d.dtype)
+    padded[(slice(None), slice(None)) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(len(size)))] = d
+    return padded
+
+
+def _image_windows(xp, d, kernel, stride, pads, dilation, outs):
+    """(windows, ext): each image's windows over dims 1.., a contiguous
+    (N, C * prod(kernel[1:]), ext * prod(outs[1:])) array, and the padded extent ext of dim 0."""
+    p = _padded(xp, d, kernel, stride, pads, dilation, outs)
+    nd = len(outs)
+    st = p.strides
+    view = xp.lib.stride_tricks.as_strided(
+        p, shape=(p.shape[0], p.shape[1], *kernel[1:], p.shape[2], *outs[1:]),
+        strides=(st[0], st[1], *(st[2 + i] * dilation[i] for i in range(1, nd)), st[2],
+                 *(st[2 + i] * stride[i] for i in range(1, nd))))
+    return xp.ascontiguousarray(view).reshape(p.shape[0], p.shape[1] * math.prod(kernel[1:]), -1), p.shape[2]
+
+
+def _image_conv(xp, d, wd, stride, pads, dilation, outs, bias):
+    """The convolution by shifted windows per image: a contiguous (N, O, *outs) array, and the windows."""
+    o, c, *kernel = wd.shape
+    cols, ext = windows = _image_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    span = outs[0] * math.prod(outs[1:])
+    w = xp.moveaxis(wd, 2, 0).reshape(kernel[0], o, -1)                         # (k0, O, C * K1)
+    out = xp.matmul(w[0], cols[:, :, :span])
+    for i in range(1, kernel[0]):
+        out += xp.matmul(w[i], cols[:, :, i * step:i * step + span])
+    if bias is not None:
+        out += bias[:, None]
+    return out.reshape(d.shape[0], o, *outs), windows
+
+
+def _image_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=None):
+    """The weight gradient by shifted windows per image: one batched product per first-dim offset."""
+    o, c, *kernel = w_shape
+    outs = gd.shape[2:]
+    cols, ext = windows or _image_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    span = outs[0] * math.prod(outs[1:])
+    g = gd.reshape(gd.shape[0], o, span)
+    gw = xp.empty((kernel[0], o, cols.shape[1]), dtype=gd.dtype)
+    for i in range(kernel[0]):
+        gw[i] = xp.matmul(g, cols[:, :, i * step:i * step + span].transpose(0, 2, 1)).sum(0)   # (O, C * K1)
+    gw = gw.reshape(kernel[0], o, c, *kernel[1:])
+    return xp.ascontiguousarray(xp.moveaxis(gw, 0, 2))
+
+
 def _weight_rows(wd, groups):
     """An (O, C/groups, *kernel) weight as per-group (G, K * C/groups, O/groups) matrices, rows in
     windows_last's (kernel offset, channel) order."""
@@ -218,7 +290,9 @@ def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None
     gradient can take instead of copying them again."""
     kernel = wd.shape[2:]
     if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
-        return _shifted_conv(xp, d, wd, stride, pads, dilation, _outs(d, kernel, stride, pads, dilation, outs), bias)
+        outs = _outs(d, kernel, stride, pads, dilation, outs)
+        shifted = _image_conv if _per_image(d.shape[1], outs) else _shifted_conv
+        return shifted(xp, d, wd, stride, pads, dilation, outs, bias)
     cols, lead = windows_last(xp, d, kernel, stride, pads, dilation, outs)
     out = _grouped_matmul(xp, _grouped_cols(cols, groups, math.prod(kernel)), _weight_rows(wd, groups), groups)
     if bias is not None:
@@ -254,7 +328,8 @@ def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups, wind
     """`windows`: the forward's windows of `d` (the second result of `_conv_arrays`), if kept."""
     o, cg, *kernel = w_shape
     if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
-        return _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows)
+        shifted = _image_weight_grad if _per_image(d.shape[1], gd.shape[2:]) else _shifted_weight_grad
+        return shifted(xp, d, gd, w_shape, stride, pads, dilation, windows)
     k = math.prod(kernel)
     cols = windows if windows is not None else windows_last(xp, d, kernel, stride, pads, dilation, gd.shape[2:])[0]
     g2 = _channels_last(gd)
