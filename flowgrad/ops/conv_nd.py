@@ -1,12 +1,17 @@
 """Convolution over any number of spatial dims (N, C, *spatial), plain and transposed.
 
-A convolution lays its input out channels-last, copies the windows out of a strided view of it in
-one go (`windows_last`) and takes one matrix product with the weight; its result is an
-(N, O, *spatial) view of channels-last memory, so the next convolution's layout change is free.
+A convolution multiplies windows of its padded input by the weight. With stride 1 along the first
+spatial dim and one group, the windows are taken over the other dims only and each kernel offset
+along the first dim is a shift of that window matrix: one matrix product per offset, a k-th of the
+copying of full windows; few channels over large images run per image in the (N, C, *spatial)
+layout itself (`_image_windows`), others on channels-last rows (`_row_windows`). Otherwise the full
+windows are copied out of a channels-last strided view at once (`windows_last`) and multiplied in
+one product. The result is a contiguous (N, O, *spatial) array, as PyTorch's; the weight gradient
+takes the forward's windows.
 Its derivatives are two primitives of their own: the input gradient (at stride 1 a full
 convolution of the gradient with the flipped kernel; otherwise one matrix product, then the
-windows added back into place: a transposed convolution) and the weight gradient (one matrix
-product of the output gradient with the windows). The three are bilinear and each one's
+windows added back into place: a transposed convolution) and the weight gradient (the windows'
+product with the output gradient). The three are bilinear and each one's
 derivative is expressed through the others, so gradients of every order stay inside this table.
 A transposed convolution is the input-gradient primitive recorded as a forward. Padding is given
 per side, `(lo0, hi0, lo1, hi1, ...)` in dim order, so 'same' padding and ceil-mode pooling need
@@ -20,6 +25,7 @@ import math
 
 from .. import backend
 from ._args import check_same
+from ..autograd.mode import saved_hooks
 from ._declare import _grad_enabled, derivative
 from . import reduction as R
 
@@ -93,32 +99,174 @@ def _channels_first(xp, out2d, lead):
     return xp.ascontiguousarray(out.transpose(0, len(lead), *range(1, len(lead))))
 
 
+def _extent(size, kernel, stride, pads, dilation, outs):
+    """The padded extent per dim that the windows reach (at least the padded input: zeros beyond,
+    never memory outside)."""
+    return [max(size[i] + pads[2 * i] + pads[2 * i + 1], (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1)
+            for i in range(len(size))]
+
+
+def _padded_last(xp, d, kernel, stride, pads, dilation, outs):
+    """The (N, C, *spatial) input laid out channels-last and zero-padded to `_extent`: one copy."""
+    n, c, *size = d.shape
+    nd = len(size)
+    ext = _extent(size, kernel, stride, pads, dilation, outs)
+    last = d.transpose(0, *range(2, nd + 2), 1)
+    if any(pads) or ext != size:
+        padded = xp.zeros((n, *ext, c), dtype=d.dtype)
+        padded[(slice(None),) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(nd))] = last
+        return padded
+    return xp.ascontiguousarray(last)
+
+
+def _outs(d, kernel, stride, pads, dilation, outs):
+    if outs is not None:
+        return tuple(outs)
+    size = d.shape[2:]
+    return tuple(conv_output_size(size[i], kernel[i], stride[i], pads[2 * i], pads[2 * i + 1], dilation[i])
+                 for i in range(len(size)))
+
+
 def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
     """The windows of the zero-padded (N, C, *spatial) input as a contiguous (N * prod(out), K * C)
     array, channels innermost: the input is laid out channels-last and padded (one copy), then the
     windows are a strided view of it copied out at once. `outs` limits the windows per dim."""
-    n, c, *size = d.shape
-    nd = len(size)
-    if outs is None:
-        outs = tuple(conv_output_size(size[i], kernel[i], stride[i], pads[2 * i], pads[2 * i + 1], dilation[i])
-                     for i in range(nd))
-    # the padded extent the windows reach (at least the input: zeros beyond, never memory outside)
-    lo = [pads[2 * i] for i in range(nd)]
-    ext = [max(size[i] + lo[i] + pads[2 * i + 1], (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1)
-           for i in range(nd)]
-    last = d.transpose(0, *range(2, nd + 2), 1)
-    if any(lo) or any(ext[i] != size[i] for i in range(nd)):
-        padded = xp.zeros((n, *ext, c), dtype=d.dtype)
-        padded[(slice(None),) + tuple(slice(lo[i], lo[i] + size[i]) for i in range(nd))] = last
-        last = padded
-    else:
-        last = xp.ascontiguousarray(last)
+    outs = _outs(d, kernel, stride, pads, dilation, outs)
+    nd = len(outs)
+    last = _padded_last(xp, d, kernel, stride, pads, dilation, outs)
     st = last.strides
     view = xp.lib.stride_tricks.as_strided(
-        last, shape=(n, *outs, *kernel, c),
+        last, shape=(d.shape[0], *outs, *kernel, d.shape[1]),
         strides=(st[0], *(st[1 + i] * stride[i] for i in range(nd)), *(st[1 + i] * dilation[i] for i in range(nd)),
                  st[-1]))
-    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel) * c), (n, *outs)
+    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel) * d.shape[1]), (d.shape[0], *outs)
+
+
+# Row-shifted windows (stride 1 along the first spatial dim, one group): the windows are taken over
+# every spatial dim but the first, keeping all of the first dim's padded extent, so kernel offset i
+# along the first dim is a shift by i * dilation * prod(outs[1:]) rows of the flattened window
+# matrix. The product sums one matrix product per offset over contiguous row ranges (for a 3x3
+# kernel a third of the copying of full windows); rows whose first-dim position lies beyond the
+# output are computed and dropped.
+
+def _shifts_apply(stride, groups, nd):
+    return groups == 1 and stride[0] == 1 and nd >= 1
+
+
+def _row_windows(xp, d, kernel, stride, pads, dilation, outs):
+    """(windows, ext): the windows over dims 1.. of the channels-last padded input, a contiguous
+    (N * ext * prod(outs[1:]), prod(kernel[1:]) * C) array, and the padded extent ext of dim 0."""
+    last = _padded_last(xp, d, kernel, stride, pads, dilation, outs)
+    nd = len(outs)
+    st = last.strides
+    view = xp.lib.stride_tricks.as_strided(
+        last, shape=(last.shape[0], last.shape[1], *outs[1:], *kernel[1:], last.shape[-1]),
+        strides=(st[0], st[1], *(st[1 + i] * stride[i] for i in range(1, nd)),
+                 *(st[1 + i] * dilation[i] for i in range(1, nd)), st[-1]))
+    return xp.ascontiguousarray(view).reshape(-1, math.prod(kernel[1:]) * d.shape[1]), last.shape[1]
+
+
+def _shifted_conv(xp, d, wd, stride, pads, dilation, outs, bias):
+    """The convolution by row-shifted windows (see above): a contiguous (N, O, *outs) array, and the
+    windows (`_row_windows`)."""
+    o, c, *kernel = wd.shape
+    cols, ext = windows = _row_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    rows = cols.shape[0] - (kernel[0] - 1) * step
+    w = wd.reshape(o, c, kernel[0], -1).transpose(2, 3, 1, 0).reshape(kernel[0], -1, o)   # (k0, K1 * C, O)
+    full = xp.empty((cols.shape[0], o), dtype=d.dtype)
+    out = full[:rows]
+    xp.matmul(cols[:rows], w[0], out=out)
+    for i in range(1, kernel[0]):
+        out += cols[i * step:i * step + rows] @ w[i]
+    if bias is not None:
+        out += bias
+    out = full.reshape(d.shape[0], ext, *outs[1:], o)[:, :outs[0]]
+    return xp.ascontiguousarray(out.transpose(0, d.ndim - 1, *range(1, d.ndim - 1))), windows
+
+
+def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=None):
+    """The weight gradient by row-shifted windows of the input (`windows`: the forward's): one
+    product per first-dim offset."""
+    o, c, *kernel = w_shape
+    outs = gd.shape[2:]
+    cols, ext = windows or _row_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    rows = cols.shape[0] - (kernel[0] - 1) * step
+    g = xp.zeros((gd.shape[0], ext, *outs[1:], o), dtype=gd.dtype)
+    g[:, :outs[0]] = gd.transpose(0, *range(2, gd.ndim), 1)
+    g = g.reshape(-1, o)[:rows]
+    gw = xp.empty((kernel[0], cols.shape[1], o), dtype=gd.dtype)
+    for i in range(kernel[0]):
+        gw[i] = cols[i * step:i * step + rows].T @ g                            # (K1 * C, O)
+    gw = gw.reshape(kernel[0], -1, c, o)                                         # (k0, K1, C, O)
+    return xp.ascontiguousarray(gw.transpose(3, 2, 0, 1)).reshape(w_shape)
+
+
+# The same shifts in the (N, C, *spatial) layout itself, for images of many output positions: the
+# windows of each image are a (C * prod(kernel[1:]), ext * prod(outs[1:])) matrix (copied out of the
+# padded input in runs along the last dim, no transposition), kernel offset i along the first dim a
+# shift of its columns, and each offset one batched product whose result is already (N, O, *outs).
+
+def _per_image(channels, outs):
+    """Whether the shifts run per image (`_image_conv`) rather than on channels-last rows: measured
+    faster for few channels (the layout changes cost most per element there) and images of at
+    least 64 output positions (fewer make many small products)."""
+    return channels <= 16 and math.prod(outs) >= 64
+
+
+def _padded(xp, d, kernel, stride, pads, dilation, outs):
+    """The (N, C, *spatial) input zero-padded to `_extent` (itself where that adds nothing)."""
+    size = list(d.shape[2:])
+    ext = _extent(size, kernel, stride, pads, dilation, outs)
+    if not any(pads) and ext == size:
+        return d
+    padded = xp.zeros(d.shape[:2] + tuple(ext), dtype=d.dtype)
+    padded[(slice(None), slice(None)) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(len(size)))] = d
+    return padded
+
+
+def _image_windows(xp, d, kernel, stride, pads, dilation, outs):
+    """(windows, ext): each image's windows over dims 1.., a contiguous
+    (N, C * prod(kernel[1:]), ext * prod(outs[1:])) array, and the padded extent ext of dim 0."""
+    p = _padded(xp, d, kernel, stride, pads, dilation, outs)
+    nd = len(outs)
+    st = p.strides
+    view = xp.lib.stride_tricks.as_strided(
+        p, shape=(p.shape[0], p.shape[1], *kernel[1:], p.shape[2], *outs[1:]),
+        strides=(st[0], st[1], *(st[2 + i] * dilation[i] for i in range(1, nd)), st[2],
+                 *(st[2 + i] * stride[i] for i in range(1, nd))))
+    return xp.ascontiguousarray(view).reshape(p.shape[0], p.shape[1] * math.prod(kernel[1:]), -1), p.shape[2]
+
+
+def _image_conv(xp, d, wd, stride, pads, dilation, outs, bias):
+    """The convolution by shifted windows per image: a contiguous (N, O, *outs) array, and the windows."""
+    o, c, *kernel = wd.shape
+    cols, ext = windows = _image_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    span = outs[0] * math.prod(outs[1:])
+    w = xp.moveaxis(wd, 2, 0).reshape(kernel[0], o, -1)                         # (k0, O, C * K1)
+    out = xp.matmul(w[0], cols[:, :, :span])
+    for i in range(1, kernel[0]):
+        out += xp.matmul(w[i], cols[:, :, i * step:i * step + span])
+    if bias is not None:
+        out += bias[:, None]
+    return out.reshape(d.shape[0], o, *outs), windows
+
+
+def _image_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=None):
+    """The weight gradient by shifted windows per image: one batched product per first-dim offset."""
+    o, c, *kernel = w_shape
+    outs = gd.shape[2:]
+    cols, ext = windows or _image_windows(xp, d, kernel, stride, pads, dilation, outs)
+    step = dilation[0] * math.prod(outs[1:])
+    span = outs[0] * math.prod(outs[1:])
+    g = gd.reshape(gd.shape[0], o, span)
+    gw = xp.empty((kernel[0], o, cols.shape[1]), dtype=gd.dtype)
+    for i in range(kernel[0]):
+        gw[i] = xp.matmul(g, cols[:, :, i * step:i * step + span].transpose(0, 2, 1)).sum(0)   # (O, C * K1)
+    gw = gw.reshape(kernel[0], o, c, *kernel[1:])
+    return xp.ascontiguousarray(xp.moveaxis(gw, 0, 2))
 
 
 def _weight_rows(wd, groups):
@@ -138,13 +286,19 @@ def _grouped_cols(cols, groups, k):
 
 
 def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None):
+    """The convolution's (N, O, *out) array and the windows it multiplied, which the weight
+    gradient can take instead of copying them again."""
     kernel = wd.shape[2:]
+    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+        outs = _outs(d, kernel, stride, pads, dilation, outs)
+        shifted = _image_conv if _per_image(d.shape[1], outs) else _shifted_conv
+        return shifted(xp, d, wd, stride, pads, dilation, outs, bias)
     cols, lead = windows_last(xp, d, kernel, stride, pads, dilation, outs)
     out = _grouped_matmul(xp, _grouped_cols(cols, groups, math.prod(kernel)), _weight_rows(wd, groups), groups)
     if bias is not None:
         out += bias      # (the product is a fresh (M, O) array: the bias broadcasts along its rows)
     out = _channels_first(xp, out, lead)
-    return out.astype(d.dtype) if d.dtype.kind == "V" else out   # (bfloat16's product is float32)
+    return (out.astype(d.dtype) if d.dtype.kind == "V" else out), cols   # (bfloat16's product is float32)
 
 
 def _flipped(wd, groups):
@@ -162,7 +316,7 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
     if all(s == 1 for s in stride) and all(p <= reach[i // 2] for i, p in enumerate(pads)):
         # stride 1: a full convolution of the gradient with the flipped kernel (one more im2col)
         full = tuple(reach[i // 2] - p for i, p in enumerate(pads))
-        return _conv_arrays(xp, gd, _flipped(wd, groups), stride, full, dilation, groups, tuple(x_shape[2:]))
+        return _conv_arrays(xp, gd, _flipped(wd, groups), stride, full, dilation, groups, tuple(x_shape[2:]))[0]
     w2 = wd.reshape(groups, o // groups, -1)                                     # (G, og, cg*K)
     gcols = _grouped_matmul(xp, _channels_last(gd), w2, groups)
     gcols = gcols.reshape(gd.shape[:1] + gd.shape[2:] + (x_shape[1], math.prod(kernel)))
@@ -170,10 +324,14 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
     return out.astype(gd.dtype) if gd.dtype.kind == "V" else out
 
 
-def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups):
+def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups, windows=None):
+    """`windows`: the forward's windows of `d` (the second result of `_conv_arrays`), if kept."""
     o, cg, *kernel = w_shape
+    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+        shifted = _image_weight_grad if _per_image(d.shape[1], gd.shape[2:]) else _shifted_weight_grad
+        return shifted(xp, d, gd, w_shape, stride, pads, dilation, windows)
     k = math.prod(kernel)
-    cols, _ = windows_last(xp, d, kernel, stride, pads, dilation, outs=gd.shape[2:])
+    cols = windows if windows is not None else windows_last(xp, d, kernel, stride, pads, dilation, gd.shape[2:])[0]
     g2 = _channels_last(gd)
     og = o // groups
     if groups == 1:
@@ -207,9 +365,12 @@ def _check_same(x, weight):
 
 # -------------------------------------------------------------------------------- convolution
 
-_conv = dict(keep="geom x_shape w_shape",
+# `windows`, the forward's, saved only where the weight needs a gradient (and not under saved-tensor
+# hooks, which decide where saved memory lives), spare the weight gradient copying them again
+_conv = dict(keep="geom x_shape w_shape", save="windows",
              input=lambda grad, weight, geom, x_shape: conv_input_grad(grad, weight, x_shape, *geom),
-             weight=lambda grad, input, geom, w_shape: conv_weight_grad(input, grad, w_shape, *geom))
+             weight=lambda grad, input, windows, geom, w_shape: conv_weight_grad(input, grad, w_shape, *geom,
+                                                                                 windows))
 ConvolutionBackward0 = derivative("ConvolutionBackward0", **_conv, bias=_bias_grad)
 ConvolutionNoBias = derivative("ConvolutionBackward0", **_conv)
 
@@ -219,14 +380,17 @@ def convolution(x, weight, bias=None, stride=(1, 1), pads=(0, 0, 0, 0), dilation
     per side; `outs` limits the output's spatial size (default: every window that fits)."""
     _check_same(x, weight)
     d, wd = x._data, weight._data
-    res = x._out_cls._make(_conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs,
-                                        None if bias is None else bias._data))
+    out, windows = _conv_arrays(backend.namespace(d), d, wd, stride, pads, dilation, groups, outs,
+                                None if bias is None else bias._data)
+    res = x._out_cls._make(out)
     if _requires(x, weight, bias):
         geom = (stride, pads, dilation, groups)
+        if saved_hooks():
+            windows = None
         if bias is None:
-            ConvolutionNoBias.record((x, weight), res, geom, d.shape, wd.shape)
+            ConvolutionNoBias.record((x, weight), res, windows, geom, d.shape, wd.shape)
         else:
-            ConvolutionBackward0.record((x, weight, bias), res, geom, d.shape, wd.shape)
+            ConvolutionBackward0.record((x, weight, bias), res, windows, geom, d.shape, wd.shape)
     return res
 
 
@@ -282,11 +446,11 @@ ConvolutionBackwardWeight = derivative(
     grad_output=lambda grad, input, geom, g_spatial: convolution(input, grad, None, *geom, g_spatial))
 
 
-def conv_weight_grad(x, g, w_shape, stride, pads, dilation, groups):
-    """The gradient of a convolution with respect to its weight."""
+def conv_weight_grad(x, g, w_shape, stride, pads, dilation, groups, windows=None):
+    """The gradient of a convolution with respect to its weight (`windows`: the forward's of x)."""
     d, gd = x._data, g._data
     out = g._out_cls._make(_weight_grad_arrays(backend.namespace(d), d, gd, w_shape, stride, pads, dilation,
-                                               groups))
+                                               groups, windows))
     if _requires(x, g):
         ConvolutionBackwardWeight.record((x, g), out, (stride, pads, dilation, groups), d.shape, gd.shape[2:])
     return out

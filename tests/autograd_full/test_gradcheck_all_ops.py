@@ -382,6 +382,7 @@ C("conv2d_strided_groups", lambda T, x, w: F(T).conv2d(x, w, stride=2, groups=2,
   [(1, 2, 4, 4), (2, 1, 2, 2)])
 C("conv2d_groups_dilated", lambda T, x, w, b: F(T).conv2d(x, w, b, padding=(1, 2), dilation=(2, 1), groups=2),
   [(2, 4, 4, 3), (6, 2, 3, 2), (6,)])
+C("conv2d_per_image", lambda T, x, w: F(T).conv2d(x, w, padding=(2, 1), dilation=(2, 1)), [(1, 1, 8, 8), (1, 1, 3, 3)])
 C("conv2d_wide_padding", lambda T, x, w: F(T).conv2d(x, w, padding=2), [(1, 2, 3, 3), (3, 2, 2, 2)])
 C("conv1d_same_dilated", lambda T, x, w, b: F(T).conv1d(x, w, b, padding="same", dilation=2),
   [(2, 2, 5), (3, 2, 2), (3,)])
