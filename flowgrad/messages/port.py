@@ -21,6 +21,11 @@ MESSAGES: dict[str, str] = {
     "sequence_length_total": "paddle's RNN output keeps the input's length, where pad_packed_sequence without "
                              "total_length pads to the longest sequence only",
     "assumed_tensor": "assumed tensor: {why}",
+    "added_helper": "added: {api} has no {target} counterpart; this function computes it in "
+                    "{target}'s public API",
+    "added_needed": "added: a function the functions below call, in {target}'s public API",
+    "added_by_place": "added: {api} keys a parameter's state by its place in the optimizer, {target} by the "
+                      "parameter's name; this function keys it by place, in {target}'s public API",
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "
                                "{target} {target_does}",
@@ -36,6 +41,15 @@ MESSAGES: dict[str, str] = {
     "flag_pad_order": "pad(): a list of two numbers per dimension of the input is read from the first dimension "
                       "in {paddle}, from the last in {other} (a shorter list is read from the last in both); "
                       "reverse the pairs of such a list",
+    "flag_ignored_label_mean": "mean cross entropy with a negative ignore_index (the default -100): {paddle} divides "
+                               "the sum by every label, ignored ones included, {other} by the labels kept, so the "
+                               "loss and its gradients differ wherever a label is ignored; to keep {other}'s mean, "
+                               "take reduction='sum' and divide by the number of labels not ignored",
+    "flag_attention_keywords": "{names}: {other}'s attention keywords, which {paddle}'s attention layers have not: "
+                               "{paddle}'s forward takes one mask (src_mask / attn_mask, broadcast to [batch, heads, "
+                               "query, key]; a float mask is added as in {other}, a bool mask keeps the True "
+                               "positions where {other} masks them out), returns no attention weights unless built "
+                               "with need_weights=True, and has no is_causal; combine the masks by hand",
     "flag_policy": "{field} ({why}): {source_value} in {source}, {target_value} in {target}",
     # the command line
     "same_framework": "--from and --to are both {framework}: nothing to port",

@@ -46,6 +46,13 @@ _REDUCTIONS = frozenset({"sum", "mean", "item", "norm", "dot", "max", "min", "pr
                          "nansum", "nanmean", "std", "var", "trace", "det"})
 
 
+#: Keywords of torch's and OneFlow's attention layers (forward) that paddle's forward has not.
+_ATTENTION_KEYWORDS = frozenset({"src_key_padding_mask", "key_padding_mask", "tgt_key_padding_mask",
+                                 "memory_key_padding_mask", "is_causal", "need_weights", "average_attn_weights"})
+#: Cross entropy's class and function -> how many positional arguments come before `weight`.
+_MEAN_CROSS_ENTROPY = {"CrossEntropyLoss": 0, "cross_entropy": 2}
+
+
 @functools.lru_cache(maxsize=None)
 def field_notes() -> dict[str, str]:
     """Policy field -> the comment beside it in the Policy class (how a facade differs)."""
@@ -155,6 +162,15 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                         (source == "paddle") != (target == "paddle"):
                     flags.append((line, "pad_order", text("flag_pad_order", paddle="paddle",
                                                           other=target if source == "paddle" else source)))
+                attention = sorted(k.arg for k in node.keywords if k.arg in _ATTENTION_KEYWORDS)
+                if attention and (source == "paddle") != (target == "paddle"):
+                    flags.append((line, "attention_keywords", text(
+                        "flag_attention_keywords", paddle="paddle", other=target if source == "paddle" else source,
+                        names=", ".join(attention))))
+                if name in _MEAN_CROSS_ENTROPY and (source == "paddle") != (target == "paddle") and \
+                        _mean_over_negative_ignore(node, _MEAN_CROSS_ENTROPY[name]):
+                    flags.append((line, "ignored_label_mean", text("flag_ignored_label_mean", paddle="paddle",
+                                                                   other=target if source == "paddle" else source)))
                 if name == "pow" and node.args and isinstance(node.args[-1], ast.Constant):
                     continue      # a Python number promotes alike everywhere
                 if name == "pow" and casts_integer_exponent(source, target) and \
@@ -177,6 +193,22 @@ def find(code: str, source: str, target: str) -> list[tuple[int, str, str]]:
                                                          other=target if source == "paddle" else source))
                           for line in _shaped_by_parameter(node)]
     return sorted(set(flags))
+
+
+def _mean_over_negative_ignore(call: ast.Call, before_weight: int) -> bool:
+    """Whether a cross entropy call takes the unweighted mean of hard labels with a negative
+    ignore_index (the default -100): paddle then divides by every label, ignored ones included, where
+    torch and OneFlow divide by the labels kept (a weight, a non-negative ignore_index, another
+    reduction, soft labels or label smoothing: the same in both)."""
+    if len(call.args) > before_weight:
+        return False
+    given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    if "weight" in given or given.get("soft_label") is not None or any(k.arg is None for k in call.keywords):
+        return False
+    reduction, ignore, smoothing = given.get("reduction"), given.get("ignore_index"), given.get("label_smoothing")
+    return (reduction is None or isinstance(reduction, ast.Constant) and reduction.value == "mean") and \
+        (ignore is None or isinstance(ignore, ast.UnaryOp) and isinstance(ignore.op, ast.USub)) and \
+        (smoothing is None or isinstance(smoothing, ast.Constant) and smoothing.value == 0)
 
 
 def casts_integer_exponent(source: str, target: str) -> bool:

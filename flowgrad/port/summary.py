@@ -1,5 +1,6 @@
-"""The summary a port prints at its end: the convert rate, then each API translated, left in place
-or assumed to be a tensor method, most used first; and the same as JSON."""
+"""The summary a port prints at its end: the convert rate, then each API translated, written into
+the port as a function, left in place or assumed to be a tensor method, most used first; and the
+same as JSON."""
 from __future__ import annotations
 
 from .translate import Outcome
@@ -14,12 +15,12 @@ def _rows(counter) -> list[tuple[int, str, str]]:
 
 
 def text(outcome: Outcome, source: str, target: str) -> str:
-    done = sum(outcome.translated.values())
+    done = sum(outcome.translated.values()) + sum(outcome.added.values())
     left = sum(outcome.left.values()) + sum(outcome.assumed.values())
     lines = [f"flowgrad port {source} -> {target}: {outcome.rate():.1f}% converted ({done} uses translated, {left} "
              f"left in place, {len(outcome.flags)} autograd difference{'s' * (len(outcome.flags) != 1)} flagged)"]
-    for title, counter in (("translated", outcome.translated), ("left", outcome.left),
-                           ("assumed tensor", outcome.assumed)):
+    for title, counter in (("translated", outcome.translated), (f"added (written in {target}'s API)", outcome.added),
+                           ("left", outcome.left), ("assumed tensor", outcome.assumed)):
         rows = _rows(counter)
         if rows:
             lines.append(f"  {title}:")
@@ -34,6 +35,8 @@ def as_json(outcome: Outcome, source: str, target: str) -> dict:
     def entries(counter):
         return [{"api": api, "count": n, **({"why": why} if why else {})} for n, api, why in _rows(counter)]
     return {"from": source, "to": target, "convert_rate": round(outcome.rate(), 2),
-            "translated": entries(outcome.translated), "left": entries(outcome.left),
+            "translated": entries(outcome.translated),
+            "added": [{"api": api, "count": n, "function": name} for n, api, name in _rows(outcome.added)],
+            "left": entries(outcome.left),
             "assumed_tensor": entries(outcome.assumed),
             "flags": [{"line": line, "kind": kind, "why": why} for line, kind, why in outcome.flags]}

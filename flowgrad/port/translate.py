@@ -16,7 +16,7 @@ with warnings.catch_warnings():   # libcst 1.0's metadata package warns about it
     from libcst.metadata import PositionProvider
 
 from ..messages.port import text
-from . import layouts, semantics, table
+from . import helpers, layouts, semantics, table
 from .naming import Entry, Facade, facade
 
 COMMENT = "# flowgrad port: "
@@ -39,9 +39,10 @@ class Outcome:
     left: collections.Counter = field(default_factory=collections.Counter)        # (api, why) -> count
     assumed: collections.Counter = field(default_factory=collections.Counter)     # (api, why) -> count
     flags: list = field(default_factory=list)                                      # (line, kind, why)
+    added: collections.Counter = field(default_factory=collections.Counter)       # (api, helper) -> count
 
     def rate(self) -> float:
-        done = sum(self.translated.values())
+        done = sum(self.translated.values()) + sum(self.added.values())
         total = done + sum(self.left.values()) + sum(self.assumed.values())
         return 100.0 * done / total if total else 100.0
 
@@ -436,6 +437,8 @@ class _Bindings(cst.CSTVisitor):
         self.calls: dict[str, str] = {}     # variable -> dotted callee
         self.classes: dict[str, str] = {}   # user class -> dotted base
         self.functions_used = False         # whether a user class derives from autograd.Function
+        self.returns: dict[str, list[str | None]] = {}     # user function -> the names its `return a, b` gives
+        self._unpacked: list[tuple[list[str | None], str]] = []   # `a, b = f(...)`: (targets, f)
 
     def _rel(self, module: str) -> str | None:
         if module == self.framework:
@@ -482,6 +485,39 @@ class _Bindings(cst.CSTVisitor):
             callee = dotted(node.value.func)
             if callee is not None:
                 self.calls[node.targets[0].target.value] = callee
+        if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name) and len(node.targets) == 1 and \
+                isinstance(node.targets[0].target, cst.Tuple):
+            self._unpacked.append(([e.value.value if isinstance(e.value, cst.Name) else None
+                                    for e in node.targets[0].target.elements], node.value.func.value))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        class Returns(cst.CSTVisitor):
+            found: list = []
+
+            def visit_FunctionDef(self, inner) -> bool:
+                return inner is node       # not the returns of nested functions
+
+            def visit_Return(self, ret: cst.Return) -> None:
+                values = ret.value.elements if isinstance(ret.value, cst.Tuple) else [ret.value]
+                self.found.append([e.value.value if isinstance(getattr(e, "value", e), cst.Name) else None
+                                   for e in values if e is not None])
+
+        returns = Returns()
+        returns.found = []
+        node.visit(returns)
+        if len(returns.found) == 1:
+            self.returns[node.name.value] = returns.found[0]
+
+    def leave_Module(self, original: cst.Module) -> None:
+        """`model, opt = make()` where `make` ends in `return model, opt`: the names are bound as the
+        function's names are."""
+        for targets, function in self._unpacked:
+            given = self.returns.get(function)
+            if given is None or len(given) != len(targets):
+                continue
+            for target, name in zip(targets, given):
+                if target is not None and name in self.calls:
+                    self.calls.setdefault(target, self.calls[name])
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         for base in node.bases:
@@ -509,6 +545,7 @@ class Rewriter(cst.CSTTransformer):
         self._one_field: set[int] = set()         # calls rewritten to give that field alone
         self._import_left: dict[int, collections.Counter] = {}   # id(ImportFrom) -> what it left
         self._rewritten_runs = 0                  # packed-sequence runs rewritten to sequence_length=
+        self.helpers: dict[str, helpers.Helper] = {}   # the functions the port writes into the file
 
     # -- statements: comments above the line that needs them
     def visit_SimpleStatementLine(self, node) -> None:
@@ -674,6 +711,11 @@ class Rewriter(cst.CSTTransformer):
                 return one
         func = original.func
         path = self._source_path(func)
+        written = None if path is None else helpers.helper(self.m.source, self.m.target, path)
+        if written is not None:
+            self._pending_call = None
+            self._write(written, self.m._api(path))
+            return updated.with_changes(func=cst.Name(written.name))
         if path is not None and isinstance(func, cst.Attribute):
             self._pending_call = None
             keywords = frozenset(a.keyword.value for a in original.args if a.keyword is not None)
@@ -715,15 +757,39 @@ class Rewriter(cst.CSTTransformer):
         return updated.with_changes(body=self._sequence_lengths(list(updated.body)))
 
     def leave_Module(self, original, updated):
-        return self._unused_imports(updated.with_changes(body=self._sequence_lengths(list(updated.body))))
+        module = self._unused_imports(updated.with_changes(body=self._sequence_lengths(list(updated.body))))
+        return self._write_helpers(module)
+
+    def _write_helpers(self, module: cst.Module) -> cst.Module:
+        """The functions the port added, defined after the last import at the top level, each under
+        a comment saying so."""
+        if not self.helpers:
+            return module
+        body = list(module.body)
+        at = max((i + 1 for i, stmt in enumerate(body) if isinstance(stmt, cst.SimpleStatementLine) and
+                  isinstance(stmt.body[0], (cst.Import, cst.ImportFrom))), default=0)
+        root = (self.m.target if self.roots[0] in self.b.renamed else self.roots[0]) if self.roots else None
+        added = [] if root is not None else list(cst.parse_module(f"import {self.m.target}\n").body)
+        apis = {name: api for api, name in sorted(self.out.added, reverse=True)}
+        for name in sorted(self.helpers, key=lambda n: (n in apis, n)):     # what the others call first
+            (function,) = cst.parse_module(self.helpers[name].code.replace("{root}", root or self.m.target)).body
+            why = text(self.helpers[name].why, api=apis[name], target=self.m.target) if name in apis else \
+                text("added_needed", target=self.m.target)
+            comment = cst.Comment(COMMENT + why)
+            added.append(function.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine(),
+                                                              cst.EmptyLine(comment=comment)]))
+        body[at:at] = added
+        return module.with_changes(body=body)
 
     def _unused_imports(self, module: cst.Module) -> cst.Module:
         """A `from <source framework> import ...` left in place loses the names the port no longer
-        uses (the packing functions rewritten away), the statement too when none is left."""
-        if not self._rewritten_runs:
+        uses (the packing functions rewritten away, the functions the port writes into the file), the
+        statement too when none is left."""
+        if not self._rewritten_runs and not self.helpers:
             return module
         used = {n.value for stmt in module.body if not (isinstance(stmt, cst.SimpleStatementLine) and
                                                       isinstance(stmt.body[0], cst.ImportFrom)) for n in _names(stmt)}
+        used -= set(self.helpers)      # defined in the file now
         body = []
         for stmt in module.body:
             imp = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
@@ -1008,6 +1074,11 @@ class Rewriter(cst.CSTTransformer):
         typed = self._receiver_class(original.func.value) or self._role_of_method(name)
         if typed is not None:
             role, path = typed
+            written = helpers.method_helper(self.m.source, self.m.target, role, name)
+            if written is not None:
+                self._write(written, f"{self.m.source}.<{role}>.{name}")
+                return updated.with_changes(func=cst.Name(written.name),
+                                            args=[cst.Arg(updated.func.value), *updated.args])
             new = next((names[self.m.target] for row_role, names in table.METHODS if row_role == role and
                         names.get(self.m.source) == name and names.get(self.m.target)), name)
             where = table.ROLES.get(role, {})
@@ -1120,6 +1191,12 @@ class Rewriter(cst.CSTTransformer):
                 self.out.translated[f"{self.m.source}.<ctx>.{src}"] += 1
                 return updated.func.with_changes(attr=cst.Name(dst))
         return None
+
+    def _write(self, written: helpers.Helper, api: str) -> None:
+        """Call `written` for `api`: the port defines it (and what it needs) in the file."""
+        self.out.added[(api, written.name)] += 1
+        for need in (written.name, *written.needs):
+            self.helpers.setdefault(need, helpers.BY_NAME[need])
 
     def _left(self, api: str, why: str) -> None:
         self.out.left[(api, why)] += 1

@@ -353,3 +353,15 @@ def test_clip_grad_value_and_clip_errors(paddle):
     fresh = paddle.nn.Linear(2, 2)
     total = paddle.nn.utils.clip_grad_norm_(fresh.parameters(), 1.0)
     assert float(total) == 0.0 and str(total.dtype) == "paddle.float32"
+
+
+def test_parameter_list_is_what_the_optimizer_was_given(paddle):
+    """`_parameter_list` (what scripts read an optimizer's parameters from): the parameters as given,
+    a dict per group where groups were given."""
+    a, b = paddle.nn.Linear(2, 3), paddle.nn.Linear(3, 1)
+    opt = paddle.optimizer.Adam(parameters=iter(a.parameters()))
+    assert [p.name for p in opt._parameter_list] == [p.name for p in a.parameters()]
+    groups = [{"params": a.parameters()}, {"params": b.parameters(), "learning_rate": 0.1}]
+    opt = paddle.optimizer.SGD(parameters=groups)
+    assert [sorted(g) for g in opt._parameter_list] == [["params"], ["learning_rate", "params"]]
+    assert [p.name for p in opt._parameter_list[1]["params"]] == [p.name for p in b.parameters()]

@@ -131,3 +131,40 @@ def test_pad_lists_are_flagged_between_paddle_and_the_others():
         "w = torch.nn.functional.pad(x, pad=(1, 1))\n"
     assert [f for f in _flags(code, "torch", "paddle") if f[1] == "pad_order"] == [(3, "pad_order"), (5, "pad_order")]
     assert not [f for f in _flags(code, "torch", "oneflow") if f[1] == "pad_order"]
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("torch.nn.CrossEntropyLoss()", True),
+    ("torch.nn.CrossEntropyLoss(ignore_index=-1)", True),
+    ("torch.nn.functional.cross_entropy(x, y)", True),
+    ("torch.nn.CrossEntropyLoss(reduction='mean')", True),
+    ("torch.nn.CrossEntropyLoss(ignore_index=0)", False),          # paddle then divides by the labels kept
+    ("torch.nn.CrossEntropyLoss(w)", False),                       # a weight: both divide by the kept weights
+    ("torch.nn.functional.cross_entropy(x, y, w)", False),
+    ("torch.nn.CrossEntropyLoss(reduction='sum')", False),
+    ("torch.nn.CrossEntropyLoss(label_smoothing=0.1)", False),
+])
+def test_mean_cross_entropy_over_ignored_labels_is_flagged(call, flagged):
+    code = f"import torch\nloss = {call}\n"
+    assert (_flags(code, "torch", "paddle") == [(2, "ignored_label_mean")]) is flagged
+    assert _flags(code, "torch", "oneflow") == []
+
+
+def test_ignored_labels_mean_differs_as_flagged():
+    """The difference the flag names, on the two facades: labels equal to -100 count in paddle's mean."""
+    import numpy as np
+    import flowgrad.paddle as paddle
+    import flowgrad.torch as torch
+    logits, labels = np.arange(12.0).reshape(4, 3) / 7, np.array([0, -100, 2, -100])
+    t = torch.nn.functional.cross_entropy(torch.tensor(logits), torch.tensor(labels))
+    p = paddle.nn.functional.cross_entropy(paddle.to_tensor(logits), paddle.to_tensor(labels))
+    assert float(p) == pytest.approx(float(t) * 2 / 4)
+
+
+def test_attention_keywords_paddle_lacks_are_flagged():
+    code = ("import torch\nout = enc(h, mask=m, src_key_padding_mask=pad, is_causal=True)\n"
+            "_, w = attn(h, h, h, need_weights=True, average_attn_weights=False)\n")
+    ported, out = port_source(code, "torch", "paddle")
+    assert [(line, kind) for line, kind, _ in out.flags] == [(2, "attention_keywords"), (3, "attention_keywords")]
+    assert f"{COMMENT}is_causal, src_key_padding_mask: torch's attention keywords" in ported
+    assert _flags(code, "torch", "oneflow") == []

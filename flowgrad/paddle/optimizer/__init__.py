@@ -81,6 +81,12 @@ class Optimizer(NamedState):
     def _setup(self, learning_rate, grad_clip) -> None:
         self._learning_rate, self._grad_clip = learning_rate, grad_clip
 
+    def _given(self, parameters, weight_decay, keys: dict, decoupled: bool = False) -> list:
+        """`_params`, keeping the parameters as given in paddle's `_parameter_list` (the parameters,
+        or a dict per group)."""
+        self._parameter_list = None if parameters is None else list(parameters)
+        return _params(self._parameter_list, weight_decay, keys, decoupled)
+
     def _all_params(self) -> list:
         return [p for group in self.param_groups for p in group["params"]]
 
@@ -167,7 +173,7 @@ class Optimizer(NamedState):
 class SGD(Optimizer, _optim.SGD):
     def __init__(self, learning_rate: float = 0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision: bool = False, name=None) -> None:
-        _optim.SGD.__init__(self, _params(parameters, weight_decay, {}), lr=_rate(learning_rate),
+        _optim.SGD.__init__(self, self._given(parameters, weight_decay, {}), lr=_rate(learning_rate),
                             weight_decay=_decay(weight_decay))
         self._setup(learning_rate, grad_clip)
 
@@ -180,7 +186,7 @@ class Momentum(Optimizer, _optim.SGD):
     def __init__(self, learning_rate: float = 0.001, momentum: float = 0.9, parameters=None,
                  use_nesterov: bool = False, weight_decay=None, grad_clip=None, multi_precision: bool = False,
                  rescale_grad: float = 1.0, use_multi_tensor: bool = False, name=None) -> None:
-        _optim.SGD.__init__(self, _params(parameters, weight_decay, {}), lr=_rate(learning_rate), momentum=momentum,
+        _optim.SGD.__init__(self, self._given(parameters, weight_decay, {}), lr=_rate(learning_rate), momentum=momentum,
                             weight_decay=_decay(weight_decay), nesterov=use_nesterov)
         self._setup(learning_rate, grad_clip)
 
@@ -194,7 +200,7 @@ class Adam(Optimizer, _optim.Adam):
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
                  multi_precision: bool = False, use_multi_tensor: bool = False, amsgrad: bool = False,
                  name=None) -> None:
-        _optim.Adam.__init__(self, _params(parameters, weight_decay, {"beta1": beta1, "beta2": beta2}),
+        _optim.Adam.__init__(self, self._given(parameters, weight_decay, {"beta1": beta1, "beta2": beta2}),
                              lr=_rate(learning_rate), betas=(beta1, beta2), eps=epsilon,
                              weight_decay=_decay(weight_decay),
                              amsgrad=amsgrad)
@@ -212,7 +218,7 @@ class AdamW(Optimizer, _optim.AdamW):
                  name=None) -> None:
         if lr_ratio is not None:
             raise NotImplementedError("flowgrad's paddle AdamW does not support lr_ratio")
-        params = _params(parameters, None, {"beta1": beta1, "beta2": beta2}, decoupled=True)
+        params = self._given(parameters, None, {"beta1": beta1, "beta2": beta2}, decoupled=True)
         if any(getattr(p, "regularizer", None) is not None for g in params
                for p in (g["params"] if isinstance(g, dict) else [g])):
             raise NotImplementedError("flowgrad's paddle AdamW does not apply a parameter's regularizer (its "
@@ -249,7 +255,7 @@ class RMSProp(Optimizer, _optim.RMSprop):
             raise ValueError("Invalid value of momentum, expect momentum >= 0.")
         if not 0.0 <= rho:
             raise ValueError("Invalid value of rho, expect rho >= 0.")
-        _optim.RMSprop.__init__(self, _params(parameters, weight_decay, {}), lr=_rate(learning_rate), alpha=rho,
+        _optim.RMSprop.__init__(self, self._given(parameters, weight_decay, {}), lr=_rate(learning_rate), alpha=rho,
                                 eps=epsilon, weight_decay=_decay(weight_decay), momentum=momentum, centered=centered,
                                 eps_inside_sqrt=True, lr_in_buffer=True, all_buffers=True)
         self._setup(learning_rate, grad_clip)
@@ -264,7 +270,7 @@ class Adagrad(Optimizer, _optim.Adagrad):
                  grad_clip=None, name=None, initial_accumulator_value: float = 0.0) -> None:
         if learning_rate is None or epsilon is None:
             raise AssertionError()
-        _optim.Adagrad.__init__(self, _params(parameters, weight_decay, {}), lr=_rate(learning_rate), eps=epsilon,
+        _optim.Adagrad.__init__(self, self._given(parameters, weight_decay, {}), lr=_rate(learning_rate), eps=epsilon,
                                 weight_decay=_decay(weight_decay), initial_accumulator_value=initial_accumulator_value)
         self._setup(learning_rate, grad_clip)
 
@@ -286,7 +292,7 @@ class Adamax(Optimizer, _optim.Adamax):
             raise ValueError("Invalid value of beta2, expect beta2 in [0,1).")
         if not 0 <= epsilon:
             raise ValueError("Invalid value of epsilon, expect epsilon >= 0.")
-        _optim.Adamax.__init__(self, _params(parameters, weight_decay, {"beta1": beta1, "beta2": beta2}),
+        _optim.Adamax.__init__(self, self._given(parameters, weight_decay, {"beta1": beta1, "beta2": beta2}),
                                lr=_rate(learning_rate), betas=(beta1, beta2), eps=epsilon,
                                weight_decay=_decay(weight_decay), eps_in_decay=True)
         self._setup(learning_rate, grad_clip)
