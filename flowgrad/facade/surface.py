@@ -121,12 +121,6 @@ def clamp_max(input, max):
     return ops.clamp(input, max=max)
 
 
-def hypot(input, other):
-    ops.elementwise.tensors_only("hypot", input, other)
-    _no_complex_kernel(input, "hypot_cpu")
-    return ops.sqrt(input * input + other * other)
-
-
 def logit(input, eps=None):
     _no_complex_kernel(input, "logit_cpu")
     x = input if eps is None else ops.clamp(input, eps, 1 - eps)
@@ -188,13 +182,6 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
         return input.clone()
     fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
     return ops.where(input._new(xp.isfinite(d)), input, input._new(fill))
-
-
-def nansum(input, dim=None, keepdim=False):
-    if input._data.dtype.kind == "c":
-        raise input.policy.errors.nansum_complex()
-    return ops.sum(nan_to_num(input, 0.0, math.inf, -math.inf) if input._data.dtype.kind in "fV" else input,
-                   dim, keepdim)
 
 
 def float_power(input, exponent):
@@ -552,9 +539,9 @@ def _inplace(fn):
 
 FUNCTIONS = {
     "sort": sort, "argsort": argsort, "topk": topk, "kthvalue": kthvalue, "msort": msort, "addcmul": addcmul,
-    "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "hypot": hypot,
+    "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "hypot": ops.elementwise.hypot,
     "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": ops.sgn,
-    "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
+    "signbit": signbit, "nan_to_num": nan_to_num, "nansum": ops.reduction.nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
     "tensordot": tensordot, "trace": trace, "adjoint": adjoint, "ravel": ravel, "fliplr": fliplr, "flipud": flipud,
     "positive": positive, "arctan2": ops.atan2, "fix": ops.trunc,
@@ -578,7 +565,7 @@ METHODS.update({
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
     "equal": equal, "diag": _diag_method, "addmm": _addmm, "mH": property(_mH), "is_same_size": _is_same_size,
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
-    "atan2_": _inplace(ops.atan2), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
+    "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
     "negative_": _inplace(ops.neg),
 })
 

@@ -389,6 +389,28 @@ def atan2(a, b):
     return out
 
 
+HypotBackward0 = derivative("HypotBackward0",
+                            self=lambda grad, self, result: grad * self / result,
+                            other=lambda grad, other, result: grad * other / result)
+
+
+def hypot(a, b):
+    """sqrt(a**2 + b**2) without overflow, of two float tensors (PyTorch's kernel takes no other)."""
+    tensors_only("hypot", a, b)
+    cls, x, y, ta, tb = binary_arrays(a, b)
+    if x.dtype.kind not in "fV":
+        raise cls.policy.errors.not_implemented_for(op="hypot_cpu", dtype_scalar=x.dtype)
+    xp = backend.namespace(x)
+    with backend.quiet(xp):
+        try:
+            out = cls._make(xp.hypot(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
+    if recording(ta, tb):
+        HypotBackward0.record((ta, tb), out)
+    return out
+
+
 # ------------------------------------------------------------------------------- where
 
 WhereBackward0 = derivative("WhereBackward0", complex=True, save="condition",

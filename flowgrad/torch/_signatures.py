@@ -12,7 +12,7 @@ _RAND_LIKE = ("input, *, generator=None, dtype=None, layout=None, device=None, r
               "memory_format=None, pin_memory=False")
 _FILLED = "*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _RANDOM = "*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
-_STAT = "input, dim=None, unbiased~=None, keepdim~=False, *, correction=None"
+_STAT = "input, dim=None, unbiased~:bool=None, keepdim~=False, *, correction=None"
 
 FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
@@ -75,7 +75,7 @@ FUNCTIONS = {
     "median": "input, dim~=None, keepdim~=False, *, out=None",
     "count_nonzero": "input, dim=None",
     "nansum": "input, dim=None, keepdim=False, *, dtype=None, out=None",
-    "sort": "input, dim~=-1, descending~=False, *, stable=False, out=None",   # (stable=None: PyTorch's bool?)
+    "sort": "input, dim~=-1, descending~=False, *, stable:bool=False, out=None",
     "argsort": "input, dim~=-1, descending~=False, *, stable~=False, out=None",
     "kthvalue": "input, k, dim~=-1, keepdim~=False, *, out=None",
     "cumsum": "input, dim~, *, dtype=None, out=None",
@@ -213,7 +213,7 @@ METHODS = {
     "logsumexp": "dim~, keepdim~=False", "squeeze": "dim~=None", "select": "dim, index~",
     "std": _STAT.partition(", ")[2], "var": _STAT.partition(", ")[2],
     "argmax": "dim=None, keepdim~=False", "argmin": "dim=None, keepdim~=False",
-    "sort": "dim~=-1, descending~=False, *, stable=False", "argsort": "dim~=-1, descending~=False, *, stable~=False",
+    "sort": "dim~=-1, descending~=False, *, stable:bool=False", "argsort": "dim~=-1, descending~=False, *, stable~=False",
     "kthvalue": "k, dim~=-1, keepdim~=False", "topk": "k, dim~=-1, largest~=True, sorted~=True",
     "copy_": "other@src, non_blocking=False",
     "clone": "*, memory_format=None",
@@ -221,7 +221,7 @@ METHODS = {
     "nansum": "dim=None, keepdim=False, *, dtype=None",
     "split": "split_size, dim=0",
     "swapaxes": "axis0, axis1", "swapaxes_": "axis0, axis1",
-    "round": "*, decimals=0",
+    "round": "*, decimals=0", "numpy": "*, force~=False",
     "contiguous": "*, memory_format~=None", "is_contiguous": "*, memory_format~=None", "nonzero": "*, as_tuple~=False",
     "round_": "*, decimals=0",
     "sum_to_size": "*size",
@@ -237,7 +237,7 @@ METHODS = {
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
     **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",
-                                  "arctan2", "arctan2_", "atan2_",
+                                  "arctan2", "arctan2_", "atan2_", "hypot", "hypot_",
                                   "le_", "less_equal_", "gt_", "greater_", "ge_", "greater_equal_")},
     "add_": "other, *, alpha=1", "sub_": "other, *, alpha=1", "subtract_": "other, *, alpha=1",
     "div_": "other, *, rounding_mode=None", "divide_": "other, *, rounding_mode=None",
