@@ -225,6 +225,11 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def normal(mean, std=1.0, size=None, generator=None):
         tensors = [x for x in (mean, std) if isinstance(x, _CoreTensor)]
+        if isinstance(std, _CoreTensor):
+            if std._data.dtype.kind != "c" and not bool((std._data >= 0).all()):
+                raise policy.errors.normal_stds()
+        elif not std >= 0:
+            raise policy.errors.normal_std(std=std)
         if tensors:
             if len(tensors) == 2:
                 err = ops.broadcast_error(mean._data.shape, std._data.shape, policy)
@@ -234,7 +239,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 if t._data.dtype.kind not in "fV":
                     raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
             shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
-            return mean + std * randn(shape, generator=generator)
+            out = mean + std * randn(shape, generator=generator)
+            # in the first tensor's dtype (PyTorch draws into a tensor like it)
+            return ops.cast(out, tensors[0]._data.dtype)
         return randn(size, generator=generator) * std + mean
 
     def bernoulli(input, p=None, generator=None):

@@ -139,19 +139,6 @@ def rad2deg(input):
     return input * (180 / math.pi)
 
 
-def fmod(input, other):
-    _no_complex_kernel(input, "fmod_cpu")
-    d = input._data
-    if d.dtype.kind in "fV":
-        return input - ops.trunc(input / other) * other
-    o = other._data if isinstance(other, Tensor) else other
-    if (o.dtype.kind in "iub" and bool((o == 0).any())) if hasattr(o, "dtype") else (type(o) is int and o == 0):
-        raise input.policy.errors.zero_division()
-    xp = backend.namespace(d)
-    with backend.quiet(xp):
-        return input._new(xp.fmod(d, o))
-
-
 def frac(input):
     if input._data.dtype.kind not in "fV":
         raise input.policy.errors.not_implemented_for(op="frac_cpu", dtype_scalar=input._data.dtype)
@@ -185,7 +172,11 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 
 def float_power(input, exponent):
-    return ops.pow(input.double(), exponent.double() if isinstance(exponent, Tensor) else float(exponent))
+    """input ** exponent in float64, or complex128 where either is complex."""
+    wide = np.complex128 if input._data.dtype.kind == "c" or isinstance(exponent, complex) or (
+        isinstance(exponent, Tensor) and exponent._data.dtype.kind == "c") else np.float64
+    return ops.pow(ops.cast(input, wide), ops.cast(exponent, wide) if isinstance(exponent, Tensor) else
+                   (complex if wide is np.complex128 else float)(exponent))
 
 
 def heaviside(input, values):
@@ -540,7 +531,7 @@ def _inplace(fn):
 FUNCTIONS = {
     "sort": sort, "argsort": argsort, "topk": topk, "kthvalue": kthvalue, "msort": msort, "addcmul": addcmul,
     "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "hypot": ops.elementwise.hypot,
-    "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": ops.sgn,
+    "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": ops.elementwise.fmod, "frac": frac, "sgn": ops.sgn,
     "signbit": signbit, "nan_to_num": nan_to_num, "nansum": ops.reduction.nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
     "tensordot": tensordot, "trace": trace, "adjoint": adjoint, "ravel": ravel, "fliplr": fliplr, "flipud": flipud,
@@ -565,7 +556,8 @@ METHODS.update({
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
     "equal": equal, "diag": _diag_method, "addmm": _addmm, "mH": property(_mH), "is_same_size": _is_same_size,
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
-    "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
+    "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot),
+    "fmod_": _inplace(ops.elementwise.fmod), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
     "negative_": _inplace(ops.neg),
 })
 

@@ -234,6 +234,8 @@ class Tensor(_CoreTensor):
     def normal_(self, mean=0.0, std=1.0, generator=None):
         from ..ops import indexing
         self._random_float("normal_kernel_cpu")
+        if not std >= 0:
+            raise self.policy.errors.normal_std(std=std)
         return indexing.inplace(self, lambda x: x._new(creation.normal_like(x._data, mean, std, generator)))
 
     def random_(self, from_=LEFT_OUT, to=LEFT_OUT, *, generator=None):

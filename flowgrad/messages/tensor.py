@@ -89,6 +89,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                     "This warning will become an error in version 1.7 release, please fix the code in "
                                     "advance (Triggered internally at flowgrad/facade/tensor.py.)"),
     "random_dtype": (RuntimeError, "check_random_bounds handles only integral, floating-point and boolean types"),
+    "normal_std": (RuntimeError, "normal expects std >= 0.0, but found std {std:g}"),
+    "normal_stds": (RuntimeError, "normal expects all elements of std >= 0.0"),
     "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
     "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                                               "this error message be improved?  If so, please report an enhancement "

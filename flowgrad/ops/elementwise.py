@@ -320,6 +320,41 @@ def remainder(a, b):
     return out
 
 
+def _trunc_quotient(self, other):
+    """trunc(self / other), a constant of the gradient (PyTorch's rounded division has a zero one)."""
+    x, y = self._data, other._data
+    with backend.quiet(backend.namespace(x)):
+        return self._new(backend.namespace(x).trunc(x / y))
+
+
+FmodBackward0 = derivative("FmodBackward0", self=identity)    # by a number
+FmodBackward1 = derivative("FmodBackward1", self=identity,
+                           other=lambda grad, self, other: -grad * _trunc_quotient(self, other))
+
+
+def fmod(a, b):
+    """The remainder of the division rounded towards zero (the dividend's sign)."""
+    if not isinstance(a, Tensor):
+        raise policy_of(a, b).errors.argument_type_at(fn="fmod", argument="input", position=1,
+                                                      expected="Tensor", type=typename(a))
+    cls, x, y, ta, tb = binary_arrays(a, b)
+    _check_divisor(cls, x, y, "fmod_cpu")
+    if x.dtype == np.bool_:
+        raise cls.policy.errors.not_implemented_for(op="fmod_cpu", dtype_scalar=x.dtype)
+    xp = _xp(x, y)
+    with backend.quiet(xp):
+        try:
+            out = cls._make(xp.fmod(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
+    if recording(ta, tb):
+        if tb is None:
+            FmodBackward0.record((ta,), out)
+        else:
+            FmodBackward1.record((ta, tb), out)
+    return out
+
+
 def _no_derivative(grad, op):
     raise grad.policy.errors.derivative_not_implemented(op=op)
 
@@ -506,7 +541,7 @@ def _erf_array(xp, d, name="erf"):
     host = xp.asnumpy(d) if hasattr(xp, "asnumpy") else d
     try:
         import scipy.special
-        r = getattr(scipy.special, name)(host)
+        r = getattr(scipy.special, name)(host).astype(host.dtype, copy=False)   # (float16 comes back float64)
     except ImportError:
         r = np.vectorize(getattr(math, name), otypes=[host.dtype])(host) if host.size else host.copy()
     return r if xp is np else xp.asarray(r)

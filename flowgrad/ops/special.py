@@ -158,8 +158,9 @@ def xlogy(x, y) -> Tensor:
             r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))
         except ValueError as exc:
             reraise_broadcast(exc, cls, a, b)
-    t = ta if ta is not None else tb
-    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind in "fV" else
+    t = ta if ta is not None and tb is None else tb if ta is None else None
+    # two tensors: their promoted dtype; a tensor and a number: the tensor's float dtype
+    out = cls._make(xp.asarray(r).astype(a.dtype if t is None else t._data.dtype if t._data.dtype.kind in "fV" else
                                          backend.default_float(), copy=False))
     if _grad_enabled():
         if ta is not None and tb is not None and (ta._requires_grad or tb._requires_grad):

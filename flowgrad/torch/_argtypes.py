@@ -107,6 +107,7 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
                                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
                                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
+    "fmod": ("(Tensor input, Tensor other, *, Tensor out = None)", "(Tensor input, Number other, *, Tensor out = None)"),
     "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
     "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
 }

@@ -237,7 +237,7 @@ METHODS = {
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
     **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",
-                                  "arctan2", "arctan2_", "atan2_", "hypot", "hypot_",
+                                  "arctan2", "arctan2_", "atan2_", "hypot", "hypot_", "fmod", "fmod_",
                                   "le_", "less_equal_", "gt_", "greater_", "ge_", "greater_equal_")},
     "add_": "other, *, alpha=1", "sub_": "other, *, alpha=1", "subtract_": "other, *, alpha=1",
     "div_": "other, *, rounding_mode=None", "divide_": "other, *, rounding_mode=None",

@@ -5,6 +5,7 @@ values, dtypes, shapes, gradients and node names, or the exception type and mess
 from __future__ import annotations
 
 import math
+import warnings
 
 import pytest
 
@@ -31,6 +32,10 @@ def _plain(v):
         return [_plain(e) for e in v]
     if isinstance(v, float) and math.isnan(v):
         return "nan"
+    if isinstance(v, complex):
+        return [_plain(v.real), _plain(v.imag)]
+    if isinstance(v, (ft.dtype, real.dtype)):
+        return str(v)
     return v
 
 
@@ -85,3 +90,47 @@ def test_nansum_and_hypot_primitives(code, dtype):
 ])
 def test_nansum_and_hypot_arguments(code):
     _same(code)
+
+
+# dtypes of results (silently wrong before): erf of float16, float_power of complex, fmod of an integer
+# tensor by a float, xlogy of two float dtypes, normal drawn in its mean's dtype, slogdet / logdet of complex
+@pytest.mark.parametrize("code", [
+    "torch.erf(x.half())", "x.half().erf()",
+    "torch.float_power(x.to(torch.complex64), x)", "torch.float_power(x, x.to(torch.complex64))",
+    "torch.float_power(x.abs(), 1j)", "torch.float_power(x.int(), 2)",
+    "torch.fmod(x.long(), x + 4)", "torch.fmod(x.int(), 2.5)", "torch.fmod(x, x.to(torch.complex64))",
+    "torch.fmod(-x, 0.5)", "torch.fmod(x, 0.0)", "torch.fmod(x.long(), torch.zeros(3))", "torch.fmod(2, x)",
+    "x.bool().fmod(x.bool())", "x.long().fmod_(torch.tensor(2))", "x.bool().fmod_(torch.tensor(2))",
+    "torch.xlogy(x.half(), x.abs())", "torch.xlogy(x, x.abs().double())", "torch.xlogy(x.half(), 2.0)",
+    "torch.xlogy(x, x.abs().double()[0, 0])",
+    "torch.normal(x.half(), 1.0).dtype", "torch.normal(x.half(), x.abs().double()).dtype",
+    "torch.normal(x.double(), 1.0).dtype", "torch.normal(0.0, x.abs().half()).dtype",
+    "torch.linalg.slogdet(m.to(torch.complex64))", "torch.logdet(m.to(torch.complex128))", "torch.logdet(m)",
+    "torch.logdet(m.t() @ m)",
+])
+def test_result_dtypes_and_values(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]),
+          m=lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]))
+
+
+# arguments torch refuses where flowgrad computed
+@pytest.mark.parametrize("code", [
+    "torch.normal(x, -1.0)", "torch.normal(0.0, x)", "torch.normal(x, x)", "torch.normal(0.0, -1.0, size=(2,))",
+    "torch.normal(x, float('nan'))", "torch.zeros(2).normal_(0, -1)", "torch.zeros(2).normal_(0, nan)",
+])
+def test_refused_arguments(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]))
+
+
+def test_fmod_records_pytorchs_nodes_and_warns_nothing():
+    for T in (ft, real):
+        a = T.tensor([5.0, -3.0, 1.0], requires_grad=True)
+        b = T.tensor([2.0, 1.5, 4.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = T.fmod(a, b)
+            r.sum().backward()
+            assert T.fmod(a, 0.0).isnan().all()
+        assert r.grad_fn.name() == "FmodBackward1" and T.fmod(a, 2.0).grad_fn.name() == "FmodBackward0"
+        assert a.grad.tolist() == [1.0, 1.0, 1.0] and b.grad.tolist() == [-2.0, 2.0, -0.0]
+        assert str(r[1].item()) == "-0.0"
