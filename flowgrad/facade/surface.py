@@ -110,6 +110,16 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 
 
 def lerp(input, end, weight):
+    d = input._data.dtype
+    if not isinstance(end, Tensor):
+        raise input.policy.errors.argument_type_at(fn="lerp", argument="end", position=2, expected="Tensor",
+                                                   type=typename(end))
+    for argument, t in (("end", end), ("weight", weight)):     # (no promotion; a 0-d weight excepted)
+        if isinstance(t, Tensor) and t._data.dtype != d and (argument == "end" or t._data.ndim):
+            raise input.policy.errors.lerp_dtype(want_ctype=d, argument=argument, got_ctype=t._data.dtype)
+    if d.kind not in "fcV":
+        raise input.policy.errors.not_implemented_for(
+            op="lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar", dtype_scalar=d)
     return input + weight * (end - input)
 
 

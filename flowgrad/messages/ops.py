@@ -208,6 +208,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                          "This input cannot have requires_grad True."),
     "mm_shapes": (RuntimeError, "mat1 and mat2 shapes cannot be multiplied ({a} and {b})"),
     "linear_dtype": (RuntimeError, "mat1 and mat2 must have the same dtype, but got {a_scalar} and {b_scalar}"),
+    "lerp_dtype": (RuntimeError, "expected dtype {want_ctype} for `{argument}` but got dtype {got_ctype}"),
     "addmm_bias_dtype": (RuntimeError, "self and mat2 must have the same dtype, but got {a_scalar} and {b_scalar}"),
     "embedding_indices_dtype": (RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following "
                                               "scalar types: Long, Int; but got {type} instead (while checking "

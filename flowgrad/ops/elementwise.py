@@ -58,10 +58,19 @@ RsubBackward1 = derivative("RsubBackward1", complex=True, paddle="ScaleGradNode"
                            self=lambda grad: -grad)
 
 
+def _is_bool(v) -> bool:
+    return type(v) is bool or (isinstance(v, Tensor) and v._data.dtype == np.bool_)
+
+
 def sub(a, b, alpha=1):
+    bools = _is_bool(a) + _is_bool(b)
+    if bools:   # (PyTorch refuses a bool operand, tensor or number)
+        policy = policy_of(a, b)
+        if bools == 2 and isinstance(a, Tensor) and isinstance(b, Tensor):
+            raise policy.errors.sub_bool()
+        if not policy.one_bool_subtracts:
+            raise policy.errors.sub_bool() if bools == 2 else policy.errors.sub_one_bool()
     cls, x, y, ta, tb = binary_arrays(a, b)
-    if getattr(x, "dtype", None) == np.bool_ and getattr(y, "dtype", None) == np.bool_:
-        raise cls.policy.errors.sub_bool()
     try:
         r = x - y if alpha == 1 else x - y * alpha
     except ValueError as e:

@@ -45,6 +45,7 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
 OVERRIDES: dict[str, str | None] = {
     "complex.real": "Tensor", "complex.imag": "Tensor", "logaddexp.other": "Tensor", "logaddexp2.other": "Tensor",
     "is_same_size.other": "Tensor",
+    **{f"{fn}.other": "Tensor" for fn in ("logical_and", "logical_or", "logical_xor")},
     "logcumsumexp.dim": "int", "unsafe_split.split_size": "int", "squeeze_.dim": "tuple of ints",
     # a Tensor or a number
     **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
@@ -107,7 +108,11 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
                                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
                                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
-    "fmod": ("(Tensor input, Tensor other, *, Tensor out = None)", "(Tensor input, Number other, *, Tensor out = None)"),
+    "lerp": ("(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)",
+             "(Tensor input, Tensor end, Number weight, *, Tensor out = None)"),
+    **dict.fromkeys(("fmod", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater", "le", "less_equal",
+                     "lt", "less"), ("(Tensor input, Tensor other, *, Tensor out = None)",
+                                     "(Tensor input, Number other, *, Tensor out = None)")),
     "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
     "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
 }
@@ -125,6 +130,7 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
     "bernoulli": ("(*, torch.Generator generator = None)", "(float p, *, torch.Generator generator = None)"),
     **dict.fromkeys(("sort", "argsort"), ("(*, bool stable, int dim = -1, bool descending = False)",
                                           "(int dim = -1, bool descending = False)")),
+    **dict.fromkeys(("lerp", "lerp_"), ("(Tensor end, Tensor weight)", "(Tensor end, Number weight)")),
     "random_": ("(*, torch.Generator generator = None)", "(int from, int to, *, torch.Generator generator = None)",
                 "(int to, *, torch.Generator generator = None)"),
     **dict.fromkeys(("contiguous", "is_contiguous"),

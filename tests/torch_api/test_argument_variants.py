@@ -107,6 +107,7 @@ def test_nansum_and_hypot_arguments(code):
     "torch.normal(x.double(), 1.0).dtype", "torch.normal(0.0, x.abs().half()).dtype",
     "torch.linalg.slogdet(m.to(torch.complex64))", "torch.logdet(m.to(torch.complex128))", "torch.logdet(m)",
     "torch.logdet(m.t() @ m)",
+    "torch.eq(x, 2)", "x.eq(2)", "torch.logical_and(x, x)", "x.addcmul(x, x, value=2)", "torch.index_select(x, 1, torch.tensor([2]))",
 ])
 def test_result_dtypes_and_values(code):
     _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]),
@@ -117,9 +118,24 @@ def test_result_dtypes_and_values(code):
 @pytest.mark.parametrize("code", [
     "torch.normal(x, -1.0)", "torch.normal(0.0, x)", "torch.normal(x, x)", "torch.normal(0.0, -1.0, size=(2,))",
     "torch.normal(x, float('nan'))", "torch.zeros(2).normal_(0, -1)", "torch.zeros(2).normal_(0, nan)",
+    # lerp and addmm promote nothing
+    "torch.lerp(x, x, x.long())", "torch.lerp(x.long(), x, 0.5)", "torch.lerp(x, x.half(), 0.5)",
+    "torch.lerp(x, x, x.double()[0, 0])", "torch.lerp(x, x.double()[0, 0], 0.5)", "torch.lerp(x.bool(), x.bool(), 0.5)",
+    "torch.lerp(x, 2.0, 0.5)", "x.lerp(2.0, 0.5)", "x.clone().lerp_(x.double(), 0.5)", "x.clone().lerp_(x, x.long())",
+    "torch.addmm(m, m.double(), m)", "torch.addmm(m, m, m.double())", "torch.addmm(m.double(), m.double(), m)",
+    "torch.addmm(torch.tensor(1.0), m.double(), m.double())", "m.addmm(m.double(), m.double())",
+    "torch.addmm(m.long(), m.long(), m.long())",
+    # a bool operand of a subtraction
+    "x.bool() - x.bool()", "x - x.bool()", "x.bool() - 1", "x - True", "True - x", "torch.sub(x, x.bool()[0, 0])",
+    "torch.sub(x.bool(), True)", "x.clone().sub_(x.bool())",
+    # a Python number where PyTorch takes a tensor only (the op takes a number in either place)
+    "torch.eq(2, x)", "torch.lt(2.0, x)", "torch.greater_equal(True, x)", "torch.logical_and(2, x)",
+    "torch.logical_xor(x, 2)", "x.logical_or(2)", "torch.addcmul(2.0, x, x)", "torch.addcdiv(x, x, 2)",
+    "x.addcmul(2.0, x)", "x.clone().addcdiv_(x, 2)", "torch.index_select(2, 0, torch.tensor([0]))",
+    "torch.index_select(x, 0, 1)", "x.index_select(0, 1)",
 ])
 def test_refused_arguments(code):
-    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]))
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), m=lambda T: T.ones(2, 2))
 
 
 def test_fmod_records_pytorchs_nodes_and_warns_nothing():
