@@ -3,6 +3,7 @@ seeding functions), built for one facade: its Tensor class, dtype table and defa
 from __future__ import annotations
 
 import builtins
+import operator
 import warnings
 
 import numpy as np
@@ -163,6 +164,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return _finish(creation.linspace(start, end, steps, dtype, _dev(device)), requires_grad)
 
     def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+        for name, size in (("n", n), ("m", m)):
+            if size is not None and size < 0:
+                raise policy.errors.eye_negative(name=name, size=size)
         return _finish(creation.eye(n, m, dtype, _dev(device)), requires_grad)
 
     def tril_indices(row, col, offset=0, dtype=None, device=None):
@@ -263,11 +267,26 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return ops.elementwise.record_bernoulli(input, draws, one_probability)
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
-        rng = creation._gen(generator)
+        """Category indices drawn by the rows of `probs` (PyTorch's checks, in its order)."""
+        d = probs._data
+        if d.dtype.kind not in "fV":
+            raise policy.errors.multinomial_dtype(dtype_scalar=d.dtype)
+        if d.ndim not in (1, 2):
+            raise policy.errors.multinomial_dim()
+        num_samples = operator.index(num_samples)
+        if num_samples <= 0:
+            raise policy.errors.multinomial_count()
+        if not replacement and num_samples > d.shape[-1]:
+            raise policy.errors.multinomial_too_many()
         p = np.atleast_2d(probs._host()).astype(np.float64)
+        if p.size and not bool((np.isfinite(p) & (p >= 0)).all()):
+            raise policy.errors.multinomial_values()
+        if p.size and not bool((p.sum(-1) > 0).all()):
+            raise policy.errors.multinomial_sum()
+        rng = creation._gen(generator)
         rows = [rng.choice(p.shape[1], num_samples, replace=replacement, p=row / row.sum()) for row in p]
-        out = np.stack(rows).astype(np.int64)
-        return Tensor._make(out if probs._data.ndim == 2 else out[0])
+        out = np.stack(rows).astype(np.int64) if rows else np.zeros((0, num_samples), np.int64)
+        return Tensor._make(out if d.ndim == 2 else out[0])
 
     namespace = {name: value for name, value in locals().items()
                  if not name.startswith("_") and name not in ("Tensor", "dtypes", "module", "policy", "default_device")}

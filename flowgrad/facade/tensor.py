@@ -247,6 +247,8 @@ class Tensor(_CoreTensor):
             name = "to" if from_ is LEFT_OUT else "from"
             raise parser_words(self.policy.errors.argument_none(fn="random_", argument=name), name)
         dt = self._data.dtype
+        if dt.kind == "c" and from_ is LEFT_OUT and to is LEFT_OUT:   # (with bounds: the bounds check refuses it)
+            raise self.policy.errors.not_implemented_for(op="random_kernel_cpu", dtype_scalar=dt)
         if to is LEFT_OUT:
             low, high = (0, None) if from_ is LEFT_OUT else (0, from_)
         else:

@@ -118,6 +118,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                   "at entry {index}"),
     "split_sizes": (RuntimeError, "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                                   "at dimension {dim}), but got split_sizes={sizes}"),
+    "split_0d": (RuntimeError, "split expects at least a 1-dimensional tensor"),
+    "chunk_0d": (RuntimeError, "chunk expects at least a 1-dimensional tensor"),
     "chunk_count": (RuntimeError, "chunk expects `chunks` to be greater than 0, got: {chunks}"),
     "dims_repeated": (RuntimeError, "dim {dim} appears multiple times in the list of dims"),
     "split_negative": (RuntimeError, "split expects split_size be non-negative, but got split_size={size}"),

@@ -176,7 +176,17 @@ def normalize_dim(dim: int, ndim: int, policy=None) -> int:
     n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
         raise (policy or TORCH).errors.dim_range(low=-n, high=n - 1, dim=dim)
+    if dim.__class__ is bool:     # (PyTorch takes no bool for a dim)
+        raise bool_dim(policy)
     return dim % n
+
+
+def bool_dim(policy=None) -> TypeError:
+    """The TypeError refusing a bool for a dim, marked for a facade's argument guard to word as its
+    framework's parser does (naming the argument)."""
+    err = (policy or TORCH).errors.dims_type(type="bool")
+    err.parser_refuses = ""
+    return err
 
 
 def dim_ints(dim) -> tuple:
@@ -186,8 +196,9 @@ def dim_ints(dim) -> tuple:
     out = []
     for d in items:
         a = d._data if isinstance(d, Tensor) else None
-        if isinstance(d, bool) or not (isinstance(d, (int, np.integer)) or
-                                       (a is not None and a.size == 1 and a.dtype.kind in "iu")):
+        if isinstance(d, bool):
+            raise bool_dim()
+        if not (isinstance(d, (int, np.integer)) or (a is not None and a.size == 1 and a.dtype.kind in "iu")):
             raise TORCH.errors.dims_type(type=typename(d))
         out.append(int(a) if a is not None else int(d))
     return tuple(out)
@@ -196,9 +207,10 @@ def dim_ints(dim) -> tuple:
 def normalize_dims(dim, ndim: int) -> tuple:
     if dim is None:
         return tuple(range(ndim))
-    if isinstance(dim, (int, np.integer)):
+    if isinstance(dim, (int, np.integer)) and dim.__class__ is not bool:
         dim = (int(dim),)
-    elif not isinstance(dim, (tuple, list)) or not _builtins.all(isinstance(d, (int, np.integer)) for d in dim):
+    elif not isinstance(dim, (tuple, list)) or not _builtins.all(isinstance(d, (int, np.integer)) and
+                                                                        d.__class__ is not bool for d in dim):
         dim = dim_ints(dim)
     dims = tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
     return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and has nothing to reduce

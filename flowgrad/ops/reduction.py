@@ -262,7 +262,7 @@ def median(x, dim=None, keepdim=False):
     xp = backend.namespace(d)
     if dim is None:
         flat = d.reshape(-1)
-        val = xp.sort(flat)[(flat.size - 1) // 2]
+        val = xp.sort(flat)[(flat.size - 1) // 2] if flat.size else xp.asarray(np.nan, d.dtype)   # (empty: NaN)
         out = x._out_cls._make(xp.asarray(val))
         if _grad_enabled() and x._requires_grad:
             MedianBackward0.record((x,), out, d.shape, normalize_dims(None, d.ndim), False)

@@ -528,6 +528,8 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
 def _split_parts(x, split_size_or_sections, dim) -> tuple:
     """(dim, the parts' arrays, their starts and sizes, whether sizes were listed) of a split."""
     d = x._data
+    if not d.ndim:
+        raise x.policy.errors.split_0d()
     dim = normalize_dim(dim, d.ndim)
     n = d.shape[dim]
     if isinstance(split_size_or_sections, int):
@@ -556,6 +558,8 @@ def split(x, split_size_or_sections, dim=0):
 
 
 def _chunk_size(x, chunks, dim) -> int:
+    if not x._data.ndim:
+        raise x.policy.errors.chunk_0d()
     if chunks <= 0:
         raise x.policy.errors.chunk_count(chunks=chunks)
     n = x._data.shape[normalize_dim(dim, x._data.ndim)]

@@ -15,6 +15,7 @@ the two differ there by up to about 2e-9, relative); as in PyTorch it is differe
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -108,9 +109,13 @@ PolygammaBackward0 = derivative("PolygammaBackward0", keep="n", self=_polygamma_
 
 def polygamma(n: int, x: Tensor) -> Tensor:
     """The n-th derivative of digamma (n = 0 is digamma itself), recorded as PolygammaBackward0."""
+    n = operator.index(n)
     if n < 0:
         raise x.policy.errors.polygamma_negative_n()
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op="digamma" if n == 0 else "trigamma" if n == 1 else "polygamma",
+                                                  dtype_scalar=d.dtype)
     if d.dtype.kind not in "fV":
         d = d.astype(backend.default_float())
     xp = backend.namespace(d)
