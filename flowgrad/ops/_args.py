@@ -3,6 +3,7 @@ dims normalised, and the facade's errors for mixed facades, devices and shapes."
 from __future__ import annotations
 
 import builtins as _builtins
+import operator
 
 import numpy as np
 
@@ -176,15 +177,24 @@ def normalize_dim(dim: int, ndim: int, policy=None) -> int:
     n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
         raise (policy or TORCH).errors.dim_range(low=-n, high=n - 1, dim=dim)
-    if dim.__class__ is bool:     # (PyTorch takes no bool for a dim)
-        raise bool_dim(policy)
+    if dim.__class__ is not int:     # (a NumPy integer or a 0-d integer tensor; never a bool)
+        return normalize_dim(_int_dim(dim, policy), ndim, policy)
     return dim % n
 
 
-def bool_dim(policy=None) -> TypeError:
-    """The TypeError refusing a bool for a dim, marked for a facade's argument guard to word as its
-    framework's parser does (naming the argument)."""
-    err = (policy or TORCH).errors.dims_type(type="bool")
+def _int_dim(dim, policy):
+    a = dim._data if isinstance(dim, Tensor) else None
+    if a is not None and a.ndim == 0 and a.dtype.kind in "iu":
+        return int(a)
+    if a is not None or isinstance(dim, (bool, np.bool_)):
+        raise bool_dim(policy, typename(dim))
+    return operator.index(dim)
+
+
+def bool_dim(policy=None, type: str = "bool") -> TypeError:
+    """The TypeError refusing a bool (or a tensor not a 0-d integer) for a dim, marked for a facade's
+    argument guard to word as its framework's parser does (naming the argument)."""
+    err = (policy or TORCH).errors.dims_type(type=type)
     err.parser_refuses = ""
     return err
 

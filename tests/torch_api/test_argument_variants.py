@@ -137,6 +137,9 @@ def test_result_dtypes_and_values(code):
     # a bool for a dim
     "x.transpose(True, 1)", "torch.softmax(x, True)", "x.cumsum(True)", "x.logsumexp(True)", "x.squeeze(True)",
     "x.argmax(True)", "x.select(True, 0)", "torch.cat([x, x], True)",
+    # a 0-d integer tensor for a dim (taken), a bool or one-element tensor (refused)
+    "x.select(torch.tensor(1), 0)", "x.cummax(torch.tensor(1))", "x.transpose(torch.tensor(0), 1)",
+    "x.transpose(torch.tensor(True), 1)", "x.transpose(torch.tensor([0]), 1)", "x.index_fill(torch.tensor(1), torch.tensor([0]), 2.0)",
     # multinomial's checks, in PyTorch's order
     "torch.multinomial(x.long(), 1)", "torch.multinomial(p, 0)", "torch.multinomial(p, -1)", "torch.multinomial(p, 3)",
     "torch.multinomial(p[0, 0], 1)", "torch.multinomial(p.to(torch.complex64), 1)", "torch.multinomial(-p, 1)",
