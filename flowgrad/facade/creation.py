@@ -3,7 +3,6 @@ seeding functions), built for one facade: its Tensor class, dtype table and defa
 from __future__ import annotations
 
 import builtins
-import operator
 import warnings
 
 import numpy as np
@@ -170,9 +169,11 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return _finish(creation.eye(n, m, dtype, _dev(device)), requires_grad)
 
     def tril_indices(row, col, offset=0, dtype=None, device=None):
+        row, col = ops.int_argument(row, policy), ops.int_argument(col, policy)
         return Tensor._make(creation.triangle_indices("tril", row, col, offset, dtype, _dev(device), policy))
 
     def triu_indices(row, col, offset=0, dtype=None, device=None):
+        row, col = ops.int_argument(row, policy), ops.int_argument(col, policy)
         return Tensor._make(creation.triangle_indices("triu", row, col, offset, dtype, _dev(device), policy))
 
     # ------------------------------------------------------------------------------ random
@@ -273,7 +274,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             raise policy.errors.multinomial_dtype(dtype_scalar=d.dtype)
         if d.ndim not in (1, 2):
             raise policy.errors.multinomial_dim()
-        num_samples = operator.index(num_samples)
+        num_samples = ops.int_argument(num_samples, policy)
         if num_samples <= 0:
             raise policy.errors.multinomial_count()
         if not replacement and num_samples > d.shape[-1]:

@@ -68,6 +68,7 @@ def _no_complex_kernel(input, kernel: str) -> None:
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
+    k = ops.int_argument(k, input.policy)
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.sort_complex(op="topk")
@@ -81,6 +82,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    k = ops.int_argument(k, input.policy)
     _no_complex_kernel(input, "kthvalue_cpu")
     d = input._data
     axis = ops.normalize_dim(dim, d.ndim)

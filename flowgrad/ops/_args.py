@@ -191,6 +191,19 @@ def _int_dim(dim, policy):
     return operator.index(dim)
 
 
+def int_argument(value, policy=None) -> int:
+    """An int argument as PyTorch's parser takes it (an int, a NumPy integer, a 0-d integer tensor);
+    a bool, a float or anything else raises a TypeError a facade's argument guard words."""
+    if value.__class__ is int:
+        return value
+    if isinstance(value, np.integer) or (isinstance(value, Tensor) and value._data.ndim == 0 and
+                                         value._data.dtype.kind in "iu"):
+        return int(value)
+    err = (policy or TORCH).errors.int_type(type=typename(value))
+    err.parser_refuses = ""
+    raise err
+
+
 def bool_dim(policy=None, type: str = "bool") -> TypeError:
     """The TypeError refusing a bool (or a tensor not a 0-d integer) for a dim, marked for a facade's
     argument guard to word as its framework's parser does (naming the argument)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from ._args import broadcast_error, normalize_dim
+from ._args import broadcast_error, int_argument, normalize_dim
 from ._declare import _grad_enabled, derivative, save_output
 from . import elementwise as E
 from . import reduction as R
@@ -767,6 +767,7 @@ def logdet(x):
 def matrix_power(x, n):
     """A^n by repeated squaring over matmul (A^{-1} for negative n)."""
     op = "linalg.matrix_power"
+    n = int_argument(n, x.policy)
     _check_matrix(x, op)
     if n == 0:
         d = x._data

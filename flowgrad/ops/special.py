@@ -15,13 +15,12 @@ the two differ there by up to about 2e-9, relative); as in PyTorch it is differe
 from __future__ import annotations
 
 import math
-import operator
 
 import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import binary_arrays, reraise_broadcast
+from ._args import binary_arrays, int_argument, reraise_broadcast
 from ._declare import _grad_enabled, derivative
 from .elementwise import _erf_array, _unary, exp, log, pow, where
 
@@ -109,7 +108,7 @@ PolygammaBackward0 = derivative("PolygammaBackward0", keep="n", self=_polygamma_
 
 def polygamma(n: int, x: Tensor) -> Tensor:
     """The n-th derivative of digamma (n = 0 is digamma itself), recorded as PolygammaBackward0."""
-    n = operator.index(n)
+    n = int_argument(n, x.policy)
     if n < 0:
         raise x.policy.errors.polygamma_negative_n()
     d = x._data

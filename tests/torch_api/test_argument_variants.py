@@ -140,6 +140,13 @@ def test_result_dtypes_and_values(code):
     # a 0-d integer tensor for a dim (taken), a bool or one-element tensor (refused)
     "x.select(torch.tensor(1), 0)", "x.cummax(torch.tensor(1))", "x.transpose(torch.tensor(0), 1)",
     "x.transpose(torch.tensor(True), 1)", "x.transpose(torch.tensor([0]), 1)", "x.index_fill(torch.tensor(1), torch.tensor([0]), 2.0)",
+    # a bool or a float for an int (a 0-d integer tensor taken)
+    "torch.topk(x, True)", "torch.topk(x, 1.0)", "torch.topk(x, torch.tensor(1))", "x.kthvalue(True)", "x.kthvalue(1.0)",
+    "torch.chunk(x, True)", "x.chunk(2.0)", "x.select(0, True)", "x.select(0, torch.tensor(1))",
+    "torch.matrix_power(m, True)", "torch.matrix_power(m, 2.0)", "torch.tril_indices(True, 2)", "torch.triu_indices(2, 2.0)",
+    "torch.polygamma(True, x.abs())", "torch.multinomial(p, True)", "torch.unsafe_chunk(x, True)",
+    "torch.unsafe_split(x, True)", "x.topk(k=True)", "torch.kthvalue(x, k=1.0)", "x.split(torch.tensor(1))",
+    "torch.chunk(x, torch.tensor(2))",
     # multinomial's checks, in PyTorch's order
     "torch.multinomial(x.long(), 1)", "torch.multinomial(p, 0)", "torch.multinomial(p, -1)", "torch.multinomial(p, 3)",
     "torch.multinomial(p[0, 0], 1)", "torch.multinomial(p.to(torch.complex64), 1)", "torch.multinomial(-p, 1)",
@@ -172,6 +179,7 @@ def test_fmod_records_pytorchs_nodes_and_warns_nothing():
 
 
 # refused with PyTorch's exception type; its words are those of overloads the facade does not list
-@pytest.mark.parametrize("code", ["torch.movedim(x, True, 0)", "x.sum(True)", "x.mean(True)", "x.sum(dim=(True,))"])
+@pytest.mark.parametrize("code", ["torch.movedim(x, True, 0)", "x.sum(True)", "x.mean(True)", "x.sum(dim=(True,))",
+                                  "x.split(True)", "torch.split(x, 1.0)"])
 def test_refused_with_pytorchs_exception_type(code):
     _same(code, words=False, x=lambda T: T.ones(2, 3))
