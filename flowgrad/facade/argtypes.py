@@ -114,6 +114,8 @@ def mistyped(name: str, sig: inspect.Signature, kinds: dict, args: tuple, kwargs
         if value is param.default and value is None:
             continue
         ok, pos = _fits(kind, value, Tensor, dtype_cls)
+        if ok and pname == refused and kind == "tuple of ints" and not isinstance(value, (tuple, list)):
+            ok = False      # (a lone int refused where only a sequence is taken: `name:ints` in signatures.py)
         if ok:
             continue
         expected = kind.rstrip("?").split("|")[0]

@@ -211,6 +211,8 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         if not is_long(n):
             raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
                                                  type=typename(n))
+        if n < 0:
+            raise policy.errors.size_negative(dim=n, shape=[n])
         return _finish(creation.randperm(n, dtype, _dev(device), generator), requires_grad)
 
     def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, generator=None):

@@ -72,6 +72,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.sort_complex(op="topk")
+    if d.dtype == np.bool_:
+        raise input.policy.errors.topk_bool()
     n = d.shape[ops.normalize_dim(dim, d.ndim)] if d.ndim else 1
     if not 0 <= k <= n:
         raise input.policy.errors.topk_range()
@@ -84,6 +86,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = ops.int_argument(k, input.policy)
     _no_complex_kernel(input, "kthvalue_cpu")
+    if input._data.dtype == np.bool_:
+        raise input.policy.errors.not_implemented_for(op="kthvalue_cpu", dtype_scalar=input._data.dtype)
     d = input._data
     axis = ops.normalize_dim(dim, d.ndim)
     if not 1 <= k <= (d.shape[axis] if d.ndim else 1):
@@ -564,7 +568,7 @@ _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "add
 METHODS = {name: FUNCTIONS[name] for name in _METHOD_FUNCS}
 METHODS.update({
     "addcmul_": _inplace(addcmul), "addcdiv_": _inplace(addcdiv), "lerp_": _inplace(lerp), "square_": square_,
-    "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": _inplace(ops.abs),
+    "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": Tensor.abs_,
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,

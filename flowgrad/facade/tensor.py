@@ -263,6 +263,9 @@ class Tensor(_CoreTensor):
 
     def bernoulli_(self, p=0.5, generator=None):
         from ..ops import indexing
+        if self._data.dtype.kind == "c":
+            raise self.policy.errors.not_implemented_for(op="bernoulli_scalar_cpu_" if not isinstance(p, _CoreTensor)
+                                                         else "bernoulli_tensor_cpu_self_", dtype_scalar=self._data.dtype)
         if not isinstance(p, _CoreTensor):
             check_probability(self.policy, p)
         return indexing.inplace(self, lambda x: x._new((creation.rand(x._data.shape, np.float64, x.device, generator)

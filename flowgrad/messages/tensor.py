@@ -62,6 +62,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "randint_like_bound": (RuntimeError, "high must be a scalar tensor and on CPU"),
     "tensor_type_arg": (TypeError, "dtype must be a type, str, or dtype object"),
     "tensor_type_name": (ValueError, "invalid type: {name!r}"),
+    "topk_bool": (RuntimeError, "topk does not support bool dtypes on CPU"),
+    "abs_complex_inplace": (RuntimeError, "In-place abs is not supported for complex tensors."),
     "int_type": (TypeError, "expected an int, but got {type}"),
     "dims_type": (TypeError, "dim must be an int or a tuple of ints, but got {type}"),
     "shape_type": (TypeError, "the sizes must be a tuple of ints, not {type}"),

@@ -70,6 +70,16 @@ for _name, _fn in _INPLACE.items():
 for _name, _fn in (("__iadd__", add), ("__isub__", sub), ("__imul__", mul), ("__itruediv__", div),
                    ("__ipow__", pow)):
     setattr(Tensor, _name, _inplace_method(_fn, _fn.__name__ + "_"))
+
+
+def _abs_inplace(self):
+    if self._data.dtype.kind == "c":    # (|z| is real: PyTorch writes no real result into a complex tensor)
+        raise self.policy.errors.abs_complex_inplace()
+    return inplace(self, abs)
+
+
+_abs_inplace.__name__ = "abs_"
+Tensor.abs_ = _abs_inplace
 Tensor.zero_ = lambda self: inplace(self, indexing.fill_zero)
 Tensor.copy_ = lambda self, src, non_blocking=False: inplace(self, copy_from, src)
 del _name, _fn

@@ -147,6 +147,13 @@ def test_result_dtypes_and_values(code):
     "torch.polygamma(True, x.abs())", "torch.multinomial(p, True)", "torch.unsafe_chunk(x, True)",
     "torch.unsafe_split(x, True)", "x.topk(k=True)", "torch.kthvalue(x, k=1.0)", "x.split(torch.tensor(1))",
     "torch.chunk(x, torch.tensor(2))",
+    # a lone int where the function (not the method) takes a sequence only; a number for a tensor
+    "torch.flip(x, 0)", "torch.flip(x, dims=0)", "torch.permute(x, 1)", "torch.reshape(x, -1)", "torch.reshape(x, shape=6)",
+    "torch.tile(x, 2)", "torch.flip(x, torch.tensor(0))", "torch.broadcast_to(x, 3)", "torch.addmm(2.0, m, m)",
+    "x.flip(0)", "x.reshape(6)", "x.permute(1, 0)", "x.tile(2)", "torch.reshape(x, torch.Size([6]))",
+    # PyTorch's kernels refuse these dtypes
+    "torch.topk(x.bool(), 1)", "torch.kthvalue(x.bool(), 1)", "x.to(torch.complex64).abs_()",
+    "x.to(torch.complex64).absolute_()", "x.clone().abs_()", "torch.randperm(-1)", "x.to(torch.complex64).bernoulli_()",
     # multinomial's checks, in PyTorch's order
     "torch.multinomial(x.long(), 1)", "torch.multinomial(p, 0)", "torch.multinomial(p, -1)", "torch.multinomial(p, 3)",
     "torch.multinomial(p[0, 0], 1)", "torch.multinomial(p.to(torch.complex64), 1)", "torch.multinomial(-p, 1)",
