@@ -57,8 +57,8 @@ def _fits(kind: str, v, Tensor, dtype_cls) -> tuple[bool, int | None]:
         return isinstance(v, (Tensor, _NUMBER)), None
     if kind in ("Number", "float"):
         return isinstance(v, _NUMBER) or _one_element(v, Tensor, False), None
-    if kind == "int":
-        return is_long(v) or _one_element(v, Tensor, True), None
+    if kind == "int":     # (a 0-d integer tensor, not a bool one nor one of one element)
+        return is_long(v) or (isinstance(v, Tensor) and v._data.ndim == 0 and v._data.dtype.kind in "iu"), None
     if kind == "bool":
         return isinstance(v, (bool, np.bool_)), None
     if kind == "str":
@@ -114,6 +114,8 @@ def mistyped(name: str, sig: inspect.Signature, kinds: dict, args: tuple, kwargs
         if value is param.default and value is None:
             continue
         ok, pos = _fits(kind, value, Tensor, dtype_cls)
+        if ok and pname == refused and kind == "tuple of ints" and not isinstance(value, (tuple, list)):
+            ok = False      # (a lone int refused where only a sequence is taken: `name:ints` in signatures.py)
         if ok:
             continue
         expected = kind.rstrip("?").split("|")[0]

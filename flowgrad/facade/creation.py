@@ -163,12 +163,17 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return _finish(creation.linspace(start, end, steps, dtype, _dev(device)), requires_grad)
 
     def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+        for name, size in (("n", n), ("m", m)):
+            if size is not None and size < 0:
+                raise policy.errors.eye_negative(name=name, size=size)
         return _finish(creation.eye(n, m, dtype, _dev(device)), requires_grad)
 
     def tril_indices(row, col, offset=0, dtype=None, device=None):
+        row, col = ops.int_argument(row, policy), ops.int_argument(col, policy)
         return Tensor._make(creation.triangle_indices("tril", row, col, offset, dtype, _dev(device), policy))
 
     def triu_indices(row, col, offset=0, dtype=None, device=None):
+        row, col = ops.int_argument(row, policy), ops.int_argument(col, policy)
         return Tensor._make(creation.triangle_indices("triu", row, col, offset, dtype, _dev(device), policy))
 
     # ------------------------------------------------------------------------------ random
@@ -206,6 +211,8 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         if not is_long(n):
             raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
                                                  type=typename(n))
+        if n < 0:
+            raise policy.errors.size_negative(dim=n, shape=[n])
         return _finish(creation.randperm(n, dtype, _dev(device), generator), requires_grad)
 
     def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, generator=None):
@@ -225,6 +232,11 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def normal(mean, std=1.0, size=None, generator=None):
         tensors = [x for x in (mean, std) if isinstance(x, _CoreTensor)]
+        if isinstance(std, _CoreTensor):
+            if std._data.dtype.kind != "c" and not bool((std._data >= 0).all()):
+                raise policy.errors.normal_stds()
+        elif not std >= 0:
+            raise policy.errors.normal_std(std=std)
         if tensors:
             if len(tensors) == 2:
                 err = ops.broadcast_error(mean._data.shape, std._data.shape, policy)
@@ -234,7 +246,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 if t._data.dtype.kind not in "fV":
                     raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
             shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
-            return mean + std * randn(shape, generator=generator)
+            out = mean + std * randn(shape, generator=generator)
+            # in the first tensor's dtype (PyTorch draws into a tensor like it)
+            return ops.cast(out, tensors[0]._data.dtype)
         return randn(size, generator=generator) * std + mean
 
     def bernoulli(input, p=None, generator=None):
@@ -256,11 +270,26 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return ops.elementwise.record_bernoulli(input, draws, one_probability)
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
-        rng = creation._gen(generator)
+        """Category indices drawn by the rows of `probs` (PyTorch's checks, in its order)."""
+        d = probs._data
+        if d.dtype.kind not in "fV":
+            raise policy.errors.multinomial_dtype(dtype_scalar=d.dtype)
+        if d.ndim not in (1, 2):
+            raise policy.errors.multinomial_dim()
+        num_samples = ops.int_argument(num_samples, policy)
+        if num_samples <= 0:
+            raise policy.errors.multinomial_count()
+        if not replacement and num_samples > d.shape[-1]:
+            raise policy.errors.multinomial_too_many()
         p = np.atleast_2d(probs._host()).astype(np.float64)
+        if p.size and not bool((np.isfinite(p) & (p >= 0)).all()):
+            raise policy.errors.multinomial_values()
+        if p.size and not bool((p.sum(-1) > 0).all()):
+            raise policy.errors.multinomial_sum()
+        rng = creation._gen(generator)
         rows = [rng.choice(p.shape[1], num_samples, replace=replacement, p=row / row.sum()) for row in p]
-        out = np.stack(rows).astype(np.int64)
-        return Tensor._make(out if probs._data.ndim == 2 else out[0])
+        out = np.stack(rows).astype(np.int64) if rows else np.zeros((0, num_samples), np.int64)
+        return Tensor._make(out if d.ndim == 2 else out[0])
 
     namespace = {name: value for name, value in locals().items()
                  if not name.startswith("_") and name not in ("Tensor", "dtypes", "module", "policy", "default_device")}

@@ -18,7 +18,12 @@ Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
   and `max(input, dim)`, or its type is not optional): an explicit None is refused with PyTorch's
   TypeError (worded by the facade's argument-type guard, `argtypes.py`); with `=None` it may still be
   left out, its default then being `LEFT_OUT` and the op getting None. With a bool default
-  (`keepdim~=False`) anything but a bool is refused too, as PyTorch's parser refuses it.
+  (`keepdim~=False`) anything but a bool is refused too, as PyTorch's parser refuses it;
+- `name:bool`: a bool parameter whatever its default: anything but a bool or None is refused (None
+  too with `~`: `unbiased~:bool=None`; `stable:bool=False` takes None, as PyTorch's `bool?`).
+- `name:Tensor`: a parameter that takes a tensor only (`torch.eq(2, x)` is refused, where the op itself
+  would take a number in either place); `name:ints`: a sequence of ints, not a lone int
+  (`torch.flip(x, 0)` is refused, where `x.flip(0)` is PyTorch's size-like varargs).
 A parameter that reaches no op parameter is one flowgrad has not built: only its default is accepted
 and anything else raises `argument_unsupported` (never accepted and ignored). An op of the form
 `(self, *args, **kwargs)` (an in-place method handing its arguments on) takes the positional ones
@@ -53,11 +58,12 @@ LEFT_OUT = _LeftOut()
 
 
 class _Param:
-    __slots__ = ("name", "target", "default", "kw_only", "var", "unbuilt", "no_none")
+    __slots__ = ("name", "target", "default", "kw_only", "var", "unbuilt", "no_none", "boolean", "tensor", "ints")
 
-    def __init__(self, name, target, default, kw_only, var, unbuilt, no_none=False):
+    def __init__(self, name, target, default, kw_only, var, unbuilt, no_none=False, annotation=""):
         self.name, self.target, self.default, self.kw_only, self.var = name, target, default, kw_only, var
-        self.unbuilt, self.no_none = unbuilt, no_none
+        self.unbuilt, self.no_none, self.tensor, self.ints = unbuilt, no_none, annotation == "Tensor", annotation == "ints"
+        self.boolean = annotation == "bool" or (no_none and isinstance(default, builtins.bool))
 
 
 def parse(spec: str) -> list[_Param]:
@@ -73,10 +79,11 @@ def parse(spec: str) -> list[_Param]:
         unbuilt = token.endswith("!")
         token = token.lstrip("*").rstrip("!")
         head, eq, default = token.partition("=")
+        head, _, annotation = head.partition(":")
         no_none = "~" in head
         name, _, target = head.replace("~", "").strip().partition("@")
         value = eval(default, {"__builtins__": {}}) if eq else _NO_DEFAULT   # literals only
-        params.append(_Param(name, target or None, value, kw_only, var, unbuilt, no_none))
+        params.append(_Param(name, target or None, value, kw_only, var, unbuilt, no_none, annotation.strip()))
         kw_only = kw_only or var
     return params
 
@@ -194,12 +201,14 @@ def _overloaded(paired: dict) -> list[tuple[list[str], bool]]:
 def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = False) -> Callable:
     """`op` under the signature `spec` (see the module docstring); the op itself where they agree."""
     params = parse(spec)
-    if not any(p.var or p.unbuilt or p.no_none or p.name == "out" for p in params) and _matches(params, op):
+    checked = (p.var or p.unbuilt or p.no_none or p.boolean or p.tensor or p.ints or p.name == "out" for p in params)
+    if not any(checked) and _matches(params, op):
         return op
     op_params = _op_params(op)
     paired = _pair(name, params, op_params)
     env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
            "_missing": _missing, "_none_given": _none_given, "_not_bool": _not_bool, "_is_bool": _is_bool,
+           "_not_tensor": _not_tensor, "_Tensor": _CoreTensor, "_not_ints": _not_ints,
            "_LEFT_OUT": LEFT_OUT,
            "write_out": write_out, "_NAME": name}
     head, checks, nones, star = [], [], [], False
@@ -216,9 +225,16 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         else:
             env[f"_d{i}"] = p.default
             head.append(f"{p.name}=_LEFT_OUT" if p.no_none and p.default is None else f"{p.name}=_d{i}")
-        if p.no_none and isinstance(p.default, builtins.bool):
-            # a bool: True and False pass two identity tests
-            nones.append(f"    if {p.name} is not False and {p.name} is not True and not _is_bool({p.name}):\n"
+        if p.ints:
+            nones.append(f"    if not isinstance({p.name}, (tuple, list)):\n        _not_ints(_policy, _NAME, {p.name!r}, {p.name})")
+        if p.tensor:
+            nones.append(f"    if not isinstance({p.name}, _Tensor):\n        _not_tensor(_policy, _NAME, {p.name!r}, {p.name})")
+        if p.boolean:
+            # a bool: True and False pass two identity tests (None a third where PyTorch takes it)
+            left = (f"    if {p.name} is _LEFT_OUT:\n        {p.name} = None\n    el"
+                    if p.no_none and p.default is None else "    ")
+            none = "" if p.no_none else f" and {p.name} is not None"
+            nones.append(f"{left}if {p.name} is not False and {p.name} is not True{none} and not _is_bool({p.name}):\n"
                          f"        _not_bool(_policy, _NAME, {p.name!r}, {p.name})")
         elif p.no_none:
             # an explicit None refused; a `~=None` parameter left out reaches the op as None
@@ -282,6 +298,16 @@ def _is_bool(value) -> bool:
 
 def _not_bool(policy, name: str, argument: str, value) -> None:
     raise parser_words(policy.errors.argument_type(fn=name, argument=argument, expected="bool",
+                                                   type=typename(value)), argument)
+
+
+def _not_tensor(policy, name: str, argument: str, value) -> None:
+    raise parser_words(policy.errors.argument_type(fn=name, argument=argument, expected="Tensor",
+                                                   type=typename(value)), argument)
+
+
+def _not_ints(policy, name: str, argument: str, value) -> None:
+    raise parser_words(policy.errors.argument_type(fn=name, argument=argument, expected="tuple of ints",
                                                    type=typename(value)), argument)
 
 

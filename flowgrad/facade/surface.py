@@ -68,9 +68,12 @@ def _no_complex_kernel(input, kernel: str) -> None:
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
+    k = ops.int_argument(k, input.policy)
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.sort_complex(op="topk")
+    if d.dtype == np.bool_:
+        raise input.policy.errors.topk_bool()
     n = d.shape[ops.normalize_dim(dim, d.ndim)] if d.ndim else 1
     if not 0 <= k <= n:
         raise input.policy.errors.topk_range()
@@ -81,7 +84,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    k = ops.int_argument(k, input.policy)
     _no_complex_kernel(input, "kthvalue_cpu")
+    if input._data.dtype == np.bool_:
+        raise input.policy.errors.not_implemented_for(op="kthvalue_cpu", dtype_scalar=input._data.dtype)
     d = input._data
     axis = ops.normalize_dim(dim, d.ndim)
     if not 1 <= k <= (d.shape[axis] if d.ndim else 1):
@@ -110,6 +116,16 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 
 
 def lerp(input, end, weight):
+    d = input._data.dtype
+    if not isinstance(end, Tensor):
+        raise input.policy.errors.argument_type_at(fn="lerp", argument="end", position=2, expected="Tensor",
+                                                   type=typename(end))
+    for argument, t in (("end", end), ("weight", weight)):     # (no promotion; a 0-d weight excepted)
+        if isinstance(t, Tensor) and t._data.dtype != d and (argument == "end" or t._data.ndim):
+            raise input.policy.errors.lerp_dtype(want_ctype=d, argument=argument, got_ctype=t._data.dtype)
+    if d.kind not in "fcV":
+        raise input.policy.errors.not_implemented_for(
+            op="lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar", dtype_scalar=d)
     return input + weight * (end - input)
 
 
@@ -121,14 +137,10 @@ def clamp_max(input, max):
     return ops.clamp(input, max=max)
 
 
-def hypot(input, other):
-    ops.elementwise.tensors_only("hypot", input, other)
-    _no_complex_kernel(input, "hypot_cpu")
-    return ops.sqrt(input * input + other * other)
-
-
 def logit(input, eps=None):
     _no_complex_kernel(input, "logit_cpu")
+    if input._data.dtype.kind not in "fV":    # (integers and bools in the default float dtype)
+        input = ops.cast(input, backend.default_float())
     x = input if eps is None else ops.clamp(input, eps, 1 - eps)
     return ops.log(x / (1 - x))
 
@@ -143,19 +155,6 @@ def rad2deg(input):
     if input._data.dtype.kind == "c":
         raise input.policy.errors.angle_unit_complex(op="rad2deg")
     return input * (180 / math.pi)
-
-
-def fmod(input, other):
-    _no_complex_kernel(input, "fmod_cpu")
-    d = input._data
-    if d.dtype.kind in "fV":
-        return input - ops.trunc(input / other) * other
-    o = other._data if isinstance(other, Tensor) else other
-    if (o.dtype.kind in "iub" and bool((o == 0).any())) if hasattr(o, "dtype") else (type(o) is int and o == 0):
-        raise input.policy.errors.zero_division()
-    xp = backend.namespace(d)
-    with backend.quiet(xp):
-        return input._new(xp.fmod(d, o))
 
 
 def frac(input):
@@ -190,15 +189,12 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return ops.where(input._new(xp.isfinite(d)), input, input._new(fill))
 
 
-def nansum(input, dim=None, keepdim=False):
-    if input._data.dtype.kind == "c":
-        raise input.policy.errors.nansum_complex()
-    return ops.sum(nan_to_num(input, 0.0, math.inf, -math.inf) if input._data.dtype.kind in "fV" else input,
-                   dim, keepdim)
-
-
 def float_power(input, exponent):
-    return ops.pow(input.double(), exponent.double() if isinstance(exponent, Tensor) else float(exponent))
+    """input ** exponent in float64, or complex128 where either is complex."""
+    wide = np.complex128 if input._data.dtype.kind == "c" or isinstance(exponent, complex) or (
+        isinstance(exponent, Tensor) and exponent._data.dtype.kind == "c") else np.float64
+    return ops.pow(ops.cast(input, wide), ops.cast(exponent, wide) if isinstance(exponent, Tensor) else
+                   (complex if wide is np.complex128 else float)(exponent))
 
 
 def heaviside(input, values):
@@ -552,9 +548,9 @@ def _inplace(fn):
 
 FUNCTIONS = {
     "sort": sort, "argsort": argsort, "topk": topk, "kthvalue": kthvalue, "msort": msort, "addcmul": addcmul,
-    "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "hypot": hypot,
-    "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": fmod, "frac": frac, "sgn": ops.sgn,
-    "signbit": signbit, "nan_to_num": nan_to_num, "nansum": nansum, "float_power": float_power,
+    "addcdiv": addcdiv, "lerp": lerp, "clamp_min": clamp_min, "clamp_max": clamp_max, "hypot": ops.elementwise.hypot,
+    "logit": logit, "deg2rad": deg2rad, "rad2deg": rad2deg, "fmod": ops.elementwise.fmod, "frac": frac, "sgn": ops.sgn,
+    "signbit": signbit, "nan_to_num": nan_to_num, "nansum": ops.reduction.nansum, "float_power": float_power,
     "heaviside": heaviside, "roll": roll, "diff": diff, "moveaxis": moveaxis, "meshgrid": meshgrid,
     "tensordot": tensordot, "trace": trace, "adjoint": adjoint, "ravel": ravel, "fliplr": fliplr, "flipud": flipud,
     "positive": positive, "arctan2": ops.atan2, "fix": ops.trunc,
@@ -572,13 +568,14 @@ _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "add
 METHODS = {name: FUNCTIONS[name] for name in _METHOD_FUNCS}
 METHODS.update({
     "addcmul_": _inplace(addcmul), "addcdiv_": _inplace(addcdiv), "lerp_": _inplace(lerp), "square_": square_,
-    "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": _inplace(ops.abs),
+    "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": Tensor.abs_,
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
     "equal": equal, "diag": _diag_method, "addmm": _addmm, "mH": property(_mH), "is_same_size": _is_same_size,
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
-    "atan2_": _inplace(ops.atan2), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
+    "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot),
+    "fmod_": _inplace(ops.elementwise.fmod), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
     "negative_": _inplace(ops.neg),
 })
 

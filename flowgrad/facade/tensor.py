@@ -234,6 +234,8 @@ class Tensor(_CoreTensor):
     def normal_(self, mean=0.0, std=1.0, generator=None):
         from ..ops import indexing
         self._random_float("normal_kernel_cpu")
+        if not std >= 0:
+            raise self.policy.errors.normal_std(std=std)
         return indexing.inplace(self, lambda x: x._new(creation.normal_like(x._data, mean, std, generator)))
 
     def random_(self, from_=LEFT_OUT, to=LEFT_OUT, *, generator=None):
@@ -245,6 +247,8 @@ class Tensor(_CoreTensor):
             name = "to" if from_ is LEFT_OUT else "from"
             raise parser_words(self.policy.errors.argument_none(fn="random_", argument=name), name)
         dt = self._data.dtype
+        if dt.kind == "c" and from_ is LEFT_OUT and to is LEFT_OUT:   # (with bounds: the bounds check refuses it)
+            raise self.policy.errors.not_implemented_for(op="random_kernel_cpu", dtype_scalar=dt)
         if to is LEFT_OUT:
             low, high = (0, None) if from_ is LEFT_OUT else (0, from_)
         else:
@@ -259,6 +263,9 @@ class Tensor(_CoreTensor):
 
     def bernoulli_(self, p=0.5, generator=None):
         from ..ops import indexing
+        if self._data.dtype.kind == "c":
+            raise self.policy.errors.not_implemented_for(op="bernoulli_scalar_cpu_" if not isinstance(p, _CoreTensor)
+                                                         else "bernoulli_tensor_cpu_self_", dtype_scalar=self._data.dtype)
         if not isinstance(p, _CoreTensor):
             check_probability(self.policy, p)
         return indexing.inplace(self, lambda x: x._new((creation.rand(x._data.shape, np.float64, x.device, generator)

@@ -118,6 +118,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                   "at entry {index}"),
     "split_sizes": (RuntimeError, "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                                   "at dimension {dim}), but got split_sizes={sizes}"),
+    "split_0d": (RuntimeError, "split expects at least a 1-dimensional tensor"),
+    "chunk_0d": (RuntimeError, "chunk expects at least a 1-dimensional tensor"),
     "chunk_count": (RuntimeError, "chunk expects `chunks` to be greater than 0, got: {chunks}"),
     "dims_repeated": (RuntimeError, "dim {dim} appears multiple times in the list of dims"),
     "split_negative": (RuntimeError, "split expects split_size be non-negative, but got split_size={size}"),
@@ -208,6 +210,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                          "This input cannot have requires_grad True."),
     "mm_shapes": (RuntimeError, "mat1 and mat2 shapes cannot be multiplied ({a} and {b})"),
     "linear_dtype": (RuntimeError, "mat1 and mat2 must have the same dtype, but got {a_scalar} and {b_scalar}"),
+    "lerp_dtype": (RuntimeError, "expected dtype {want_ctype} for `{argument}` but got dtype {got_ctype}"),
     "addmm_bias_dtype": (RuntimeError, "self and mat2 must have the same dtype, but got {a_scalar} and {b_scalar}"),
     "embedding_indices_dtype": (RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following "
                                               "scalar types: Long, Int; but got {type} instead (while checking "

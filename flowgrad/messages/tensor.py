@@ -62,6 +62,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "randint_like_bound": (RuntimeError, "high must be a scalar tensor and on CPU"),
     "tensor_type_arg": (TypeError, "dtype must be a type, str, or dtype object"),
     "tensor_type_name": (ValueError, "invalid type: {name!r}"),
+    "topk_bool": (RuntimeError, "topk does not support bool dtypes on CPU"),
+    "abs_complex_inplace": (RuntimeError, "In-place abs is not supported for complex tensors."),
+    "int_type": (TypeError, "expected an int, but got {type}"),
     "dims_type": (TypeError, "dim must be an int or a tuple of ints, but got {type}"),
     "shape_type": (TypeError, "the sizes must be a tuple of ints, not {type}"),
     "shape_element": (TypeError, "the sizes must be a tuple of ints, but found an element of type {type}"),
@@ -89,6 +92,15 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                     "This warning will become an error in version 1.7 release, please fix the code in "
                                     "advance (Triggered internally at flowgrad/facade/tensor.py.)"),
     "random_dtype": (RuntimeError, "check_random_bounds handles only integral, floating-point and boolean types"),
+    "multinomial_dtype": (RuntimeError, "multinomial only supports floating-point dtypes for input, got: {dtype_scalar}"),
+    "multinomial_dim": (RuntimeError, "prob_dist must be 1 or 2 dim"),
+    "multinomial_count": (RuntimeError, "cannot sample n_sample <= 0 samples"),
+    "multinomial_too_many": (RuntimeError, "cannot sample n_sample > prob_dist.size(-1) samples without replacement"),
+    "multinomial_values": (RuntimeError, "probability tensor contains either `inf`, `nan` or element < 0"),
+    "multinomial_sum": (RuntimeError, "invalid multinomial distribution (sum of probabilities <= 0)"),
+    "eye_negative": (RuntimeError, "{name} must be greater or equal to 0, got {size}"),
+    "normal_std": (RuntimeError, "normal expects std >= 0.0, but found std {std:g}"),
+    "normal_stds": (RuntimeError, "normal expects all elements of std >= 0.0"),
     "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
     "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                                               "this error message be improved?  If so, please report an enhancement "

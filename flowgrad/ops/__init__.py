@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import names
 from ._args import (as_tensor_like, binary_arrays, broadcast_error, check_same, float_array,  # noqa: F401
-                    normalize_dim, normalize_dims, reraise_broadcast)
+                    int_argument, normalize_dim, normalize_dims, reraise_broadcast)
 from ._declare import OpNode, derivative, edge, identity, recording, save, save_output, variant  # noqa: F401
 from ..tensor import Tensor
 
@@ -70,6 +70,16 @@ for _name, _fn in _INPLACE.items():
 for _name, _fn in (("__iadd__", add), ("__isub__", sub), ("__imul__", mul), ("__itruediv__", div),
                    ("__ipow__", pow)):
     setattr(Tensor, _name, _inplace_method(_fn, _fn.__name__ + "_"))
+
+
+def _abs_inplace(self):
+    if self._data.dtype.kind == "c":    # (|z| is real: PyTorch writes no real result into a complex tensor)
+        raise self.policy.errors.abs_complex_inplace()
+    return inplace(self, abs)
+
+
+_abs_inplace.__name__ = "abs_"
+Tensor.abs_ = _abs_inplace
 Tensor.zero_ = lambda self: inplace(self, indexing.fill_zero)
 Tensor.copy_ = lambda self, src, non_blocking=False: inplace(self, copy_from, src)
 del _name, _fn

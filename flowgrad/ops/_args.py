@@ -3,6 +3,7 @@ dims normalised, and the facade's errors for mixed facades, devices and shapes."
 from __future__ import annotations
 
 import builtins as _builtins
+import operator
 
 import numpy as np
 
@@ -176,7 +177,39 @@ def normalize_dim(dim: int, ndim: int, policy=None) -> int:
     n = _builtins.max(ndim, 1)
     if not -n <= dim < n:
         raise (policy or TORCH).errors.dim_range(low=-n, high=n - 1, dim=dim)
+    if dim.__class__ is not int:     # (a NumPy integer or a 0-d integer tensor; never a bool)
+        return normalize_dim(_int_dim(dim, policy), ndim, policy)
     return dim % n
+
+
+def _int_dim(dim, policy):
+    a = dim._data if isinstance(dim, Tensor) else None
+    if a is not None and a.ndim == 0 and a.dtype.kind in "iu":
+        return int(a)
+    if a is not None or isinstance(dim, (bool, np.bool_)):
+        raise bool_dim(policy, typename(dim))
+    return operator.index(dim)
+
+
+def int_argument(value, policy=None) -> int:
+    """An int argument as PyTorch's parser takes it (an int, a NumPy integer, a 0-d integer tensor);
+    a bool, a float or anything else raises a TypeError a facade's argument guard words."""
+    if value.__class__ is int:
+        return value
+    if isinstance(value, np.integer) or (isinstance(value, Tensor) and value._data.ndim == 0 and
+                                         value._data.dtype.kind in "iu"):
+        return int(value)
+    err = (policy or TORCH).errors.int_type(type=typename(value))
+    err.parser_refuses = ""
+    raise err
+
+
+def bool_dim(policy=None, type: str = "bool") -> TypeError:
+    """The TypeError refusing a bool (or a tensor not a 0-d integer) for a dim, marked for a facade's
+    argument guard to word as its framework's parser does (naming the argument)."""
+    err = (policy or TORCH).errors.dims_type(type=type)
+    err.parser_refuses = ""
+    return err
 
 
 def dim_ints(dim) -> tuple:
@@ -186,8 +219,9 @@ def dim_ints(dim) -> tuple:
     out = []
     for d in items:
         a = d._data if isinstance(d, Tensor) else None
-        if isinstance(d, bool) or not (isinstance(d, (int, np.integer)) or
-                                       (a is not None and a.size == 1 and a.dtype.kind in "iu")):
+        if isinstance(d, bool):
+            raise bool_dim()
+        if not (isinstance(d, (int, np.integer)) or (a is not None and a.size == 1 and a.dtype.kind in "iu")):
             raise TORCH.errors.dims_type(type=typename(d))
         out.append(int(a) if a is not None else int(d))
     return tuple(out)
@@ -196,9 +230,10 @@ def dim_ints(dim) -> tuple:
 def normalize_dims(dim, ndim: int) -> tuple:
     if dim is None:
         return tuple(range(ndim))
-    if isinstance(dim, (int, np.integer)):
+    if isinstance(dim, (int, np.integer)) and dim.__class__ is not bool:
         dim = (int(dim),)
-    elif not isinstance(dim, (tuple, list)) or not _builtins.all(isinstance(d, (int, np.integer)) for d in dim):
+    elif not isinstance(dim, (tuple, list)) or not _builtins.all(isinstance(d, (int, np.integer)) and
+                                                                        d.__class__ is not bool for d in dim):
         dim = dim_ints(dim)
     dims = tuple(_builtins.sorted(normalize_dim(int(d), ndim) for d in dim))
     return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and has nothing to reduce

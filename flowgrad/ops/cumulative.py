@@ -130,6 +130,8 @@ CumminBackward0 = derivative("CumminBackward0", keep="in_shape dim indices", sel
 
 def _cum_extremum(x, dim, ufunc, node):
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op=f"cum{ufunc[:3]}_cpu", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
     if d.ndim == 0:

@@ -58,10 +58,19 @@ RsubBackward1 = derivative("RsubBackward1", complex=True, paddle="ScaleGradNode"
                            self=lambda grad: -grad)
 
 
+def _is_bool(v) -> bool:
+    return type(v) is bool or (isinstance(v, Tensor) and v._data.dtype == np.bool_)
+
+
 def sub(a, b, alpha=1):
+    bools = _is_bool(a) + _is_bool(b)
+    if bools:   # (PyTorch refuses a bool operand, tensor or number)
+        policy = policy_of(a, b)
+        if bools == 2 and isinstance(a, Tensor) and isinstance(b, Tensor):
+            raise policy.errors.sub_bool()
+        if not policy.one_bool_subtracts:
+            raise policy.errors.sub_bool() if bools == 2 else policy.errors.sub_one_bool()
     cls, x, y, ta, tb = binary_arrays(a, b)
-    if getattr(x, "dtype", None) == np.bool_ and getattr(y, "dtype", None) == np.bool_:
-        raise cls.policy.errors.sub_bool()
     try:
         r = x - y if alpha == 1 else x - y * alpha
     except ValueError as e:
@@ -320,6 +329,41 @@ def remainder(a, b):
     return out
 
 
+def _trunc_quotient(self, other):
+    """trunc(self / other), a constant of the gradient (PyTorch's rounded division has a zero one)."""
+    x, y = self._data, other._data
+    with backend.quiet(backend.namespace(x)):
+        return self._new(backend.namespace(x).trunc(x / y))
+
+
+FmodBackward0 = derivative("FmodBackward0", self=identity)    # by a number
+FmodBackward1 = derivative("FmodBackward1", self=identity,
+                           other=lambda grad, self, other: -grad * _trunc_quotient(self, other))
+
+
+def fmod(a, b):
+    """The remainder of the division rounded towards zero (the dividend's sign)."""
+    if not isinstance(a, Tensor):
+        raise policy_of(a, b).errors.argument_type_at(fn="fmod", argument="input", position=1,
+                                                      expected="Tensor", type=typename(a))
+    cls, x, y, ta, tb = binary_arrays(a, b)
+    _check_divisor(cls, x, y, "fmod_cpu")
+    if x.dtype == np.bool_:
+        raise cls.policy.errors.not_implemented_for(op="fmod_cpu", dtype_scalar=x.dtype)
+    xp = _xp(x, y)
+    with backend.quiet(xp):
+        try:
+            out = cls._make(xp.fmod(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
+    if recording(ta, tb):
+        if tb is None:
+            FmodBackward0.record((ta,), out)
+        else:
+            FmodBackward1.record((ta, tb), out)
+    return out
+
+
 def _no_derivative(grad, op):
     raise grad.policy.errors.derivative_not_implemented(op=op)
 
@@ -386,6 +430,28 @@ def atan2(a, b):
         reraise_broadcast(e, cls, x, y)
     if recording(ta, tb):
         Atan2Backward0.record((ta, tb), out)
+    return out
+
+
+HypotBackward0 = derivative("HypotBackward0",
+                            self=lambda grad, self, result: grad * self / result,
+                            other=lambda grad, other, result: grad * other / result)
+
+
+def hypot(a, b):
+    """sqrt(a**2 + b**2) without overflow, of two float tensors (PyTorch's kernel takes no other)."""
+    tensors_only("hypot", a, b)
+    cls, x, y, ta, tb = binary_arrays(a, b)
+    if x.dtype.kind not in "fV":
+        raise cls.policy.errors.not_implemented_for(op="hypot_cpu", dtype_scalar=x.dtype)
+    xp = backend.namespace(x)
+    with backend.quiet(xp):
+        try:
+            out = cls._make(xp.hypot(x, y))
+        except ValueError as e:
+            reraise_broadcast(e, cls, x, y)
+    if recording(ta, tb):
+        HypotBackward0.record((ta, tb), out)
     return out
 
 
@@ -484,7 +550,7 @@ def _erf_array(xp, d, name="erf"):
     host = xp.asnumpy(d) if hasattr(xp, "asnumpy") else d
     try:
         import scipy.special
-        r = getattr(scipy.special, name)(host)
+        r = getattr(scipy.special, name)(host).astype(host.dtype, copy=False)   # (float16 comes back float64)
     except ImportError:
         r = np.vectorize(getattr(math, name), otypes=[host.dtype])(host) if host.size else host.copy()
     return r if xp is np else xp.asarray(r)

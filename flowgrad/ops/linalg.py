@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
+from ..tensor import Tensor
 from ._args import binary_arrays
 from ._declare import _grad_enabled, derivative, variant
 from . import elementwise as E
@@ -159,6 +160,12 @@ def outer(a, b):
 
 
 def addmm(bias, a, b, beta=1, alpha=1):
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and isinstance(bias, Tensor):   # (no promotion)
+        da, db, dc = a._data.dtype, b._data.dtype, bias._data.dtype
+        if dc != db:
+            raise a.policy.errors.addmm_bias_dtype(a_scalar=dc, b_scalar=db)
+        if da != db:
+            raise a.policy.errors.linear_dtype(a_scalar=da, b_scalar=db)
     out = matmul(a, b)
     if alpha != 1:
         out = out * alpha

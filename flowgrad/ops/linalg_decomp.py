@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import backend
 from ..autograd.policy import policy_of
-from ._args import broadcast_error, normalize_dim
+from ._args import broadcast_error, int_argument, normalize_dim
 from ._declare import _grad_enabled, derivative, save_output
 from . import elementwise as E
 from . import reduction as R
@@ -190,7 +190,7 @@ def linalg_slogdet(x):
     if str(d.dtype) in _LOW:
         raise x.policy.errors.linalg_not_implemented(kernel="lu_cpu", dtype_scalar=d.dtype)
     sign, logabs = backend.namespace(d).linalg.slogdet(d)
-    outs = [x._out_cls._make(sign.astype(d.dtype)), x._out_cls._make(logabs.astype(d.dtype))]
+    outs = [x._out_cls._make(sign.astype(d.dtype)), x._out_cls._make(logabs.astype(d.real.dtype))]
     if _grad_enabled() and x._requires_grad:
         LinalgSlogdetBackward0.record((x,), outs)     # the sign gets no gradient, as in PyTorch
     return tuple(outs)
@@ -755,15 +755,19 @@ def linalg_matrix_exp(x):
 # ------------------------------------------------------------------------------ compositions
 
 def logdet(x):
-    """log det A: the log of |det| where the sign is positive, NaN where negative (PyTorch's where)."""
+    """log det A: the log of |det| where the sign is positive, NaN where negative (PyTorch's where);
+    of a complex matrix, log(sign) + log |det|."""
     _check_float(x, "logdet")
     sign, logabs = linalg_slogdet(x)
+    if sign._data.dtype.kind == "c":
+        return E.log(sign) + logabs
     return E.where(sign._new(sign._data < 0), float("nan"), logabs)
 
 
 def matrix_power(x, n):
     """A^n by repeated squaring over matmul (A^{-1} for negative n)."""
     op = "linalg.matrix_power"
+    n = int_argument(n, x.policy)
     _check_matrix(x, op)
     if n == 0:
         d = x._data

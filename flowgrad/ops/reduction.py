@@ -61,6 +61,33 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     return out
 
 
+def _nansum_grad(grad, self, in_shape, dims, keepdim):
+    d = self._data
+    return S.expand_to(_kept(grad, in_shape, dims, keepdim), in_shape) * self._new(~backend.namespace(d).isnan(d))
+
+
+NansumBackward0 = derivative("NansumBackward0", keep=_REDUCED, self=_nansum_grad)
+
+
+def nansum(x, dim=None, keepdim=False, dtype=None):
+    """The sum with NaNs counted as zero (their gradient is zero)."""
+    d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.nansum_complex()
+    out_dt = d.dtype if dtype is None else backend.to_np_dtype(dtype)
+    if d.dtype.kind not in "fV" or out_dt.kind not in "fV":
+        return sum(x, dim, keepdim, dtype)
+    dims = normalize_dims(dim, d.ndim)
+    xp = backend.namespace(d)
+    w = backend.opmath(d.astype(out_dt, copy=False))
+    with backend.quiet(xp):    # inf + -inf is NaN, silently as in PyTorch
+        r = xp.nansum(w, axis=dims, keepdims=keepdim)
+    out = x._out_cls._make(r.astype(out_dt, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        NansumBackward0.record((x,), out, d.shape, dims, keepdim)
+    return out
+
+
 # ------------------------------------------------------------------------------------ mean
 
 MeanBackward0 = derivative("MeanBackward0", complex=True, oneflow="scalar_mulBackward", keep=_REDUCED,
@@ -235,7 +262,7 @@ def median(x, dim=None, keepdim=False):
     xp = backend.namespace(d)
     if dim is None:
         flat = d.reshape(-1)
-        val = xp.sort(flat)[(flat.size - 1) // 2]
+        val = xp.sort(flat)[(flat.size - 1) // 2] if flat.size else xp.asarray(np.nan, d.dtype)   # (empty: NaN)
         out = x._out_cls._make(xp.asarray(val))
         if _grad_enabled() and x._requires_grad:
             MedianBackward0.record((x,), out, d.shape, normalize_dims(None, d.ndim), False)

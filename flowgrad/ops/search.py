@@ -44,6 +44,13 @@ def _values(like: Tensor, values):
     return values._data if isinstance(values, Tensor) else backend.namespace(like._data).asarray(values)
 
 
+def _real(policy, *arrays) -> None:
+    """PyTorch's search kernel refuses complex numbers (no order)."""
+    for a in arrays:
+        if a.dtype.kind == "c":
+            raise policy.errors.not_implemented_for(op="searchsorted_out_cpu", dtype_scalar=a.dtype)
+
+
 def searchsorted(sorted_sequence, values, out_int32: bool = False, right: bool = False, side=None, sorter=None):
     """Where each value would be inserted into the sorted last dim of `sorted_sequence` to keep it
     sorted: before equal entries (`side="left"`), or after them (`right=True` / `side="right"`);
@@ -55,6 +62,7 @@ def searchsorted(sorted_sequence, values, out_int32: bool = False, right: bool =
         raise policy.errors.searchsorted_side(side=side)
     if right and side == "left":
         raise policy.errors.searchsorted_side_right(side=side)
+    _real(policy, b, v)
     order = None
     if sorter is not None:
         order = sorter._data
@@ -83,7 +91,9 @@ def bucketize(input, boundaries, out_int32: bool = False, right: bool = False):
     b = boundaries._data
     if b.ndim != 1:
         raise boundaries.policy.errors.bucketize_boundaries(ndim=b.ndim)
-    pos = _binary_search(b, _values(boundaries, input), right, None)
+    v = _values(boundaries, input)
+    _real(boundaries.policy, v, b)
+    pos = _binary_search(b, v, right, None)
     return boundaries._out_cls._make(pos.astype(np.int32 if out_int32 else np.int64))
 
 

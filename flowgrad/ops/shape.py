@@ -14,7 +14,7 @@ from .. import backend
 from ..autograd.mode import _GradModeGuard
 from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
-from ._args import dim_ints, check_same, normalize_dim, typename
+from ._args import dim_ints, check_same, int_argument, normalize_dim, typename
 from ._declare import _grad_enabled, derivative, identity, variant
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
@@ -528,10 +528,13 @@ def _multi_views(x, arrays, node_cls, op_name, dim, fns):
 def _split_parts(x, split_size_or_sections, dim) -> tuple:
     """(dim, the parts' arrays, their starts and sizes, whether sizes were listed) of a split."""
     d = x._data
+    if not d.ndim:
+        raise x.policy.errors.split_0d()
     dim = normalize_dim(dim, d.ndim)
     n = d.shape[dim]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
+    if isinstance(split_size_or_sections, (int, np.integer)) or (isinstance(split_size_or_sections, Tensor) and
+                                                                  not split_size_or_sections._data.ndim):
+        step = split_size_or_sections = int_argument(split_size_or_sections, x.policy)
         if step < 0:
             raise x.policy.errors.split_negative(size=step)
         if step == 0 and n:
@@ -556,6 +559,9 @@ def split(x, split_size_or_sections, dim=0):
 
 
 def _chunk_size(x, chunks, dim) -> int:
+    if not x._data.ndim:
+        raise x.policy.errors.chunk_0d()
+    chunks = int_argument(chunks, x.policy)
     if chunks <= 0:
         raise x.policy.errors.chunk_count(chunks=chunks)
     n = x._data.shape[normalize_dim(dim, x._data.ndim)]
@@ -582,7 +588,7 @@ def _unsafe_parts(x, split_size_or_sections, dim) -> tuple:
 
 def unsafe_split(x, split_size: int, dim=0):
     """split into parts of `split_size` along `dim`, not views for autograd (see `_unsafe_parts`)."""
-    return _unsafe_parts(x, operator.index(split_size), dim)
+    return _unsafe_parts(x, int_argument(split_size, x.policy), dim)
 
 
 def unsafe_split_with_sizes(x, split_sizes, dim=0):
@@ -635,6 +641,7 @@ def narrow(x, dim, start, length):
 
 def select(x, dim, index):
     dim = normalize_dim(dim, x._data.ndim)
+    index = int_argument(index, x.policy)
     return getitem(x, (slice(None),) * dim + (index,))
 
 

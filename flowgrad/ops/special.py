@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
-from ._args import binary_arrays, reraise_broadcast
+from ._args import binary_arrays, int_argument, reraise_broadcast
 from ._declare import _grad_enabled, derivative
 from .elementwise import _erf_array, _unary, exp, log, pow, where
 
@@ -108,9 +108,13 @@ PolygammaBackward0 = derivative("PolygammaBackward0", keep="n", self=_polygamma_
 
 def polygamma(n: int, x: Tensor) -> Tensor:
     """The n-th derivative of digamma (n = 0 is digamma itself), recorded as PolygammaBackward0."""
+    n = int_argument(n, x.policy)
     if n < 0:
         raise x.policy.errors.polygamma_negative_n()
     d = x._data
+    if d.dtype.kind == "c":
+        raise x.policy.errors.not_implemented_for(op="digamma" if n == 0 else "trigamma" if n == 1 else "polygamma",
+                                                  dtype_scalar=d.dtype)
     if d.dtype.kind not in "fV":
         d = d.astype(backend.default_float())
     xp = backend.namespace(d)
@@ -158,8 +162,9 @@ def xlogy(x, y) -> Tensor:
             r = xp.where((xp.asarray(a) == 0) & ~xp.isnan(b), 0.0, a * xp.log(b))
         except ValueError as exc:
             reraise_broadcast(exc, cls, a, b)
-    t = ta if ta is not None else tb
-    out = cls._make(xp.asarray(r).astype(t._data.dtype if t._data.dtype.kind in "fV" else
+    t = ta if ta is not None and tb is None else tb if ta is None else None
+    # two tensors: their promoted dtype; a tensor and a number: the tensor's float dtype
+    out = cls._make(xp.asarray(r).astype(a.dtype if t is None else t._data.dtype if t._data.dtype.kind in "fV" else
                                          backend.default_float(), copy=False))
     if _grad_enabled():
         if ta is not None and tb is not None and (ta._requires_grad or tb._requires_grad):

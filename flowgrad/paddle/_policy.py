@@ -205,6 +205,7 @@ PADDLE = PaddlePolicy(
     negative_indices_wrap=True,
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
+    one_bool_subtracts=True,
     shape_tensors=True,
     complex_dtypes=False,
     values_fit_dtype=False,

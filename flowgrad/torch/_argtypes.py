@@ -5,7 +5,7 @@ from __future__ import annotations
 
 _TENSOR = ("input", "tensor", "tensor1", "tensor2", "mat1", "mat2", "vec", "vec2", "mask", "src", "condition",
            "target", "x1", "x2", "input1", "input2", "A", "B", "LU", "pivots", "query", "key", "values", "index",
-           "indices", "x", "y", "a", "b", "self", "boundaries")
+           "indices", "x", "y", "a", "b", "self", "boundaries", "sorted_sequence")
 _OPTIONAL_TENSOR = ("weight", "bias", "weights", "running_mean", "running_var", "pos_weight", "offsets",
                     "per_sample_weights", "attn_mask", "append", "prepend")
 _TENSOR_OR_NUMBER = ("other", "exponent", "end", "mean", "std")
@@ -45,6 +45,9 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
 OVERRIDES: dict[str, str | None] = {
     "complex.real": "Tensor", "complex.imag": "Tensor", "logaddexp.other": "Tensor", "logaddexp2.other": "Tensor",
     "is_same_size.other": "Tensor",
+    **{f"{fn}.other": "Tensor" for fn in ("allclose", "equal", "isclose", "kron", "matmul", "expand_as", "reshape_as",
+                                          "type_as", "view_as")},
+    **{f"{fn}.other": "Tensor" for fn in ("logical_and", "logical_or", "logical_xor")},
     "logcumsumexp.dim": "int", "unsafe_split.split_size": "int", "squeeze_.dim": "tuple of ints",
     # a Tensor or a number
     **dict.fromkeys(("lerp.weight", "result_type.tensor", "pow.input", "bernoulli_.p", "scatter.src", "scatter_.src",
@@ -64,7 +67,12 @@ OVERRIDES: dict[str, str | None] = {
     "random_.to": "int?", "randint.high": "int?",
     **dict.fromkeys(("can_cast.from_", "can_cast.to", "promote_types.type1", "promote_types.type2"), "torch.dtype"),
     "pin_memory.device": "torch.device?", "view.size": "tuple of ints|torch.dtype", "repeat_interleave.repeats": "Tensor|int",
-    **{f"{fn}.dim": "int" for fn in ("cumsum", "cumprod", "softmax", "log_softmax", "topk", "kthvalue")},
+    **{f"{fn}.dim": "int" for fn in ("cumsum", "cumprod", "softmax", "log_softmax", "topk", "kthvalue", "select",
+                                     "cat", "concat", "concatenate", "stack", "narrow", "index_select", "gather",
+                                     "scatter", "scatter_add", "index_add", "index_copy", "index_fill", "unbind",
+                                     "unsqueeze", "chunk", "split", "cummax", "cummin", "unsafe_chunk",
+                                     "unsafe_split")},
+    **{f"{fn}.dim": "int?" for fn in ("argmax", "argmin", "take_along_dim")},
     # checked by the function itself, in PyTorch's order (its Python layer first)
     **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
                      "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
@@ -107,6 +115,11 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("all", "any"), ("(Tensor input, *, Tensor out = None)",
                                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
                                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")),
+    "lerp": ("(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)",
+             "(Tensor input, Tensor end, Number weight, *, Tensor out = None)"),
+    **dict.fromkeys(("fmod", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater", "le", "less_equal",
+                     "lt", "less"), ("(Tensor input, Tensor other, *, Tensor out = None)",
+                                     "(Tensor input, Number other, *, Tensor out = None)")),
     "sort": (_SORT[0].format(out="tuple of Tensors"), _SORT[1].format(rest=", *, tuple of Tensors out = None")),
     "argsort": (_SORT[0].format(out="Tensor"), _SORT[1].format(rest="")),
 }
@@ -124,6 +137,7 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
     "bernoulli": ("(*, torch.Generator generator = None)", "(float p, *, torch.Generator generator = None)"),
     **dict.fromkeys(("sort", "argsort"), ("(*, bool stable, int dim = -1, bool descending = False)",
                                           "(int dim = -1, bool descending = False)")),
+    **dict.fromkeys(("lerp", "lerp_"), ("(Tensor end, Tensor weight)", "(Tensor end, Number weight)")),
     "random_": ("(*, torch.Generator generator = None)", "(int from, int to, *, torch.Generator generator = None)",
                 "(int to, *, torch.Generator generator = None)"),
     **dict.fromkeys(("contiguous", "is_contiguous"),

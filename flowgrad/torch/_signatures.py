@@ -12,7 +12,7 @@ _RAND_LIKE = ("input, *, generator=None, dtype=None, layout=None, device=None, r
               "memory_format=None, pin_memory=False")
 _FILLED = "*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 _RANDOM = "*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
-_STAT = "input, dim=None, unbiased~=None, keepdim~=False, *, correction=None"
+_STAT = "input, dim=None, unbiased~:bool=None, keepdim~=False, *, correction=None"
 
 FUNCTIONS = {
     **{name: _UNARY_OUT for name in (
@@ -32,9 +32,10 @@ FUNCTIONS = {
     "complex": "real, imag, *, out=None",
     **{name: _BINARY_OUT for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "hypot")},
     **{name: _BINARY_OUT for name in (
-        "mul", "multiply", "true_divide", "atan2", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater",
-        "le", "less_equal", "lt", "less", "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
-        "remainder", "floor_divide", "matmul")},
+        "mul", "multiply", "true_divide", "atan2", "maximum", "minimum", "remainder", "floor_divide", "matmul")},
+    **{name: "input:Tensor, other, *, out=None" for name in (     # (the op takes a number first, PyTorch does not)
+        "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater", "le", "less_equal", "lt", "less")},
+    **{name: "input:Tensor, other:Tensor, *, out=None" for name in ("logical_and", "logical_or", "logical_xor")},
     "add": "input, other, *, alpha=1, out=None",
     "sub": "input, other, *, alpha=1, out=None",
     "subtract": "input, other, *, alpha=1, out=None",
@@ -49,9 +50,9 @@ FUNCTIONS = {
     "mv": "input, vec, *, out=None",
     "outer": "input, vec2, *, out=None",
     "pow": "input@a=None, exponent@b=None, *, self@a=None, out=None",   # pow(self=<number>, exponent=<tensor>)
-    "addmm": "input, mat1, mat2, *, beta=1, alpha=1, out=None",
-    "addcmul": "input, tensor1, tensor2, *, value=1, out=None",
-    "addcdiv": "input, tensor1, tensor2, *, value=1, out=None",
+    "addmm": "input:Tensor, mat1, mat2, *, beta=1, alpha=1, out=None",
+    "addcmul": "input:Tensor, tensor1:Tensor, tensor2:Tensor, *, value=1, out=None",
+    "addcdiv": "input:Tensor, tensor1:Tensor, tensor2:Tensor, *, value=1, out=None",
     "lerp": "input, end, weight, *, out=None",
     "clamp_min": "input, min, *, out=None",
     "clamp_max": "input, max, *, out=None",
@@ -75,7 +76,7 @@ FUNCTIONS = {
     "median": "input, dim~=None, keepdim~=False, *, out=None",
     "count_nonzero": "input, dim=None",
     "nansum": "input, dim=None, keepdim=False, *, dtype=None, out=None",
-    "sort": "input, dim~=-1, descending~=False, *, stable=False, out=None",   # (stable=None: PyTorch's bool?)
+    "sort": "input, dim~=-1, descending~=False, *, stable:bool=False, out=None",
     "argsort": "input, dim~=-1, descending~=False, *, stable~=False, out=None",
     "kthvalue": "input, k, dim~=-1, keepdim~=False, *, out=None",
     "cumsum": "input, dim~, *, dtype=None, out=None",
@@ -89,9 +90,9 @@ FUNCTIONS = {
     # shapes and indexing
     "chunk": "input, chunks, dim=0",
     "flatten": "input, start_dim=0, end_dim=-1",
-    "flip": "input, dims",
-    "permute": "input, dims",
-    "reshape": "input, shape",
+    "flip": "input, dims:ints",
+    "permute": "input, dims:ints",
+    "reshape": "input, shape:ints",
     "squeeze": "input, dim~=None",
     "unsqueeze": "input, dim",
     "transpose": "input, dim0, dim1",
@@ -103,10 +104,10 @@ FUNCTIONS = {
     "swapdims": "input, dim0, dim1",
     "narrow": "input, dim, start, length",
     "select": "input, dim, index~",
-    "tile": "input, dims",
+    "tile": "input, dims:ints",
     "unbind": "input, dim=0",
     "split": "tensor, split_size_or_sections, dim=0",
-    "broadcast_to": "input, size",
+    "broadcast_to": "input, size:ints",
     "cat": "tensors, dim=0, *, out=None",
     "concat": "tensors, dim=0, *, out=None",
     "concatenate": "tensors, dim=0, *, out=None",
@@ -114,7 +115,7 @@ FUNCTIONS = {
     "hstack": "tensors, *, out=None",
     "vstack": "tensors, *, out=None",
     "gather": "input, dim, index, *, sparse_grad=False, out=None",
-    "index_select": "input, dim, index, *, out=None",
+    "index_select": "input:Tensor, dim, index:Tensor, *, out=None",
     "masked_fill": "input, mask, value",
     "masked_select": "input, mask, *, out=None",
     "scatter": "input, dim, index, src=None, value=None, *, reduce=None, out=None",
@@ -191,9 +192,10 @@ _MEMORY_FORMAT = "*, memory_format=None"
 METHODS = {
     **{name: "other" for name in (
         "mul", "multiply", "true_divide", "atan2", "eq", "ne", "not_equal", "ge", "greater_equal", "gt", "greater",
-        "le", "less_equal", "lt", "less",
-        "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
-        "remainder", "floor_divide", "matmul")},
+        "le", "less_equal", "lt", "less", "maximum", "minimum", "remainder", "floor_divide", "matmul")},
+    **{name: "other:Tensor" for name in ("logical_and", "logical_or", "logical_xor")},
+    "addcmul": "tensor1:Tensor, tensor2:Tensor, *, value=1", "addcdiv": "tensor1:Tensor, tensor2:Tensor, *, value=1",
+    "index_select": "dim, index:Tensor",
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
     "div": "other, *, rounding_mode=None", "divide": "other, *, rounding_mode=None",
     "dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2", "pow": "exponent", "xlogy": "other",
@@ -213,7 +215,7 @@ METHODS = {
     "logsumexp": "dim~, keepdim~=False", "squeeze": "dim~=None", "select": "dim, index~",
     "std": _STAT.partition(", ")[2], "var": _STAT.partition(", ")[2],
     "argmax": "dim=None, keepdim~=False", "argmin": "dim=None, keepdim~=False",
-    "sort": "dim~=-1, descending~=False, *, stable=False", "argsort": "dim~=-1, descending~=False, *, stable~=False",
+    "sort": "dim~=-1, descending~=False, *, stable:bool=False", "argsort": "dim~=-1, descending~=False, *, stable~=False",
     "kthvalue": "k, dim~=-1, keepdim~=False", "topk": "k, dim~=-1, largest~=True, sorted~=True",
     "copy_": "other@src, non_blocking=False",
     "clone": "*, memory_format=None",
@@ -221,7 +223,7 @@ METHODS = {
     "nansum": "dim=None, keepdim=False, *, dtype=None",
     "split": "split_size, dim=0",
     "swapaxes": "axis0, axis1", "swapaxes_": "axis0, axis1",
-    "round": "*, decimals=0",
+    "round": "*, decimals=0", "numpy": "*, force~=False",
     "contiguous": "*, memory_format~=None", "is_contiguous": "*, memory_format~=None", "nonzero": "*, as_tuple~=False",
     "round_": "*, decimals=0",
     "sum_to_size": "*size",
@@ -237,14 +239,14 @@ METHODS = {
     "uniform_": "from_@a=0.0, to@b=1.0, *, generator=None",
     # in-place methods (the op hands its arguments on to the out-of-place function)
     **{name: "other" for name in ("mul_", "multiply_", "remainder_", "eq_", "ne_", "not_equal_", "lt_", "less_",
-                                  "arctan2", "arctan2_", "atan2_",
+                                  "arctan2", "arctan2_", "atan2_", "hypot", "hypot_", "fmod", "fmod_",
                                   "le_", "less_equal_", "gt_", "greater_", "ge_", "greater_equal_")},
     "add_": "other, *, alpha=1", "sub_": "other, *, alpha=1", "subtract_": "other, *, alpha=1",
     "div_": "other, *, rounding_mode=None", "divide_": "other, *, rounding_mode=None",
     "pow_": "exponent", "clamp_": "min=None, max=None", "clip_": "min=None, max=None",
     "clamp_min_": "min", "clamp_max_": "max", "tril_": "diagonal=0", "triu_": "diagonal=0",
     "lerp_": "end, weight", "nan_to_num_": "nan=0.0, posinf=None, neginf=None",
-    "addcmul_": "tensor1, tensor2, *, value=1", "addcdiv_": "tensor1, tensor2, *, value=1",
+    "addcmul_": "tensor1:Tensor, tensor2:Tensor, *, value=1", "addcdiv_": "tensor1:Tensor, tensor2:Tensor, *, value=1",
     "masked_fill_": "mask, value", "fill_": "value", "index_put_": "indices, values, accumulate=False!",
     "scatter_": "dim, index, src=None, value=None, *, reduce=None", "scatter_add_": "dim, index, src",
     "index_add": "dim, index, source, *, alpha=1", "index_add_": "dim, index, source, *, alpha=1",

@@ -46,6 +46,7 @@ COMPUTED = [
     "torch.amax(x, None)", "torch.all(x, None)", "torch.nonzero(x)", "torch.eye(2)", "torch.logit(x, None)",
     "torch.sort(x)", "torch.topk(x, 1)", "x.logsumexp(1)", "F.adaptive_avg_pool1d(x, 2)", "x.contiguous()",
     "x.is_contiguous()", "torch.bernoulli(x.clamp(0, 1), 0.0)", "torch.sort(x, stable=None)", "x.sort(0, True)",
+    "x.sort(stable=None)", "x.std(0, False)", "x.numpy(force=True).tolist()",
     "x.topk(2, 0, False, True)", "x.sort(stable=True, dim=0)",
 ]
 
@@ -110,6 +111,9 @@ MISTYPED = [
     "x.max(0, keepdim=1)", "torch.logsumexp(x, 0, 'a')", "torch.nonzero(x, as_tuple='a')", "x.sort(descending='a')",
     "torch.argsort(x, stable=None)", "x.argsort(stable=1)", "x.topk(1, largest=0)", "torch.kthvalue(x, 1, keepdim='a')",
     "x.kthvalue(1, None)", "x.sort(None)",
+    # a bool whose default is not a bool, or that takes None beside bools (`stable`)
+    "torch.std(x, unbiased='a')", "x.var(0, 'a')", "torch.var_mean(x, unbiased=1)", "torch.sort(x, stable='a')",
+    "x.sort(stable=1)", "x.numpy(force='a')", "x.numpy(force=None)",
 ]
 
 

@@ -1,0 +1,192 @@
+"""Argument variants where flowgrad once differed from real torch 2.13 (found by calling each public
+function on both with wrong dtypes, 0-d and empty tensors, negative dims, non-contiguous inputs, Python
+numbers and mismatched operands): each case runs on flowgrad.torch and on real torch and compares
+values, dtypes, shapes, gradients and node names, or the exception type and message."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+
+import flowgrad.torch as ft
+
+real = pytest.importorskip("torch")
+
+NAN, INF = math.nan, math.inf
+
+
+def _run(T, code: str, **names):
+    env = {"torch": T, "F": T.nn.functional, "nan": NAN, "inf": INF}
+    env.update({k: v(T) for k, v in names.items()})
+    try:
+        return "value", eval(code, env)
+    except Exception as exc:  # noqa: BLE001 - the outcome compared
+        return "raise", exc
+
+
+def _plain(v):
+    if isinstance(v, (ft.Tensor, real.Tensor)):
+        return ("Tensor", str(v.dtype).rpartition(".")[2], tuple(v.shape), _plain(v.detach().tolist()))
+    if isinstance(v, (tuple, list)):
+        return [_plain(e) for e in v]
+    if isinstance(v, float) and math.isnan(v):
+        return "nan"
+    if isinstance(v, complex):
+        return [_plain(v.real), _plain(v.imag)]
+    if isinstance(v, (ft.dtype, real.dtype)):
+        return str(v)
+    return v
+
+
+def _same(code: str, words: bool = True, **names) -> None:
+    theirs, mine = _run(real, code, **names), _run(ft, code, **names)
+    if theirs[0] == "raise":
+        assert mine[0] == "raise", f"{code}: flowgrad returned {mine[1]!r}, torch raised {theirs[1]!r}"
+        assert type(mine[1]).__name__ == type(theirs[1]).__name__, (mine, theirs)
+        assert str(mine[1]) == str(theirs[1]) or not words, (mine, theirs)
+        return
+    assert mine[0] == "value", f"{code}: flowgrad raised {mine[1]!r}"
+    assert _close(_plain(mine[1]), _plain(theirs[1])), (code, _plain(mine[1]), _plain(theirs[1]))
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(p, q) for p, q in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-6, abs=1e-12) or (math.isinf(a) and a == b)
+    return a == b and type(a) is type(b)
+
+
+def _grads(code: str, dtype: str):
+    """(result, input gradients, node name) of `code` over leaves a, b with NaN, inf and zeros."""
+    def run(T):
+        dt = getattr(T, dtype)
+        a = T.tensor([[1.0, NAN, 0.0], [INF, 4.0, -3.0]], dtype=dt, requires_grad=True)
+        b = T.tensor([[2.0, 1.0, 0.0], [1.0, -3.0, 4.0]], dtype=dt, requires_grad=True)
+        out = eval(code, {"torch": T, "a": a, "b": b})
+        out.sum().backward()
+        return out, a.grad, b.grad, out.grad_fn.name()
+    return run
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("code", ["torch.nansum(a)", "torch.nansum(a, 1, keepdim=True)", "a.nansum(-2)",
+                                  "torch.hypot(a, b)", "a.hypot(b)"])
+def test_nansum_and_hypot_primitives(code, dtype):
+    """NansumBackward0 (a NaN's gradient is 0, an inf's 1) and HypotBackward0 (NaN where both are 0)."""
+    mine, theirs = _grads(code, dtype)(ft), _grads(code, dtype)(real)
+    assert mine[3] == theirs[3]
+    assert _close(_plain(list(mine[:3])), _plain(list(theirs[:3]))), (mine, theirs)
+
+
+@pytest.mark.parametrize("code", [
+    "torch.nansum(torch.tensor([1, 2]))", "torch.nansum(torch.tensor([True, True]))",
+    "torch.nansum(torch.tensor([1.5, nan]), dtype=torch.float64)", "torch.nansum(torch.ones(0, 3), 0)",
+    "torch.nansum(torch.tensor([1j]))",
+    "torch.hypot(torch.tensor([3]), torch.tensor([4]))", "torch.hypot(torch.tensor([3]), torch.tensor([4.0]))",
+    "torch.hypot(torch.tensor([3.0]), torch.tensor(4.0, dtype=torch.float64))",
+    "torch.hypot(torch.ones(2, 3), torch.ones(4))", "torch.hypot(torch.tensor([1j]), torch.tensor([1j]))",
+    "torch.tensor([3.0]).hypot_(torch.tensor([4.0]))",
+])
+def test_nansum_and_hypot_arguments(code):
+    _same(code)
+
+
+# dtypes of results (silently wrong before): erf of float16, float_power of complex, fmod of an integer
+# tensor by a float, xlogy of two float dtypes, normal drawn in its mean's dtype, slogdet / logdet of complex
+@pytest.mark.parametrize("code", [
+    "torch.erf(x.half())", "x.half().erf()",
+    "torch.float_power(x.to(torch.complex64), x)", "torch.float_power(x, x.to(torch.complex64))",
+    "torch.float_power(x.abs(), 1j)", "torch.float_power(x.int(), 2)",
+    "torch.fmod(x.long(), x + 4)", "torch.fmod(x.int(), 2.5)", "torch.fmod(x, x.to(torch.complex64))",
+    "torch.fmod(-x, 0.5)", "torch.fmod(x, 0.0)", "torch.fmod(x.long(), torch.zeros(3))", "torch.fmod(2, x)",
+    "x.bool().fmod(x.bool())", "x.long().fmod_(torch.tensor(2))", "x.bool().fmod_(torch.tensor(2))",
+    "torch.xlogy(x.half(), x.abs())", "torch.xlogy(x, x.abs().double())", "torch.xlogy(x.half(), 2.0)",
+    "torch.xlogy(x, x.abs().double()[0, 0])",
+    "torch.normal(x.half(), 1.0).dtype", "torch.normal(x.half(), x.abs().double()).dtype",
+    "torch.normal(x.double(), 1.0).dtype", "torch.normal(0.0, x.abs().half()).dtype",
+    "torch.linalg.slogdet(m.to(torch.complex64))", "torch.logdet(m.to(torch.complex128))", "torch.logdet(m)",
+    "torch.logdet(m.t() @ m)",
+    "torch.eq(x, 2)", "x.eq(2)", "torch.logical_and(x, x)", "x.addcmul(x, x, value=2)", "torch.index_select(x, 1, torch.tensor([2]))",
+])
+def test_result_dtypes_and_values(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]),
+          m=lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]))
+
+
+# arguments torch refuses where flowgrad computed
+@pytest.mark.parametrize("code", [
+    "torch.normal(x, -1.0)", "torch.normal(0.0, x)", "torch.normal(x, x)", "torch.normal(0.0, -1.0, size=(2,))",
+    "torch.normal(x, float('nan'))", "torch.zeros(2).normal_(0, -1)", "torch.zeros(2).normal_(0, nan)",
+    # lerp and addmm promote nothing
+    "torch.lerp(x, x, x.long())", "torch.lerp(x.long(), x, 0.5)", "torch.lerp(x, x.half(), 0.5)",
+    "torch.lerp(x, x, x.double()[0, 0])", "torch.lerp(x, x.double()[0, 0], 0.5)", "torch.lerp(x.bool(), x.bool(), 0.5)",
+    "torch.lerp(x, 2.0, 0.5)", "x.lerp(2.0, 0.5)", "x.clone().lerp_(x.double(), 0.5)", "x.clone().lerp_(x, x.long())",
+    "torch.addmm(m, m.double(), m)", "torch.addmm(m, m, m.double())", "torch.addmm(m.double(), m.double(), m)",
+    "torch.addmm(torch.tensor(1.0), m.double(), m.double())", "m.addmm(m.double(), m.double())",
+    "torch.addmm(m.long(), m.long(), m.long())",
+    # a bool operand of a subtraction
+    "x.bool() - x.bool()", "x - x.bool()", "x.bool() - 1", "x - True", "True - x", "torch.sub(x, x.bool()[0, 0])",
+    "torch.sub(x.bool(), True)", "x.clone().sub_(x.bool())",
+    # a Python number where PyTorch takes a tensor only (the op takes a number in either place)
+    "torch.eq(2, x)", "torch.lt(2.0, x)", "torch.greater_equal(True, x)", "torch.logical_and(2, x)",
+    "torch.logical_xor(x, 2)", "x.logical_or(2)", "torch.addcmul(2.0, x, x)", "torch.addcdiv(x, x, 2)",
+    "x.addcmul(2.0, x)", "x.clone().addcdiv_(x, 2)", "torch.index_select(2, 0, torch.tensor([0]))",
+    "torch.index_select(x, 0, 1)", "x.index_select(0, 1)",
+    # a bool for a dim
+    "x.transpose(True, 1)", "torch.softmax(x, True)", "x.cumsum(True)", "x.logsumexp(True)", "x.squeeze(True)",
+    "x.argmax(True)", "x.select(True, 0)", "torch.cat([x, x], True)",
+    # a 0-d integer tensor for a dim (taken), a bool or one-element tensor (refused)
+    "x.select(torch.tensor(1), 0)", "x.cummax(torch.tensor(1))", "x.transpose(torch.tensor(0), 1)",
+    "x.transpose(torch.tensor(True), 1)", "x.transpose(torch.tensor([0]), 1)", "x.index_fill(torch.tensor(1), torch.tensor([0]), 2.0)",
+    # a bool or a float for an int (a 0-d integer tensor taken)
+    "torch.topk(x, True)", "torch.topk(x, 1.0)", "torch.topk(x, torch.tensor(1))", "x.kthvalue(True)", "x.kthvalue(1.0)",
+    "torch.chunk(x, True)", "x.chunk(2.0)", "x.select(0, True)", "x.select(0, torch.tensor(1))",
+    "torch.matrix_power(m, True)", "torch.matrix_power(m, 2.0)", "torch.tril_indices(True, 2)", "torch.triu_indices(2, 2.0)",
+    "torch.polygamma(True, x.abs())", "torch.multinomial(p, True)", "torch.unsafe_chunk(x, True)",
+    "torch.unsafe_split(x, True)", "x.topk(k=True)", "torch.kthvalue(x, k=1.0)", "x.split(torch.tensor(1))",
+    "torch.chunk(x, torch.tensor(2))",
+    # a lone int where the function (not the method) takes a sequence only; a number for a tensor
+    "torch.flip(x, 0)", "torch.flip(x, dims=0)", "torch.permute(x, 1)", "torch.reshape(x, -1)", "torch.reshape(x, shape=6)",
+    "torch.tile(x, 2)", "torch.flip(x, torch.tensor(0))", "torch.broadcast_to(x, 3)", "torch.addmm(2.0, m, m)",
+    "x.flip(0)", "x.reshape(6)", "x.permute(1, 0)", "x.tile(2)", "torch.reshape(x, torch.Size([6]))",
+    # PyTorch's kernels refuse these dtypes
+    "torch.topk(x.bool(), 1)", "torch.kthvalue(x.bool(), 1)", "x.to(torch.complex64).abs_()",
+    "x.to(torch.complex64).absolute_()", "x.clone().abs_()", "torch.randperm(-1)", "x.to(torch.complex64).bernoulli_()",
+    # multinomial's checks, in PyTorch's order
+    "torch.multinomial(x.long(), 1)", "torch.multinomial(p, 0)", "torch.multinomial(p, -1)", "torch.multinomial(p, 3)",
+    "torch.multinomial(p[0, 0], 1)", "torch.multinomial(p.to(torch.complex64), 1)", "torch.multinomial(-p, 1)",
+    "torch.multinomial(p * 0, 1)", "torch.multinomial(p.bool(), 1)", "torch.multinomial(torch.ones(2, 2, 2), 1)",
+    "torch.multinomial(torch.ones(2, 0), 1)", "torch.multinomial(torch.ones(0, 2), 1)",
+    # 0-d, empty and complex inputs
+    "torch.eye(-1)", "torch.eye(2, -1)", "torch.chunk(torch.tensor(1.0), 1)", "torch.split(torch.tensor(1.0), 1)",
+    "x.to(torch.complex64).random_()", "torch.median(torch.ones(0))", "torch.polygamma(1, x.to(torch.complex64))",
+    "torch.polygamma(torch.tensor(1), x.abs())", "torch.searchsorted(p.to(torch.complex64), p)",
+    "torch.bucketize(p.to(torch.complex64), torch.tensor([0.5]))", "torch.cummax(x.to(torch.complex64), 0)",
+    "torch.allclose(x, 2.0)", "x.view_as(2)", "torch.kron(x, 2)", "torch.logit(x.bool())", "torch.logit(x.long(), 0.1)",
+])
+def test_refused_arguments(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), m=lambda T: T.ones(2, 2),
+          p=lambda T: T.tensor([[0.2, 0.8], [0.5, 0.5]]))
+
+
+def test_fmod_records_pytorchs_nodes_and_warns_nothing():
+    for T in (ft, real):
+        a = T.tensor([5.0, -3.0, 1.0], requires_grad=True)
+        b = T.tensor([2.0, 1.5, 4.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = T.fmod(a, b)
+            r.sum().backward()
+            assert T.fmod(a, 0.0).isnan().all()
+        assert r.grad_fn.name() == "FmodBackward1" and T.fmod(a, 2.0).grad_fn.name() == "FmodBackward0"
+        assert a.grad.tolist() == [1.0, 1.0, 1.0] and b.grad.tolist() == [-2.0, 2.0, -0.0]
+        assert str(r[1].item()) == "-0.0"
+
+
+# refused with PyTorch's exception type; its words are those of overloads the facade does not list
+@pytest.mark.parametrize("code", ["torch.movedim(x, True, 0)", "x.sum(True)", "x.mean(True)", "x.sum(dim=(True,))",
+                                  "x.split(True)", "torch.split(x, 1.0)"])
+def test_refused_with_pytorchs_exception_type(code):
+    _same(code, words=False, x=lambda T: T.ones(2, 3))
