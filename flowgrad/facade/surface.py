@@ -539,10 +539,6 @@ def _diag_method(self, diagonal=0):
     return diag(self, diagonal)
 
 
-def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
-
-
 def _inplace(fn):
     def method(self, *args, **kwargs):
         return ops.indexing.inplace(self, fn, *args, **kwargs)
@@ -576,7 +572,7 @@ METHODS.update({
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
-    "equal": equal, "diag": _diag_method, "addmm": _addmm, "mH": property(_mH), "is_same_size": _is_same_size,
+    "equal": equal, "diag": _diag_method, "mH": property(_mH), "is_same_size": _is_same_size,
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
     "atan2_": _inplace(ops.atan2), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
     "negative_": _inplace(ops.neg),

@@ -16,12 +16,14 @@ from ..tensor import Tensor
 
 from . import elementwise, shape, complex_numbers, indexing, reduction, linalg, nn, special
 from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell, random_grads
+from . import products
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .complex_numbers import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
+from .products import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .index_ops import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
@@ -35,7 +37,7 @@ from .rnn_cell import *  # noqa: F401,F403
 from .random_grads import *  # noqa: F401,F403
 
 for _mod in (elementwise, reduction, shape, complex_numbers, indexing, linalg, nn, index_ops, cumulative, search, sets,
-             tiling, special):
+             tiling, special, products):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():
         setattr(Tensor, _name, _fn)
 del _mod, _name, _fn

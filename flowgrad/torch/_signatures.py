@@ -50,6 +50,10 @@ FUNCTIONS = {
     "outer": "input, vec2, *, out=None",
     "pow": "input@a=None, exponent@b=None, *, self@a=None, out=None",   # pow(self=<number>, exponent=<tensor>)
     "addmm": "input, mat1, mat2, *, beta=1, alpha=1, out=None",
+    "addbmm": "input, batch1, batch2, *, beta=1, alpha=1, out=None",
+    "baddbmm": "input, batch1, batch2, *, beta=1, alpha=1, out=None",
+    "addmv": "input, mat, vec, *, beta=1, alpha=1, out=None",
+    "addr": "input, vec1, vec2, *, beta=1, alpha=1, out=None",
     "addcmul": "input, tensor1, tensor2, *, value=1, out=None",
     "addcdiv": "input, tensor1, tensor2, *, value=1, out=None",
     "lerp": "input, end, weight, *, out=None",
@@ -253,6 +257,10 @@ METHODS = {
     "scatter_reduce_": "dim, index, src, reduce, *, include_self=True",
     "repeat_interleave": "repeats~, dim=None, *, output_size=None",
     "cumprod_": "dim, dtype=None", "cumsum_": "dim, dtype=None",
+    **{name + suffix: params for name, params in (
+        ("addmm", "mat1, mat2, *, beta=1, alpha=1"), ("addbmm", "batch1, batch2, *, beta=1, alpha=1"),
+        ("baddbmm", "batch1, batch2, *, beta=1, alpha=1"), ("addmv", "mat, vec, *, beta=1, alpha=1"),
+        ("addr", "vec1, vec2, *, beta=1, alpha=1")) for suffix in ("", "_")},
 }
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)
