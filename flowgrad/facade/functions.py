@@ -32,7 +32,8 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
         "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
         "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv", "asin", "acos", "atan",
         "sinh", "cosh", "asinh", "acosh", "atanh", "diagonal", "logaddexp", "logaddexp2", "logcumsumexp",
-        "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "swapdims")
+        "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "swapdims", "rot90", "tensor_split", "take", "put",
+        "gcd", "lcm", "cov", "corrcoef", "cross")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
            "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne", "arcsin": "asin",

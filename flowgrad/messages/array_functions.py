@@ -19,3 +19,45 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                     "should match"),
     "addr_dims": (RuntimeError, "addr: Expected 1-D argument {name}, but got {ndim}-D"),
 }
+MESSAGES.update({
+    # torch.cross (ops/products.py)
+    "cross_default_dim": (UserWarning, "Using torch.cross without specifying the dim arg is deprecated.\nPlease "
+                                       "either pass the dim explicitly or simply use torch.linalg.cross.\nThe default "
+                                       "value of dim will change to agree with that of linalg.cross in a future "
+                                       "release."),
+    "cross_no_dim": (RuntimeError, "no dimension of size 3 in input"),
+    # rot90, tensor_split, take, put (ops/arrangement.py)
+    "rot90_dims_count": (RuntimeError, "expected total rotation dims == 2, but got dims = {count}"),
+    "rot90_ndim": (RuntimeError, "expected total dims >= 2, but got total dims = {ndim}"),
+    "rot90_same_dims": (RuntimeError, "expected rotation dims to be different, but got dim0 = {dim0} and dim1 = "
+                                      "{dim1}"),
+    "tensor_split_0d": (RuntimeError, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with "
+                                      "{ndim} dims"),
+    "tensor_split_dtype": (RuntimeError, "tensor_split expected tensor_indices_or_sections to have dtype of long, but "
+                                         "got {dtype_scalar}"),
+    "tensor_split_ndim": (RuntimeError, "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                                        "one-dimensional tensor, but got a tensor with {ndim} dims"),
+    "tensor_split_sections": (RuntimeError, "number of sections must be larger than 0, got {sections}"),
+    "flat_index_dtype": (RuntimeError, "{op}(): Expected a long tensor for index, but got {dtype_scalar}"),
+    "take_empty": (IndexError, "take(): tried to take from an empty tensor"),
+    "flat_index_range": (IndexError, "out of range: tried to access index {index} on a tensor of {numel} elements."),
+    "put_dtype": (RuntimeError, "put_(): self and source expected to have the same dtype, but got self.dtype = "
+                                "{self_scalar} and source.dtype = {source_scalar}"),
+    "put_numel": (IndexError, "put_(): Expected source and index to have the same number of elements, but got "
+                              "source.numel() = {source}, index.numel() = {index}"),
+    # cov, corrcoef (ops/statistics.py)
+    "stat_ndim": (RuntimeError, "{op}(): expected input to have two or fewer dimensions but got an input with {ndim} "
+                                "dimensions"),
+    "cov_bool": (RuntimeError, "cov(): bool dtype is not supported for input"),
+    "cov_correction_type": (TypeError, "cov(): argument 'correction' must be int, not {type}"),
+    "cov_weights_ndim": (RuntimeError, "cov(): expected {name} to have one or fewer dimensions but got {name} with "
+                                       "{ndim} dimensions"),
+    "cov_weights_dtype": (RuntimeError, "cov(): expected {name} to have {wanted} dtype but got {name} with "
+                                        "{dtype_scalar} dtype"),
+    "cov_weights_numel": (RuntimeError, "cov(): expected {name} to have the same numel as there are observations in "
+                                        "the input but got {numel} != {observations}"),
+    "cov_weights_negative": (RuntimeError, "cov(): {name} cannot be negative"),
+    "cov_weights_zero": (RuntimeError, "cov(): weights sum to zero, can't be normalized"),
+    "cov_dof": (UserWarning, "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number "
+                             "of observations."),
+})

@@ -1,8 +1,11 @@
 """The products PyTorch fuses with a scaled addition, `beta * self + alpha * product`, each one node
 with PyTorch's name: addmm (matrix), addbmm (batch of matrices summed), baddbmm (batched), addmv
 (matrix-vector) and addr (outer product). With beta 0, `self` is not read (its NaNs do not spread).
+Also torch.cross, linalg.cross with its older default dim.
 """
 from __future__ import annotations
+
+import warnings
 
 from .. import backend
 from ._args import _C_INT_NAMES, check_same
@@ -10,9 +13,10 @@ from ._declare import derivative, recording
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L
+from . import linalg_decomp as LD
 from . import shape as S
 
-__all__ = ["addmm", "addbmm", "baddbmm", "addmv", "addr"]
+__all__ = ["addmm", "addbmm", "baddbmm", "addmv", "addr", "cross"]
 
 
 def _scaled(grad, value):
@@ -251,6 +255,17 @@ def addr(self, vec1, vec2, beta=1, alpha=1, _in_place=False):
 
 
 
+def cross(input, other, dim=None):
+    """linalg.cross over `dim`; without one (deprecated, with PyTorch's warning), over the first dim
+    of size 3 of `input`."""
+    if dim is None:
+        warnings.warn(input.policy.errors.cross_default_dim())
+        dim = next((i for i, n in enumerate(input._data.shape) if n == 3), None)
+        if dim is None:
+            raise input.policy.errors.cross_no_dim()
+    return LD.linalg_cross(input, other, dim=dim)
+
+
 def _in_place(fn):
     def method(self, *args, **kwargs):
         return I.inplace(self, fn, *args, _in_place=True, **kwargs)
@@ -260,3 +275,4 @@ def _in_place(fn):
 
 METHODS = {"addmm": addmm, "addbmm": addbmm, "baddbmm": baddbmm, "addmv": addmv, "addr": addr}
 METHODS.update({name + "_": _in_place(fn) for name, fn in list(METHODS.items())})
+METHODS["cross"] = cross

@@ -138,3 +138,8 @@ LINALG_OVERLOADS: dict[str, tuple[str, ...]] = {
            f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
            f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
     for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))}
+
+# the fused products, cov, put and the other array functions (ops/products.py, statistics.py, arrangement.py)
+KINDS.update({"batch1": "Tensor", "batch2": "Tensor", "vec1": "Tensor", "mat": "Tensor", "fweights": "Tensor?",
+              "aweights": "Tensor?"})
+OVERRIDES.update({"put.source": "Tensor", "put_.source": "Tensor", "put.accumulate": "bool", "put_.accumulate": "bool"})

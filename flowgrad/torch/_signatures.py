@@ -54,6 +54,13 @@ FUNCTIONS = {
     "baddbmm": "input, batch1, batch2, *, beta=1, alpha=1, out=None",
     "addmv": "input, mat, vec, *, beta=1, alpha=1, out=None",
     "addr": "input, vec1, vec2, *, beta=1, alpha=1, out=None",
+    "cross": "input, other, dim=None, *, out=None",
+    "cov": "input, *, correction=1, fweights=None, aweights=None",
+    "corrcoef": "input",
+    "gcd": _BINARY_OUT, "lcm": _BINARY_OUT,
+    "tensor_split": "input, indices_or_sections, dim=0",
+    "take": "input, index",
+    "put": "input, index, source, accumulate=False",
     "addcmul": "input, tensor1, tensor2, *, value=1, out=None",
     "addcdiv": "input, tensor1, tensor2, *, value=1, out=None",
     "lerp": "input, end, weight, *, out=None",
@@ -260,7 +267,10 @@ METHODS = {
     **{name + suffix: params for name, params in (
         ("addmm", "mat1, mat2, *, beta=1, alpha=1"), ("addbmm", "batch1, batch2, *, beta=1, alpha=1"),
         ("baddbmm", "batch1, batch2, *, beta=1, alpha=1"), ("addmv", "mat, vec, *, beta=1, alpha=1"),
-        ("addr", "vec1, vec2, *, beta=1, alpha=1")) for suffix in ("", "_")},
+        ("addr", "vec1, vec2, *, beta=1, alpha=1"), ("gcd", "other"), ("lcm", "other"),
+        ("put", "index, source, accumulate=False")) for suffix in ("", "_")},
+    "cross": "other, dim=None", "cov": "*, correction=1, fweights=None, aweights=None", "corrcoef": "",
+    "tensor_split": "indices_or_sections, dim=0", "take": "index",
 }
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)

@@ -362,6 +362,13 @@ C("addbmm", lambda T, c, a, b: T.addbmm(c, a, b, alpha=2), [(2, 2), (3, 2, 3), (
 C("baddbmm", lambda T, c, a, b: T.baddbmm(c, a, b, beta=3), [(2, 1), (2, 2, 3), (2, 3, 1)])
 C("addmv", lambda T, c, a, b: T.addmv(c, a, b, beta=0.5), [(2,), (2, 3), (3,)])
 C("addr", lambda T, c, a, b: T.addr(c, a, b, alpha=-1), [(2, 3), (2,), (3,)])
+C("rot90", lambda T, a: T.rot90(a, 3, [2, 0]), [(2, 3, 2)])
+C("take", lambda T, a: T.take(a, T.tensor([[0, 5], [-1, 0]])), [(2, 3)])
+C("put", lambda T, a, s: T.put(a, T.tensor([4, -1, 0]), s), [(2, 3), (3,)])
+C("put_accumulate", lambda T, a, s: T.put(a, T.tensor([1, 1, 0]), s, accumulate=True), [(2, 3), (3,)])
+C("cov_weights", lambda T, a: T.cov(a, fweights=T.tensor([1, 2, 1, 3]), aweights=T.tensor([0.5, 1.0, 2.0, 1.5])),
+  [(2, 4)])
+C("corrcoef", lambda T, a: T.corrcoef(a), [(2, 4)])
 C("linear", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 3), (4, 3), (4,)])
 C("linear_3d", lambda T, x, w: F(T).linear(x, w), [(2, 2, 3), (4, 3)])
 C("linear_3d_bias", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 2, 3), (4, 3), (4,)])
