@@ -38,8 +38,10 @@ def _return_type(module: str, name: str, fields=("values", "indices")):
 
 
 def _return_types(module: str) -> dict:
-    return {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin", "max", "min",
-                                                  "median")}
+    types_ = {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin", "max", "min",
+                                                    "median")}
+    types_["histogram"] = _return_type(module, "histogram", ("hist", "bin_edges"))
+    return types_
 
 
 def _named_result(name: str, fn):
@@ -582,7 +584,7 @@ METHODS.update({
 # torch.sort / argsort / topk return torch.return_types named tuples: these replace simpler versions
 OVERRIDE = ("sort", "argsort", "topk")
 # ops whose (values, indices) result becomes a named tuple
-NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin")
+NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin", "histogram")
 
 
 def bind(namespace: dict, Tensor: type, module: str) -> None:

@@ -61,3 +61,51 @@ MESSAGES.update({
     "cov_dof": (UserWarning, "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number "
                              "of observations."),
 })
+MESSAGES.update({
+    # quantile, nanquantile (ops/statistics.py)
+    "quantile_interpolation": (RuntimeError, "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+                                             "nearest, but got {interpolation}"),
+    "quantile_q_range": (RuntimeError, "quantile() q must be in the range [0, 1] but got {q}"),
+    "quantile_empty": (RuntimeError, "quantile() input tensor must be non-empty"),
+    "quantile_q_ndim": (RuntimeError, "quantile() q must be a scalar or 1D tensor"),
+    "quantile_dtype": (RuntimeError, "quantile() input tensor must be either float or double dtype"),
+    "quantile_q_dtype": (RuntimeError, "quantile() q tensor must be same dtype as the input tensor"),
+    "quantile_q_values": (RuntimeError, "quantile() q values must be in the range [0, 1]"),
+    "quantile_too_large": (RuntimeError, "quantile() input tensor is too large"),
+})
+MESSAGES.update({
+    # histogram (ops/statistics.py)
+    "histogram_bins_ndim": (RuntimeError, "torch.histogramdd: bins tensor should have one dimension, but got {ndim} "
+                                          "dimensions in the bins tensor for dimension 0"),
+    "histogram_bins_dtype": (RuntimeError, "torch.histogramdd: input tensor and bins tensors should have the same "
+                                           "dtype, but got input with dtype {input_ctype} and bins for dimension 0 "
+                                           "with dtype {bins_ctype}"),
+    "histogram_range": (RuntimeError, "torch.histogramdd: dimension 0's range [{min:g}, {max:g}] is not finite"),
+    "histogram_order": (RuntimeError, "torch.histogramdd: min should not exceed max, but got min {min:g} max {max:g} "
+                                      "for dimension 0"),
+    "histogram_weight_dtype": (RuntimeError, "torch.histogramdd: if weight tensor is provided, input tensor and "
+                                             "weight tensor should have the same dtype, but got input({input_ctype}), "
+                                             "and weight({weight_ctype})"),
+    "histogram_weight_shape": (RuntimeError, "torch.histogramdd: if weight tensor is provided it should have the "
+                                             "same shape as the input tensor excluding its innermost dimension, but "
+                                             "got input with shape {input} and weight with shape {weight}"),
+    # block_diag, cartesian_prod, combinations, vander (ops/arrangement.py)
+    "block_diag_ndim": (RuntimeError, "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {index} "
+                                      "has {ndim} dimensions"),
+    "expect_vector": (RuntimeError, "Expect a 1D vector, but got shape {shape}"),
+    "combinations_negative": (RuntimeError, "Expect a non-negative number, but got {r}"),
+    "vander_ndim": (RuntimeError, "x must be a one-dimensional tensor."),
+    "vander_negative": (RuntimeError, "N must be non-negative."),
+    # isin (ops/sets.py)
+    "isin_dtype": (RuntimeError, "Unsupported input type encountered for isin(): {dtype_scalar}"),
+    # trapezoid, cumulative_trapezoid (ops/integration.py)
+    "trapezoid_bool": (RuntimeError, "{op}: received a bool input for `{inputs}`, but bool is not supported"),
+    "trapezoid_samples": (RuntimeError, "{op}: There must be one `x` value for each sample point"),
+    "trapezoid_dx": (RuntimeError, "{op}: Currently, we only support dx as a real number."),
+    # window functions (flowgrad/windows.py)
+    "window_length": (RuntimeError, "{fn} requires non-negative window_length, got window_length={length}"),
+    "window_dtype": (RuntimeError, "{fn} expects floating point dtypes, got: TensorOptions(dtype={dtype_ctype}, "
+                                   "device=cpu, layout=Strided (default), requires_grad=false (default), "
+                                   "pinned_memory=false, memory_format=(nullopt))"),
+})
+MESSAGES["trapezoid_x_and_dx"] = (TypeError, "{op}() takes sample points x or a spacing dx, not both")

@@ -16,7 +16,7 @@ from ..tensor import Tensor
 
 from . import elementwise, shape, complex_numbers, indexing, reduction, linalg, nn, special
 from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell, random_grads
-from . import products, arrangement, integers, statistics
+from . import products, arrangement, integers, statistics, integration
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .complex_numbers import *  # noqa: F401,F403
@@ -27,6 +27,7 @@ from .products import *  # noqa: F401,F403
 from .arrangement import *  # noqa: F401,F403
 from .integers import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
+from .integration import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .index_ops import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403

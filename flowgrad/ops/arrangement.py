@@ -1,17 +1,24 @@
-"""Ops that rearrange a tensor's elements: rot90 (one node, `Rot90Backward0`), tensor_split (slices),
-take and put on the flattened tensor (`TakeBackward0` / `PutBackward0`, each the other's gradient)."""
+"""Ops that rearrange or combine tensors' elements: rot90 (one node, `Rot90Backward0`), tensor_split
+(slices), take and put on the flattened tensor (`TakeBackward0` / `PutBackward0`, each the other's
+gradient), block_diag (`BlockDiagBackward0`), and cartesian_prod, combinations and vander composed
+as PyTorch composes them."""
 from __future__ import annotations
 
+import itertools
 import operator
 
+import numpy as np
+
 from .. import backend
+from ..autograd.policy import policy_of
 from ..tensor import Tensor
 from ._args import check_same, normalize_dim
 from ._declare import derivative, recording
+from . import cumulative as CU
 from . import indexing as I
 from . import shape as S
 
-__all__ = ["rot90", "tensor_split", "take", "put"]
+__all__ = ["rot90", "tensor_split", "take", "put", "block_diag", "cartesian_prod", "combinations", "vander"]
 
 
 # ------------------------------------------------------------------------------------- rot90
@@ -154,6 +161,116 @@ def put(x, index, source, accumulate=False):
     if source._data.size != i.size:
         raise policy.errors.put_numel(source=source._data.size, index=i.size)
     return _put(x, _flat_index(x, index, "put_"), source, bool(accumulate))
+
+
+# ------------------------------------------------------------------------------ block_diag
+
+def _blocks(grad, shapes, grad_input_mask):
+    """Each input's block of the gradient, in the input's shape."""
+    out, row, col = [], 0, 0
+    for needed, shape in zip(grad_input_mask, shapes):
+        rows, cols = (1, 1) if len(shape) == 0 else (1, shape[0]) if len(shape) == 1 else shape
+        out.append(S.reshape(S.getitem(grad, (slice(row, row + rows), slice(col, col + cols))), shape)
+                   if needed else None)
+        row, col = row + rows, col + cols
+    return tuple(out)
+
+
+BlockDiagBackward0 = derivative("BlockDiagBackward0", complex=True, keep="shapes", variadic=True, tensors=_blocks)
+
+
+def block_diag(*tensors, empty_cls=Tensor):
+    """The tensors (0-d: 1 x 1, 1-d: one row) as the blocks of a block-diagonal matrix, in their
+    promoted dtype (none: a 1 x 0 matrix of class `empty_cls`)."""
+    policy = policy_of(*tensors) if tensors else Tensor.policy
+    for i, t in enumerate(tensors):
+        if t._data.ndim > 2:
+            raise policy.errors.block_diag_ndim(index=i, ndim=t._data.ndim)
+    if not tensors:
+        return empty_cls._make(np.zeros((1, 0), dtype=backend.default_float()))
+    for t in tensors[1:]:
+        if type(t)._out_cls is not tensors[0]._out_cls or type(t._data) is not type(tensors[0]._data):
+            check_same(tensors[0]._out_cls, tensors[0], t)
+    arrays = [t._data.reshape((1, -1) if t._data.ndim < 2 else t._data.shape) for t in tensors]
+    dt = backend.result_type(tuple(a.dtype for a in arrays), (), (), backend.default_float())
+    xp = backend.namespace(arrays[0])
+    r = xp.zeros((sum(a.shape[0] for a in arrays), sum(a.shape[1] for a in arrays)), dtype=dt)
+    row = col = 0
+    for a in arrays:
+        r[row:row + a.shape[0], col:col + a.shape[1]] = a
+        row, col = row + a.shape[0], col + a.shape[1]
+    out = tensors[0]._out_cls._make(r)
+    if recording(*tensors):
+        BlockDiagBackward0.record(tuple(tensors), out, tuple(tuple(t._data.shape) for t in tensors))
+    return out
+
+
+# ----------------------------------------------------------------- cartesian_prod / combinations
+
+def _vector(t) -> None:
+    if t._data.ndim != 1:
+        raise t.policy.errors.expect_vector(shape=list(t._data.shape))
+
+
+def _grids(tensors):
+    """PyTorch's meshgrid ("ij") of 1-D tensors: each expanded along its own dim."""
+    shape = tuple(t._data.shape[0] for t in tensors)
+    grids = []
+    for i, t in enumerate(tensors):
+        view = [1] * len(tensors)
+        view[i] = -1
+        grids.append(S.expand_to(S.reshape(t, tuple(view)), shape))
+    return grids
+
+
+def cartesian_prod(*tensors):
+    """Every tuple of one element from each 1-D tensor, as the rows of a matrix (one tensor: itself)."""
+    for t in tensors:
+        _vector(t)
+    if len(tensors) == 1:
+        return tensors[0]
+    if any(t._data.dtype != tensors[0]._data.dtype for t in tensors):
+        raise tensors[0].policy.errors.meshgrid_dtype()
+    return S.stack([S.flatten(g) for g in _grids(tensors)], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """The length-r combinations of a 1-D tensor's elements (with repeats: `with_replacement`), as
+    the rows of a matrix, in lexicographic order of positions."""
+    _vector(input)
+    policy, d = input.policy, input._data
+    if r < 0:
+        raise policy.errors.combinations_negative(r=r)
+    if r == 0:
+        return input._new(backend.namespace(d).zeros((0,), dtype=d.dtype))
+    n = d.shape[0]
+    mask = np.zeros((n,) * r, dtype=bool)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    for combo in pick(range(n), r):
+        mask[combo] = True
+    mask = input._new(backend.namespace(d).asarray(mask))
+    return S.stack([I.masked_select(g, mask) for g in _grids([input] * r)], 1)
+
+
+# ------------------------------------------------------------------------------------- vander
+
+def vander(x, N=None, increasing=False):
+    """The powers x^0 .. x^(N-1) of a 1-D tensor as columns (decreasing unless `increasing`), in
+    at least int64 (the dtype of a cumulative product)."""
+    policy, d = x.policy, x._data
+    if d.ndim != 1:
+        raise policy.errors.vander_ndim()
+    n = d.shape[0] if N is None else N
+    if n < 0:
+        raise policy.errors.vander_negative()
+    dt = backend.result_type((d.dtype, np.dtype(np.int64)), (), (), backend.default_float())
+    xp = backend.namespace(d)
+    result = x._new(xp.ones((d.shape[0], n), dtype=dt) if n > 0 else xp.empty((d.shape[0], 0), dtype=dt))
+    if n > 1:
+        tail = (slice(None), slice(1, None))
+        I.inplace(S.getitem(result, tail), I.copy_from, S.unsqueeze(x, 1))
+        I.inplace(S.getitem(result, tail), I.copy_from, CU.cumprod(S.getitem(result, tail), 1))
+    return result if increasing else S.flip(result, 1)
 
 
 METHODS = {"rot90": rot90, "tensor_split": tensor_split, "take": take, "put": put,

@@ -61,6 +61,18 @@ FUNCTIONS = {
     "tensor_split": "input, indices_or_sections, dim=0",
     "take": "input, index",
     "put": "input, index, source, accumulate=False",
+    "quantile": "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None",
+    "isin": "elements, test_elements, *, assume_unique=False, invert=False",
+    "histogram": "input, bins=100, *, range=None, weight=None, density=False, out=None",
+    "trapezoid": "y, x~=None, *, dx=None, dim=-1", "trapz": "y, x~=None, *, dx=None, dim=-1",
+    "cumulative_trapezoid": "y, x~=None, *, dx=None, dim=-1",
+    **{name: "window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False, "
+             "requires_grad=False" for name in ("hann_window", "blackman_window", "bartlett_window")},
+    "hamming_window": "window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, "
+                      "pin_memory=False, requires_grad=False",
+    "kaiser_window": "window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None, "
+                     "pin_memory=False, requires_grad=False",
+    "nanquantile": "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None",
     "addcmul": "input, tensor1, tensor2, *, value=1, out=None",
     "addcdiv": "input, tensor1, tensor2, *, value=1, out=None",
     "lerp": "input, end, weight, *, out=None",
@@ -271,6 +283,9 @@ METHODS = {
         ("put", "index, source, accumulate=False")) for suffix in ("", "_")},
     "cross": "other, dim=None", "cov": "*, correction=1, fweights=None, aweights=None", "corrcoef": "",
     "tensor_split": "indices_or_sections, dim=0", "take": "index",
+    "quantile": "q, dim=None, keepdim=False, *, interpolation='linear'",
+    "histogram": "bins=100, *, range=None, weight=None, density=False",
+    "nanquantile": "q, dim=None, keepdim=False, *, interpolation='linear'",
 }
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)

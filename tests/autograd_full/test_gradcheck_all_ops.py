@@ -369,6 +369,15 @@ C("put_accumulate", lambda T, a, s: T.put(a, T.tensor([1, 1, 0]), s, accumulate=
 C("cov_weights", lambda T, a: T.cov(a, fweights=T.tensor([1, 2, 1, 3]), aweights=T.tensor([0.5, 1.0, 2.0, 1.5])),
   [(2, 4)])
 C("corrcoef", lambda T, a: T.corrcoef(a), [(2, 4)])
+C("quantile", lambda T, a: T.quantile(a, T.tensor([0.2, 0.7], dtype=T.float64), dim=1), [(2, 4)])
+C("nanquantile", lambda T, a: T.nanquantile(a, 0.4, interpolation="midpoint"), [(2, 4)])
+C("block_diag", lambda T, a, b, c: T.block_diag(a, b, c), [(2, 3), (2,), ()])
+C("cartesian_prod", lambda T, a, b: T.cartesian_prod(a, b), [(2,), (3,)])
+C("combinations", lambda T, a: T.combinations(a, 2, with_replacement=True), [(3,)])
+C("trapezoid_x", lambda T, y, x: T.trapezoid(y, x, dim=0), [(3, 2), (3,)])
+C("trapezoid_dx", lambda T, y: T.trapezoid(y, dx=0.5), [(2, 3)])
+C("cumulative_trapezoid", lambda T, y, x: T.cumulative_trapezoid(y, x) + T.cumulative_trapezoid(y, dx=2),
+  [(2, 3), (3,)])
 C("linear", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 3), (4, 3), (4,)])
 C("linear_3d", lambda T, x, w: F(T).linear(x, w), [(2, 2, 3), (4, 3)])
 C("linear_3d_bias", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 2, 3), (4, 3), (4,)])
@@ -563,6 +572,8 @@ UNREACHED = {
                              "(tests/torch_api/test_composite_ops.py)",
     "sets.UniqueDimBackward0": "as Unique2Backward0, for unique(dim=)",
     "sets.UniqueConsecutiveBackward0": "as Unique2Backward0, for unique_consecutive",
+    "statistics.HistogramBackward": "PyTorch implements no derivative of histogram: its backward raises "
+                                    "(tests/torch_api/test_array_builders.py)",
     "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
                                 "backward raises (tests/torch_api/test_argument_checks.py)",
     "elementwise.UnaryNoDerivative": "the one-input form of NoDerivative: bernoulli(p, float) "
