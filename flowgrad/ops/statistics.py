@@ -138,7 +138,7 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
     nan = R.any(E.isnan(ordered), -1, True)
     if ignore_nan:
         counts = R.sum(E.logical_not(E.isnan(ordered)), -1, True)
-        ranks = q * (counts - 1)
+        ranks = q * E.cast(counts - 1, d.dtype)
         ranks = I.masked_fill(ranks, ranks < 0, 0)
     else:
         ranks = q * (n - 1)
@@ -149,7 +149,7 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
     below_rank = E.cast(ranks, np.dtype(np.int64))
     below = I.gather(ordered, -1, below_rank)
     if interpolation in ("linear", "midpoint"):
-        weights = ranks - below_rank if interpolation == "linear" else 0.5
+        weights = ranks - E.cast(below_rank, d.dtype) if interpolation == "linear" else 0.5
         above = I.gather(ordered, -1, E.cast(E.ceil(ranks), np.dtype(np.int64)))
         below = below + weights * (above - below)
     if q._data.ndim == 0:
