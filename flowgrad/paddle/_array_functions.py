@@ -26,6 +26,9 @@ def lcm_(x, y, name=None):
 
 
 def rot90(x, k=1, axes=(0, 1), name=None):
+    axes = list(axes)
+    if len(axes) == 2 and x._data.ndim >= 2 and abs(axes[0] - axes[1]) == x._data.ndim:
+        raise x.policy.errors.rot90_same_dims(dim0=axes[0], dim1=axes[1])   # (paddle compares before wrapping)
     return _ops.rot90(x, k, axes)
 
 
@@ -49,7 +52,7 @@ def take(x, index, mode="raise", name=None):
     """The elements of the flattened `x` at `index`; out-of-range positions raise, wrap around
     (`mode="wrap"`) or are clipped to the ends (`"clip"`)."""
     if mode not in ("raise", "wrap", "clip"):
-        raise x.policy.errors.argument_unsupported(name="take", argument="mode", value=mode, default="raise")
+        raise x.policy.errors.take_mode(mode=mode)
     if mode != "raise":
         i, n = index._data, x._data.size
         xp = backend.namespace(i)

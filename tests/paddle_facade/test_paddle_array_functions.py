@@ -59,3 +59,19 @@ def test_ops_match_real_paddle(case, fpaddle, real_paddle):
         assert (m is None) == (t is None)
         if t is not None:
             np.testing.assert_allclose(m, t, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda p, x: p.rot90(x, axes=[0, 1, 2]),
+    lambda p, x: p.rot90(x, axes=[0, -2]),
+    lambda p, x: p.rot90(x, axes=[0, 2]),
+    lambda p, x: p.rot90(x[0]),
+    lambda p, x: p.take(x, p.to_tensor([0]), mode="foo"),
+], ids=lambda f: "")
+def test_errors_match_real_paddle(fn, fpaddle, real_paddle):
+    caught = []
+    for p in (fpaddle, real_paddle):
+        with pytest.raises(Exception) as info:
+            fn(p, p.to_tensor(X))
+        caught.append(info.value)
+    assert type(caught[0]) is type(caught[1]) and str(caught[0]) == str(caught[1])
