@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .. import backend, creation
+from .. import backend, creation, windows
 from ..creation import check_probability
 from .. import ops
 from ..tensor import Tensor as _CoreTensor
@@ -175,6 +175,23 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def triu_indices(row, col, offset=0, dtype=None, device=None):
         row, col = ops.int_argument(row, policy), ops.int_argument(col, policy)
         return Tensor._make(creation.triangle_indices("triu", row, col, offset, dtype, _dev(device), policy))
+
+    def _window(kind):
+        def fn(window_length, periodic=True, dtype=None, device=None, requires_grad=False, **params):
+            return _finish(windows.window(kind, window_length, periodic, dtype, _dev(device), policy=policy,
+                                          **params), requires_grad)
+        fn.__name__ = fn.__qualname__ = f"{kind}_window"
+        return fn
+
+    hann_window, blackman_window, bartlett_window = (_window(k) for k in ("hann", "blackman", "bartlett"))
+    _hamming, _kaiser = _window("hamming"), _window("kaiser")
+
+    def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, dtype=None, device=None,
+                       requires_grad=False):
+        return _hamming(window_length, periodic, dtype, device, requires_grad, alpha=alpha, beta=beta)
+
+    def kaiser_window(window_length, periodic=True, beta=12.0, dtype=None, device=None, requires_grad=False):
+        return _kaiser(window_length, periodic, dtype, device, requires_grad, beta=beta)
 
     # ------------------------------------------------------------------------------ random
     Generator, default_generator = build_generator(Tensor, module)

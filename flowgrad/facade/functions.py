@@ -26,16 +26,21 @@ OPS = ("abs", "add", "amax", "amin", "argmax", "argmin", "atan2", "bmm", "cat", 
        "remainder", "repeat", "reshape", "round", "rsqrt", "scatter", "scatter_add", "select", "sigmoid", "sign",
        "sin", "softmax", "split", "sqrt", "squeeze", "stack", "std", "std_mean", "sub", "sum", "t",
        "take_along_dim", "tan", "tanh", "tile", "transpose", "tril", "triu", "trunc", "unbind", "unsqueeze", "var",
-       "var_mean", "where", "count_nonzero", "addmm", "swapaxes", "hstack", "vstack", "broadcast_to", "median",
+       "var_mean", "where", "count_nonzero", "addmm", "addbmm", "baddbmm", "addmv", "addr", "swapaxes", "hstack",
+       "vstack", "broadcast_to", "median",
         "max", "min", "all", "any", "index_add", "index_copy", "index_fill", "scatter_reduce", "cumprod", "cummax",
         "cummin", "repeat_interleave", "bucketize", "searchsorted", "histc", "kron", "unique",
         "unique_consecutive", "cdist", "lgamma", "digamma", "polygamma", "xlogy", "erfinv", "asin", "acos", "atan",
         "sinh", "cosh", "asinh", "acosh", "atanh", "diagonal", "logaddexp", "logaddexp2", "logcumsumexp",
-        "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "swapdims")
+        "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "swapdims", "rot90", "tensor_split", "take", "put",
+        "gcd", "lcm", "cov", "corrcoef", "cross", "quantile",
+        "nanquantile", "cartesian_prod", "combinations", "vander", "isin", "histogram", "trapezoid",
+        "cumulative_trapezoid")
 ALIASES = {"concat": "cat", "concatenate": "cat", "multiply": "mul", "subtract": "sub", "divide": "div",
            "true_divide": "div", "negative": "neg", "clip": "clamp", "absolute": "abs", "greater": "gt",
            "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne", "arcsin": "asin",
-           "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh"}
+           "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+           "trapz": "trapezoid"}
 # functions that take PyTorch's `out=` keyword
 WITH_OUT = ("add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "exp", "log", "sin", "cos", "tanh", "sigmoid",
             "sqrt", "abs", "neg", "sum", "mean", "prod", "cat", "stack", "maximum", "minimum", "clamp", "where", "relu",
@@ -82,6 +87,9 @@ def build(Tensor: type, dtypes: dict) -> dict:
 
     def is_inference(t) -> builtins.bool:
         return t.is_inference()
+
+    def block_diag(*tensors):
+        return ops.block_diag(*tensors, empty_cls=Tensor)
 
     namespace = {name: value for name, value in locals().items() if name not in ("Tensor", "dtypes")}
     namespace.update({name: getattr(ops, name) for name in OPS})

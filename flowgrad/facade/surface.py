@@ -38,8 +38,10 @@ def _return_type(module: str, name: str, fields=("values", "indices")):
 
 
 def _return_types(module: str) -> dict:
-    return {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin", "max", "min",
-                                                  "median")}
+    types_ = {n: _return_type(module, n) for n in ("sort", "topk", "kthvalue", "cummax", "cummin", "max", "min",
+                                                    "median")}
+    types_["histogram"] = _return_type(module, "histogram", ("hist", "bin_edges"))
+    return types_
 
 
 def _named_result(name: str, fn):
@@ -535,10 +537,6 @@ def _diag_method(self, diagonal=0):
     return diag(self, diagonal)
 
 
-def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
-
-
 def _inplace(fn):
     def method(self, *args, **kwargs):
         return ops.indexing.inplace(self, fn, *args, **kwargs)
@@ -572,7 +570,7 @@ METHODS.update({
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,
     "share_memory_": share_memory_, "H": property(_H), "allclose": allclose, "isclose": isclose,
-    "equal": equal, "diag": _diag_method, "addmm": _addmm, "mH": property(_mH), "is_same_size": _is_same_size,
+    "equal": equal, "diag": _diag_method, "mH": property(_mH), "is_same_size": _is_same_size,
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
     "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot),
     "fmod_": _inplace(ops.elementwise.fmod), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
@@ -583,7 +581,7 @@ METHODS.update({
 # torch.sort / argsort / topk return torch.return_types named tuples: these replace simpler versions
 OVERRIDE = ("sort", "argsort", "topk")
 # ops whose (values, indices) result becomes a named tuple
-NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin")
+NAMED_RESULTS = ("max", "min", "median", "cummax", "cummin", "histogram")
 
 
 def bind(namespace: dict, Tensor: type, module: str) -> None:

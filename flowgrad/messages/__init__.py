@@ -7,7 +7,7 @@ area keeps the tables short; a kind is defined once across all of them.
 from __future__ import annotations
 
 from . import own
-from . import (attention, autograd, checkpoint, conv, data, distributions, func, linalg, nn, ops, optim, runtime,
+from . import (array_functions, attention, autograd, checkpoint, conv, data, distributions, func, linalg, nn, ops, optim, runtime,
                tensor, tensor_ops, tools)
 
 
@@ -24,4 +24,4 @@ def _merge(*tables: dict) -> dict:
 TORCH_MESSAGES: dict[str, tuple[type, str]] = _merge(
     autograd.MESSAGES, tensor.MESSAGES, ops.MESSAGES, nn.MESSAGES, optim.MESSAGES, data.MESSAGES, tools.MESSAGES,
     runtime.MESSAGES, attention.MESSAGES, conv.MESSAGES, linalg.MESSAGES, tensor_ops.MESSAGES, func.MESSAGES,
-    distributions.MESSAGES, checkpoint.MESSAGES)
+    distributions.MESSAGES, checkpoint.MESSAGES, array_functions.MESSAGES)

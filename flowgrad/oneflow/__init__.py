@@ -8,6 +8,7 @@ built by the facade kit (`flowgrad.facade`) from the classes in `_tensor`.
 """
 from __future__ import annotations
 
+from ..ops import linalg_decomp as _linalg_decomp
 from ..facade import populate_torch_family as _populate
 from ..facade.naming import Version as _Version
 from ._tensor import DTYPES as _DTYPES
@@ -17,6 +18,18 @@ from ._tensor import Size, Tensor, device, dtype
 __version__ = _Version("0.9.0+flowgrad")
 
 _populate(globals(), __name__, Tensor, _DTYPES)
+# torch-family functions OneFlow's namespace does not have
+for _name in ("addbmm", "addmv", "addr", "cov", "corrcoef", "gcd", "lcm", "nanquantile", "rot90", "block_diag",
+              "cartesian_prod", "combinations", "take", "put", "isin", "histogram", "trapezoid", "trapz",
+              "cumulative_trapezoid", "vander", "hamming_window", "blackman_window", "bartlett_window",
+              "kaiser_window"):
+    del globals()[_name]
+del _name
+
+
+def cross(input, other, dim=-1):
+    """OneFlow's cross is linalg.cross: over the last dim by default."""
+    return _linalg_decomp.linalg_cross(input, other, dim=dim)
 set_printoptions = _PRINTER.set_printoptions
 
 from ..facade import adopt as _adopt  # noqa: E402

@@ -16,12 +16,18 @@ from ..tensor import Tensor
 
 from . import elementwise, shape, complex_numbers, indexing, reduction, linalg, nn, special
 from . import index_ops, cumulative, search, sets, tiling, einsum_notation, distance, rnn_cell, random_grads
+from . import products, arrangement, integers, statistics, integration
 from .elementwise import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .complex_numbers import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
+from .products import *  # noqa: F401,F403
+from .arrangement import *  # noqa: F401,F403
+from .integers import *  # noqa: F401,F403
+from .statistics import *  # noqa: F401,F403
+from .integration import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .index_ops import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
@@ -35,7 +41,7 @@ from .rnn_cell import *  # noqa: F401,F403
 from .random_grads import *  # noqa: F401,F403
 
 for _mod in (elementwise, reduction, shape, complex_numbers, indexing, linalg, nn, index_ops, cumulative, search, sets,
-             tiling, special):
+             tiling, special, products, arrangement, integers, statistics):
     for _name, _fn in getattr(_mod, "METHODS", {}).items():
         setattr(Tensor, _name, _fn)
 del _mod, _name, _fn
@@ -61,7 +67,7 @@ _INPLACE = {"add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul
             "triu": triu, "remainder": remainder, "clamp_min": lambda x, m: clamp(x, min=m),
             "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put, "index_add": index_add,
             "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce,
-            "cumprod": cumprod_inplace, "cumsum": cumsum_inplace,
+            "cumprod": cumprod_inplace, "cumsum": cumsum_inplace, "gcd": gcd, "lcm": lcm,
             # comparisons in place: 1 / 0 (True / False) in self's dtype
             "eq": eq, "ne": ne, "not_equal": ne, "lt": lt, "less": lt, "le": le, "less_equal": le, "gt": gt,
             "greater": gt, "ge": ge, "greater_equal": ge}

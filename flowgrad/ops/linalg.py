@@ -10,7 +10,7 @@ from ._declare import _grad_enabled, derivative, variant
 from . import elementwise as E
 from . import shape as S
 
-__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer", "addmm"]
+__all__ = ["matmul", "mm", "bmm", "dot", "mv", "outer"]
 
 
 def _plain_product(x, a, b):
@@ -157,19 +157,6 @@ def outer(a, b):
         if t._data.ndim != 1:
             raise a.policy.errors.outer_dims(name=name, ndim=t._data.ndim)
     return S.unsqueeze(a, -1) * S.unsqueeze(b, 0)
-
-
-def addmm(bias, a, b, beta=1, alpha=1):
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and isinstance(bias, Tensor):   # (no promotion)
-        da, db, dc = a._data.dtype, b._data.dtype, bias._data.dtype
-        if dc != db:
-            raise a.policy.errors.addmm_bias_dtype(a_scalar=dc, b_scalar=db)
-        if da != db:
-            raise a.policy.errors.linear_dtype(a_scalar=da, b_scalar=db)
-    out = matmul(a, b)
-    if alpha != 1:
-        out = out * alpha
-    return out + (bias if beta == 1 else bias * beta)
 
 
 METHODS = {"__matmul__": matmul, "__rmatmul__": lambda self, other: matmul(other, self), "matmul": matmul,

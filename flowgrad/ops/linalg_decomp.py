@@ -875,15 +875,18 @@ LinalgCrossBackward0 = derivative("LinalgCrossBackward0", keep="dim",
 
 def linalg_cross(x, y, *, dim=-1):
     dx, dy = x._data, y._data
-    if dx.dtype != dy.dtype:
-        raise x.policy.errors.expected_scalar_type(a_scalar=dx.dtype, b_scalar=dy.dtype)
     if dx.ndim != dy.ndim:
         raise x.policy.errors.linalg_cross_ndim()
-    xp = backend.namespace(dx)
-    shape = xp.broadcast_shapes(dx.shape, dy.shape)
-    k = normalize_dim(dim, len(shape), x.policy)
+    k = normalize_dim(dim, dx.ndim, x.policy)
     if dx.shape[k] != 3 or dy.shape[k] != 3:
         raise x.policy.errors.linalg_cross_length(dim=dim, a=dx.shape[k], b=dy.shape[k])
+    if dx.dtype != dy.dtype:
+        raise x.policy.errors.expected_scalar_type(a_scalar=dx.dtype, b_scalar=dy.dtype)
+    xp = backend.namespace(dx)
+    err = broadcast_error(dx.shape, dy.shape, x.policy)
+    if err is not None:
+        raise err
+    shape = xp.broadcast_shapes(dx.shape, dy.shape)
     out = x._out_cls._make(xp.cross(xp.broadcast_to(dx, shape), xp.broadcast_to(dy, shape), axis=k))
     if _grad_enabled() and (x._requires_grad or y._requires_grad):
         LinalgCrossBackward0.record((x, y), out, k)

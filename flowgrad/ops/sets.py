@@ -1,15 +1,17 @@
 """The distinct values of a tensor: unique (sorted, whole or by slices along a dim) and
 unique_consecutive (runs of equal neighbours collapsed), with the inverse mapping and the counts.
-As in PyTorch, NaNs are all distinct, and the values' node refuses to be differentiated."""
+As in PyTorch, NaNs are all distinct, and the values' node refuses to be differentiated. isin: which
+elements belong to a set of test elements."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import backend
-from ._args import normalize_dim, typename
+from ..tensor import Tensor
+from ._args import binary_arrays, normalize_dim, typename
 from ._declare import _grad_enabled, derivative
 
-__all__ = ["unique", "unique_consecutive"]
+__all__ = ["unique", "unique_consecutive", "isin"]
 
 
 def _refuse(grad, op):
@@ -101,6 +103,20 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
     counts = xp.diff(xp.concatenate([starts, xp.asarray([n])]))
     return _results(input, values, inverse, counts, return_inverse, return_counts, UniqueConsecutiveBackward0,
                     "unique_consecutive")
+
+
+def isin(elements, test_elements, assume_unique=False, invert=False):
+    """Whether each of `elements` (a tensor or a number) is among `test_elements` (NaN is in no set),
+    compared in their promoted dtype; `invert` negates. `assume_unique` is a speed hint PyTorch takes
+    that changes no result."""
+    ref = elements if isinstance(elements, Tensor) else test_elements
+    for t in (elements, test_elements):
+        if isinstance(t, Tensor) and t._data.dtype.kind in "bc":
+            raise t.policy.errors.isin_dtype(dtype_scalar=t._data.dtype)
+    _, a, b, _, _ = binary_arrays(elements, test_elements)
+    xp = backend.namespace(a if hasattr(a, "dtype") else b)
+    a, b = xp.asarray(a), xp.asarray(b)
+    return ref._out_cls._make(xp.isin(a, b, invert=bool(invert)))
 
 
 METHODS = {"unique": unique, "unique_consecutive": unique_consecutive}

@@ -298,18 +298,23 @@ ExpandBackward0 = derivative("ExpandBackward0", keep="in_shape", self=lambda gra
 
 
 def expand(x, *sizes):
-    sizes = parse_shape(sizes, x.policy)
+    return expand_to(x, expanded_shape(x, parse_shape(sizes, x.policy)))
+
+
+def expanded_shape(x, sizes: tuple) -> tuple:
+    """The shape `x.expand(*sizes)` makes (-1 keeps a dim), with PyTorch's errors where `x` does not
+    expand to it (the last mismatching dim named, as PyTorch checks from the right)."""
     d = x._data
     if len(sizes) < d.ndim:
         raise x.policy.errors.expand_sizes(type=x.policy.type_name(d.dtype), shape=list(d.shape), sizes=list(sizes),
                                            given=len(sizes), ndim=d.ndim)
     lead = len(sizes) - d.ndim
     shape = tuple(d.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-    for i in range(d.ndim):
+    for i in reversed(range(d.ndim)):
         if d.shape[i] != 1 and d.shape[i] != shape[lead + i]:
             raise x.policy.errors.expand_size(want=shape[lead + i], have=d.shape[i], dim=lead + i,
                                               sizes=list(sizes), shape=list(d.shape))
-    return expand_to(x, shape)
+    return shape
 
 
 def expand_to(x, shape: tuple):

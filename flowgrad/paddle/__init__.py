@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as _np
 
 from ..tensor import Tensor as _CoreTensor
-from . import _ops, _ops_extra, _tensor_ops
+from . import _array_functions, _ops, _ops_extra, _tensor_ops
 from ._creation import (arange, empty, empty_like, eye, full, full_like, get_default_dtype, linspace, normal, ones,
                         ones_like, rand, randint, randn, randperm, seed, set_default_dtype, standard_normal, to_tensor,
                         uniform, zeros, zeros_like)
@@ -54,8 +54,9 @@ int64 = _DTYPES[_np.dtype("int64")]
 uint8 = _DTYPES[_np.dtype("uint8")]
 bool = _DTYPES[_np.dtype("bool")]  # noqa: A001  (paddle's name)
 
-for _name, _fn in {**_ops.METHODS, **_ops_extra.METHODS, **_tensor_ops.METHODS}.items():
+for _name, _fn in {**_ops.METHODS, **_ops_extra.METHODS, **_tensor_ops.METHODS, **_array_functions.METHODS}.items():
     setattr(Tensor, _name, _fn)
+globals().update(_array_functions.FUNCTIONS)
 del _name, _fn
 
 

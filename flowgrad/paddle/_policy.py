@@ -144,10 +144,18 @@ PADDLE_MESSAGES.update({
                                      "got {type}"),
 })
 del PADDLE_MESSAGES["hook_dtype"]  # paddle accepts a hook's new dtype (the engine casts it back)
+# the array functions (flowgrad/paddle/_array_functions.py)
+PADDLE_MESSAGES.update({
+    "take_mode": (ValueError, "'mode' in 'take' should be 'raise', 'wrap', 'clip', but received {mode}."),
+    "rot90_dims_count": (ValueError, "expected total rotation axes == 2, but got axes = {count}"),
+    "rot90_ndim": (ValueError, "expected total dims >= 2, but got total dims = {ndim}"),
+    "rot90_same_dims": (ValueError, "expected rotation axes to be different, but got axis0 = {dim0}, and axis1 = "
+                                    "{dim1}"),
+})
 # kinds only paddle raises: its knobs (duplicate roots, no_grad_vars, wrapped hook errors) lead there
 OWN_KINDS = frozenset({"hook_raised", "promotion_kinds", "double_grad_unavailable", "fn_grad_missing", "fn_grad_list",
                        "fn_no_tensor_output", "fn_backward_raised", "duplicate_roots", "duplicate_tensors",
-                       "input_in_cuts", "clip_norm_type"})
+                       "input_in_cuts", "clip_norm_type", "take_mode"})
 
 
 def node_name(node) -> str:

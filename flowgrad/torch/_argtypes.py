@@ -152,3 +152,22 @@ LINALG_OVERLOADS: dict[str, tuple[str, ...]] = {
            f"(Tensor input, Tensor {tol}, bool hermitian = False, *, Tensor out = None)",
            f"(Tensor input, float {tol}, bool hermitian = False, *, Tensor out = None)")
     for name, tol in (("matrix_rank", "tol"), ("pinv", "rcond"))}
+
+# the fused products, cov, put and the other array functions (ops/products.py, statistics.py, arrangement.py)
+KINDS.update({"batch1": "Tensor", "batch2": "Tensor", "vec1": "Tensor", "mat": "Tensor", "fweights": "Tensor?",
+              "aweights": "Tensor?", "window_length": "int", "periodic": "bool", "r": "int", "with_replacement": "bool",
+              "N": "int?", "increasing": "bool"})
+_WINDOW_OPTIONS = ("*, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+                   "bool pin_memory = False, bool requires_grad = False)")
+_WINDOWS = [f"(int window_length, {extra}{_WINDOW_OPTIONS}"
+            for extra in ("", "bool periodic, ", "bool periodic, float alpha, ", "bool periodic, float alpha, float beta, ")]
+_TRAPEZOID = ("(Tensor y, Tensor x, *, int dim = -1)", "(Tensor y, *, Number dx = 1, int dim = -1)")
+OVERLOADS.update({
+    **dict.fromkeys(("hann_window", "blackman_window", "bartlett_window"), tuple(_WINDOWS[:2])),
+    "hamming_window": tuple(_WINDOWS), "kaiser_window": (*_WINDOWS[:2], _WINDOWS[2].replace("alpha", "beta")),
+    "histogram": ("(Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, tuple of Tensors out = "
+                  "None)", "(Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = None, "
+                  "bool density = False, tuple of Tensors out = None)"),
+    "trapezoid": _TRAPEZOID, "cumulative_trapezoid": _TRAPEZOID,
+})
+OVERRIDES.update({"put.source": "Tensor", "put_.source": "Tensor", "put.accumulate": "bool", "put_.accumulate": "bool"})

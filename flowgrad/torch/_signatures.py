@@ -51,6 +51,29 @@ FUNCTIONS = {
     "outer": "input, vec2, *, out=None",
     "pow": "input@a=None, exponent@b=None, *, self@a=None, out=None",   # pow(self=<number>, exponent=<tensor>)
     "addmm": "input:Tensor, mat1, mat2, *, beta=1, alpha=1, out=None",
+    "addbmm": "input, batch1, batch2, *, beta=1, alpha=1, out=None",
+    "baddbmm": "input, batch1, batch2, *, beta=1, alpha=1, out=None",
+    "addmv": "input, mat, vec, *, beta=1, alpha=1, out=None",
+    "addr": "input, vec1, vec2, *, beta=1, alpha=1, out=None",
+    "cross": "input, other, dim=None, *, out=None",
+    "cov": "input, *, correction=1, fweights=None, aweights=None",
+    "corrcoef": "input",
+    "gcd": _BINARY_OUT, "lcm": _BINARY_OUT,
+    "tensor_split": "input, indices_or_sections, dim=0",
+    "take": "input, index",
+    "put": "input, index, source, accumulate=False",
+    "quantile": "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None",
+    "isin": "elements, test_elements, *, assume_unique=False, invert=False",
+    "histogram": "input, bins=100, *, range=None, weight=None, density=False, out=None",
+    "trapezoid": "y, x~=None, *, dx=None, dim=-1", "trapz": "y, x~=None, *, dx=None, dim=-1",
+    "cumulative_trapezoid": "y, x~=None, *, dx=None, dim=-1",
+    **{name: "window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False, "
+             "requires_grad=False" for name in ("hann_window", "blackman_window", "bartlett_window")},
+    "hamming_window": "window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, "
+                      "pin_memory=False, requires_grad=False",
+    "kaiser_window": "window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None, "
+                     "pin_memory=False, requires_grad=False",
+    "nanquantile": "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None",
     "addcmul": "input:Tensor, tensor1:Tensor, tensor2:Tensor, *, value=1, out=None",
     "addcdiv": "input:Tensor, tensor1:Tensor, tensor2:Tensor, *, value=1, out=None",
     "lerp": "input, end, weight, *, out=None",
@@ -255,6 +278,16 @@ METHODS = {
     "scatter_reduce_": "dim, index, src, reduce, *, include_self=True",
     "repeat_interleave": "repeats~, dim=None, *, output_size=None",
     "cumprod_": "dim, dtype=None", "cumsum_": "dim, dtype=None",
+    **{name + suffix: params for name, params in (
+        ("addmm", "mat1, mat2, *, beta=1, alpha=1"), ("addbmm", "batch1, batch2, *, beta=1, alpha=1"),
+        ("baddbmm", "batch1, batch2, *, beta=1, alpha=1"), ("addmv", "mat, vec, *, beta=1, alpha=1"),
+        ("addr", "vec1, vec2, *, beta=1, alpha=1"), ("gcd", "other"), ("lcm", "other"),
+        ("put", "index, source, accumulate=False")) for suffix in ("", "_")},
+    "cross": "other, dim=None", "cov": "*, correction=1, fweights=None, aweights=None", "corrcoef": "",
+    "tensor_split": "indices_or_sections, dim=0", "take": "index",
+    "quantile": "q, dim=None, keepdim=False, *, interpolation='linear'",
+    "histogram": "bins=100, *, range=None, weight=None, density=False",
+    "nanquantile": "q, dim=None, keepdim=False, *, interpolation='linear'",
 }
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)

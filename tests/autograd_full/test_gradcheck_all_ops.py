@@ -361,6 +361,27 @@ C("linalg_lu_wide", lambda T, a: tuple(T.linalg.lu(a))[1:], [(3, 4)])
 C("linalg_lu_factor", lambda T, a: T.linalg.lu_factor(a).LU, [(3, 3)])
 C("linalg_lu_solve", lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(a), b, adjoint=True), [(3, 3), (3, 2)])
 C("addmm", lambda T, c, a, b: T.addmm(c, a, b), [(2, 2), (2, 3), (3, 2)])
+C("addmm_scaled", lambda T, c, a, b: T.addmm(c, a, b, beta=0.5, alpha=-2), [(2,), (2, 3), (3, 2)])
+C("addbmm", lambda T, c, a, b: T.addbmm(c, a, b, alpha=2), [(2, 2), (3, 2, 3), (3, 3, 2)])
+C("baddbmm", lambda T, c, a, b: T.baddbmm(c, a, b, beta=3), [(2, 1), (2, 2, 3), (2, 3, 1)])
+C("addmv", lambda T, c, a, b: T.addmv(c, a, b, beta=0.5), [(2,), (2, 3), (3,)])
+C("addr", lambda T, c, a, b: T.addr(c, a, b, alpha=-1), [(2, 3), (2,), (3,)])
+C("rot90", lambda T, a: T.rot90(a, 3, [2, 0]), [(2, 3, 2)])
+C("take", lambda T, a: T.take(a, T.tensor([[0, 5], [-1, 0]])), [(2, 3)])
+C("put", lambda T, a, s: T.put(a, T.tensor([4, -1, 0]), s), [(2, 3), (3,)])
+C("put_accumulate", lambda T, a, s: T.put(a, T.tensor([1, 1, 0]), s, accumulate=True), [(2, 3), (3,)])
+C("cov_weights", lambda T, a: T.cov(a, fweights=T.tensor([1, 2, 1, 3]), aweights=T.tensor([0.5, 1.0, 2.0, 1.5])),
+  [(2, 4)])
+C("corrcoef", lambda T, a: T.corrcoef(a), [(2, 4)])
+C("quantile", lambda T, a: T.quantile(a, T.tensor([0.2, 0.7], dtype=T.float64), dim=1), [(2, 4)])
+C("nanquantile", lambda T, a: T.nanquantile(a, 0.4, interpolation="midpoint"), [(2, 4)])
+C("block_diag", lambda T, a, b, c: T.block_diag(a, b, c), [(2, 3), (2,), ()])
+C("cartesian_prod", lambda T, a, b: T.cartesian_prod(a, b), [(2,), (3,)])
+C("combinations", lambda T, a: T.combinations(a, 2, with_replacement=True), [(3,)])
+C("trapezoid_x", lambda T, y, x: T.trapezoid(y, x, dim=0), [(3, 2), (3,)])
+C("trapezoid_dx", lambda T, y: T.trapezoid(y, dx=0.5), [(2, 3)])
+C("cumulative_trapezoid", lambda T, y, x: T.cumulative_trapezoid(y, x) + T.cumulative_trapezoid(y, dx=2),
+  [(2, 3), (3,)])
 C("linear", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 3), (4, 3), (4,)])
 C("linear_3d", lambda T, x, w: F(T).linear(x, w), [(2, 2, 3), (4, 3)])
 C("linear_3d_bias", lambda T, x, w, b: F(T).linear(x, w, b), [(2, 2, 3), (4, 3), (4,)])
@@ -461,6 +482,8 @@ C("softplus", lambda T, a: F(T).softplus(a, beta=2.0), [(2, 3)])
 
 C("complex_mul", lambda T, a, b: a * b, [(2, 3), (3,)], "complex")
 C("complex_div", lambda T, a, b: a / b, [(2, 3), (2, 3)], "complex")
+C("complex_fused_products", lambda T, c, a, b: T.addmm(c, a, b, beta=1j, alpha=2 - 1j).addr(a[:, 0], b[0], alpha=1j)
+  + T.addmv(c[:, 0], a, b[:, 0], beta=-1j)[:, None], [(2, 2), (2, 3), (3, 2)], "complex")
 C("complex_times_real", lambda T, a, r: a * r - r / a, [(2, 3), (2, 3)], ["complex", "away"])
 C("complex_add_alpha", lambda T, a, b: T.add(a, b, alpha=1.5 - 0.5j), [(3,), (3,)], "complex")
 C("complex_pow_scalar", lambda T, a: a ** 3, [(2, 3)], "complex")
@@ -554,6 +577,8 @@ UNREACHED = {
                              "(tests/torch_api/test_composite_ops.py)",
     "sets.UniqueDimBackward0": "as Unique2Backward0, for unique(dim=)",
     "sets.UniqueConsecutiveBackward0": "as Unique2Backward0, for unique_consecutive",
+    "statistics.HistogramBackward": "PyTorch implements no derivative of histogram: its backward raises "
+                                    "(tests/torch_api/test_array_builders.py)",
     "elementwise.NoDerivative": "PyTorch implements no derivative of floor division or scatter(reduce=): its "
                                 "backward raises (tests/torch_api/test_argument_checks.py)",
     "elementwise.UnaryNoDerivative": "the one-input form of NoDerivative: bernoulli(p, float) "

@@ -231,6 +231,10 @@ _X, _V = "torch.ones(2, 2)", "torch.ones(2)"
 EXCEPTIONS = {
     # -- the reference is wrong: PyTorch's own parser disagrees with its docstring / overrides / stubs,
     #    and flowgrad follows the parser
+    **{f"torch.{name}": (["tensors"], "PyTorch's Python function takes `*tensors`, as flowgrad's does (the "
+                                      "reference reads one parameter `tensors`)",
+                         (f"torch.{name}(torch.ones(2), torch.ones(3))", "works"))
+       for name in ("block_diag", "cartesian_prod")},
     "Tensor.dot": (["other"], "docstring and overrides say `other`; the parser takes `tensor`",
                    (f"{_V}.dot(other={_V})", "raises")),
     "Tensor.copy_": (["src"], "docstring and overrides say `src`; the parser takes `other`",
@@ -369,7 +373,8 @@ DEFAULT_EXCEPTIONS = {
     **{q: (k, "the docstring writes None, but PyTorch's parser refuses an explicit None (its overload without the "
               "argument is another): flowgrad's default is the argument left out")
        for q, k in (("Tensor.max", "dim"), ("Tensor.min", "dim"), ("Tensor.median", "dim"), ("Tensor.prod", "dim"),
-                    ("Tensor.squeeze", "dim"), ("torch.eye", "m"))},
+                    ("Tensor.squeeze", "dim"), ("torch.eye", "m"), ("torch.trapezoid", "x"), ("torch.trapz", "x"),
+                    ("torch.cumulative_trapezoid", "x"))},
     "Tensor.squeeze_": ("dim", "the parser's squeeze_() takes no dim (every size-1 dim) and refuses dim=None; "
                                "the docstring writes None"),
     "Tensor.random_": ("to", "to left out (random_(to) with one argument) differs from to=None (random_(from, None): "
