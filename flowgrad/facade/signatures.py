@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import types
 from typing import Callable
 
 import numpy as np
@@ -267,13 +268,63 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
                       if writes_out else "    if out is not None:\n        _no_out(_policy, _NAME)")
     fname = name if name.isidentifier() else "_adapter"
     src = f"def {fname}({', '.join(head)}):\n" + "".join(c + "\n" for c in nones + checks) + body
-    exec(compile(src, f"<signature of {name}>", "exec"), env)
-    fn = env[fname]
+    fn = _compiled_when_called(src, fname, head, env)
     fn.__name__ = fn.__qualname__ = name
     fn.__module__ = getattr(op, "__module__", None)
     fn.__doc__ = getattr(op, "__doc__", None)
     fn.__source__ = src
     return fn
+
+
+_TEMPLATES: dict = {}    # (positional, varargs, keyword-only) counts -> a stand-in's code object
+
+
+def _compiled_when_called(src: str, fname: str, head: list, env: dict) -> Callable:
+    """A function with exactly the signature of `src`'s (names, kinds, defaults: the code object of
+    a shared template with the names put in) that compiles `src` on its first call and takes its
+    code: importing a facade compiles none of its adapters."""
+    positional, keyword, defaults, kwdefaults, varargs, star = [], [], [], {}, None, False
+    for item in head:
+        if item == "*":
+            star = True
+            continue
+        if item.startswith("*"):
+            varargs, star = item[1:], True
+            continue
+        pname, eq, default = item.partition("=")
+        value = env[default] if eq and default != "None" else None     # `_d3`, `_LEFT_OUT` or None
+        (keyword if star else positional).append(pname)
+        if eq and star:
+            kwdefaults[pname] = value
+        elif eq:
+            defaults.append(value)
+    key = (len(positional), varargs is not None, len(keyword))
+    template = _TEMPLATES.get(key)
+    if template is None:
+        names = [f"a{i}" for i in range(len(positional))] + (["*v"] if varargs else ["*"] * bool(keyword)) + \
+            [f"k{i}" for i in range(len(keyword))]
+        template = _TEMPLATES[key] = compile(f"def f({', '.join(names)}):\n    return _first_call(_self, locals())\n",
+                                             "<signature stand-in>", "exec").co_consts[0]
+    code = template.replace(co_varnames=tuple(positional + keyword + ([varargs] if varargs else [])), co_name=fname)
+    fn = types.FunctionType(code, env, fname, tuple(defaults) or None)
+    fn.__kwdefaults__ = kwdefaults or None
+    env["_self"], env["_first_call"] = fn, _first_call
+    fn.__source__ = src
+    return fn
+
+
+def _first_call(fn: Callable, given: dict):
+    """Compile the adapter's source, give `fn` its code and run the call (every argument bound)."""
+    code = fn.__code__
+    n, k = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    ns: dict = {}
+    exec(compile(fn.__source__, f"<signature of {fn.__name__}>", "exec"), fn.__globals__, ns)
+    fn.__code__ = ns[code.co_name].__code__
+    args = [given[a] for a in names[:n]]
+    if code.co_flags & inspect.CO_VARARGS:
+        args += given[names[n + k]]
+    return fn(*args, **{a: given[a] for a in names[n:n + k]})
 
 
 def _unsupported(policy, name: str, argument: str, value, default) -> None:
