@@ -131,11 +131,20 @@ def lerp(input, end, weight):
     return input + weight * (end - input)
 
 
+def _bound_kernel(input, bound, kernel: str) -> None:
+    """clamp_min / clamp_max by a tensor run PyTorch's maximum / minimum kernel, which refuses complex."""
+    if isinstance(bound, Tensor):
+        for t in (input, bound):
+            _no_complex_kernel(t, kernel)
+
+
 def clamp_min(input, min):
+    _bound_kernel(input, min, "maximum_cpu")
     return ops.clamp(input, min=min)
 
 
 def clamp_max(input, max):
+    _bound_kernel(input, max, "minimum_cpu")
     return ops.clamp(input, max=max)
 
 

@@ -862,6 +862,11 @@ ClampBackward1 = derivative("ClampBackward1", paddle="ClipGradNode", keep="min m
 
 def clamp(x, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if x._data.dtype.kind == "c":
+            raise x.policy.errors.clamp_complex()
+        for bound in (min, max):
+            if isinstance(bound, Tensor) and bound._data.dtype.kind == "c":
+                raise x.policy.errors.not_implemented_for(op="clamp_cpu", dtype_scalar=bound._data.dtype)
         out = x
         if min is not None:
             out = maximum(out, min)

@@ -407,7 +407,11 @@ def copy_from(x, src):
     try:
         r = xp.array(xp.broadcast_to(s, d.shape), dtype=d.dtype)
     except ValueError as e:
-        reraise_broadcast(e, x._out_cls, d, s)
+        try:    # (src broadcasts with x but to a larger shape: PyTorch's in-place error)
+            wide = np.broadcast_shapes(s.shape, d.shape)
+        except ValueError:
+            reraise_broadcast(e, x._out_cls, d, s)
+        raise x.policy.errors.inplace_shape(shape=list(d.shape), broadcast=list(wide)) from None
     out = x._out_cls._make(r)
     ts = src if isinstance(src, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):

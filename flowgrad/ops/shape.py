@@ -359,7 +359,7 @@ def expand_as(x, other):
 
 
 def broadcast_to(x, shape):
-    return expand(x, tuple(shape))
+    return expand(x, tuple(shape) if isinstance(shape, (tuple, list)) else (shape,))
 
 
 # ---------------------------------------------------------------------------- (un)squeeze

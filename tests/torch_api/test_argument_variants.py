@@ -154,6 +154,9 @@ def test_result_dtypes_and_values(code):
     # PyTorch's kernels refuse these dtypes
     "torch.topk(x.bool(), 1)", "torch.kthvalue(x.bool(), 1)", "x.to(torch.complex64).abs_()",
     "x.to(torch.complex64).absolute_()", "x.clone().abs_()", "torch.randperm(-1)", "x.to(torch.complex64).bernoulli_()",
+    "torch.clamp(x.to(torch.complex64), min=x)", "torch.clamp(x, x, x.to(torch.complex64))",
+    "torch.clamp_min(x.to(torch.complex64), x)", "torch.clamp_max(x, x.to(torch.complex64))",
+    "x.broadcast_to(3)", "torch.tensor(1.0).copy_(x)", "torch.ones(3).copy_(torch.ones(2))",
     # multinomial's checks, in PyTorch's order
     "torch.multinomial(x.long(), 1)", "torch.multinomial(p, 0)", "torch.multinomial(p, -1)", "torch.multinomial(p, 3)",
     "torch.multinomial(p[0, 0], 1)", "torch.multinomial(p.to(torch.complex64), 1)", "torch.multinomial(-p, 1)",
