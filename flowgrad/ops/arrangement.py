@@ -4,7 +4,6 @@ gradient), block_diag (`BlockDiagBackward0`), and cartesian_prod, combinations a
 as PyTorch composes them."""
 from __future__ import annotations
 
-import itertools
 import operator
 
 import numpy as np
@@ -243,12 +242,10 @@ def combinations(input, r=2, with_replacement=False):
         raise policy.errors.combinations_negative(r=r)
     if r == 0:
         return input._new(backend.namespace(d).zeros((0,), dtype=d.dtype))
-    n = d.shape[0]
-    mask = np.zeros((n,) * r, dtype=bool)
-    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    for combo in pick(range(n), r):
-        mask[combo] = True
-    mask = input._new(backend.namespace(d).asarray(mask))
+    xp = backend.namespace(d)
+    positions = xp.indices((d.shape[0],) * r)      # a combination: positions in order (ties with replacement)
+    ordered = positions[:-1] <= positions[1:] if with_replacement else positions[:-1] < positions[1:]
+    mask = input._new(ordered.all(axis=0))
     return S.stack([I.masked_select(g, mask) for g in _grids([input] * r)], 1)
 
 
