@@ -125,7 +125,8 @@ def test_result_dtypes_and_values(code):
     "torch.lerp(x, 2.0, 0.5)", "x.lerp(2.0, 0.5)", "x.clone().lerp_(x.double(), 0.5)", "x.clone().lerp_(x, x.long())",
     "torch.addmm(m, m.double(), m)", "torch.addmm(m, m, m.double())", "torch.addmm(m.double(), m.double(), m)",
     "torch.addmm(torch.tensor(1.0), m.double(), m.double())", "m.addmm(m.double(), m.double())",
-    "torch.addmm(m.long(), m.long(), m.long())",
+    "torch.addmm(m.long(), m.long(), m.long())", "torch.addbmm(m, m[None], m[None].double())",
+    "torch.addbmm(m.double(), m[None], m[None])",
     # a bool operand of a subtraction
     "x.bool() - x.bool()", "x - x.bool()", "x.bool() - 1", "x - True", "True - x", "torch.sub(x, x.bool()[0, 0])",
     "torch.sub(x.bool(), True)", "x.clone().sub_(x.bool())",
