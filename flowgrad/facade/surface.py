@@ -475,6 +475,10 @@ def _H(self):
 
 
 def _adjoint(self, name: str = "adjoint()"):
+    if self._data.ndim == 0:     # (PyTorch's deprecated 0-d case: the conjugate)
+        warnings.warn(self.policy.errors.tensor_adjoint_0d(name="adjoint()" if name == "adjoint()" else "Tensor.mH"),
+                      stacklevel=3)
+        return ops.conj(self)
     if self._data.ndim < 2:
         raise self.policy.errors.tensor_adjoint_ndim(name=name, ndim=self._data.ndim)
     return ops.conj(ops.transpose(self, -2, -1))
