@@ -201,11 +201,15 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 
 def float_power(input, exponent):
-    """input ** exponent in float64, or complex128 where either is complex."""
-    wide = np.complex128 if input._data.dtype.kind == "c" or isinstance(exponent, complex) or (
-        isinstance(exponent, Tensor) and exponent._data.dtype.kind == "c") else np.float64
-    return ops.pow(ops.cast(input, wide), ops.cast(exponent, wide) if isinstance(exponent, Tensor) else
-                   (complex if wide is np.complex128 else float)(exponent))
+    """input ** exponent in float64, or complex128 where either is complex (either may be a number)."""
+    def wide_kind(v):
+        return v._data.dtype.kind == "c" if isinstance(v, Tensor) else isinstance(v, complex)
+    wide = np.complex128 if wide_kind(input) or wide_kind(exponent) else np.float64
+    number = complex if wide is np.complex128 else float
+
+    def widened(v):
+        return ops.cast(v, wide) if isinstance(v, Tensor) else number(v)
+    return ops.pow(widened(input), widened(exponent))
 
 
 def heaviside(input, values):
@@ -473,6 +477,10 @@ def _H(self):
 
 
 def _adjoint(self, name: str = "adjoint()"):
+    if self._data.ndim == 0:     # (PyTorch's deprecated 0-d case: the conjugate)
+        warnings.warn(self.policy.errors.tensor_adjoint_0d(name="adjoint()" if name == "adjoint()" else "Tensor.mH"),
+                      stacklevel=3)
+        return ops.conj(self)
     if self._data.ndim < 2:
         raise self.policy.errors.tensor_adjoint_ndim(name=name, ndim=self._data.ndim)
     return ops.conj(ops.transpose(self, -2, -1))

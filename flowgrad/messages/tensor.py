@@ -134,6 +134,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "format_spec_unsupported": (TypeError, "unsupported format string passed to Tensor.__format__"),
     "flip_lr_ud_dims": (RuntimeError, "Input must be >= {ndim}-d."),
     "positive_bool": (RuntimeError, "The `+` operator, on a bool tensor is not supported."),
+    "tensor_adjoint_0d": (UserWarning, "{name} is deprecated on 0-D tensors. Consider using x.conj(). (Triggered "
+                                       "internally at flowgrad/facade/surface.py.)"),
     "tensor_adjoint_ndim": (RuntimeError, "tensor.{name} is only supported on matrices or batches of matrices. Got "
                                           "{ndim}-D tensor."),
     "tensor_H_ndim": (RuntimeError, "tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor. For "

@@ -8,6 +8,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "index_add_dtype": (RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: {dtype_scalar}"),
     "index_add_source_dtype": (RuntimeError, "index_add_(): self ({self_scalar}) and source ({source_scalar}) must "
                                              "have the same scalar type"),
+    "index_add_source_dim": (RuntimeError, "index_add_(): Indexing dim {dim} is out of bounds of the source tensor "
+                                           "with dim {ndim}"),
     "index_add_count": (RuntimeError, "index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
                                       "({size}), for dim: {dim}"),
     "index_add_shape": (RuntimeError, "source tensor shape must match self tensor shape, excluding the specified "

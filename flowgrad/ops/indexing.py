@@ -280,6 +280,8 @@ def index_add(x, dim, index, source, alpha=1):
         raise policy.errors.index_add_dtype(dtype_scalar=idx.dtype)
     if s.dtype != d.dtype:
         raise policy.errors.index_add_source_dtype(self_scalar=d.dtype, source_scalar=s.dtype)
+    if s.ndim and dim >= s.ndim:
+        raise policy.errors.index_add_source_dim(dim=dim, ndim=s.ndim)
     n_src = s.shape[dim] if s.ndim else 1
     if idx.size != n_src:
         raise policy.errors.index_add_count(count=idx.size, size=n_src, dim=dim)

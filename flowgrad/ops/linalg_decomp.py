@@ -186,9 +186,8 @@ LinalgSlogdetBackward0 = derivative("LinalgSlogdetBackward0", aliases={"self": "
 def linalg_slogdet(x):
     _check_float(x, "linalg.slogdet")
     _check_matrix(x, "linalg.slogdet")
+    _check_float(x, "linalg.slogdet", low=True)     # (after the shape, as PyTorch checks)
     d = x._data
-    if str(d.dtype) in _LOW:
-        raise x.policy.errors.linalg_not_implemented(kernel="lu_cpu", dtype_scalar=d.dtype)
     sign, logabs = backend.namespace(d).linalg.slogdet(d)
     outs = [x._out_cls._make(sign.astype(d.dtype)), x._out_cls._make(logabs.astype(d.real.dtype))]
     if _grad_enabled() and x._requires_grad:
@@ -758,6 +757,8 @@ def logdet(x):
     """log det A: the log of |det| where the sign is positive, NaN where negative (PyTorch's where);
     of a complex matrix, log(sign) + log |det|."""
     _check_float(x, "logdet")
+    _check_matrix(x, "logdet")
+    _check_float(x, "logdet", low=True)
     sign, logabs = linalg_slogdet(x)
     if sign._data.dtype.kind == "c":
         return E.log(sign) + logabs

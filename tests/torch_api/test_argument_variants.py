@@ -108,6 +108,8 @@ def test_nansum_and_hypot_arguments(code):
     "torch.normal(x.double(), 1.0).dtype", "torch.normal(0.0, x.abs().half()).dtype",
     "torch.linalg.slogdet(m.to(torch.complex64))", "torch.logdet(m.to(torch.complex128))", "torch.logdet(m)",
     "torch.logdet(m.t() @ m)",
+    "torch.float_power(2, x)", "torch.float_power(2.5, x.long())", "torch.float_power(1j, x)",
+    "x.index_add(1, torch.tensor([0]), torch.ones(4))", "x.index_add(1, torch.tensor([0]), torch.ones(2, 1))",
     "torch.eq(x, 2)", "x.eq(2)", "torch.logical_and(x, x)", "x.addcmul(x, x, value=2)", "torch.index_select(x, 1, torch.tensor([2]))",
 ])
 def test_result_dtypes_and_values(code):
@@ -158,6 +160,8 @@ def test_result_dtypes_and_values(code):
     "torch.clamp(x.to(torch.complex64), min=x)", "torch.clamp(x, x, x.to(torch.complex64))",
     "torch.clamp_min(x.to(torch.complex64), x)", "torch.clamp_max(x, x.to(torch.complex64))",
     "x.broadcast_to(3)", "torch.tensor(1.0).copy_(x)", "torch.ones(3).copy_(torch.ones(2))",
+    "torch.linalg.slogdet(m.half())", "torch.logdet(m.half())", "torch.logdet(torch.ones(3).half())",
+    "torch.logdet(torch.ones(2, 3))", "torch.float_power(2, 3)",
     # multinomial's checks, in PyTorch's order
     "torch.multinomial(x.long(), 1)", "torch.multinomial(p, 0)", "torch.multinomial(p, -1)", "torch.multinomial(p, 3)",
     "torch.multinomial(p[0, 0], 1)", "torch.multinomial(p.to(torch.complex64), 1)", "torch.multinomial(-p, 1)",
@@ -194,3 +198,11 @@ def test_fmod_records_pytorchs_nodes_and_warns_nothing():
                                   "x.split(True)", "torch.split(x, 1.0)"])
 def test_refused_with_pytorchs_exception_type(code):
     _same(code, words=False, x=lambda T: T.ones(2, 3))
+
+
+def test_adjoint_of_a_0d_tensor_warns_and_conjugates():
+    for T in (ft, real):
+        with pytest.warns(UserWarning, match=r"^adjoint\(\) is deprecated on 0-D tensors. Consider using x.conj\(\)"):
+            assert T.tensor(2.0 + 1.0j).adjoint().tolist() == 2.0 - 1.0j
+        with pytest.warns(UserWarning, match=r"^Tensor.mH is deprecated on 0-D tensors"):
+            assert T.tensor(2.0).mH.tolist() == 2.0
