@@ -215,28 +215,26 @@ def _per_image(channels, outs):
     return channels <= 16 and math.prod(outs) >= 64
 
 
-def _padded(xp, d, kernel, stride, pads, dilation, outs):
-    """The (N, C, *spatial) input zero-padded to `_extent` (itself where that adds nothing)."""
-    size = list(d.shape[2:])
-    ext = _extent(size, kernel, stride, pads, dilation, outs)
-    if not any(pads) and ext == size:
-        return d
-    padded = xp.zeros(d.shape[:2] + tuple(ext), dtype=d.dtype)
-    padded[(slice(None), slice(None)) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(len(size)))] = d
-    return padded
-
-
 def _image_windows(xp, d, kernel, stride, pads, dilation, outs):
     """(windows, ext): each image's windows over dims 1.., a contiguous
-    (N, C * prod(kernel[1:]), ext * prod(outs[1:])) array, and the padded extent ext of dim 0."""
-    p = _padded(xp, d, kernel, stride, pads, dilation, outs)
-    nd = len(outs)
-    st = p.strides
-    view = xp.lib.stride_tricks.as_strided(
-        p, shape=(p.shape[0], p.shape[1], *kernel[1:], p.shape[2], *outs[1:]),
-        strides=(st[0], st[1], *(st[2 + i] * dilation[i] for i in range(1, nd)), st[2],
-                 *(st[2 + i] * stride[i] for i in range(1, nd))))
-    return xp.ascontiguousarray(view).reshape(p.shape[0], p.shape[1] * math.prod(kernel[1:]), -1), p.shape[2]
+    (N, C * prod(kernel[1:]), ext * prod(outs[1:])) array, and the padded extent ext of dim 0. Copied
+    straight from the input, one slice per kernel offset over dims 1.. (zeros where it meets padding)."""
+    n, c, *size = d.shape
+    ext = _extent(size, kernel, stride, pads, dilation, outs)[0]
+    cols = xp.zeros((n, c, *kernel[1:], ext, *outs[1:]), dtype=d.dtype)
+    rows = slice(pads[0], pads[0] + size[0])
+    for offsets in itertools.product(*(range(k) for k in kernel[1:])):
+        into, take = [], []
+        for i, j in enumerate(offsets, start=1):
+            s, first = stride[i], j * dilation[i] - pads[2 * i]      # the input index output 0 reads
+            a, b = max(0, (s - 1 - first) // s), min(outs[i], (size[i] - 1 - first) // s + 1)
+            if b <= a:
+                break
+            into.append(slice(a, b))
+            take.append(slice(a * s + first, (b - 1) * s + first + 1, s))
+        else:
+            cols[(slice(None), slice(None), *offsets, rows, *into)] = d[(slice(None), slice(None), slice(None), *take)]
+    return cols.reshape(n, c * math.prod(kernel[1:]), -1), ext
 
 
 def _image_conv(xp, d, wd, stride, pads, dilation, outs, bias):
