@@ -149,8 +149,10 @@ def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
 # kernel a third of the copying of full windows); rows whose first-dim position lies beyond the
 # output are computed and dropped.
 
-def _shifts_apply(stride, groups, nd):
-    return groups == 1 and stride[0] == 1 and nd >= 1
+def _shifts_apply(d, stride, groups) -> bool:
+    """Whether the row shifts serve: one group, stride 1 along the first spatial dim, a real
+    floating dtype (bfloat16 and complex take the full windows)."""
+    return groups == 1 and stride[0] == 1 and d.dtype.kind == "f"
 
 
 def _row_windows(xp, d, kernel, stride, pads, dilation, outs):
@@ -204,9 +206,9 @@ def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=Non
 
 
 # The same shifts in the (N, C, *spatial) layout itself, for images of many output positions: the
-# windows of each image are a (C * prod(kernel[1:]), ext * prod(outs[1:])) matrix (copied out of the
-# padded input in runs along the last dim, no transposition), kernel offset i along the first dim a
-# shift of its columns, and each offset one batched product whose result is already (N, O, *outs).
+# windows of each image are a (C * prod(kernel[1:]), ext * prod(outs[1:])) matrix (copied from the
+# input without a transposition), kernel offset i along the first dim a shift of its columns, and
+# each offset one batched product whose result is already (N, O, *outs).
 
 def _per_image(channels, outs):
     """Whether the shifts run per image (`_image_conv`) rather than on channels-last rows: measured
@@ -287,7 +289,7 @@ def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None
     """The convolution's (N, O, *out) array and the windows it multiplied, which the weight
     gradient can take instead of copying them again."""
     kernel = wd.shape[2:]
-    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+    if _shifts_apply(d, stride, groups):
         outs = _outs(d, kernel, stride, pads, dilation, outs)
         shifted = _image_conv if _per_image(d.shape[1], outs) else _shifted_conv
         return shifted(xp, d, wd, stride, pads, dilation, outs, bias)
@@ -325,7 +327,7 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
 def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups, windows=None):
     """`windows`: the forward's windows of `d` (the second result of `_conv_arrays`), if kept."""
     o, cg, *kernel = w_shape
-    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+    if _shifts_apply(d, stride, groups):
         shifted = _image_weight_grad if _per_image(d.shape[1], gd.shape[2:]) else _shifted_weight_grad
         return shifted(xp, d, gd, w_shape, stride, pads, dilation, windows)
     k = math.prod(kernel)
