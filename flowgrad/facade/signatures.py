@@ -303,9 +303,11 @@ def _compiled_when_called(src: str, fname: str, head: list, env: dict) -> Callab
     if template is None:
         names = [f"a{i}" for i in range(len(positional))] + (["*v"] if varargs else ["*"] * bool(keyword)) + \
             [f"k{i}" for i in range(len(keyword))]
-        template = _TEMPLATES[key] = compile(f"def f({', '.join(names)}):\n    return _first_call(_self, locals())\n",
-                                             "<signature stand-in>", "exec").co_consts[0]
-    code = template.replace(co_varnames=tuple(positional + keyword + ([varargs] if varargs else [])), co_name=fname)
+        module = compile(f"def f({', '.join(names)}):\n    return _first_call(_self, locals())\n", "<signature stand-in>",
+                         "exec")
+        template = _TEMPLATES[key] = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    code = template.replace(co_varnames=tuple(positional + keyword + ([varargs] if varargs else [])), co_name=fname,
+                            co_qualname=fname)
     fn = types.FunctionType(code, env, fname, tuple(defaults) or None)
     fn.__kwdefaults__ = kwdefaults or None
     env["_self"], env["_first_call"] = fn, _first_call

@@ -149,8 +149,10 @@ def windows_last(xp, d, kernel, stride, pads, dilation, outs=None):
 # kernel a third of the copying of full windows); rows whose first-dim position lies beyond the
 # output are computed and dropped.
 
-def _shifts_apply(stride, groups, nd):
-    return groups == 1 and stride[0] == 1 and nd >= 1
+def _shifts_apply(d, stride, groups) -> bool:
+    """Whether the row shifts serve: one group, stride 1 along the first spatial dim, a real
+    floating dtype (bfloat16 and complex take the full windows)."""
+    return groups == 1 and stride[0] == 1 and d.dtype.kind == "f"
 
 
 def _row_windows(xp, d, kernel, stride, pads, dilation, outs):
@@ -204,9 +206,9 @@ def _shifted_weight_grad(xp, d, gd, w_shape, stride, pads, dilation, windows=Non
 
 
 # The same shifts in the (N, C, *spatial) layout itself, for images of many output positions: the
-# windows of each image are a (C * prod(kernel[1:]), ext * prod(outs[1:])) matrix (copied out of the
-# padded input in runs along the last dim, no transposition), kernel offset i along the first dim a
-# shift of its columns, and each offset one batched product whose result is already (N, O, *outs).
+# windows of each image are a (C * prod(kernel[1:]), ext * prod(outs[1:])) matrix (copied from the
+# input without a transposition), kernel offset i along the first dim a shift of its columns, and
+# each offset one batched product whose result is already (N, O, *outs).
 
 def _per_image(channels, outs):
     """Whether the shifts run per image (`_image_conv`) rather than on channels-last rows: measured
@@ -215,28 +217,26 @@ def _per_image(channels, outs):
     return channels <= 16 and math.prod(outs) >= 64
 
 
-def _padded(xp, d, kernel, stride, pads, dilation, outs):
-    """The (N, C, *spatial) input zero-padded to `_extent` (itself where that adds nothing)."""
-    size = list(d.shape[2:])
-    ext = _extent(size, kernel, stride, pads, dilation, outs)
-    if not any(pads) and ext == size:
-        return d
-    padded = xp.zeros(d.shape[:2] + tuple(ext), dtype=d.dtype)
-    padded[(slice(None), slice(None)) + tuple(slice(pads[2 * i], pads[2 * i] + size[i]) for i in range(len(size)))] = d
-    return padded
-
-
 def _image_windows(xp, d, kernel, stride, pads, dilation, outs):
     """(windows, ext): each image's windows over dims 1.., a contiguous
-    (N, C * prod(kernel[1:]), ext * prod(outs[1:])) array, and the padded extent ext of dim 0."""
-    p = _padded(xp, d, kernel, stride, pads, dilation, outs)
-    nd = len(outs)
-    st = p.strides
-    view = xp.lib.stride_tricks.as_strided(
-        p, shape=(p.shape[0], p.shape[1], *kernel[1:], p.shape[2], *outs[1:]),
-        strides=(st[0], st[1], *(st[2 + i] * dilation[i] for i in range(1, nd)), st[2],
-                 *(st[2 + i] * stride[i] for i in range(1, nd))))
-    return xp.ascontiguousarray(view).reshape(p.shape[0], p.shape[1] * math.prod(kernel[1:]), -1), p.shape[2]
+    (N, C * prod(kernel[1:]), ext * prod(outs[1:])) array, and the padded extent ext of dim 0. Copied
+    straight from the input, one slice per kernel offset over dims 1.. (zeros where it meets padding)."""
+    n, c, *size = d.shape
+    ext = _extent(size, kernel, stride, pads, dilation, outs)[0]
+    cols = xp.zeros((n, c, *kernel[1:], ext, *outs[1:]), dtype=d.dtype)
+    rows = slice(pads[0], pads[0] + size[0])
+    for offsets in itertools.product(*(range(k) for k in kernel[1:])):
+        into, take = [], []
+        for i, j in enumerate(offsets, start=1):
+            s, first = stride[i], j * dilation[i] - pads[2 * i]      # the input index output 0 reads
+            a, b = max(0, (s - 1 - first) // s), min(outs[i], (size[i] - 1 - first) // s + 1)
+            if b <= a:
+                break
+            into.append(slice(a, b))
+            take.append(slice(a * s + first, (b - 1) * s + first + 1, s))
+        else:
+            cols[(slice(None), slice(None), *offsets, rows, *into)] = d[(slice(None), slice(None), slice(None), *take)]
+    return cols.reshape(n, c * math.prod(kernel[1:]), -1), ext
 
 
 def _image_conv(xp, d, wd, stride, pads, dilation, outs, bias):
@@ -289,7 +289,7 @@ def _conv_arrays(xp, d, wd, stride, pads, dilation, groups, outs=None, bias=None
     """The convolution's (N, O, *out) array and the windows it multiplied, which the weight
     gradient can take instead of copying them again."""
     kernel = wd.shape[2:]
-    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+    if _shifts_apply(d, stride, groups):
         outs = _outs(d, kernel, stride, pads, dilation, outs)
         shifted = _image_conv if _per_image(d.shape[1], outs) else _shifted_conv
         return shifted(xp, d, wd, stride, pads, dilation, outs, bias)
@@ -327,7 +327,7 @@ def _input_grad_arrays(xp, gd, wd, x_shape, stride, pads, dilation, groups):
 def _weight_grad_arrays(xp, d, gd, w_shape, stride, pads, dilation, groups, windows=None):
     """`windows`: the forward's windows of `d` (the second result of `_conv_arrays`), if kept."""
     o, cg, *kernel = w_shape
-    if _shifts_apply(stride, groups, len(kernel)) and d.dtype.kind == "f":
+    if _shifts_apply(d, stride, groups):
         shifted = _image_weight_grad if _per_image(d.shape[1], gd.shape[2:]) else _shifted_weight_grad
         return shifted(xp, d, gd, w_shape, stride, pads, dilation, windows)
     k = math.prod(kernel)

@@ -67,13 +67,16 @@ CONV = {
                                                                                           R(3, 2, 3, 3)]),
     # at least 64 output positions and few channels: the per-image shifted products; more channels:
     # the channels-last rows
-    "conv1d_per_image": (lambda T, x, w, b: F(T).conv1d(x, w, b, padding=1, dilation=2), [R(2, 2, 70), R(3, 2, 3),
+    "conv1d_per_image": (lambda T, x, w, b: F(T).conv1d(x, w, b, padding=3, dilation=2), [R(2, 2, 70), R(3, 2, 3),
                                                                                          R(3)]),
+    "conv2d_per_image_padding_only_offset": (lambda T, x, w: F(T).conv2d(x, w, padding=(1, 3), stride=(1, 3)),
+                                             [R(1, 2, 40, 2), R(2, 2, 3, 3)]),
     "conv2d_per_image": (lambda T, x, w, b: F(T).conv2d(x, w, b, stride=(1, 2), padding=(2, 1), dilation=(2, 1)),
                          [R(2, 3, 12, 11), R(4, 3, 3, 3), R(4)]),
     "conv2d_rows_many_channels": (lambda T, x, w, b: F(T).conv2d(x, w, b, padding=1), [R(1, 17, 8, 8), R(2, 17, 3, 3),
                                                                                       R(2)]),
-    "conv3d_per_image": (lambda T, x, w: F(T).conv3d(x, w, padding=(1, 1, 0)), [R(1, 2, 4, 5, 5), R(2, 2, 3, 2, 2)]),
+    "conv3d_per_image": (lambda T, x, w: F(T).conv3d(x, w, padding=(1, 1, 0), dilation=(1, 2, 1)),
+                         [R(1, 2, 4, 5, 5), R(2, 2, 3, 2, 2)]),
     "conv_transpose2d_per_image": (lambda T, x, w: F(T).conv_transpose2d(x, w), [R(1, 2, 7, 8), R(2, 3, 3, 3)]),
     "conv3d": (lambda T, x, w, b: F(T).conv3d(x, w, b, padding=1), [R(2, 2, 4, 3, 5), R(3, 2, 3, 2, 3), R(3)]),
     "conv3d_geometry": (lambda T, x, w: F(T).conv3d(x, w, stride=(2, 1, 3), padding=(0, 2, 1), dilation=(1, 2, 1),
