@@ -48,8 +48,7 @@ DIFFERS = {
     # the weights drawn by shape land transposed, paddle's LSTM state dict lists each weight twice, and
     # paddle's mean cross entropy counts the ignored labels (flagged)
     ("torch", "paddle", "char_lstm"): (None, "differ at step 1: "),
-    # torch's forward keywords mask= / src_key_padding_mask= / is_causal= (flagged); docs/PORT.md says why
-    # no edit of the port makes it equivalent
+    # torch's forward keywords mask= / src_key_padding_mask= / is_causal= (flagged)
     ("torch", "paddle", "tiny_transformer"): ("ported", "got an unexpected keyword argument 'mask'"),
 }
 #: Ports that verify equivalent once the flagged lines are edited by hand as their comment says
@@ -91,6 +90,32 @@ BY_HAND = {
          'if name == "head.weight" else rng.uniform(-bound, bound, tuple(p.shape)))'),
         (None, "loss = loss_fn(logits.reshape([-1, len(chars)]), y.reshape(-1))",
          "loss = loss_fn(logits.reshape([-1, len(chars)]), y.reshape(-1)) * y.size / int((y != PAD).sum())")],
+    # the encoder's masks added into paddle's one src_mask (both float: added, as torch adds them); the weights
+    # drawn from the state dict by shape (flagged): torch's in_proj_weight / in_proj_bias drawn whole and split
+    # into paddle's q / k / v projections, each Linear weight drawn in torch's shape and transposed; paddle's mean
+    # cross entropy divides by the ignored labels too (flagged); paddle's attention returns its weights when
+    # need_weights is set on the layer, where torch's forward takes need_weights / average_attn_weights (flagged)
+    ("torch", "paddle", "tiny_transformer"): [
+        (None, "return self.head(self.blocks(h, mask=mask, src_key_padding_mask=padding, is_causal=True))",
+         "return self.head(self.blocks(h, src_mask=mask if padding is None else mask + padding.unsqueeze([1, 2])))"),
+        (None, "    else:\n        weights[name] = paddle.to_tensor(rng.normal(0.0, 0.2, tuple(p.shape)))",
+         '    elif "q_proj.weight" in name:\n'
+         "        w, b = rng.normal(0.0, 0.2, (3 * D_MODEL, D_MODEL)), rng.normal(0.0, 0.2, 3 * D_MODEL)\n"
+         '        for i, part in enumerate(("q_proj", "k_proj", "v_proj")):\n'
+         "            rows = slice(i * D_MODEL, (i + 1) * D_MODEL)\n"
+         '            weights[name.replace("q_proj", part)] = paddle.to_tensor(w[rows].T.copy())\n'
+         '            weights[name.replace("q_proj.weight", part + ".bias")] = paddle.to_tensor(b[rows])\n'
+         '    elif "q_proj" in name or "k_proj" in name or "v_proj" in name:\n'
+         "        continue\n"
+         '    elif len(p.shape) == 2 and not name.startswith(("tokens", "positions")):\n'
+         "        weights[name] = paddle.to_tensor(rng.normal(0.0, 0.2, tuple(p.shape)[::-1]).T.copy())\n"
+         "    else:\n        weights[name] = paddle.to_tensor(rng.normal(0.0, 0.2, tuple(p.shape)))"),
+        (None, "loss = loss_fn(model(x, pad).reshape([-1, VOCAB]), y.reshape(-1))",
+         "loss = loss_fn(model(x, pad).reshape([-1, VOCAB]), y.reshape(-1)) * y.size / int((y != -100).sum())"),
+        (None, "_, attention = layer.self_attn(h, h, h, attn_mask=generate_square_subsequent_mask(4),\n"
+               "                                   average_attn_weights=False)",
+         "layer.self_attn.need_weights = True\n"
+         "    _, attention = layer.self_attn(h, h, h, attn_mask=generate_square_subsequent_mask(4))")],
 }
 
 
@@ -227,3 +252,36 @@ def test_packed_sequences_ported_to_sequence_length_verify(tmp_path):
     assert "out, (h, c) = lstm(x, sequence_length=lengths)" in ported and "import torch" not in ported
     verdict = verify(str(path), PACKED, ported, "torch", "paddle")
     assert verdict.equivalent and verdict.compared == 11, verdict.message
+
+
+def test_attention_parameters_pair_in_torchs_layout_both_ways():
+    """paddle's MultiHeadAttention keeps q / k / v Linears ([in, out], three biases) where torch keeps one
+    in_proj_weight [3 * d, d] and in_proj_bias: the layout table splits torch's weights into paddle's
+    (weights copied across), and joins paddle's gradients into torch's layout (--verify), checked
+    against torch's own gradients."""
+    import importlib
+
+    import numpy as np
+
+    from flowgrad.port import layouts
+    fw = {name: importlib.import_module(f"flowgrad.{name}") for name in ("torch", "paddle")}
+    t_attn, p_attn = fw["torch"].nn.MultiheadAttention(6, 2, batch_first=True), fw["paddle"].nn.MultiHeadAttention(6, 2)
+    t_groups = layouts.parameter_groups([t_attn], layouts.layer_layouts("torch", fw["torch"]))
+    p_groups = layouts.parameter_groups([p_attn], layouts.layer_layouts("paddle", fw["paddle"]))
+    by_name = {g.name: g for g in p_groups.values()}
+    assert sorted(by_name) == ["in_proj_bias", "in_proj_weight", "out_proj.bias", "out_proj.weight"]
+    assert len(p_groups) == 8 and len({id(g) for g in t_groups.values()}) == 4
+    rng = np.random.default_rng(0)
+    for name, p in t_attn.named_parameters():
+        value = rng.normal(0.0, 0.3, tuple(p.shape))
+        with fw["torch"].no_grad():
+            p.copy_(fw["torch"].tensor(value, dtype=p.dtype))
+        for part, piece in zip(by_name[name].parts, by_name[name].split(value)):
+            part.set_value(piece.astype(np.float32))
+    x, r = rng.normal(size=(2, 3, 6)).astype(np.float32), rng.normal(size=(2, 3, 6)).astype(np.float32)
+    (t_attn(*[fw["torch"].tensor(x)] * 3, need_weights=False)[0] * fw["torch"].tensor(r)).sum().backward()
+    (p_attn(fw["paddle"].to_tensor(x)) * fw["paddle"].to_tensor(r)).sum().backward()
+    for name, p in t_attn.named_parameters():
+        group = by_name[name]
+        joined = group.join([part.grad.numpy() for part in group.parts])
+        np.testing.assert_allclose(joined, p.grad.numpy(), rtol=1e-5, atol=1e-6)
