@@ -26,6 +26,8 @@ MESSAGES: dict[str, str] = {
     "added_needed": "added: a function the functions below call, in {target}'s public API",
     "added_by_place": "added: {api} keys a parameter's state by its place in the optimizer, {target} by the "
                       "parameter's name; this function keys it by place, in {target}'s public API",
+    "added_state": "added: {target}'s optimizers have no {api}: this function reads it from the accumulators "
+                   "{target} keeps, in {target}'s public API",
     # autograd semantics that differ (flags)
     "flag_nonscalar_backward": "backward() without a gradient on an output that may not be a scalar: {source} {source_does}, "
                                "{target} {target_does}",

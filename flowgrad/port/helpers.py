@@ -74,6 +74,24 @@ def load_optimizer_state_dict(optimizer, state_dict):
     optimizer.set_state_dict(named)
 ''', needs=("optimizer_parameters",), why="added_by_place")
 
+_OPTIMIZER_STATE_PADDLE = Helper("optimizer_state", '''\
+def optimizer_state(optimizer):
+    """torch's optimizer.state: each parameter's buffers under torch's names, read from paddle's
+    accumulators (in optimizer.state_dict(), named after the parameter). Only the buffers both keep
+    alike are there: Momentum's velocity (momentum_buffer), Adam's and AdamW's moments (exp_avg,
+    exp_avg_sq); torch's `step` and the others' buffers have no paddle counterpart."""
+    names = {"velocity": "momentum_buffer", "moment1": "exp_avg", "moment2": "exp_avg_sq"}
+    params = optimizer_parameters(optimizer)
+    by_length = sorted(params, key=lambda p: -len(p.name))
+    state = {p: {} for p in params}
+    for key, value in optimizer.state_dict().items():
+        param = next((p for p in by_length if key.startswith(p.name + "_")), None)
+        accumulator = key[len(param.name) + 1:].rsplit("_", 1)[0] if param is not None else None
+        if accumulator in names:
+            state[param][names[accumulator]] = value
+    return state
+''', needs=("optimizer_parameters",), why="added_state")
+
 #: (source, target, the source API's relative path) -> the helper written into the port.
 HELPERS: dict[tuple[str, str, str], Helper] = {
     **{(source, "paddle", "nn.utils.rnn.pad_sequence"): _PAD_SEQUENCE_PADDLE for source in ("torch", "oneflow")},
@@ -82,12 +100,13 @@ HELPERS: dict[tuple[str, str, str], Helper] = {
 }
 
 
-#: (source, target, class role, method) -> the helper written into the port, called with the
-#: receiver first.
+#: (source, target, class role, method or attribute) -> the helper written into the port, called
+#: with the receiver first (an attribute: with the receiver alone).
 METHOD_HELPERS: dict[tuple[str, str, str, str], Helper] = {
     **{(source, "paddle", "optimizer", "state_dict"): _OPTIMIZER_STATE_DICT_PADDLE for source in ("torch", "oneflow")},
     **{(source, "paddle", "optimizer", "load_state_dict"): _LOAD_OPTIMIZER_STATE_DICT_PADDLE
        for source in ("torch", "oneflow")},
+    **{(source, "paddle", "optimizer", "state"): _OPTIMIZER_STATE_PADDLE for source in ("torch", "oneflow")},
 }
 #: Every helper by name (what a helper needs is written with it).
 BY_NAME: dict[str, Helper] = {h.name: h for h in (*HELPERS.values(), *METHOD_HELPERS.values(),

@@ -1,9 +1,16 @@
 """Linear weights a script names statically. paddle keeps a Linear weight as [in, out] where torch
 and OneFlow keep [out, in]; where the port can tell an expression is a Linear layer's weight, it
-reads the weight's values through `.T` and transposes what it copies in (translate.Rewriter)."""
+reads the weight's values through `.T` and transposes what it copies in (translate.Rewriter).
+`parameter_groups` reads a model's parameters in PyTorch's layout (table.PARAMETER_LAYOUTS) for
+`--verify`."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import table
 
 #: The layer whose weight paddle lays out transposed, in every framework's nn.
 LINEAR = "Linear"
@@ -78,3 +85,51 @@ def linear_weights(tree: ast.Module, foreign: set[str]) -> set[str]:
             found |= {f"{t.id}.{a}.weight" for t in n.targets if isinstance(t, ast.Name)
                       for a in classes[n.value.func.id] & linear_attrs}
     return found
+
+
+@dataclass(frozen=True, eq=False)
+class Group:
+    """Parameters of one layer that make one parameter in PyTorch's layout (table.PARAMETER_LAYOUTS)."""
+    name: str                   # the parameter's name in PyTorch's layout (`in_proj_weight`)
+    layer: str                  # the layer's class name
+    parts: tuple                # the layer's own parameters it is made of, in order
+    transposed: bool            # whether each part is kept transposed
+
+    def join(self, arrays: list[np.ndarray]) -> np.ndarray:
+        """The parts' arrays (a gradient each) as the one array of PyTorch's layout."""
+        return np.concatenate([a.T if self.transposed else a for a in arrays], axis=0)
+
+    def split(self, array: np.ndarray) -> list[np.ndarray]:
+        """`join`'s inverse: a value in PyTorch's layout as the parts' values (weights copied across)."""
+        pieces = np.split(array, np.cumsum([p.shape[-1 if self.transposed else 0] for p in self.parts])[:-1])
+        return [np.ascontiguousarray(a.T) if self.transposed else a for a in pieces]
+
+
+def layer_layouts(framework: str, facade) -> list[tuple[type, dict]]:
+    """The facade's classes of the layers table.PARAMETER_LAYOUTS names, with their layout, outermost first."""
+    found = []
+    for row in table.PARAMETER_LAYOUTS:
+        path, layout = row[framework]
+        cls = facade
+        for part in path.split("."):
+            cls = getattr(cls, part, None)
+        if isinstance(cls, type):
+            found.append((cls, layout))
+    return found
+
+
+def parameter_groups(layers: list, layouts: list[tuple[type, dict]]) -> dict[int, Group]:
+    """id of each parameter of `layers` (modules) that a layer of `layouts` lays out as known -> its
+    Group. An outer layer claims its parameters first; a layout whose parts are not all there (a layer
+    built without bias, torch's attention with separate q / k / v weights) leaves them unclaimed."""
+    claimed: dict[int, Group] = {}
+    for cls, layout in layouts:
+        for layer in (m for m in layers if isinstance(m, cls)):
+            params = dict(layer.named_parameters())
+            for name, (parts, transposed) in layout.items():
+                found = tuple(params.get(p) for p in parts)
+                if any(p is None or id(p) in claimed for p in found):
+                    continue
+                group = Group(name, type(layer).__name__, found, transposed)
+                claimed.update((id(p), group) for p in found)
+    return claimed

@@ -1,45 +1,75 @@
 """The worker behind `flowgrad port --verify`: run one script on one facade and record, in order,
 the gradient of every leaf a backward pass reached (after each pass: one step) and every tensor the
-script printed. `python -m flowgrad.port.record FRAMEWORK SCRIPT OUT [FOLDER]` (FOLDER: also on the import path) writes OUT (a pickle of
+script printed. A layer's parameters that table.PARAMETER_LAYOUTS lays out as known are recorded in
+PyTorch's layout (paddle's q / k / v projections as one `in_proj_weight`, a Linear weight as
+`[out, in]`). `python -m flowgrad.port.record FRAMEWORK SCRIPT OUT [FOLDER]` (FOLDER: also on the import path) writes OUT (a pickle of
 {"records": [(step, label, array), ...], "error": traceback text or None})."""
 from __future__ import annotations
 
 import builtins
+import importlib
 import importlib.abc
 import pickle
 import random
 import sys
 import traceback
+import weakref
 
 import numpy as np
 
 from .. import runner, shim
 from ..autograd import api, engine
 from ..messages.port import text
+from ..nn.module import Module
 from ..tensor import Tensor
+from . import layouts
 
 
 class Recorder:
-    def __init__(self):
+    def __init__(self, framework: str):
+        self.layouts = layouts.layer_layouts(framework, importlib.import_module(shim.FACADES[framework]))
+        self.layers: list[weakref.ref] = []     # every layer of a class in self.layouts, made while recording
         self.records: list[tuple[int, str, np.ndarray]] = []
         self.step = 0
         self.leaves: dict[int, tuple[str, Tensor]] = {}   # id -> (label, leaf), in first-reached order
         self.touched: list[int] = []
         self.prints = 0
 
+    def _record_step(self) -> None:
+        """The gradients of the leaves this pass reached; a layout group's once, joined, where the pass
+        reached all its parts (else each part alone)."""
+        groups = layouts.parameter_groups([m for m in (r() for r in self.layers) if m is not None], self.layouts)
+        touched = dict.fromkeys(self.touched)
+        done = set()
+        for key in touched:
+            label, leaf = self.leaves[key]
+            group = groups.get(key)
+            if group is not None and all(id(p) in touched and p._grad is not None for p in group.parts):
+                if group in done:
+                    continue
+                done.add(group)
+                array = group.join([np.array(p._grad._data) for p in group.parts])
+                label = f"{label.split(' (')[0]} {group.name} of {group.layer} {array.shape}"
+                self.records.append((self.step, label, array))
+            elif leaf._grad is not None:
+                self.records.append((self.step, label, np.array(leaf._grad._data, copy=True)))
+
     def install(self) -> None:
-        run, accumulate, emit = engine.run_backward, engine.accumulate, builtins.print
+        run, accumulate, emit, init = engine.run_backward, engine.accumulate, builtins.print, Module.__init__
         rec = self
+        classes = tuple(cls for cls, _ in self.layouts)
 
         def run_backward(*args, **kwargs):
             rec.touched = []
             out = run(*args, **kwargs)
             rec.step += 1
-            for key in dict.fromkeys(rec.touched):
-                label, leaf = rec.leaves[key]
-                if leaf._grad is not None:
-                    rec.records.append((rec.step, label, np.array(leaf._grad._data, copy=True)))
+            rec._record_step()
             return out
+
+        def module_init(self, *args, **kwargs):
+            init(self, *args, **kwargs)
+            if isinstance(self, classes):
+                rec.layers.append(weakref.ref(self))
 
         def accumulate_(var, grad, owned, create_graph):
             accumulate(var, grad, owned, create_graph)
@@ -60,6 +90,7 @@ class Recorder:
         engine.accumulate = engine.AccumulateGrad.accumulate = accumulate_
         engine.AccumulateGrad.accumulate = staticmethod(accumulate_)
         builtins.print = print_
+        Module.__init__ = module_init
 
 
 class _OnlyOne(importlib.abc.MetaPathFinder):
@@ -85,7 +116,7 @@ def run(framework: str, script: str, folder: str | None = None) -> dict:
     creation.default_generator.manual_seed(0)
     shim.install(framework)
     sys.meta_path.insert(0, _OnlyOne(framework))
-    rec = Recorder()
+    rec = Recorder(framework)
     rec.install()
     sys.argv = [script]
     if folder is not None:

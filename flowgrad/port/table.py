@@ -46,6 +46,24 @@ LAYOUT_ONLY: dict[str, dict[str, tuple[str, object]]] = {
                "nn.TransformerEncoder": ("enable_nested_tensor", False)},   # paddle's stack runs padded tensors
 }
 
+#: Layers whose parameters the frameworks lay out differently in a known, exact way, outermost first:
+#: per framework the layer's class and, for each parameter in PyTorch's layout, the layer's own
+#: parameters it is made of (joined along the first axis) and whether each is kept transposed
+#: (paddle's Linear weights are `[in, out]`). `--verify` compares gradients in PyTorch's layout
+#: (layouts.in_torch_layout); a script copying weights across applies the same mapping.
+_LINEAR = {"weight": (("weight",), False), "bias": (("bias",), False)}
+_LINEAR_T = {"weight": (("weight",), True), "bias": (("bias",), False)}
+_ATTENTION = {"in_proj_weight": (("in_proj_weight",), False), "in_proj_bias": (("in_proj_bias",), False),
+              "out_proj.weight": (("out_proj.weight",), False), "out_proj.bias": (("out_proj.bias",), False)}
+PARAMETER_LAYOUTS: tuple[dict[str, tuple[str, dict[str, tuple[tuple[str, ...], bool]]]], ...] = (
+    {"torch": ("nn.MultiheadAttention", _ATTENTION), "oneflow": ("nn.MultiheadAttention", _ATTENTION),
+     "paddle": ("nn.MultiHeadAttention", {
+         "in_proj_weight": (("q_proj.weight", "k_proj.weight", "v_proj.weight"), True),
+         "in_proj_bias": (("q_proj.bias", "k_proj.bias", "v_proj.bias"), False),
+         "out_proj.weight": (("out_proj.weight",), True), "out_proj.bias": (("out_proj.bias",), False)})},
+    {"torch": ("nn.Linear", _LINEAR), "oneflow": ("nn.Linear", _LINEAR), "paddle": ("nn.Linear", _LINEAR_T)},
+)
+
 #: Methods of framework objects (not tensors) under another name: (class role, names).
 METHODS: tuple[tuple[str, dict[str, str | None]], ...] = (
     ("optimizer", {"torch": "zero_grad", "oneflow": "zero_grad", "paddle": "clear_grad"}),

@@ -423,6 +423,23 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return found
 
 
+class _Returns(cst.CSTVisitor):
+    """The names each `return a, b` of one function gives (None for what is not a name), not counting
+    its nested functions' returns."""
+
+    def __init__(self, function: cst.FunctionDef):
+        super().__init__()
+        self.function, self.found = function, []
+
+    def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
+        return inner is self.function
+
+    def visit_Return(self, ret: cst.Return) -> None:
+        values = ret.value.elements if isinstance(ret.value, cst.Tuple) else [ret.value]
+        self.found.append([e.value.value if isinstance(getattr(e, "value", e), cst.Name) else None
+                           for e in values if e is not None])
+
+
 class _Bindings(cst.CSTVisitor):
     """Import aliases of the source framework (name -> relative path, "" for the framework itself),
     and the names bound to calls of its APIs or to instances of classes deriving from its classes."""
@@ -491,19 +508,7 @@ class _Bindings(cst.CSTVisitor):
                                     for e in node.targets[0].target.elements], node.value.func.value))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        class Returns(cst.CSTVisitor):
-            found: list = []
-
-            def visit_FunctionDef(self, inner) -> bool:
-                return inner is node       # not the returns of nested functions
-
-            def visit_Return(self, ret: cst.Return) -> None:
-                values = ret.value.elements if isinstance(ret.value, cst.Tuple) else [ret.value]
-                self.found.append([e.value.value if isinstance(getattr(e, "value", e), cst.Name) else None
-                                   for e in values if e is not None])
-
-        returns = Returns()
-        returns.found = []
+        returns = _Returns(node)
         node.visit(returns)
         if len(returns.found) == 1:
             self.returns[node.name.value] = returns.found[0]
@@ -1168,7 +1173,8 @@ class Rewriter(cst.CSTTransformer):
 
     def _attribute_of_object(self, updated: cst.Attribute) -> cst.BaseExpression:
         """`ctx.saved_tensors` in a custom Function -> the target's spelling; an attribute of a typed
-        framework object that the target's class has not (an optimizer's `state` in paddle) is left."""
+        framework object that the target's class has not is read through the function the port writes
+        for it (an optimizer's `state` in paddle), or left."""
         for role, names in table.METHODS:
             src, dst = names.get(self.m.source), names.get(self.m.target)
             if src and dst and src == updated.attr.value and dst.endswith("()") and self.b.functions_used:
@@ -1176,6 +1182,10 @@ class Rewriter(cst.CSTTransformer):
                 return cst.Call(func=updated.with_changes(attr=cst.Name(dst[:-2])))
             if src == updated.attr.value and dst is None and role in table.ROLES:
                 typed = self._receiver_class(updated.value)
+                written = helpers.method_helper(self.m.source, self.m.target, role, src)
+                if typed is not None and typed[0] == role and written is not None:
+                    self._write(written, f"{self.m.source}.<{role}>.{src}")
+                    return cst.Call(func=cst.Name(written.name), args=[cst.Arg(updated.value)])
                 if typed is not None and typed[0] == role:
                     self._left(f"{self.m.source}.<{role}>.{src}", text(
                         "no_counterpart", target=self.m.target, api=f"{self.m.source}.<{role}>.{src}"))

@@ -1,7 +1,8 @@
 """`flowgrad port --verify`: the original runs on the source facade and the port on the target
 facade, each in its own process (record.py) with the same seeds; their records are compared in
-order, step by step, within a tolerance. A 2-D gradient whose shape is the other's transposed is
-compared transposed (paddle's Linear keeps its weight as [in, out], PyTorch's as [out, in])."""
+order, step by step, within a tolerance. The gradients of layers laid out differently in a known way
+are recorded in PyTorch's layout (record.py, table.PARAMETER_LAYOUTS); another 2-D gradient whose
+shape is the other's transposed is compared transposed too."""
 from __future__ import annotations
 
 import os

@@ -141,3 +141,37 @@ def test_optimizer_state_by_place_loads_into_other_parameters(module):
     for layer, opt in zip(layers[1::-1], opts[1::-1]):     # (the saved tensors are opts[0]'s own)
         step(layer, opt)
     np.testing.assert_array_equal(layers[0].weight.numpy(), layers[1].weight.numpy())
+
+
+@pytest.mark.parametrize("module", _paddles())
+@pytest.mark.parametrize("torch_name, paddle_name, kwargs, buffers", [
+    ("SGD", "Momentum", {"momentum": 0.9}, ["momentum_buffer"]),
+    ("Adam", "Adam", {}, ["exp_avg", "exp_avg_sq"]),
+])
+def test_optimizer_state_reads_torchs_buffers_from_paddles_accumulators(module, torch_name, paddle_name, kwargs,
+                                                                        buffers):
+    torch = pytest.importorskip("torch")
+    paddle = importlib.import_module(module)
+    state = _define("optimizer_state", paddle)["optimizer_state"]
+    rng = np.random.default_rng(1)
+    w0, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    pw, tw = paddle.to_tensor(w0, stop_gradient=False), torch.tensor(w0, requires_grad=True)
+    popt = getattr(paddle.optimizer, paddle_name)(learning_rate=0.1, parameters=[pw], **kwargs)
+    topt = getattr(torch.optim, torch_name)([tw], lr=0.1, **kwargs)
+    assert state(popt) == {pw: {}}
+    for _ in range(3):
+        (paddle.to_tensor(x) @ pw).tanh().sum().backward()
+        popt.step()
+        popt.clear_grad()
+        (torch.tensor(x) @ tw).tanh().sum().backward()
+        topt.step()
+        topt.zero_grad()
+    got = state(popt)[pw]
+    assert sorted(got) == buffers
+    for name in buffers:
+        np.testing.assert_allclose(got[name].numpy(), topt.state[tw][name].numpy(), rtol=1e-6)   # (real paddle keeps its rate as float32)
+
+
+def test_an_optimizers_state_is_read_through_the_written_function():
+    code, out = port_source("import torch\nopt = torch.optim.Adam(ps)\nm = opt.state[p]['exp_avg']\n", "torch", "paddle")
+    assert "\nm = optimizer_state(opt)[p]['exp_avg']\n" in code and not out.left

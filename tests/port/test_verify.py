@@ -22,6 +22,7 @@ EQUIVALENT = [
     ("torch", "paddle", "fit_polynomial"),
     ("torch", "paddle", "polynomial_custom_function"),
     ("torch", "paddle", "sequential_rmsprop"),
+    ("torch", "paddle", "dynamic_net"),
     ("paddle", "torch", "paddle_regression"),
     ("paddle", "oneflow", "paddle_regression"),
     ("oneflow", "torch", "oneflow_regression"),
@@ -30,10 +31,6 @@ EQUIVALENT = [
 #: (dynamic_net's 6,000 steps left out for time; it verifies too).
 ROUND_TRIPS = [*(("paddle", name) for name in ("fit_polynomial", "polynomial_custom_function")),
                *(("oneflow", name) for name in TORCH_EXAMPLES if name != "dynamic_net")]
-#: Ports that leave uses in place (what has no counterpart in the target facade), each use listed.
-LEFT = {
-    ("torch", "paddle", "dynamic_net"): {"torch.<optimizer>.state"},
-}
 #: Ports that cannot be equivalent, with what --verify reports: (the failing side or None for a
 #: difference, a piece of the message). docs/PORT.md says why for each.
 DIFFERS = {
@@ -43,17 +40,15 @@ DIFFERS = {
     ("torch", "paddle", "gradient_penalty"): (None, "differ at step 2: "),
     # the weights drawn by shape land transposed (flagged)
     ("torch", "paddle", "checkpoint_resume"): (None, "differ at step 1: "),
-    # it reads the optimizer's `state`, which paddle's optimizers have not (left)
-    ("torch", "paddle", "dynamic_net"): ("ported", "'Momentum' object has no attribute 'state'"),
     # paddle's Tensor has no clear_grad in torch's family (assumed tensor)
     ("paddle", "oneflow", "paddle_backward_doc"): ("ported", "'Tensor' object has no attribute 'clear_grad'"),
-    # the weights drawn by shape land transposed (flagged), and it reads the optimizer's `state` (left)
-    ("torch", "paddle", "mnist_classifier"): ("ported", "'Adam' object has no attribute 'state'"),
+    # the weights drawn by shape land transposed (flagged), and it reads Adam's `step`, which paddle keeps
+    # no counterpart of (the optimizer's `state` is written into the port with the buffers paddle has)
+    ("torch", "paddle", "mnist_classifier"): ("ported", "KeyError: 'step'"),
     # the weights drawn by shape land transposed, paddle's LSTM state dict lists each weight twice, and
     # paddle's mean cross entropy counts the ignored labels (flagged)
     ("torch", "paddle", "char_lstm"): (None, "differ at step 1: "),
-    # torch's forward keywords mask= / src_key_padding_mask= / is_causal= (flagged); docs/PORT.md says why
-    # no edit of the port makes it equivalent
+    # torch's forward keywords mask= / src_key_padding_mask= / is_causal= (flagged)
     ("torch", "paddle", "tiny_transformer"): ("ported", "got an unexpected keyword argument 'mask'"),
 }
 #: Ports that verify equivalent once the flagged lines are edited by hand as their comment says
@@ -68,12 +63,11 @@ BY_HAND = {
          "rng.normal(0, 0.3, tuple(p.shape))))"),
         *((f"print({what}", f"print({what}", None) for what in (
             '"batches tracked:", bn.num_batches_tracked', '"running mean:"', '"running var:"'))],
-    ("torch", "paddle", "dynamic_net"): [('print("momentum buffer of e:"', 'print("momentum buffer of e:"', None)],
     # initial weights drawn by shape (flagged)
     ("oneflow", "paddle", "oneflow_regression"): [
         (None, "param.copy_(flow.to_tensor(gen.normal(0.0, 0.4, size=tuple(param.shape)).astype(np.float32)))",
          "param.copy_(flow.to_tensor(gen.normal(0.0, 0.4, size=tuple(param.shape)[::-1]).T.astype(np.float32)))")],
-    # the weights drawn by shape (flagged); paddle's optimizer has no `state` (left)
+    # the weights drawn by shape (flagged); torch's Adam `step` has no paddle counterpart
     ("torch", "paddle", "mnist_classifier"): [
         (None, "fan_in = p.shape[1] if p.dim() == 2 else p.shape[0]", "fan_in = p.shape[0]"),
         (None, "p.copy_(paddle.to_tensor(rng.uniform(-bound, bound, tuple(p.shape))))",
@@ -96,6 +90,32 @@ BY_HAND = {
          'if name == "head.weight" else rng.uniform(-bound, bound, tuple(p.shape)))'),
         (None, "loss = loss_fn(logits.reshape([-1, len(chars)]), y.reshape(-1))",
          "loss = loss_fn(logits.reshape([-1, len(chars)]), y.reshape(-1)) * y.size / int((y != PAD).sum())")],
+    # the encoder's masks added into paddle's one src_mask (both float: added, as torch adds them); the weights
+    # drawn from the state dict by shape (flagged): torch's in_proj_weight / in_proj_bias drawn whole and split
+    # into paddle's q / k / v projections, each Linear weight drawn in torch's shape and transposed; paddle's mean
+    # cross entropy divides by the ignored labels too (flagged); paddle's attention returns its weights when
+    # need_weights is set on the layer, where torch's forward takes need_weights / average_attn_weights (flagged)
+    ("torch", "paddle", "tiny_transformer"): [
+        (None, "return self.head(self.blocks(h, mask=mask, src_key_padding_mask=padding, is_causal=True))",
+         "return self.head(self.blocks(h, src_mask=mask if padding is None else mask + padding.unsqueeze([1, 2])))"),
+        (None, "    else:\n        weights[name] = paddle.to_tensor(rng.normal(0.0, 0.2, tuple(p.shape)))",
+         '    elif "q_proj.weight" in name:\n'
+         "        w, b = rng.normal(0.0, 0.2, (3 * D_MODEL, D_MODEL)), rng.normal(0.0, 0.2, 3 * D_MODEL)\n"
+         '        for i, part in enumerate(("q_proj", "k_proj", "v_proj")):\n'
+         "            rows = slice(i * D_MODEL, (i + 1) * D_MODEL)\n"
+         '            weights[name.replace("q_proj", part)] = paddle.to_tensor(w[rows].T.copy())\n'
+         '            weights[name.replace("q_proj.weight", part + ".bias")] = paddle.to_tensor(b[rows])\n'
+         '    elif "q_proj" in name or "k_proj" in name or "v_proj" in name:\n'
+         "        continue\n"
+         '    elif len(p.shape) == 2 and not name.startswith(("tokens", "positions")):\n'
+         "        weights[name] = paddle.to_tensor(rng.normal(0.0, 0.2, tuple(p.shape)[::-1]).T.copy())\n"
+         "    else:\n        weights[name] = paddle.to_tensor(rng.normal(0.0, 0.2, tuple(p.shape)))"),
+        (None, "loss = loss_fn(model(x, pad).reshape([-1, VOCAB]), y.reshape(-1))",
+         "loss = loss_fn(model(x, pad).reshape([-1, VOCAB]), y.reshape(-1)) * y.size / int((y != -100).sum())"),
+        (None, "_, attention = layer.self_attn(h, h, h, attn_mask=generate_square_subsequent_mask(4),\n"
+               "                                   average_attn_weights=False)",
+         "layer.self_attn.need_weights = True\n"
+         "    _, attention = layer.self_attn(h, h, h, attn_mask=generate_square_subsequent_mask(4))")],
 }
 
 
@@ -149,15 +169,6 @@ def test_example_ported_there_ports_back_to_torch(via, name):
     assert not outcome.left      # (`grad_fn.name()` is an untyped receiver's method: assumed tensor)
     verdict = verify(str(path), there, back, via, "torch")
     assert verdict.equivalent and verdict.steps > 0, verdict.message
-
-
-@pytest.mark.parametrize("key", sorted(LEFT), ids=lambda k: "-".join(k))
-def test_example_port_leaves_what_has_no_counterpart(key):
-    source, target, name = key
-    ported, outcome = port_source((EXAMPLES / f"{name}.py").read_text(), source, target)
-    left = {api for api, _ in outcome.left if not api.endswith("=)")}
-    assert left == LEFT[key]
-    assert ported.count("# flowgrad port: ") >= len(LEFT[key])
 
 
 def test_paddle_backward_doc_port_is_flagged_and_fails_where_torch_differs():
@@ -241,3 +252,36 @@ def test_packed_sequences_ported_to_sequence_length_verify(tmp_path):
     assert "out, (h, c) = lstm(x, sequence_length=lengths)" in ported and "import torch" not in ported
     verdict = verify(str(path), PACKED, ported, "torch", "paddle")
     assert verdict.equivalent and verdict.compared == 11, verdict.message
+
+
+def test_attention_parameters_pair_in_torchs_layout_both_ways():
+    """paddle's MultiHeadAttention keeps q / k / v Linears ([in, out], three biases) where torch keeps one
+    in_proj_weight [3 * d, d] and in_proj_bias: the layout table splits torch's weights into paddle's
+    (weights copied across), and joins paddle's gradients into torch's layout (--verify), checked
+    against torch's own gradients."""
+    import importlib
+
+    import numpy as np
+
+    from flowgrad.port import layouts
+    fw = {name: importlib.import_module(f"flowgrad.{name}") for name in ("torch", "paddle")}
+    t_attn, p_attn = fw["torch"].nn.MultiheadAttention(6, 2, batch_first=True), fw["paddle"].nn.MultiHeadAttention(6, 2)
+    t_groups = layouts.parameter_groups([t_attn], layouts.layer_layouts("torch", fw["torch"]))
+    p_groups = layouts.parameter_groups([p_attn], layouts.layer_layouts("paddle", fw["paddle"]))
+    by_name = {g.name: g for g in p_groups.values()}
+    assert sorted(by_name) == ["in_proj_bias", "in_proj_weight", "out_proj.bias", "out_proj.weight"]
+    assert len(p_groups) == 8 and len({id(g) for g in t_groups.values()}) == 4
+    rng = np.random.default_rng(0)
+    for name, p in t_attn.named_parameters():
+        value = rng.normal(0.0, 0.3, tuple(p.shape))
+        with fw["torch"].no_grad():
+            p.copy_(fw["torch"].tensor(value, dtype=p.dtype))
+        for part, piece in zip(by_name[name].parts, by_name[name].split(value)):
+            part.set_value(piece.astype(np.float32))
+    x, r = rng.normal(size=(2, 3, 6)).astype(np.float32), rng.normal(size=(2, 3, 6)).astype(np.float32)
+    (t_attn(*[fw["torch"].tensor(x)] * 3, need_weights=False)[0] * fw["torch"].tensor(r)).sum().backward()
+    (p_attn(fw["paddle"].to_tensor(x)) * fw["paddle"].to_tensor(r)).sum().backward()
+    for name, p in t_attn.named_parameters():
+        group = by_name[name]
+        joined = group.join([part.grad.numpy() for part in group.parts])
+        np.testing.assert_allclose(joined, p.grad.numpy(), rtol=1e-5, atol=1e-6)
