@@ -37,7 +37,9 @@ MESSAGES: dict[str, str] = {
                              "backward() calls",
     "flag_transposed_init": "values made from a parameter's shape: {paddle}'s Linear keeps its weight as [in, out], "
                             "{other}'s as [out, in], so the same values land transposed and the layer computes "
-                            "another function; draw a Linear weight in the source's shape and transpose it",
+                            "another function; draw a Linear weight in the source's shape and transpose it (and "
+                            "an attention's in_proj_weight [3 * d, d] whole, split into {paddle}'s q / k / v "
+                            "projections, each piece transposed)",
     "flag_linear_weight_inplace": "{api} writes a Linear weight by place: {paddle}'s Linear keeps its weight as "
                                   "[in, out], {other}'s as [out, in]; transpose what it writes",
     "flag_pad_order": "pad(): a list of two numbers per dimension of the input is read from the first dimension "

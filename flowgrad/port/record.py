@@ -38,7 +38,9 @@ class Recorder:
     def _record_step(self) -> None:
         """The gradients of the leaves this pass reached; a layout group's once, joined, where the pass
         reached all its parts (else each part alone)."""
-        groups = layouts.parameter_groups([m for m in (r() for r in self.layers) if m is not None], self.layouts)
+        alive = [m for m in (r() for r in self.layers) if m is not None]
+        self.layers = [weakref.ref(m) for m in alive]
+        groups = layouts.parameter_groups(alive, self.layouts)
         touched = dict.fromkeys(self.touched)
         done = set()
         for key in touched:
