@@ -192,8 +192,9 @@ def _build(spec: dict, module: str) -> type[OpNode]:
         ns[f"_saved_{aliases.get(k, k)}"] = property(lambda node, k=k: getattr(node, k))
     cls = type(cls_name, (OpNode,), ns)
     env["_cls"] = cls
-    cls.record = staticmethod(_compile(_record_source(inputs, saved, users, extras, keep, spec["operands"],
-                                                      multi, spec["variadic"], spec["complex"] is True), env, "record"))
+    cls.record = staticmethod(_recorder_when_called(_record_source(inputs, saved, users, extras, keep, spec["operands"],
+                                                                   multi, spec["variadic"], spec["complex"] is True),
+                                                    env))
     DECLARED.append(cls)
     return cls
 
@@ -271,6 +272,18 @@ def _compiled_when_called(source: str, env: dict, name: str):
     first_call.__name__ = first_call.__qualname__ = name
     first_call.__source__ = source
     return first_call
+
+
+def _recorder_when_called(source: str, env: dict):
+    """A stand-in for the node class's `record` (`env["_cls"]`) that compiles `source` on its first
+    call and puts the compiled function on the class in its place: importing flowgrad compiles the
+    `record` of no op."""
+    def record(*args):
+        fn = _compile(source, env, "record")
+        env["_cls"].record = staticmethod(fn)
+        return fn(*args)
+    record.__source__ = source
+    return record
 
 
 def _record_source(inputs, saved, users, extras, keep, operands, multi, variadic, complex_ok) -> str:
