@@ -3,12 +3,13 @@ Each test runs on flowgrad.torch and on real torch (the oracle)."""
 from __future__ import annotations
 
 import copy
+import os
 import re
 import warnings
 
 import pytest
 
-from conftest import TEST_DEVICE
+TEST_DEVICE = os.environ.get("FLOWGRAD_TEST_DEVICE", "cpu")
 
 # printed text names the device, so text comparisons run on the cpu only
 cpu_only = pytest.mark.skipif(TEST_DEVICE != "cpu", reason="compares printed text, which names the device")

@@ -2,10 +2,11 @@
 torch.Size, __format__, __len__ / __iter__, and the sorting / gathering / shaping methods."""
 from __future__ import annotations
 
+import os
 import numpy as np
 import pytest
 
-from conftest import TEST_DEVICE
+TEST_DEVICE = os.environ.get("FLOWGRAD_TEST_DEVICE", "cpu")
 
 # printed text names the device, so text comparisons run on the cpu only
 cpu_only = pytest.mark.skipif(TEST_DEVICE != "cpu", reason="compares printed text, which names the device")
