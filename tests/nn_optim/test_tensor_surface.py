@@ -3,6 +3,7 @@ torch.Size, __format__, __len__ / __iter__, and the sorting / gathering / shapin
 from __future__ import annotations
 
 import os
+
 import numpy as np
 import pytest
 
