@@ -641,7 +641,7 @@ SigmoidBackwardBackward0 = derivative("SigmoidBackwardBackward0",
                                       grad_output=lambda grad, output: grad * output * (1 - output),
                                       output=lambda grad, grad_output, output: grad * grad_output * (1 - output * 2))
 ThresholdBackwardBackward0 = derivative("ThresholdBackwardBackward0",
-                                        grad_output=lambda grad, self: grad * (self > 0), self=None)
+                                        grad_output=lambda grad, self: grad * (self <= 0).logical_not(), self=None)
 
 
 def _fused_backward(node_cls, g, r, result):
@@ -672,8 +672,10 @@ def sigmoid_backward(grad, result):
 
 
 def threshold_backward(grad, result):
-    """grad where result > 0, else 0: the gradient through relu given its result."""
-    gd, mask = grad._data, result._data > 0
+    """grad where result <= 0 is false (a NaN result passes its gradient, as PyTorch's), else 0: the
+    gradient through relu given its result."""
+    rd = result._data
+    gd, mask = grad._data, backend.namespace(rd).logical_not(rd <= 0)
     return _fused_backward(ThresholdBackwardBackward0, grad, result, gd * mask if gd.dtype.kind in "fV" else
                            gd * mask.astype(gd.dtype))
 

@@ -368,6 +368,17 @@ def test_sign(torch):
     assert b.dtype == torch.bool and b.tolist() == [True, False]
 
 
+def test_relu_passes_the_gradient_of_a_nan(torch):
+    """relu's backward zeroes where its result is <= 0, so a NaN result passes its gradient (first and
+    second order)."""
+    x = torch.tensor([float("nan"), 1., -1., 0.], dtype=torch.float64, requires_grad=True)
+    y = torch.relu(x * 1)
+    v = torch.ones(4, dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(y, x, v, create_graph=True)
+    gg, = torch.autograd.grad(g.sum(), v)
+    assert g.tolist() == gg.tolist() == [1., 1., 0., 0.]
+
+
 def test_arange_checks_its_range(torch):
     for args in ((0, 5, -1), (5., 0., 1.)):
         _raises(lambda: torch.arange(*args), RuntimeError, "upper bound and lower bound inconsistent with step sign")
