@@ -152,8 +152,7 @@ def logit(input, eps=None):
     _no_complex_kernel(input, "logit_cpu")
     if input._data.dtype.kind not in "fV":    # (integers and bools in the default float dtype)
         input = ops.cast(input, backend.default_float())
-    x = input if eps is None else ops.clamp(input, eps, 1 - eps)
-    return ops.log(x / (1 - x))
+    return ops.logit(input, eps)
 
 
 def deg2rad(input):

@@ -81,7 +81,9 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
         if kind == "b":
             raise input.policy.errors.hardtanh_bool()
         min_val, max_val = int(min_val), int(max_val)
-    return input.clamp_(min_val, max_val) if inplace else ops.clamp(input, min_val, max_val)
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.hardtanh(x, min_val, max_val))
+    return _layers.hardtanh(input, min_val, max_val)
 
 
 def _floats_only(input, kernel: str, complex_ok: bool = False) -> None:
@@ -167,14 +169,12 @@ def softsign(input):
 
 def hardsigmoid(input, inplace: bool = False):
     _floats_only(input, "hardsigmoid_cpu")
-    out = ops.clamp(input / 6 + 0.5, 0.0, 1.0)
-    return _inplace(input, out) if inplace else out
+    return ops.indexing.inplace(input, _layers.hardsigmoid) if inplace else _layers.hardsigmoid(input)
 
 
 def hardswish(input, inplace: bool = False):
     _floats_only(input, "hardswish_cpu")
-    out = input * ops.clamp(input + 3, 0.0, 6.0) / 6
-    return _inplace(input, out) if inplace else out
+    return ops.indexing.inplace(input, _layers.hardswish) if inplace else _layers.hardswish(input)
 
 
 def logsigmoid(input):

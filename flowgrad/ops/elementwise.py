@@ -13,7 +13,7 @@ from ..tensor import Tensor
 from ._args import NOT_OPERANDS as _NOT_OPERANDS, binary_arrays, check_same, reraise_broadcast, typename
 from ._declare import _grad_enabled, derivative, identity, recording, variant
 
-__all__ = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
+__all__ = ["logit", "add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "exp", "log", "sin", "cos",
            "tan", "tanh", "sigmoid", "relu", "abs", "sqrt", "rsqrt", "reciprocal", "log1p", "expm1", "log2",
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
@@ -1052,3 +1052,26 @@ METHODS = {
     "where": lambda self, condition, other: where(condition, self, other),
     "square": lambda self: pow(self, 2),
 }
+
+
+def _logit_grad(grad, self, eps):
+    if eps is None:   # NaN outside [0, 1]
+        return where((self < 0) | (self > 1), float("nan"), grad / (self * (1 - self)))
+    return where((self >= eps) & (self <= 1 - eps), grad / (self * (1 - self)), grad * 0)   # 0 where clamped
+
+
+LogitBackward0 = derivative("LogitBackward0", keep="eps", self=_logit_grad)
+
+
+def logit(x, eps=None):
+    """log(z / (1 - z)), z = x clamped to [eps, 1 - eps] when eps is given; float tensors only."""
+    d = x._data
+    xp = backend.namespace(d)
+    work = d.astype(np.float32) if d.dtype.kind == "V" else d   # bfloat16: in float32, rounded once
+    z = work if eps is None else xp.clip(work, eps, 1 - eps)
+    with backend.quiet(xp):
+        r = xp.log(z / (1 - z))
+    out = x._out_cls._make(r.astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        LogitBackward0.record((x,), out, eps)
+    return out

@@ -445,9 +445,44 @@ def leaky_relu(x, negative_slope=0.01):
     return out
 
 
+def _hardtanh_grad(grad, self, min_val, max_val):
+    return E.where((self > min_val) & (self < max_val), grad, grad * 0)   # the bounds pass nothing
+
+
+HardtanhBackward0 = derivative("HardtanhBackward0", keep="min_val max_val", self=_hardtanh_grad)
+
+
+def hardtanh(x, min_val, max_val):
+    """clamp's values; the gradient passes strictly inside (min_val, max_val) only (a NaN passes
+    nothing), as PyTorch's hardtanh / relu6. Integer tensors go through clamp (no gradient)."""
+    d = x._data
+    if d.dtype.kind not in "fV":
+        return E.clamp(x, min_val, max_val)
+    out = x._out_cls._make(backend.namespace(d).clip(d, min_val, max_val).astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        HardtanhBackward0.record((x,), out, min_val, max_val)
+    return out
+
+
+def _hardsigmoid_grad(grad, self):
+    # PyTorch scales by 1/6 rounded to float32, in every dtype
+    return E.where((self > -3) & (self < 3), grad * float(np.float32(1.0) / np.float32(6.0)), grad * 0)
+
+
+def _hardswish_grad(grad, self):
+    # zero at and below -3, x / 3 + 1/2 strictly inside, the gradient itself at and above 3 and at NaN
+    return E.where(self <= -3, grad * 0, E.where(self < 3, grad * (self / 3 + 0.5), grad))
+
+
+hardsigmoid = E._unary("hardsigmoid", derivative("HardsigmoidBackward0", self=_hardsigmoid_grad),
+                       lambda xp, d: xp.minimum(xp.maximum(d + 3, 0), 6) / 6, quiet=True)
+hardswish = E._unary("hardswish", derivative("HardswishBackward0", self=_hardswish_grad),
+                     lambda xp, d: d * xp.minimum(xp.maximum(d + 3, 0), 6) / 6, quiet=True)
+
+
 EluBackward0 = derivative("EluBackward0", keep="alpha",
-                          self=lambda grad, self, alpha: E.where(self > 0, grad, grad * (E.exp(E.clamp(self, max=0)) *
-                                                                                         alpha)))
+                          self=lambda grad, self, alpha: E.where(self <= 0, grad * (E.exp(E.clamp(self, max=0)) * alpha),
+                                                                 grad))   # a NaN passes the gradient, as PyTorch's
 
 
 def elu(x, alpha=1.0):

@@ -474,6 +474,11 @@ C("gelu_tanh", lambda T, a: F(T).gelu(a, approximate="tanh"), [(2, 3)])
 C("silu", lambda T, a: F(T).silu(a), [(2, 3)])
 C("leaky_relu", lambda T, a: F(T).leaky_relu(a, 0.1), [(2, 3)])
 C("elu", lambda T, a: F(T).elu(a), [(2, 3)])
+C("hardtanh", lambda T, a: F(T).hardtanh(a), [(2, 3)])
+C("relu6", lambda T, a: F(T).relu6(a * 4), [(2, 3)])
+C("hardswish", lambda T, a: F(T).hardswish(a * 2), [(2, 3)])
+C("hardsigmoid", lambda T, a: F(T).hardsigmoid(a * 2), [(2, 3)], gradgrad=False)   # (torch has no second)
+C("logit", lambda T, a: T.logit(a), [(2, 3)], "unit")
 C("softplus", lambda T, a: F(T).softplus(a, beta=2.0), [(2, 3)])
 
 # ------------------------------------------------------------------------------------ complex numbers
