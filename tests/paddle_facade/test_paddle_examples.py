@@ -2,6 +2,7 @@
 real paddle 3.3.1 (tests/test_examples.py leaves files named paddle_* to this module)."""
 from __future__ import annotations
 
+import functools
 import pathlib
 import subprocess
 import sys
@@ -14,6 +15,7 @@ EXAMPLES = sorted((pathlib.Path(__file__).parent.parent.parent / "examples").glo
 SEED = pathlib.Path(__file__).parent.parent.parent.parent / "shared" / "seeds" / "004_c50e8e71344724cd.txt"
 
 
+@functools.cache     # each script runs once under flowgrad: its output serves every test
 def _run(path, *args) -> str:
     res = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
