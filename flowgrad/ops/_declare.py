@@ -278,8 +278,13 @@ def _recorder_when_called(source: str, env: dict):
     """A stand-in for the node class's `record` (`env["_cls"]`) that compiles `source` on its first
     call and puts the compiled function on the class in its place: importing flowgrad compiles the
     `record` of no op."""
-    def record(*args):
+    compiled = []
+
+    def record(*args):       # (a caller that kept this stand-in calls the compiled function after)
+        if compiled:
+            return compiled[0](*args)
         fn = _compile(source, env, "record")
+        compiled.append(fn)
         env["_cls"].record = staticmethod(fn)
         return fn(*args)
     record.__source__ = source

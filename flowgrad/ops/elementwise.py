@@ -508,7 +508,6 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=Non
     the ops that can make inf/NaN (silently, as PyTorch's); `bool_kernel`: the kernel PyTorch names
     refusing a bool tensor; `complex`: True when the forward and the formula are built for complex
     input, else the error refusing it `(policy, name, dtype)`."""
-    record = node_cls.record
     if quiet:
         loud = forward
 
@@ -525,7 +524,7 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=Non
             elif d.dtype.kind == "V":   # bfloat16: computed in float32, rounded once (PyTorch's kernels)
                 out = x._out_cls._make(forward(backend.namespace(d), d.astype(np.float32)).astype(d.dtype))
                 if _grad_enabled() and x._requires_grad:
-                    record((x,), out)
+                    node_cls.record((x,), out)
                 return out
             elif bool_kernel is not None and d.dtype == np.bool_:
                 raise x.policy.errors.not_implemented_for(op=bool_kernel, dtype_scalar=d.dtype)
@@ -533,7 +532,7 @@ def _unary(name, node_cls, forward, float_out=True, quiet=False, bool_kernel=Non
                 d = d.astype(backend.default_float())
         out = x._out_cls._make(forward(np if type(d) is np.ndarray else backend.namespace(d), d))
         if _grad_enabled() and x._requires_grad:
-            record((x,), out)
+            node_cls.record((x,), out)   # (looked up per call: the class's compiled record replaces a stand-in)
         return out
 
     op.__name__ = op.__qualname__ = name
