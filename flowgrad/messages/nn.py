@@ -219,8 +219,6 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "glu_scalar": (RuntimeError, "glu does not support scalars because halving size must be even"),
     "glu_odd": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
     "rrelu_bounds": (RuntimeError, "Lower bound should be less than or equal to the upper bound"),
-    "rrelu_training_not_built": (NotImplementedError, "flowgrad does not implement rrelu(training=True) (random "
-                                                      "slopes); use training=False"),
     "nn_softmax_implicit_dim": (UserWarning, "Implicit dimension choice for {name} has been deprecated. Change the "
                                              "call to include dim=X as an argument."),
     "nn_one_hot_dtype": (RuntimeError, "one_hot is only applicable to index tensor of type LongTensor."),

@@ -194,11 +194,15 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
     _floats_only(input, "leaky_relu_cpu")
     if lower > upper:
         raise input.policy.errors.rrelu_bounds()
-    if training:
-        raise input.policy.errors.rrelu_training_not_built()
+    uniform = None
+    if training:   # the slopes' draws, from the default generator (PyTorch's own stream is not reproduced)
+        d = input._data
+        uniform = creation.rand(d.shape, d.dtype if d.dtype.kind == "f" else np.float32)
+        if backend.namespace(d) is not np:
+            uniform = backend.to_device(uniform, input.device)
     if inplace:
-        return ops.indexing.inplace(input, lambda x: _layers.rrelu_eval(x, lower, upper, saves_result=True))
-    return _layers.rrelu_eval(input, lower, upper)
+        return ops.indexing.inplace(input, lambda x: _layers.rrelu(x, lower, upper, uniform, saves_result=True))
+    return _layers.rrelu(input, lower, upper, uniform)
 
 
 def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):

@@ -596,17 +596,32 @@ def _rrelu_result_grad(grad, result, lower, upper, training):
 
 RreluWithNoiseBackward0 = derivative("RreluWithNoiseBackward0", keep="lower upper training", self=_rrelu_grad)
 RreluWithNoiseBackward1 = derivative("RreluWithNoiseBackward1", keep="lower upper training", self=_rrelu_result_grad)
+# training: the gradient is scaled by the drawn slopes (1 where x > 0), as PyTorch's rrelu_with_noise_backward
+RreluNoiseBackward0 = derivative("RreluWithNoiseBackward0", save="noise", keep="lower upper training",
+                                 self=lambda grad, noise, lower, upper, training: grad * noise)
+RreluNoiseBackward1 = variant(RreluNoiseBackward0, "RreluWithNoiseBackward1")
 
 
-def rrelu_eval(x, lower, upper, saves_result=False):
-    """rrelu outside training: leaky_relu with slope (lower + upper) / 2, recorded as PyTorch's
-    RreluWithNoiseBackward0 (RreluWithNoiseBackward1 in place)."""
+def rrelu(x, lower, upper, uniform=None, saves_result=False):
+    """rrelu: outside training (`uniform` None) leaky_relu with slope (lower + upper) / 2, recorded as
+    PyTorch's RreluWithNoiseBackward0 (RreluWithNoiseBackward1 in place); in training each x <= 0
+    takes the slope lower + (upper - lower) * u of its draw u in [0, 1) (`uniform`, x's shape)."""
     E.refuse_complex(x, "leaky_relu_cpu")
     d = x._data
     xp = backend.namespace(d)
-    out = x._out_cls._make(xp.where(d > 0, d, d * ((lower + upper) / 2)).astype(d.dtype, copy=False))
-    if _grad_enabled() and x._requires_grad:
-        (RreluWithNoiseBackward1 if saves_result else RreluWithNoiseBackward0).record((x,), out, lower, upper, False)
+    if uniform is None:
+        out = x._out_cls._make(xp.where(d > 0, d, d * ((lower + upper) / 2)).astype(d.dtype, copy=False))
+        if _grad_enabled() and x._requires_grad:
+            (RreluWithNoiseBackward1 if saves_result else RreluWithNoiseBackward0).record((x,), out, lower, upper,
+                                                                                          False)
+        return out
+    noise = xp.where(d > 0, 1, lower + (upper - lower) * uniform).astype(d.dtype, copy=False)
+    out = x._out_cls._make((d * noise).astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad and upper - lower > 1e-6:
+        (RreluNoiseBackward1 if saves_result else RreluNoiseBackward0).record((x,), out, x._new(noise), lower,
+                                                                              upper, True)
+    elif _grad_enabled() and x._requires_grad:   # (PyTorch's formula falls back to the mean slope)
+        (RreluWithNoiseBackward1 if saves_result else RreluWithNoiseBackward0).record((x,), out, lower, upper, True)
     return out
 
 
@@ -656,4 +671,4 @@ def softplus(x, beta=1.0, threshold=20.0):
 
 
 __all__ += ["gelu", "gelu_tanh", "silu", "leaky_relu", "elu", "celu", "hardshrink", "softshrink", "threshold",
-            "rrelu_eval", "glu", "softplus"]
+            "rrelu", "glu", "softplus"]

@@ -143,13 +143,38 @@ def test_inplace_leaf_and_state():
     assert x.tolist() == [-1.0, 2.0] and x._version == 0
 
 
-def test_rrelu_training_not_built():
-    x = ft.tensor([-1.0, 2.0])
-    with pytest.raises(NotImplementedError, match=r"rrelu\(training=True\)"):
-        ft.nn.functional.rrelu(x, training=True)
-    with pytest.raises(NotImplementedError, match=r"rrelu\(training=True\)"):
-        ft.nn.RReLU()(x)     # a module trains by default
-    assert x.tolist() == [-1.0, 2.0] and x._version == 0
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_training_draws_slopes(inplace):
+    """Each x <= 0 takes its own slope in [lower, upper) and its gradient is that slope; the draws
+    come from flowgrad's generator, so only the structure and the equal-bounds case match torch."""
+    def run(T, lower, upper, n=400):
+        T.manual_seed(3)
+        x = T.tensor(np.linspace(-2.0, 1.0, n).tolist(), dtype=T.float64, requires_grad=True)
+        y = T.nn.functional.rrelu(x * 1, lower, upper, training=True, inplace=inplace)
+        y.sum().backward()
+        node = y.grad_fn
+        return x.detach().numpy(), y.detach().numpy(), x.grad.numpy(), node.name(), node._saved_training
+
+    for T in (ft, rt):
+        x, y, g, name, training = run(T, 0.1, 0.3)
+        neg = x < 0
+        slopes = y[neg] / x[neg]
+        assert (0.1 <= slopes).all() and (slopes < 0.3).all() and slopes.std() > 0.04
+        np.testing.assert_allclose(g[neg], slopes, rtol=1e-12)
+        assert (y[~neg] == x[~neg]).all() and (g[x > 0] == 1).all()
+        assert training is True and name == ("RreluWithNoiseBackward1" if inplace else "RreluWithNoiseBackward0")
+    f, r = run(ft, 0.2, 0.2), run(rt, 0.2, 0.2)
+    for a, b in zip(f[:3], r[:3]):
+        np.testing.assert_allclose(a, b, rtol=1e-15)
+    assert f[3:] == r[3:]
+
+
+def test_rrelu_module_trains_by_default():
+    ft.manual_seed(0)
+    m = ft.nn.RReLU(0.1, 0.3)
+    x = ft.full((1000,), -1.0)
+    assert m(x).std().item() > 0.04
+    assert (m.eval()(x) == -0.2).all().item()
 
 
 def test_module_reprs():
