@@ -489,6 +489,8 @@ def _elu_grad(grad, self, alpha, scale, input_scale):
 
 def _elu_result_grad(grad, result, alpha, scale, input_scale):
     # the in-place forms save the result: (result + alpha * scale) * input_scale below zero
+    if alpha < 0:      # (the result no longer tells the sides apart)
+        raise grad.policy.errors.elu_inplace_negative_slope()
     return E.where(result <= 0, grad * ((result + alpha * scale) * input_scale), grad * scale)
 
 

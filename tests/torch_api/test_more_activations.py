@@ -131,6 +131,18 @@ def test_errors(i):
     assert outcome[0] == outcome[1]
 
 
+@pytest.mark.parametrize("call", ["F.elu_(x * 1, -1.0)", "F.celu_(x * 1, -0.5)", "F.elu(x * 1, -1.0, True)"])
+def test_inplace_negative_alpha_backward(call):
+    outcome = []
+    for T in (ft, rt):
+        x = T.tensor([-1.0, 1.0], requires_grad=True)
+        y = eval(call, {"F": T.nn.functional, "x": x})
+        with pytest.raises(RuntimeError) as info:
+            y.sum().backward()
+        outcome.append(str(info.value))
+    assert outcome[0] == outcome[1]
+
+
 def test_inplace_leaf_and_state():
     for T in (ft, rt):
         x = T.tensor([-1.0, 1.0], requires_grad=True)
