@@ -481,6 +481,17 @@ hardswish = E._unary("hardswish", derivative("HardswishBackward0", self=_hardswi
                      lambda xp, d: d * xp.minimum(xp.maximum(d + 3, 0), 6) / 6, quiet=True)
 
 
+def _wide(d):
+    """The array PyTorch's activation kernels compute a half or bfloat16 one on: float32, where its
+    scalars (lambda, threshold, slopes) are compared and applied before one rounding back."""
+    return d.astype(np.float32) if d.dtype.itemsize == 2 and d.dtype.kind in "fV" else d
+
+
+def _wide_t(t):
+    """`t` for a comparison with a scalar, in the precision `_wide` computes (a mask: no graph)."""
+    return t._new(_wide(t._data)) if t._data.dtype.itemsize == 2 else t
+
+
 def _elu_grad(grad, self, alpha, scale, input_scale):
     # the x <= 0 side at 0; a NaN passes the gradient times scale, as PyTorch's elu_backward
     neg = E.exp(E.clamp(self, max=0) * input_scale) * (alpha * scale * input_scale)
@@ -514,8 +525,9 @@ SELU_SCALE = 1.0507009873554804934193349852946
 def _elu_array(x, alpha, scale, input_scale):
     d = x._data
     xp = backend.namespace(d)
-    neg = (alpha * scale) * xp.expm1(xp.minimum(d, 0) * input_scale)
-    return x._out_cls._make(xp.where(d > 0, d * scale, neg).astype(d.dtype, copy=False))
+    w = _wide(d)
+    neg = (alpha * scale) * xp.expm1(xp.minimum(w, 0) * input_scale)
+    return x._out_cls._make(xp.where(w > 0, w * scale, neg).astype(d.dtype, copy=False))
 
 
 def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saves_result=False):
@@ -541,6 +553,7 @@ def celu(x, alpha=1.0, saves_result=False):
 
 def _shrink_grad(grad, self, lambd):
     # zero on the closed band [-lambd, lambd], as PyTorch's hardshrink / softshrink backward
+    # (compared in self's own dtype, lambda rounded to it, as PyTorch's shrink_backward)
     return E.where((self >= -lambd) & (self <= lambd), grad * 0, grad)
 
 
@@ -551,7 +564,11 @@ SoftshrinkBackward0 = derivative("SoftshrinkBackward0", keep="lambd", self=_shri
 def hardshrink(x, lambd=0.5):
     d = x._data
     xp = backend.namespace(d)
-    out = x._out_cls._make(xp.where((d >= -lambd) & (d <= lambd), 0, d).astype(d.dtype, copy=False))
+    # (compared in x's own dtype, lambda rounded to it, as PyTorch's kernel; softshrink's is float32)
+    if abs(lambd) > float(backend.finfo(d.dtype).max) and abs(lambd) != float("inf"):
+        raise x.policy.errors.value_overflow_float(dtype_ctype=d.dtype)
+    lam = d.dtype.type(lambd)
+    out = x._out_cls._make(xp.where((d >= -lam) & (d <= lam), 0, d).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         HardshrinkBackward0.record((x,), out, lambd)
     return out
@@ -560,10 +577,11 @@ def hardshrink(x, lambd=0.5):
 def softshrink(x, lambd=0.5):
     d = x._data
     xp = backend.namespace(d)
-    top = float(xp.finfo(d.dtype).max) if d.dtype.kind == "f" else float(np.finfo(np.float32).max)
+    top = float(backend.finfo(d.dtype).max)
     if not 0 <= lambd <= top:
         raise x.policy.errors.softshrink_lambda(max_value=top, lambd_value=lambd, dtype_scalar=d.dtype)
-    res = xp.where(d > lambd, d - lambd, xp.where(d < -lambd, d + lambd, d * 0))
+    w = _wide(d)
+    res = xp.where(w > lambd, w - lambd, xp.where(w < -lambd, w + lambd, w * 0))
     out = x._out_cls._make(res.astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         SoftshrinkBackward0.record((x,), out, lambd)
@@ -571,7 +589,7 @@ def softshrink(x, lambd=0.5):
 
 
 ThresholdBackward0 = derivative("ThresholdBackward0", keep="threshold",
-                                self=lambda grad, self, threshold: E.where(self <= threshold, grad * 0, grad))
+                                self=lambda grad, self, threshold: E.where(_wide_t(self) <= threshold, grad * 0, grad))
 ThresholdBackward1 = variant(ThresholdBackward0, "ThresholdBackward1")   # in place, on a copy of self as PyTorch's
 
 
@@ -582,7 +600,8 @@ def threshold(x, threshold, value, saves_result=False):
     xp = backend.namespace(d)
     if d.dtype.kind in "iu":
         threshold, value = int(threshold), int(value)
-    out = x._out_cls._make(xp.where(d <= threshold, xp.asarray(value).astype(d.dtype), d).astype(d.dtype, copy=False))
+    out = x._out_cls._make(xp.where(_wide(d) <= threshold, xp.asarray(value).astype(d.dtype), d).astype(d.dtype,
+                                                                                                    copy=False))
     if _grad_enabled() and x._requires_grad:
         (ThresholdBackward1 if saves_result else ThresholdBackward0).record((x,), out, threshold)
     return out
@@ -612,7 +631,8 @@ def rrelu(x, lower, upper, uniform=None, saves_result=False):
     d = x._data
     xp = backend.namespace(d)
     if uniform is None:
-        out = x._out_cls._make(xp.where(d > 0, d, d * ((lower + upper) / 2)).astype(d.dtype, copy=False))
+        w = _wide(d)
+        out = x._out_cls._make(xp.where(w > 0, w, w * ((lower + upper) / 2)).astype(d.dtype, copy=False))
         if _grad_enabled() and x._requires_grad:
             (RreluWithNoiseBackward1 if saves_result else RreluWithNoiseBackward0).record((x,), out, lower, upper,
                                                                                           False)
@@ -646,6 +666,7 @@ def glu(x, dim=-1):
         raise x.policy.errors.glu_odd(dim=dim, size=d.shape[dim])
     xp = backend.namespace(d)
     a, b = xp.split(d, 2, axis=dim)
+    a, b = _wide(a), _wide(b)
     out = x._out_cls._make((a * E._sigmoid_array(xp, b)).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         GluBackward0.record((x,), out, dim)

@@ -100,6 +100,23 @@ def test_dtype_rules(name, dtype):
     assert run(ft) == run(rt)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("call", ["F.selu(x)", "F.celu(x, 0.7)", "F.hardshrink(x, 0.3)", "F.softshrink(x, 0.3)",
+                                  "F.threshold(x, 0.3, -1.0)", "F.rrelu(x)", "F.glu(x)", "F.elu_(x * 1)"])
+def test_half_precision_scalars(call, dtype):
+    """Half and bfloat16 compute in float32 and compare with the scalar there, except hardshrink's
+    kernel and the shrink gradients, which round lambda to the tensor's dtype (0.3 rounds to the value
+    next to it on the grid)."""
+    def run(T):
+        x = T.tensor([-2.0, -1.3, -0.5, -0.1, 0.0, 0.3, 0.5, 1.7], dtype=getattr(T, dtype), requires_grad=True)
+        y = eval(call, {"F": T.nn.functional, "x": x})
+        y.sum().backward()
+        return str(y.dtype), y.float().tolist(), x.grad.float().numpy()
+    f, r = run(ft), run(rt)
+    assert f[:2] == r[:2]
+    np.testing.assert_allclose(f[2], r[2], rtol=2e-3 if dtype == "float16" else 1e-2)   # (formulas round per step)
+
+
 def test_threshold_integer_casts_threshold():
     for args in [(-1.5, 7), (2, 0), (1.5, 0.5)]:
         fy = ft.nn.functional.threshold(ft.tensor([-2, -1, 0, 1, 2, 3]), *args)
@@ -112,6 +129,8 @@ ERRORS = [
     lambda T: T.nn.functional.softshrink(T.ones(2, dtype=T.float64), -0.5),
     lambda T: T.nn.functional.softshrink(T.ones(2, dtype=T.float16), 1e6),
     lambda T: T.nn.functional.celu(T.ones(2), 0.0),
+    lambda T: T.nn.functional.hardshrink(T.ones(2, dtype=T.float16), 1e6),
+    lambda T: T.nn.functional.hardshrink(T.ones(2, dtype=T.bfloat16), -1e39),
     lambda T: T.nn.functional.glu(T.ones(3)),
     lambda T: T.nn.functional.glu(T.ones(2, 3), 1),
     lambda T: T.nn.functional.glu(T.tensor(3.0)),
