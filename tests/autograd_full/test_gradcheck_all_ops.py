@@ -493,6 +493,8 @@ C("threshold_inplace", lambda T, a: F(T).threshold_(a * 1, 0.1, -2.0), [(2, 3)])
 C("rrelu", lambda T, a: F(T).rrelu(a, 0.1, 0.3), [(2, 3)])
 C("rrelu_inplace", lambda T, a: F(T).rrelu_(a * 1, 0.1, 0.3), [(2, 3)])
 C("rrelu_training", lambda T, a: (T.manual_seed(0), F(T).rrelu(a, 0.1, 0.3, training=True))[1], [(2, 3)])
+C("rrelu_training_inplace", lambda T, a: (T.manual_seed(0), F(T).rrelu(a * 1, 0.1, 0.3, training=True,
+                                                                        inplace=True))[1], [(2, 3)])
 
 # ------------------------------------------------------------------------------------ complex numbers
 # complex inputs and outputs: gradcheck splits complex outputs into real and imaginary parts and
