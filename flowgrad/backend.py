@@ -227,22 +227,10 @@ def running(xp, ufunc: str, a, axis: int):
 
 
 def broadcast(a, shape: tuple):
-    """`xp.broadcast_to(a, shape)` (a read-only view); for a contiguous NumPy array made directly
-    with the zero strides, without NumPy's general (and slower) broadcasting machinery."""
-    if type(a) is not np.ndarray or not a.flags.c_contiguous or len(shape) < a.ndim:
-        return namespace(a).broadcast_to(a, shape)
-    lead = len(shape) - a.ndim
-    strides = [0] * lead
-    for n, have, step in zip(shape[lead:], a.shape, a.strides):
-        if have == n:
-            strides.append(step)
-        elif have == 1:
-            strides.append(0)
-        else:
-            return np.broadcast_to(a, shape)   # (its error)
-    out = np.ndarray(shape, a.dtype, a, 0, tuple(strides))
-    out.flags.writeable = False
-    return out
+    """`xp.broadcast_to(a, shape)` (a read-only view). (Building the zero-stride view directly and
+    setting it read-only measured ~2% faster on the MLP step but kept memory growing by a few bytes a
+    step over a long training loop: NumPy's own broadcast_to is used.)"""
+    return namespace(a).broadcast_to(a, shape)
 
 
 def quiet(xp):

@@ -1,6 +1,7 @@
 """The example scripts run under flowgrad and print what they print under real PyTorch."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 import pathlib
 import subprocess
@@ -16,6 +17,7 @@ EXAMPLES = sorted(p for p in (pathlib.Path(__file__).parent.parent / "examples")
 ONEFLOW_EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples").glob("oneflow_*.py"))
 
 
+@functools.cache     # each script runs once under flowgrad: its output serves every test
 def _run(path, *args):
     res = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr

@@ -213,6 +213,16 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                          "reduction='{reduction}' instead."),
     "nn_reduction_invalid": (ValueError, "{reduction} is not a valid value for reduction"),
     "nn_gelu_approximate": (RuntimeError, "approximate argument must be either none or tanh."),
+    "elu_inplace_negative_slope": (RuntimeError, "In-place elu backward calculation is triggered with a negative slope "
+                                                 "which is not supported. This is caused by calling in-place forward "
+                                                 "function with a negative slope, please call out-of-place version "
+                                                 "instead."),
+    "celu_zero_alpha": (RuntimeError, "ZeroDivisionError: alpha cannot be 0 for CELU"),
+    "softshrink_lambda": (RuntimeError, "lambda must be in range [0, {max_value:g}] for input dtype {dtype_scalar}, "
+                                        "but found {lambd_value:g}"),
+    "glu_scalar": (RuntimeError, "glu does not support scalars because halving size must be even"),
+    "glu_odd": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
+    "rrelu_bounds": (RuntimeError, "Lower bound should be less than or equal to the upper bound"),
     "nn_softmax_implicit_dim": (UserWarning, "Implicit dimension choice for {name} has been deprecated. Change the "
                                              "call to include dim=X as an argument."),
     "nn_one_hot_dtype": (RuntimeError, "one_hot is only applicable to index tensor of type LongTensor."),

@@ -8,7 +8,7 @@ from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold
 from .embedding_bag import EmbeddingBag
-from .layers import (ELU, GELU, BatchNorm1d, BatchNorm2d, BatchNorm3d, Bilinear, ChannelShuffle, DataParallel,
+from .layers import (CELU, ELU, GELU, GLU, SELU, Hardshrink, RReLU, Softshrink, Threshold, BatchNorm1d, BatchNorm2d, BatchNorm3d, Bilinear, ChannelShuffle, DataParallel,
                      Dropout, Embedding, Flatten, Hardsigmoid, Hardswish, Hardtanh, Identity, LayerNorm, LeakyReLU,
                      Linear, LogSigmoid, LogSoftmax, Mish, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, Sigmoid,
                      SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Unflatten)

@@ -35,7 +35,8 @@ __all__ = [
     "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "normalize",
     "cosine_similarity", "pairwise_distance", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
     "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
-    "unfold", "flatten",
+    "unfold", "flatten", "elu_", "selu", "selu_", "celu", "celu_", "hardtanh_", "glu", "hardshrink", "softshrink",
+    "threshold", "threshold_", "rrelu", "rrelu_",
 ]
 __all__ += [name for name in _conv_all + _pool_all + _norm_all + _resample_all + ["prelu", "embedding_bag"]
             if name not in __all__]
@@ -124,8 +125,88 @@ def prelu(input, weight):
 def elu(input, alpha: float = 1.0, inplace: bool = False):
     _floats_only(input, "elu_cpu")
     if inplace:
-        return ops.indexing.inplace(input, lambda x: _layers.elu(x, alpha))
+        return ops.indexing.inplace(input, lambda x: _layers.elu(x, alpha, saves_result=True))
     return _layers.elu(input, alpha)
+
+
+def elu_(input, alpha: float = 1.0):
+    return elu(input, alpha, True)
+
+
+def selu(input, inplace: bool = False):
+    _floats_only(input, "elu_cpu")
+    alpha, scale = _layers.SELU_ALPHA, _layers.SELU_SCALE
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.elu(x, alpha, scale, saves_result=True))
+    return _layers.elu(input, alpha, scale)
+
+
+def selu_(input):
+    return selu(input, True)
+
+
+def celu(input, alpha: float = 1.0, inplace: bool = False):
+    _floats_only(input, "elu_cpu")
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.celu(x, alpha, saves_result=True))
+    return _layers.celu(input, alpha)
+
+
+def celu_(input, alpha: float = 1.0):
+    return celu(input, alpha, True)
+
+
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
+    return hardtanh(input, min_val, max_val, True)
+
+
+def glu(input, dim: int = -1):
+    _floats_only(input, "glu_cpu")
+    return _layers.glu(input, dim)
+
+
+def hardshrink(input, lambd: float = 0.5):
+    _floats_only(input, "hardshrink_cpu")
+    return _layers.hardshrink(input, lambd)
+
+
+def softshrink(input, lambd: float = 0.5):
+    _floats_only(input, "softshrink_check")
+    return _layers.softshrink(input, lambd)
+
+
+def threshold(input, threshold: float, value: float, inplace: bool = False):
+    if input._data.dtype.kind in "bc":
+        raise input.policy.errors.not_implemented_for(op="threshold_cpu", dtype_scalar=input._data.dtype)
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.threshold(x, threshold, value, saves_result=True))
+    return _layers.threshold(input, threshold, value)
+
+
+_threshold = threshold   # threshold_'s parameter of the same name hides the function
+
+
+def threshold_(input, threshold: float, value: float):
+    return _threshold(input, threshold, value, True)
+
+
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
+    _floats_only(input, "leaky_relu_cpu")
+    if lower > upper:
+        raise input.policy.errors.rrelu_bounds()
+    uniform = None
+    if training:   # the slopes' draws, from the default generator (PyTorch's own stream is not reproduced)
+        d = input._data
+        uniform = creation.rand(d.shape, d.dtype if d.dtype.kind == "f" else np.float32)
+        if backend.namespace(d) is not np:
+            uniform = backend.to_device(uniform, input.device)
+    if inplace:
+        return ops.indexing.inplace(input, lambda x: _layers.rrelu(x, lower, upper, uniform, saves_result=True))
+    return _layers.rrelu(input, lower, upper, uniform)
+
+
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
+    return rrelu(input, lower, upper, training, True)
 
 
 def gelu(input, *, approximate: str = "none"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend
-from ._args import broadcast_error, check_same
+from ._args import broadcast_error, check_same, normalize_dim
 from ._declare import _grad_enabled, derivative, variant
 from . import elementwise as E
 from . import indexing as I
@@ -446,15 +446,16 @@ def leaky_relu(x, negative_slope=0.01):
 
 
 def _hardtanh_grad(grad, self, min_val, max_val):
-    return E.where((self > min_val) & (self < max_val), grad, grad * 0)   # the bounds pass nothing
+    # the bounds pass nothing, a NaN passes the gradient, as PyTorch's hardtanh_backward
+    return E.where((self <= min_val) | (self >= max_val), grad * 0, grad)
 
 
 HardtanhBackward0 = derivative("HardtanhBackward0", keep="min_val max_val", self=_hardtanh_grad)
 
 
 def hardtanh(x, min_val, max_val):
-    """clamp's values; the gradient passes strictly inside (min_val, max_val) only (a NaN passes
-    nothing), as PyTorch's hardtanh / relu6. Integer tensors go through clamp (no gradient)."""
+    """clamp's values; the gradient passes strictly inside (min_val, max_val) and at a NaN, as
+    PyTorch's hardtanh / relu6. Integer tensors go through clamp (no gradient)."""
     d = x._data
     if d.dtype.kind not in "fV":
         return E.clamp(x, min_val, max_val)
@@ -480,18 +481,195 @@ hardswish = E._unary("hardswish", derivative("HardswishBackward0", self=_hardswi
                      lambda xp, d: d * xp.minimum(xp.maximum(d + 3, 0), 6) / 6, quiet=True)
 
 
-EluBackward0 = derivative("EluBackward0", keep="alpha",
-                          self=lambda grad, self, alpha: E.where(self <= 0, grad * (E.exp(E.clamp(self, max=0)) * alpha),
-                                                                 grad))   # a NaN passes the gradient, as PyTorch's
+def _wide(d):
+    """The array PyTorch's activation kernels compute a half or bfloat16 one on: float32, where its
+    scalars (lambda, threshold, slopes) are compared and applied before one rounding back."""
+    return d.astype(np.float32) if d.dtype.itemsize == 2 and d.dtype.kind in "fV" else d
 
 
-def elu(x, alpha=1.0):
-    E.refuse_complex(x, "elu_cpu")
+def _wide_t(t):
+    """`t` for a comparison with a scalar, in the precision `_wide` computes (a mask: no graph)."""
+    return t._new(_wide(t._data)) if t._data.dtype.itemsize == 2 else t
+
+
+def _elu_grad(grad, self, alpha, scale, input_scale):
+    # the x <= 0 side at 0; a NaN passes the gradient times scale, as PyTorch's elu_backward
+    neg = E.exp(E.clamp(self, max=0) * input_scale) * (alpha * scale * input_scale)
+    return E.where(self <= 0, grad * neg, grad * scale)
+
+
+def _elu_result_grad(grad, result, alpha, scale, input_scale):
+    # the in-place forms save the result: (result + alpha * scale) * input_scale below zero
+    if alpha < 0:      # (the result no longer tells the sides apart)
+        raise grad.policy.errors.elu_inplace_negative_slope()
+    return E.where(result <= 0, grad * ((result + alpha * scale) * input_scale), grad * scale)
+
+
+EluBackward0 = derivative("EluBackward0", keep="alpha scale input_scale", self=_elu_grad)
+EluBackward1 = derivative("EluBackward1", keep="alpha scale input_scale", self=_elu_result_grad)
+
+
+def _celu_input_scale(alpha):
+    return 1.0 / float(np.float32(alpha))   # PyTorch's celu formulas take 1 / alpha.toFloat()
+
+
+CeluBackward0 = derivative("CeluBackward0", keep="alpha",
+                           self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, _celu_input_scale(alpha)))
+CeluBackward1 = derivative("CeluBackward1", keep="alpha", self=lambda grad, result, alpha: _elu_result_grad(
+    grad, result, alpha, 1.0, _celu_input_scale(alpha)))
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu_array(x, alpha, scale, input_scale):
     d = x._data
     xp = backend.namespace(d)
-    out = x._out_cls._make(xp.where(d > 0, d, alpha * xp.expm1(xp.minimum(d, 0))).astype(d.dtype, copy=False))
+    w = _wide(d)
+    neg = (alpha * scale) * xp.expm1(xp.minimum(w, 0) * input_scale)
+    return x._out_cls._make(xp.where(w > 0, w * scale, neg).astype(d.dtype, copy=False))
+
+
+def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saves_result=False):
+    """PyTorch's elu kernel, which selu (scale, alpha fixed) shares; `saves_result` records the
+    in-place form's node (EluBackward1), whose formula reads the result."""
+    E.refuse_complex(x, "elu_cpu")
+    out = _elu_array(x, alpha, scale, input_scale)
     if _grad_enabled() and x._requires_grad:
-        EluBackward0.record((x,), out, alpha)
+        (EluBackward1 if saves_result else EluBackward0).record((x,), out, alpha, scale, input_scale)
+    return out
+
+
+def celu(x, alpha=1.0, saves_result=False):
+    """elu with input_scale 1 / alpha, recorded as PyTorch's CeluBackward0 (CeluBackward1 in place)."""
+    E.refuse_complex(x, "elu_cpu")
+    if alpha == 0:
+        raise x.policy.errors.celu_zero_alpha()
+    out = _elu_array(x, alpha, 1.0, 1.0 / alpha)
+    if _grad_enabled() and x._requires_grad:
+        (CeluBackward1 if saves_result else CeluBackward0).record((x,), out, alpha)
+    return out
+
+
+def _shrink_grad(grad, self, lambd):
+    # zero on the closed band [-lambd, lambd], as PyTorch's hardshrink / softshrink backward
+    # (compared in self's own dtype, lambda rounded to it, as PyTorch's shrink_backward)
+    return E.where((self >= -lambd) & (self <= lambd), grad * 0, grad)
+
+
+HardshrinkBackward0 = derivative("HardshrinkBackward0", keep="lambd", self=_shrink_grad)
+SoftshrinkBackward0 = derivative("SoftshrinkBackward0", keep="lambd", self=_shrink_grad)
+
+
+def hardshrink(x, lambd=0.5):
+    d = x._data
+    xp = backend.namespace(d)
+    # (compared in x's own dtype, lambda rounded to it, as PyTorch's kernel; softshrink's is float32)
+    if abs(lambd) > float(backend.finfo(d.dtype).max) and abs(lambd) != float("inf"):
+        raise x.policy.errors.value_overflow_float(dtype_ctype=d.dtype)
+    lam = d.dtype.type(lambd)
+    out = x._out_cls._make(xp.where((d >= -lam) & (d <= lam), 0, d).astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        HardshrinkBackward0.record((x,), out, lambd)
+    return out
+
+
+def softshrink(x, lambd=0.5):
+    d = x._data
+    xp = backend.namespace(d)
+    top = float(backend.finfo(d.dtype).max)
+    if not 0 <= lambd <= top:
+        raise x.policy.errors.softshrink_lambda(max_value=top, lambd_value=lambd, dtype_scalar=d.dtype)
+    w = _wide(d)
+    res = xp.where(w > lambd, w - lambd, xp.where(w < -lambd, w + lambd, w * 0))
+    out = x._out_cls._make(res.astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        SoftshrinkBackward0.record((x,), out, lambd)
+    return out
+
+
+ThresholdBackward0 = derivative("ThresholdBackward0", keep="threshold",
+                                self=lambda grad, self, threshold: E.where(_wide_t(self) <= threshold, grad * 0, grad))
+ThresholdBackward1 = variant(ThresholdBackward0, "ThresholdBackward1")   # in place, on a copy of self as PyTorch's
+
+
+def threshold(x, threshold, value, saves_result=False):
+    """`value` where x <= threshold, else x (a NaN stays); integer tensors compare with the
+    threshold cast to their dtype, as PyTorch's kernel."""
+    d = x._data
+    xp = backend.namespace(d)
+    if d.dtype.kind in "iu":
+        threshold, value = int(threshold), int(value)
+    out = x._out_cls._make(xp.where(_wide(d) <= threshold, xp.asarray(value).astype(d.dtype), d).astype(d.dtype,
+                                                                                                    copy=False))
+    if _grad_enabled() and x._requires_grad:
+        (ThresholdBackward1 if saves_result else ThresholdBackward0).record((x,), out, threshold)
+    return out
+
+
+def _rrelu_grad(grad, self, lower, upper, training):
+    return E.where(self > 0, grad, grad * ((lower + upper) / 2))
+
+
+def _rrelu_result_grad(grad, result, lower, upper, training):
+    return E.where(result > 0, grad, grad * ((lower + upper) / 2))
+
+
+RreluWithNoiseBackward0 = derivative("RreluWithNoiseBackward0", keep="lower upper training", self=_rrelu_grad)
+RreluWithNoiseBackward1 = derivative("RreluWithNoiseBackward1", keep="lower upper training", self=_rrelu_result_grad)
+# training: the gradient is scaled by the drawn slopes (1 where x > 0), as PyTorch's rrelu_with_noise_backward
+RreluNoiseBackward0 = derivative("RreluWithNoiseBackward0", save="noise", keep="lower upper training",
+                                 self=lambda grad, noise, lower, upper, training: grad * noise)
+RreluNoiseBackward1 = variant(RreluNoiseBackward0, "RreluWithNoiseBackward1")
+
+
+def rrelu(x, lower, upper, uniform=None, saves_result=False):
+    """rrelu: outside training (`uniform` None) leaky_relu with slope (lower + upper) / 2, recorded as
+    PyTorch's RreluWithNoiseBackward0 (RreluWithNoiseBackward1 in place); in training each x <= 0
+    takes the slope lower + (upper - lower) * u of its draw u in [0, 1) (`uniform`, x's shape)."""
+    E.refuse_complex(x, "leaky_relu_cpu")
+    d = x._data
+    xp = backend.namespace(d)
+    if uniform is None:
+        w = _wide(d)
+        out = x._out_cls._make(xp.where(w > 0, w, w * ((lower + upper) / 2)).astype(d.dtype, copy=False))
+        if _grad_enabled() and x._requires_grad:
+            (RreluWithNoiseBackward1 if saves_result else RreluWithNoiseBackward0).record((x,), out, lower, upper,
+                                                                                          False)
+        return out
+    noise = xp.where(d > 0, 1, lower + (upper - lower) * uniform).astype(d.dtype, copy=False)
+    out = x._out_cls._make((d * noise).astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad and upper - lower > 1e-6:
+        (RreluNoiseBackward1 if saves_result else RreluNoiseBackward0).record((x,), out, x._new(noise), lower,
+                                                                              upper, True)
+    elif _grad_enabled() and x._requires_grad:   # (PyTorch's formula falls back to the mean slope)
+        (RreluWithNoiseBackward1 if saves_result else RreluWithNoiseBackward0).record((x,), out, lower, upper, True)
+    return out
+
+
+def _glu_grad(grad, self, dim):
+    a, b = S.chunk(self, 2, dim)
+    s = E.sigmoid(b)
+    return S.cat([grad * s, grad * a * s * (1 - s)], dim)
+
+
+GluBackward0 = derivative("GluBackward0", keep="dim", self=_glu_grad)
+
+
+def glu(x, dim=-1):
+    """a * sigmoid(b) of the two halves of `dim`."""
+    d = x._data
+    if d.ndim == 0:
+        raise x.policy.errors.glu_scalar()
+    dim = normalize_dim(dim, d.ndim, x.policy)
+    if d.shape[dim] % 2:
+        raise x.policy.errors.glu_odd(dim=dim, size=d.shape[dim])
+    xp = backend.namespace(d)
+    a, b = xp.split(d, 2, axis=dim)
+    a, b = _wide(a), _wide(b)
+    out = x._out_cls._make((a * E._sigmoid_array(xp, b)).astype(d.dtype, copy=False))
+    if _grad_enabled() and x._requires_grad:
+        GluBackward0.record((x,), out, dim)
     return out
 
 
@@ -515,4 +693,5 @@ def softplus(x, beta=1.0, threshold=20.0):
     return out
 
 
-__all__ += ["gelu", "gelu_tanh", "silu", "leaky_relu", "elu", "softplus"]
+__all__ += ["gelu", "gelu_tanh", "silu", "leaky_relu", "elu", "celu", "hardshrink", "softshrink", "threshold",
+            "rrelu", "glu", "softplus"]

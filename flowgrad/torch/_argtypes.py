@@ -173,4 +173,6 @@ OVERLOADS.update({
                   "bool density = False, tuple of Tensors out = None)"),
     "trapezoid": _TRAPEZOID, "cumulative_trapezoid": _TRAPEZOID,
 })
+OVERRIDES.update({**{f"{fn}.{arg}": "Number" for fn in ("rrelu", "rrelu_") for arg in ("lower", "upper")},
+                  **{f"{fn}.{arg}": "Number" for fn in ("threshold", "threshold_") for arg in ("threshold", "value")}})
 OVERRIDES.update({"put.source": "Tensor", "put_.source": "Tensor", "put.accumulate": "bool", "put_.accumulate": "bool"})

@@ -480,6 +480,21 @@ C("hardswish", lambda T, a: F(T).hardswish(a * 2), [(2, 3)])
 C("hardsigmoid", lambda T, a: F(T).hardsigmoid(a * 2), [(2, 3)], gradgrad=False)   # (torch has no second)
 C("logit", lambda T, a: T.logit(a), [(2, 3)], "unit")
 C("softplus", lambda T, a: F(T).softplus(a, beta=2.0), [(2, 3)])
+C("selu", lambda T, a: F(T).selu(a), [(2, 3)])
+C("selu_inplace", lambda T, a: F(T).selu_(a * 1), [(2, 3)])
+C("celu", lambda T, a: F(T).celu(a, 0.7), [(2, 3)])
+C("celu_inplace", lambda T, a: F(T).celu_(a * 1, 0.7), [(2, 3)])
+C("elu_inplace", lambda T, a: F(T).elu_(a * 1), [(2, 3)])
+C("glu", lambda T, a: F(T).glu(a, 0), [(2, 3)])
+C("hardshrink", lambda T, a: F(T).hardshrink(a, 0.3), [(2, 3)])
+C("softshrink", lambda T, a: F(T).softshrink(a, 0.3), [(2, 3)])
+C("threshold", lambda T, a: F(T).threshold(a, 0.1, -2.0), [(2, 3)])
+C("threshold_inplace", lambda T, a: F(T).threshold_(a * 1, 0.1, -2.0), [(2, 3)])
+C("rrelu", lambda T, a: F(T).rrelu(a, 0.1, 0.3), [(2, 3)])
+C("rrelu_inplace", lambda T, a: F(T).rrelu_(a * 1, 0.1, 0.3), [(2, 3)])
+C("rrelu_training", lambda T, a: (T.manual_seed(0), F(T).rrelu(a, 0.1, 0.3, training=True))[1], [(2, 3)])
+C("rrelu_training_inplace", lambda T, a: (T.manual_seed(0), F(T).rrelu(a * 1, 0.1, 0.3, training=True,
+                                                                        inplace=True))[1], [(2, 3)])
 
 # ------------------------------------------------------------------------------------ complex numbers
 # complex inputs and outputs: gradcheck splits complex outputs into real and imaginary parts and

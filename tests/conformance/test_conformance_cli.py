@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html.parser
 import json
+import os
 import re
 
 from conformance_helpers import run_cli
@@ -49,7 +50,12 @@ def test_list():
 
 
 def test_default_run_passes_and_is_quiet_when_piped():
-    proc = run_cli()
+    """CI's conformance job: where FLOWGRAD_CONFORMANCE_OUT names a folder, this run (the default one)
+    also writes its reports there, conformance.json and conformance.html."""
+    folder = os.environ.get("FLOWGRAD_CONFORMANCE_OUT")
+    reports = ("--json", os.path.join(folder, "conformance.json"),
+               "--html", os.path.join(folder, "conformance.html")) if folder else ()
+    proc = run_cli(*reports)
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert "scenario group" in proc.stdout and "flowgrad.paddle" in proc.stdout
     assert proc.stdout.strip().splitlines()[-1].startswith("PASS: ")

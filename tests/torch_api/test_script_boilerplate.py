@@ -418,9 +418,15 @@ def test_compile_checks_its_arguments_like_torch(case):
         except Exception as e:  # noqa: BLE001
             return type(e).__name__, str(e).replace("build_compile.<locals>.", "")
         return "ok", callable(res)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")     # real torch's imports of its compiler warn
-        assert kind(ft) == kind(torch)
+    # real torch's first torch.compile turns distribution argument validation off process-wide (its
+    # compiler patches torch on first use): put the default back so later tests see PyTorch's default
+    validating = torch.distributions.Distribution._validate_args
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # real torch's imports of its compiler warn
+            assert kind(ft) == kind(torch)
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(validating)
 
 
 def test_compile_returns_the_model_itself_with_and_without_arguments():
