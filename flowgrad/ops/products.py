@@ -136,6 +136,14 @@ def _same(*tensors) -> None:
             check_same(first._out_cls, first, t)
 
 
+def _mat2_dtypes(policy, s, a, b) -> None:
+    """addmm's and addbmm's dtype errors, in PyTorch's order: self against mat2, then mat1 against mat2."""
+    if s.dtype != b.dtype:
+        raise policy.errors.addmm_bias_dtype(a_scalar=s.dtype, b_scalar=b.dtype)
+    if a.dtype != b.dtype:
+        raise policy.errors.linear_dtype(a_scalar=a.dtype, b_scalar=b.dtype)
+
+
 # --------------------------------------------------------------------------------------- ops
 
 def addmm(self, mat1, mat2, beta=1, alpha=1, _in_place=False):
@@ -149,10 +157,7 @@ def addmm(self, mat1, mat2, beta=1, alpha=1, _in_place=False):
     if a.shape[1] != b.shape[0]:
         raise policy.errors.mm_shapes(a=f"{a.shape[0]}x{a.shape[1]}", b=f"{b.shape[0]}x{b.shape[1]}")
     _check_out(self, (a.shape[0], b.shape[1]), _in_place)
-    if s.dtype != b.dtype:      # PyTorch compares self with mat2 first
-        raise policy.errors.addmm_bias_dtype(a_scalar=s.dtype, b_scalar=b.dtype)
-    if a.dtype != b.dtype:
-        raise policy.errors.linear_dtype(a_scalar=a.dtype, b_scalar=b.dtype)
+    _mat2_dtypes(policy, s, a, b)
     _no_bool(self, "addmm_impl_cpu_")
     beta, alpha = _coefficient(self, beta, "beta", s.dtype), _coefficient(self, alpha, "alpha", s.dtype)
     product = backend.namespace(a).matmul(_wide(a), _wide(b))
@@ -172,10 +177,7 @@ def addbmm(self, batch1, batch2, beta=1, alpha=1, _in_place=False):
         raise policy.errors.batch_counts(a=a.shape[0], b=b.shape[0])
     if a.shape[2] != b.shape[1]:
         raise policy.errors.bmm_incompatible(a=f"{a.shape[1]}x{a.shape[2]}", b=f"{b.shape[1]}x{b.shape[2]}")
-    if s.dtype != b.dtype:      # PyTorch compares self with mat2 first
-        raise policy.errors.addmm_bias_dtype(a_scalar=s.dtype, b_scalar=b.dtype)
-    if a.dtype != b.dtype:
-        raise policy.errors.linear_dtype(a_scalar=a.dtype, b_scalar=b.dtype)
+    _mat2_dtypes(policy, s, a, b)
     _no_bool(self, "addmm_impl_cpu_")
     beta, alpha = _coefficient(self, beta, "beta", s.dtype), _coefficient(self, alpha, "alpha", s.dtype)
     xp = backend.namespace(a)

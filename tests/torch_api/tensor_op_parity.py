@@ -67,6 +67,16 @@ def same(fn, *arrays, grad: bool = True):
     return mine
 
 
+def same_nodes(fn, *arrays):
+    """`fn(T, *tensors)` (inputs requiring grad) records the same output node names on both frameworks."""
+    names = []
+    for T in (ftorch, torch):
+        out = fn(T, *[T.tensor(a, requires_grad=True) for a in arrays])
+        names.append([o.grad_fn.name() if o.grad_fn is not None else None
+                      for o in (out if isinstance(out, tuple) else (out,))])
+    assert names[0] == names[1]
+
+
 def same_error(fn, *arrays):
     """`fn(T, *tensors)` raises the same exception type with the same text on both frameworks,
     and leaves its inputs unchanged."""
