@@ -3,7 +3,7 @@ regularized lower incomplete gamma function), and logaddexp / logaddexp2 (log of
 exponentials, computed without overflow).
 
 The arrays are computed in float64 on the tensor's own namespace (no SciPy needed) and cast back to
-the input's float dtype: each by its recurrence in unit steps up to
+the input's float dtype (trigamma as PyTorch computes it, see `_trigamma_array`): each by its recurrence in unit steps up to
 x >= 15 (lgamma(x) = lgamma(x + 1) - log x, psi(n)(x) = psi(n)(x + 1) - (-1)^n n! / x^(n+1)), then its
 asymptotic series with the Bernoulli numbers B2 .. B20 (Stirling's for lgamma); lgamma and digamma take
 the reflection formula below 1/2. erfinv starts from Giles' single-precision polynomials and
@@ -86,6 +86,26 @@ def _digamma_array(xp, d):
     return out.astype(d.dtype, copy=False)
 
 
+def _trigamma_array(xp, d):
+    """PyTorch's trigamma, step for step in the input's precision (float32 below it): the reflection
+    pi^2 / sin^2(pi x) below 1/2 (so a pole gives the large finite value sin's rounding leaves), six
+    unit steps, then four terms of the asymptotic series."""
+    dt = d.dtype if d.dtype in (np.float32, np.float64) else np.dtype(np.float32)
+    x = d.astype(dt)
+    one, pi = dt.type(1), dt.type(math.pi)
+    reflect = x < dt.type(0.5)
+    sin_pi_x = xp.sin(pi * x)
+    result = xp.where(reflect, -(pi * pi) / (sin_pi_x * sin_pi_x), dt.type(0))
+    x = xp.where(reflect, one - x, x)
+    for _ in range(6):
+        result = result + one / (x * x)
+        x = x + one
+    ixx = one / (x * x)
+    tail = one / dt.type(6) - ixx * (one / dt.type(30) - ixx * (one / dt.type(42)))
+    result = result + (one + one / (dt.type(2) * x) + ixx * tail) / x
+    return xp.where(reflect, -result, result).astype(d.dtype, copy=False)
+
+
 def _polygamma_array(xp, n: int, d):
     """psi(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1."""
     x = d.astype(np.float64)
@@ -96,6 +116,8 @@ def _polygamma_array(xp, n: int, d):
         for k, b in enumerate(_BERNOULLI, start=1):
             series = series + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
         out = (series + fact * acc) * (-1) ** (n + 1)
+    # PyTorch's Hurwitz zeta: inf at -inf (a pole, as 0, -1, ...), NaN at inf (its tail term is 0 * inf)
+    out = xp.where(xp.isinf(x), xp.where(x < 0, (-1) ** (n + 1) * math.inf, math.nan), out)
     return out.astype(d.dtype, copy=False)
 
 
@@ -119,7 +141,8 @@ def polygamma(n: int, x: Tensor) -> Tensor:
         d = d.astype(backend.default_float())
     xp = backend.namespace(d)
     with backend.quiet(xp):
-        r = _digamma_array(xp, d) if n == 0 else _polygamma_array(xp, n, d)
+        r = (_digamma_array(xp, d) if n == 0 else _trigamma_array(xp, d) if n == 1
+             else _polygamma_array(xp, n, d))
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         PolygammaBackward0.record((x,), out, n)
