@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import backend
 from .. import ops
+from ..ops import tie_order
 from . import cuda_memory
 from .argcheck import is_long, typename
 from .argtypes import parser_words
@@ -82,6 +83,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     values, idx = sort(input, dim, descending=largest)
     if input._data.ndim == 0:
         return type(input)._return_types["topk"](values, idx)
+    tied = tie_order.topk_indices(d, idx._data, k, ops.normalize_dim(dim, d.ndim), largest, sorted)
+    if tied is not None:                     # PyTorch's kernel leaves another of the tied indices
+        idx = input._new(tied)
+        return type(input)._return_types["topk"](ops.gather(input, dim, idx), idx)
     return type(input)._return_types["topk"](ops.narrow(values, dim, 0, k), ops.narrow(idx, dim, 0, k))
 
 
@@ -97,7 +102,12 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     values, idx = sort(input, dim)
     if d.ndim == 0:
         return type(input)._return_types["kthvalue"](values, idx)
-    v, i = ops.narrow(values, dim, k - 1, 1), ops.narrow(idx, dim, k - 1, 1)
+    tied = tie_order.kthvalue_indices(d, idx._data, k, axis)
+    if tied is None:
+        v, i = ops.narrow(values, dim, k - 1, 1), ops.narrow(idx, dim, k - 1, 1)
+    else:                                    # PyTorch's quickselect leaves another of the tied indices
+        i = input._new(tied)
+        v = ops.gather(input, dim, i)
     if not keepdim:
         v, i = ops.squeeze(v, dim), ops.squeeze(i, dim)
     return type(input)._return_types["kthvalue"](v, i)
@@ -195,7 +205,12 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
         return input._new(xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf))
     if d.dtype.kind not in "fV":
         return input.clone()
-    fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
+    if d.dtype.kind == "V":      # NumPy leaves bfloat16 as it is: replaced in float32, bfloat16's limits
+        top = float(backend.finfo(d.dtype).max)
+        fill = xp.nan_to_num(d.astype(np.float32), nan=nan, posinf=top if posinf is None else posinf,
+                             neginf=-top if neginf is None else neginf).astype(d.dtype)
+    else:
+        fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
     return ops.where(input._new(xp.isfinite(d)), input, input._new(fill))
 
 
