@@ -111,6 +111,9 @@ def test_nansum_and_hypot_arguments(code):
     "torch.float_power(2, x)", "torch.float_power(2.5, x.long())", "torch.float_power(1j, x)",
     "x.index_add(1, torch.tensor([0]), torch.ones(4))", "x.index_add(1, torch.tensor([0]), torch.ones(2, 1))",
     "torch.tensor([nan, inf, -inf, 1.0]).bfloat16().nan_to_num()", "torch.tensor([nan, inf]).bfloat16().nan_to_num(-9)",
+    "torch.pow(x.to(torch.complex64), torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))",
+    "x.to(torch.complex128).pow_(torch.tensor([2.0, 0.0, -1.0]))", "torch.pow(2.0, x.to(torch.complex64))",
+    "torch.pow(torch.zeros(3, dtype=torch.complex64), torch.tensor([0j, 1, -1]))",
     "torch.eq(x, 2)", "x.eq(2)", "torch.logical_and(x, x)", "x.addcmul(x, x, value=2)", "torch.index_select(x, 1, torch.tensor([2]))",
 ])
 def test_result_dtypes_and_values(code):
