@@ -226,8 +226,10 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
         if not is_long(n):
-            raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
-                                                 type=typename(n))
+            if not ops.is_int_tensor(n):
+                raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
+                                                     type=typename(n))
+            n = int(n)
         if n < 0:
             raise policy.errors.size_negative(dim=n, shape=[n])
         return _finish(creation.randperm(n, dtype, _dev(device), generator), requires_grad)
@@ -293,7 +295,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             raise policy.errors.multinomial_dtype(dtype_scalar=d.dtype)
         if d.ndim not in (1, 2):
             raise policy.errors.multinomial_dim()
-        num_samples = ops.int_argument(num_samples, policy)
+        num_samples = ops.int_argument(num_samples, policy, sym=True)
         if num_samples <= 0:
             raise policy.errors.multinomial_count()
         if not replacement and num_samples > d.shape[-1]:

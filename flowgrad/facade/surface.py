@@ -71,7 +71,7 @@ def _no_complex_kernel(input, kernel: str) -> None:
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    k = ops.int_argument(k, input.policy)
+    k = ops.int_argument(k, input.policy, sym=True)
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.sort_complex(op="topk")
@@ -91,7 +91,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
-    k = ops.int_argument(k, input.policy)
+    k = ops.int_argument(k, input.policy, sym=True)
     _no_complex_kernel(input, "kthvalue_cpu")
     if input._data.dtype == np.bool_:
         raise input.policy.errors.not_implemented_for(op="kthvalue_cpu", dtype_scalar=input._data.dtype)

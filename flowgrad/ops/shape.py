@@ -539,7 +539,7 @@ def _split_parts(x, split_size_or_sections, dim) -> tuple:
     n = d.shape[dim]
     if isinstance(split_size_or_sections, (int, np.integer)) or (isinstance(split_size_or_sections, Tensor) and
                                                                   not split_size_or_sections._data.ndim):
-        step = split_size_or_sections = int_argument(split_size_or_sections, x.policy)
+        step = split_size_or_sections = int_argument(split_size_or_sections, x.policy, sym=True)
         if step < 0:
             raise x.policy.errors.split_negative(size=step)
         if step == 0 and n:
@@ -593,7 +593,7 @@ def _unsafe_parts(x, split_size_or_sections, dim) -> tuple:
 
 def unsafe_split(x, split_size: int, dim=0):
     """split into parts of `split_size` along `dim`, not views for autograd (see `_unsafe_parts`)."""
-    return _unsafe_parts(x, int_argument(split_size, x.policy), dim)
+    return _unsafe_parts(x, int_argument(split_size, x.policy, sym=True), dim)
 
 
 def unsafe_split_with_sizes(x, split_sizes, dim=0):
@@ -646,7 +646,7 @@ def narrow(x, dim, start, length):
 
 def select(x, dim, index):
     dim = normalize_dim(dim, x._data.ndim)
-    index = int_argument(index, x.policy)
+    index = int_argument(index, x.policy, sym=True)
     return getitem(x, (slice(None),) * dim + (index,))
 
 

@@ -210,3 +210,37 @@ def test_adjoint_of_a_0d_tensor_warns_and_conjugates():
             assert T.tensor(2.0 + 1.0j).adjoint().tolist() == 2.0 - 1.0j
         with pytest.warns(UserWarning, match=r"^Tensor.mH is deprecated on 0-D tensors"):
             assert T.tensor(2.0).mH.tolist() == 2.0
+
+
+# arguments torch takes where flowgrad refused: a 0-d index (PyTorch counts a 0-d tensor's dims as one),
+# int32 indices of take_along_dim without dim, a one-element integer tensor for a SymInt, a bool sequence
+# searched for non-bool values
+@pytest.mark.parametrize("code", [
+    "torch.gather(v, 0, torch.tensor(1))", "torch.gather(torch.tensor(5.0), 0, torch.tensor([0, 0]))",
+    "torch.gather(x, 0, torch.tensor(1))", "torch.scatter(v, 0, torch.tensor(2), 5.0)",
+    "v.clone().scatter_(0, torch.tensor(2), torch.tensor([4.0, 7.0]))", "torch.zeros(()).scatter_(0, torch.tensor(0), torch.tensor(4.0))",
+    "torch.scatter_reduce(v, 0, torch.tensor(1), torch.tensor(5.0), 'mean', include_self=False)",
+    "torch.scatter_add(v, 0, torch.tensor(1), torch.tensor(5.0))",
+    "torch.take_along_dim(x, torch.tensor([1, 0, 1], dtype=torch.int32))", "x.take_along_dim(torch.tensor([[1, 0, 1]], dtype=torch.int32), 0)",
+    "torch.take_along_dim(x, torch.tensor([1, 0], dtype=torch.int16))",
+    "torch.randperm(torch.tensor(3)).sort().values", "torch.randperm(torch.tensor([[3]])).shape", "torch.randperm(torch.tensor(3.0))",
+    "torch.randperm(torch.tensor([3, 4]))", "torch.randperm(torch.tensor(-1))", "torch.topk(v, torch.tensor([1]))",
+    "torch.kthvalue(v, torch.tensor([[2]]))", "v.select(0, torch.tensor([1]))", "torch.matrix_power(x[:, :2], torch.tensor([1]))",
+    "torch.chunk(v, torch.tensor([2]))", "torch.polygamma(torch.tensor([1]), v)",
+    "torch.searchsorted(torch.tensor([False, True]), torch.tensor([0.5, 2.0]))", "torch.searchsorted(torch.tensor([False, True]), 1)",
+    "torch.searchsorted(torch.tensor([False, True]), torch.tensor([True, False]))", "torch.searchsorted(torch.tensor([False, True]), True)",
+])
+def test_taken_as_torch_takes_them(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), v=lambda T: T.tensor([1.0, 2.0, 3.0]))
+
+
+def test_gather_and_scatter_of_a_0d_index_differentiate_as_torch():
+    for code in ("torch.gather(a, 0, torch.tensor(1))", "torch.scatter(a, 0, torch.tensor(2), c)",
+                 "torch.scatter_reduce(a, 0, torch.tensor(2), c, 'prod')", "torch.gather(c, 0, torch.tensor([0, 0]))"):
+        got = []
+        for T in (ft, real):
+            a, c = T.tensor([1.0, 2.0, 3.0], requires_grad=True), T.tensor(4.0, requires_grad=True)
+            out = eval(code, {"torch": T, "a": a, "c": c})
+            out.sum().backward()
+            got.append((out.tolist(), [None if t.grad is None else t.grad.tolist() for t in (a, c)], out.grad_fn.name()))
+        assert got[0] == got[1], code
