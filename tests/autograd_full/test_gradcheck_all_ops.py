@@ -509,6 +509,7 @@ C("complex_add_alpha", lambda T, a, b: T.add(a, b, alpha=1.5 - 0.5j), [(3,), (3,
 C("complex_pow_scalar", lambda T, a: a ** 3, [(2, 3)], "complex")
 C("complex_neg_reciprocal", lambda T, a: -T.reciprocal(a), [(2, 3)], "complex")
 C("complex_exp", lambda T, a: T.exp(a), [(2, 3)], "complex")
+C("complex_logaddexp_logcumsumexp", lambda T, a, b: T.logaddexp(a, b).logcumsumexp(1), [(2, 3), (3,)], "complex")
 C("complex_log", lambda T, a: T.log(a), [(2, 3)], "complex")
 C("complex_sqrt", lambda T, a: T.sqrt(a), [(2, 3)], "complex")
 C("complex_rsqrt_log2_log10", lambda T, a: T.rsqrt(a) + T.log2(a) - T.log10(a), [(2, 3)], "complex")

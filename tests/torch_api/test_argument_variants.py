@@ -229,9 +229,16 @@ def test_adjoint_of_a_0d_tensor_warns_and_conjugates():
     "torch.chunk(v, torch.tensor([2]))", "torch.polygamma(torch.tensor([1]), v)",
     "torch.searchsorted(torch.tensor([False, True]), torch.tensor([0.5, 2.0]))", "torch.searchsorted(torch.tensor([False, True]), 1)",
     "torch.searchsorted(torch.tensor([False, True]), torch.tensor([True, False]))", "torch.searchsorted(torch.tensor([False, True]), True)",
+    # complex log-add-exps (ordered by real part, NaN taking over, infinities), complex normal draws
+    "torch.logaddexp(z, x)", "x.logaddexp(z * 1j)", "torch.logaddexp(s, s[:, None])", "torch.logaddexp2(z, x)",
+    "z.logcumsumexp(1)", "torch.logcumsumexp(s * (1 - 2j), 0)", "torch.logcumsumexp(z[0, 0], 0)",
+    "torch.normal(z, 1.0).dtype", "torch.normal(z.to(torch.complex128), x.double()).dtype", "torch.normal(x, z)",
+    "torch.normal(1.0, z)", "torch.normal(z, -1.0)",
 ])
 def test_taken_as_torch_takes_them(code):
-    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), v=lambda T: T.tensor([1.0, 2.0, 3.0]))
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), v=lambda T: T.tensor([1.0, 2.0, 3.0]),
+          z=lambda T: T.tensor([[0.5 + 1j, -1.0, 2.0 - 3j], [1.5, 0.25j, -3.0]]),
+          s=lambda T: T.tensor([INF, -INF, complex(NAN, 0), complex(INF, 1), 1 + 2j, complex(-INF, 3)]))
 
 
 def test_gather_and_scatter_of_a_0d_index_differentiate_as_torch():
