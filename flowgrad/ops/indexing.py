@@ -133,8 +133,8 @@ def take_along_dim(x, indices, dim=None):
         raise x.policy.errors.take_along_dim_dtype(dtype_scalar=indices._data.dtype)
     if dim is not None and x._data.ndim != indices._data.ndim:
         raise x.policy.errors.take_along_dim_ndim(ndim=x._data.ndim, indices_ndim=indices._data.ndim)
-    if dim is None:
-        return gather(S.reshape(x, (-1,)), 0, S.reshape(indices, (-1,)))
+    if dim is None:      # (views, as PyTorch's: a layout no view flattens raises its view error)
+        return gather(S.view(x, -1), 0, S.view(indices, -1))
     dim = normalize_dim(dim, x._data.ndim)
     shape = list(np.broadcast_shapes(*(tuple(1 if i == dim else s for i, s in enumerate(t._data.shape))
                                        for t in (x, indices))))

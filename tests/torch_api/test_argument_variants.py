@@ -251,3 +251,17 @@ def test_gather_and_scatter_of_a_0d_index_differentiate_as_torch():
             out.sum().backward()
             got.append((out.tolist(), [None if t.grad is None else t.grad.tolist() for t in (a, c)], out.grad_fn.name()))
         assert got[0] == got[1], code
+
+
+# PyTorch views what kron's product and take_along_dim's flattening give: where the inputs' layouts
+# allow no view, its view error; where they do, the values
+@pytest.mark.parametrize("code", [
+    "torch.kron(x.t().contiguous().t(), x)", "torch.kron(x, x.t())", "x.t().kron(x.t())", "torch.kron(x[:, ::2], x)",
+    "torch.kron(x, torch.ones(1, 3).t())", "torch.kron(x.t(), torch.ones(3))", "torch.kron(x.t(), torch.tensor(2.0))",
+    "torch.kron(x.t(), torch.ones(0, 3))", "torch.kron(x[None].expand(2, 2, 3), x)",
+    "torch.take_along_dim(x.t(), torch.tensor([1, 0, 1]))", "x[:, ::2].take_along_dim(torch.tensor([1, 0, 1]))",
+    "torch.take_along_dim(x, torch.tensor([1, 0, 1]).expand(2, 3))", "torch.take_along_dim(x, torch.tensor([[1, 0, 1]]).t())",
+    "torch.take_along_dim(x.flip(0), torch.tensor([1, 0, 1]))",
+])
+def test_views_of_results_as_torch(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]))
