@@ -473,7 +473,11 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
             return self
         if (fn is fill or fn is fill_zero) and not kwargs and _fill_inplace(self, fn, args):
             return self
-        res = fn(self, *args, **kwargs)
+        try:
+            res = fn(self, *args, **kwargs)
+        except NotImplementedError:
+            _complex_cast_first(self, args)
+            raise
         _write(self, res)
         return self
     if self._grad_fn is None and self._requires_grad:
@@ -491,7 +495,11 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
             raise self.policy.errors.leaf_view_inplace(tensor=base)
     alias = self._new(self._data.copy())
     alias._requires_grad, alias._grad_fn, alias.output_nr = self._requires_grad, self._grad_fn, self.output_nr
-    res = fn(alias, *args, **kwargs)
+    try:
+        res = fn(alias, *args, **kwargs)
+    except NotImplementedError:
+        _complex_cast_first(self, args)
+        raise
     _write(self, res)
     retains = self.retains_grad
     if retains:  # the retained grad follows the tensor to its new history
@@ -544,6 +552,25 @@ def _rebase_view(self, view, res) -> None:
     base.output_nr = 0
     rederived = view_fn(base)
     self._grad_fn, self.output_nr, self._requires_grad = rederived._grad_fn, rederived.output_nr, True
+
+
+def _complex_cast_first(self, args) -> None:
+    """Where a kernel refused a complex operand of a real in-place op: PyTorch's cast check of the
+    result type into self's dtype comes first, and refuses it."""
+    d = self._data
+    if d.dtype.kind == "c":
+        return
+    tensors = [a._data for a in (self, *args) if isinstance(a, Tensor)]
+    numbers = tuple(type(a) for a in args if isinstance(a, (bool, int, float, complex)))
+    if not any(t.dtype.kind == "c" for t in tensors) and complex not in numbers:
+        return
+    for t in tensors[1:]:        # (shapes are checked before types)
+        err = broadcast_error(d.shape, t.shape, self.policy)
+        if err is not None:
+            raise err from None
+    r = backend.result_type(tuple(t.dtype for t in tensors if t.ndim), tuple(t.dtype for t in tensors if not t.ndim),
+                            numbers, backend.default_float())
+    raise self.policy.errors.result_type_cast(result_scalar=r, want_scalar=d.dtype) from None
 
 
 def _write(self, res) -> None:

@@ -265,3 +265,15 @@ def test_gather_and_scatter_of_a_0d_index_differentiate_as_torch():
 ])
 def test_views_of_results_as_torch(code):
     _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]))
+
+
+# an in-place op on a real tensor with a complex operand: PyTorch's cast check of the result type comes
+# before the kernel's refusal of complex numbers (and after the shapes' check)
+@pytest.mark.parametrize("code", [
+    "x.clone().atan2_(z)", "x.clone().clamp_min_(z)", "x.clone().fmod_(z)", "x.clone().hypot_(z.to(torch.complex128))",
+    "x.clone().remainder_(1j)", "x.double().remainder_(torch.tensor(1j))", "x.clone().fmod_(z[:, :2])",
+    "x.long().fmod_(z)", "z.clone().fmod_(x)",
+])
+def test_inplace_complex_operand_is_a_cast_error(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]),
+          z=lambda T: T.tensor([[0.5 + 1j, -1.0, 2.0 - 3j], [1.5, 0.25j, -3.0]]))
