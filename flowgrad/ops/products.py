@@ -209,10 +209,9 @@ def addmv(self, mat, vec, beta=1, alpha=1, _in_place=False):
     _same(self, mat, vec)
     policy = self.policy
     s, m, v = self._data, mat._data, vec._data
-    if m.ndim != 2 or v.ndim != 1 or s.ndim > 1:
+    if s.ndim > 1:
         raise policy.errors.addmv_dims(input=s.ndim, mat=m.ndim, vec=v.ndim)
-    if m.shape[1] != v.shape[0] or (s.size != 1 and s.size != m.shape[0]):
-        raise policy.errors.mv_sizes(rows=s.size, mat=f"{m.shape[0]}x{m.shape[1]}", vec=v.shape[0])
+    L.check_mv(policy, s.ndim, s.size, m, v)
     if _in_place and s.shape != (m.shape[0],):
         raise policy.errors.inplace_sizes(input=list(s.shape), output=[m.shape[0]])
     if not s.dtype == m.dtype == v.dtype:

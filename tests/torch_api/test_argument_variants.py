@@ -277,3 +277,17 @@ def test_views_of_results_as_torch(code):
 def test_inplace_complex_operand_is_a_cast_error(code):
     _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]),
           z=lambda T: T.tensor([[0.5 + 1j, -1.0, 2.0 - 3j], [1.5, 0.25j, -3.0]]))
+
+
+# mv's checks are addmv's (into a new vector in vec's dtype); cdist's direct kernel has no half / bfloat16
+@pytest.mark.parametrize("code", [
+    "torch.mv(x[0, 0], v)", "x[0, 0].mv(v.long())", "torch.mv(v, v)", "torch.mv(x[None], v)", "torch.mv(x, x)",
+    "torch.mv(x, torch.ones(4))", "torch.mv(x, v[0])", "torch.mv(x.long(), v)", "torch.mv(x.bool(), v.bool())",
+    "torch.mv(x.long(), v.long())", "torch.addmv(torch.ones(2), x, torch.ones(4))", "torch.addmv(torch.ones(2, 2), x, v)",
+    "torch.cdist(x.half(), x.double())", "torch.cdist(x, x.half())", "torch.cdist(x.half(), x.half(), p=1)",
+    "torch.cdist(x.half(), x.half())", "torch.cdist(x.bfloat16(), x.bfloat16())", "torch.cdist(x, x.bfloat16())",
+    "torch.cdist(x.half(), x.half(), compute_mode='use_mm_for_euclid_dist').dtype",
+    "torch.cdist(x.half(), x.half(), p=-1)",
+])
+def test_mv_and_cdist_checks(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), v=lambda T: T.tensor([1.0, 2.0, 3.0]))
