@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import backend
 from .. import ops
+from ..nn import functional as _F
 from ..ops import tie_order
 from . import cuda_memory
 from .argcheck import is_long, typename
@@ -214,16 +215,32 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return ops.where(input._new(xp.isfinite(d)), input, input._new(fill))
 
 
-def float_power(input, exponent):
-    """input ** exponent in float64, or complex128 where either is complex (either may be a number)."""
+def _float_power_dtype(input, exponent):
     def wide_kind(v):
         return v._data.dtype.kind == "c" if isinstance(v, Tensor) else isinstance(v, complex)
-    wide = np.complex128 if wide_kind(input) or wide_kind(exponent) else np.float64
+    return np.complex128 if wide_kind(input) or wide_kind(exponent) else np.float64
+
+
+def float_power(input, exponent):
+    """input ** exponent in float64, or complex128 where either is complex (either may be a number)."""
+    wide = _float_power_dtype(input, exponent)
     number = complex if wide is np.complex128 else float
 
     def widened(v):
         return ops.cast(v, wide) if isinstance(v, Tensor) else number(v)
     return ops.pow(widened(input), widened(exponent))
+
+
+def float_power_(self, exponent):
+    """float_power in place: only into the dtype the result has (float64, complex128)."""
+    wide = np.dtype(_float_power_dtype(self, exponent))
+    if self._data.dtype != wide:
+        raise self.policy.errors.float_power_inplace(self_scalar=self._data.dtype, want_scalar=wide)
+    return ops.indexing.inplace(self, float_power, exponent)
+
+
+def _hardshrink(self, lambd=0.5):
+    return _F.hardshrink(self, lambd)
 
 
 def heaviside(input, values):
@@ -605,7 +622,7 @@ METHODS.update({
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
     "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot),
     "fmod_": _inplace(ops.elementwise.fmod), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
-    "negative_": _inplace(ops.neg),
+    "negative_": _inplace(ops.neg), "float_power_": float_power_, "hardshrink": _hardshrink,
 })
 
 

@@ -291,3 +291,31 @@ def test_inplace_complex_operand_is_a_cast_error(code):
 ])
 def test_mv_and_cdist_checks(code):
     _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]), v=lambda T: T.tensor([1.0, 2.0, 3.0]))
+
+
+# torch's top-level activations (no `inplace=`; the `_` forms in place), Tensor.hardshrink, float_power_
+@pytest.mark.parametrize("code", [
+    "torch.selu(x)", "torch.selu(input=x)", "torch.selu(x, inplace=True)", "torch.selu(x.long())", "torch.selu_(x.clone())",
+    "torch.celu(x, alpha=2.0)", "torch.celu_(x.clone(), 2.0)", "torch.threshold(x, 0.5, 2.0)",
+    "torch.threshold(input=x, threshold=1.5, value=2.0)", "torch.threshold_(x.clone(), 0.5, 2.0)",
+    "torch.threshold(x.long(), 0, 2)", "torch.rrelu(x)", "torch.rrelu_(x.clone(), 0.1, 0.2)",
+    "torch.rrelu(x, training=True, generator=torch.Generator()).shape", "torch.hardshrink(x, lambd=1.0)",
+    "x.hardshrink(1.0)", "x.hardshrink(lambd=0.1)", "torch.selu_(x.clone().requires_grad_())",
+    "x.clone().float_power_(2)", "x.double().float_power_(2)", "x.double().float_power_(1j)",
+    "x.long().float_power_(x.double())", "x.double().float_power_(x)", "x.double().float_power_(x[0])",
+    "x.double().float_power_(torch.ones(3, 1))", "x.double().float_power_(x.to(torch.complex64))",
+])
+def test_top_level_activations_and_float_power_(code):
+    _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]))
+
+
+def test_inplace_activation_and_float_power_gradients():
+    for code in ("torch.selu_(a * 1)", "torch.celu_(a * 1, 0.5)", "torch.threshold_(a * 1, 0.3, -2.0)",
+                 "(a * 1).double().float_power_(a.double())"):
+        got = []
+        for T in (ft, real):
+            a = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+            out = eval(code, {"torch": T, "a": a})
+            out.sum().backward()
+            got.append((out.tolist(), a.grad.tolist(), out.grad_fn.name()))
+        assert _close(_plain(got[0]), _plain(got[1])), (code, got)
