@@ -319,3 +319,14 @@ def test_inplace_activation_and_float_power_gradients():
             out.sum().backward()
             got.append((out.tolist(), a.grad.tolist(), out.grad_fn.name()))
         assert _close(_plain(got[0]), _plain(got[1])), (code, got)
+
+
+def test_hardsigmoid_has_no_second_derivative():
+    got = []
+    for T in (ft, real):
+        x = T.tensor([0.5, -4.0, 2.0], requires_grad=True)
+        g, = T.autograd.grad(T.nn.functional.hardsigmoid(x).sum(), x, create_graph=True)
+        with pytest.raises(RuntimeError) as err:
+            g.sum().backward()
+        got.append((g.tolist(), g.requires_grad, str(err.value)))
+    assert got[0] == got[1]
