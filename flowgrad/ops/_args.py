@@ -229,7 +229,7 @@ def dim_ints(dim) -> tuple:
             raise bool_dim()
         if not (isinstance(d, (int, np.integer)) or (a is not None and a.size == 1 and a.dtype.kind in "iu")):
             raise TORCH.errors.dims_type(type=typename(d))
-        out.append(int(a) if a is not None else int(d))
+        out.append(int(a.reshape(-1)[0]) if a is not None else int(d))
     return tuple(out)
 
 

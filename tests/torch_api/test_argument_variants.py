@@ -330,3 +330,15 @@ def test_hardsigmoid_has_no_second_derivative():
             g.sum().backward()
         got.append((g.tolist(), g.requires_grad, str(err.value)))
     assert got[0] == got[1]
+
+
+# baddbmm's dtype checks in PyTorch's order (self against batch1; batch2's dtype is the result's), a
+# one-element index tensor for a dim list
+@pytest.mark.parametrize("code", [
+    "torch.baddbmm(b, b, b.double())", "b.baddbmm(b, b.double())", "b.clone().baddbmm_(b, b.double())",
+    "torch.baddbmm(b, b.double(), b)", "torch.baddbmm(b.double(), b.double(), b)", "torch.baddbmm(b.half(), b, b.double())",
+    "b.clone().baddbmm_(b.double(), b)", "torch.baddbmm(b[0], b, b.double())",
+    "torch.ones(1, 3).squeeze(torch.tensor([0]))", "torch.ones(1, 3).sum((torch.tensor([[0]]), 1))",
+])
+def test_baddbmm_dtypes_and_dim_tensors(code):
+    _same(code, b=lambda T: T.ones(1, 2, 2))
