@@ -57,6 +57,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                 "type {type} at pos {pos}"),
     "size_unpack": (TypeError, "{fn}(): argument 'size' failed to unpack the object at pos {pos} with error \"type "
                                "must be tuple of ints,but got {type}\""),
+    "argument_unpack": (TypeError, "{fn}(): argument '{argument}' failed to unpack the object at pos {pos} with error "
+                                   "\"type must be tuple of ints,but got {type}\""),
     "argument_type_at": (TypeError, "{fn}(): argument '{argument}' (position {position}) must be {expected}, not "
                                     "{type}"),
     "randint_like_bound": (RuntimeError, "high must be a scalar tensor and on CPU"),

@@ -476,7 +476,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
         try:
             res = fn(self, *args, **kwargs)
         except NotImplementedError:
-            _complex_cast_first(self, args)
+            _complex_cast_first(self, fn, args)
             raise
         _write(self, res)
         return self
@@ -498,7 +498,7 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
     try:
         res = fn(alias, *args, **kwargs)
     except NotImplementedError:
-        _complex_cast_first(self, args)
+        _complex_cast_first(self, fn, args)
         raise
     _write(self, res)
     retains = self.retains_grad
@@ -554,11 +554,12 @@ def _rebase_view(self, view, res) -> None:
     self._grad_fn, self.output_nr, self._requires_grad = rederived._grad_fn, rederived.output_nr, True
 
 
-def _complex_cast_first(self, args) -> None:
+def _complex_cast_first(self, fn, args) -> None:
     """Where a kernel refused a complex operand of a real in-place op: PyTorch's cast check of the
-    result type into self's dtype comes first, and refuses it."""
+    result type into self's dtype comes first, and refuses it (a comparison's result is bool: its
+    kernel's refusal stands)."""
     d = self._data
-    if d.dtype.kind == "c":
+    if d.dtype.kind == "c" or fn in (E.lt, E.le, E.gt, E.ge):
         return
     tensors = [a._data for a in (self, *args) if isinstance(a, Tensor)]
     numbers = tuple(type(a) for a in args if isinstance(a, (bool, int, float, complex)))

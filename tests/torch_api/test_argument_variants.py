@@ -272,7 +272,7 @@ def test_views_of_results_as_torch(code):
 @pytest.mark.parametrize("code", [
     "x.clone().atan2_(z)", "x.clone().clamp_min_(z)", "x.clone().fmod_(z)", "x.clone().hypot_(z.to(torch.complex128))",
     "x.clone().remainder_(1j)", "x.double().remainder_(torch.tensor(1j))", "x.clone().fmod_(z[:, :2])",
-    "x.long().fmod_(z)", "z.clone().fmod_(x)",
+    "x.long().fmod_(z)", "z.clone().fmod_(x)", "x.clone().ge_(z)", "x.clone().less_(z)",
 ])
 def test_inplace_complex_operand_is_a_cast_error(code):
     _same(code, x=lambda T: T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]]),
@@ -342,3 +342,13 @@ def test_hardsigmoid_has_no_second_derivative():
 ])
 def test_baddbmm_dtypes_and_dim_tensors(code):
     _same(code, b=lambda T: T.ones(1, 2, 2))
+
+
+# an int list given as several positional ints, one of them not an int: PyTorch's unpacking error
+@pytest.mark.parametrize("code", [
+    "x.squeeze(0, 'a')", "x.squeeze(0, 1.5)", "x.squeeze('a', 0)", "x.permute(0, 'a')", "x.view(3, 'a')",
+    "x.reshape(3, None)", "x.flip(0, 'a')", "x.repeat(1, [2])", "x.expand(1, 'a')", "x.tile(1, 'a')",
+    "x.reshape(3, torch.tensor(1))",
+])
+def test_int_list_unpacking_errors(code):
+    _same(code, x=lambda T: T.ones(1, 3))
