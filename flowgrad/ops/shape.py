@@ -62,7 +62,10 @@ def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
 def _view_out(x, arr, fn):
     out = x._out_cls._make(arr)
     # bounds overlap is enough: `arr` was just derived from x's array, so it is a view or new memory
-    if backend.namespace(arr).may_share_memory(arr, x._data) if arr.size and x._data.size else False:
+    # (an empty one is a view where NumPy made it one of x's array or of x's base)
+    d = x._data
+    if (backend.namespace(arr).may_share_memory(arr, d) if arr.size and d.size else
+            arr.base is not None and (arr.base is d or arr.base is getattr(d, "base", None))):
         as_view(x, out, fn)
     return out
 

@@ -352,3 +352,13 @@ def test_baddbmm_dtypes_and_dim_tensors(code):
 ])
 def test_int_list_unpacking_errors(code):
     _same(code, x=lambda T: T.ones(1, 3))
+
+
+# an empty tensor's reshape / transpose / squeeze is a view, as PyTorch's (detach_ refuses it)
+@pytest.mark.parametrize("code", [
+    "torch.ones(6)[:0].reshape((0, 3)).detach_()", "torch.ones(0, 3).reshape((3, 0)).detach_()",
+    "torch.ones(0, 3).t().detach_()", "torch.ones(0, 3).unsqueeze(0).detach_()", "torch.ones(0, 3).clone().detach_()",
+    "torch.ones(0, 3).sum(0).detach_()",
+])
+def test_empty_views_as_torch(code):
+    _same(code)
