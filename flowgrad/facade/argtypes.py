@@ -286,15 +286,30 @@ def _parameter_names(fn: Callable) -> tuple | None:
         return None
 
 
+def _unpack_error(name: str, unpacks: str, args: tuple, policy, Tensor) -> Exception | None:
+    """PyTorch's error for an int list given as several positional arguments (`x.permute(0, 'a')`:
+    its parser reads them as one where the first is an int) one of which is not an int (bools pass);
+    None where every one is."""
+    def int_like(v) -> bool:
+        return isinstance(v, (int, np.integer)) or _one_element(v, Tensor, True)
+    if len(args) < 2 or not int_like(args[0]):
+        return None
+    for pos, v in enumerate(args, start=1):
+        if not int_like(v):
+            return policy.errors.argument_unpack(fn=name, argument=unpacks, pos=pos, type=typename(v))
+    return None
+
+
 def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, method: bool = False,
-          options: tuple = ()) -> Callable:
+          options: tuple = (), unpacks: str | None = None) -> Callable:
     """`fn`, raising PyTorch's TypeError in place of its own failure when an argument is mistyped or
     an explicit None refused (worded from `options`, PyTorch's overloads, where given); `fn` itself
-    where no parameter has a kind in `kinds` and no overloads are given."""
+    where no parameter has a kind in `kinds` and no overloads are given. `unpacks` names the int-list
+    parameter PyTorch also takes as several positional ints."""
     names = _parameter_names(fn)
     if names is None:
         return fn
-    if not any(n in kinds for n in (names[1:] if method else names)) and not options:
+    if not any(n in kinds for n in (names[1:] if method else names)) and not options and unpacks is None:
         return fn
     sig = None      # inspected when a call first fails (importing flowgrad inspects nothing)
 
@@ -305,6 +320,10 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
             return fn(*args, **kwargs)
         except Exception as exc:
             refused = getattr(exc, "parser_refuses", None)
+            unpacked = unpacks and not kwargs and _unpack_error(name, unpacks, args[1:] if method else args,
+                                                                 policy, Tensor)
+            if unpacked:
+                raise unpacked from None
             if options:     # PyTorch's overloads known: its parser's own error where none takes the call
                 given = args[1:] if method else args
                 if refused is None and (_taken(options, given, kwargs, Tensor, dtype_cls) or
@@ -324,10 +343,12 @@ def guard(fn: Callable, name: str, kinds: dict, policy, Tensor, dtype_cls, metho
 
 
 def guard_all(namespace, names, kinds: dict, policy, Tensor, dtype_cls, method: bool = False,
-              overrides: dict | None = None, overloads: dict | None = None, prefix: str = "") -> dict:
+              overrides: dict | None = None, overloads: dict | None = None, prefix: str = "",
+              unpacking: dict | None = None) -> dict:
     """Guard each named function of `namespace` (a module's dict or a class), with `overrides`
     ("name.parameter" -> kind, None: unchecked) taking precedence for that function and `overloads`
-    (name -> PyTorch's overload strings) wording its refused Nones; messages name a function
+    (name -> PyTorch's overload strings) wording its refused Nones, `unpacking` (name -> its int list
+    taken as several positional ints) its unpacking errors; messages name a function
     `prefix + name` (PyTorch's parser calls `torch.linalg.det` `linalg_det`); a module's guarded
     functions are named as its own (so pickle finds them there). Returns {function: guarded}."""
     get = namespace.get if isinstance(namespace, dict) else (lambda n: getattr(namespace, n, None))
@@ -345,7 +366,8 @@ def guard_all(namespace, names, kinds: dict, policy, Tensor, dtype_cls, method: 
             continue
         own = by_function.get(n)
         table = {k: v for k, v in {**kinds, **own}.items() if v is not None} if own else checked_kinds
-        new = guard(fn, prefix + n, table, policy, Tensor, dtype_cls, method, (overloads or {}).get(n, ()))
+        new = guard(fn, prefix + n, table, policy, Tensor, dtype_cls, method, (overloads or {}).get(n, ()),
+                    (unpacking or {}).get(n))
         if new is not fn:
             if home is not None:
                 new.__module__, new.__qualname__ = home, n

@@ -226,8 +226,10 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
         if not is_long(n):
-            raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
-                                                 type=typename(n))
+            if not ops.is_int_tensor(n):
+                raise policy.errors.argument_type_at(fn="randperm", argument="n", position=1, expected="int",
+                                                     type=typename(n))
+            n = int(n)
         if n < 0:
             raise policy.errors.size_negative(dim=n, shape=[n])
         return _finish(creation.randperm(n, dtype, _dev(device), generator), requires_grad)
@@ -250,7 +252,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def normal(mean, std=1.0, size=None, generator=None):
         tensors = [x for x in (mean, std) if isinstance(x, _CoreTensor)]
         if isinstance(std, _CoreTensor):
-            if std._data.dtype.kind != "c" and not bool((std._data >= 0).all()):
+            if std._data.dtype.kind == "c":
+                raise policy.errors.normal_std_complex()
+            if not bool((std._data >= 0).all()):
                 raise policy.errors.normal_stds()
         elif not std >= 0:
             raise policy.errors.normal_std(std=std)
@@ -260,10 +264,12 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 if err is not None:
                     raise err
             for t in tensors:
-                if t._data.dtype.kind not in "fV":
+                if t._data.dtype.kind not in "fVc":
                     raise policy.errors.not_implemented_for(op="normal_kernel_cpu", dtype_scalar=t._data.dtype)
             shape = np.broadcast_shapes(*(x._data.shape for x in tensors))
-            out = mean + std * randn(shape, generator=generator)
+            # a complex mean: complex draws (each part of variance std^2 / 2)
+            kind = tensors[0]._data.dtype
+            out = mean + std * randn(shape, generator=generator, dtype=kind if kind.kind == "c" else None)
             # in the first tensor's dtype (PyTorch draws into a tensor like it)
             return ops.cast(out, tensors[0]._data.dtype)
         return randn(size, generator=generator) * std + mean
@@ -293,7 +299,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             raise policy.errors.multinomial_dtype(dtype_scalar=d.dtype)
         if d.ndim not in (1, 2):
             raise policy.errors.multinomial_dim()
-        num_samples = ops.int_argument(num_samples, policy)
+        num_samples = ops.int_argument(num_samples, policy, sym=True)
         if num_samples <= 0:
             raise policy.errors.multinomial_count()
         if not replacement and num_samples > d.shape[-1]:

@@ -13,6 +13,7 @@ from .. import backend
 from .. import ops
 from ..autograd.mode import (enable_grad, inference_mode, is_anomaly_check_nan_enabled, is_anomaly_enabled,
                              is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
+from ..nn import functional as F
 from ..tensor import Tensor as _CoreTensor
 from .signatures import write_out
 
@@ -90,6 +91,34 @@ def build(Tensor: type, dtypes: dict) -> dict:
 
     def block_diag(*tensors):
         return ops.block_diag(*tensors, empty_cls=Tensor)
+
+    # activations torch offers at top level too: without F's `inplace=`, the `_` forms in place
+    def selu(input):
+        return F.selu(input)
+
+    def selu_(input):
+        return F.selu(input, True)
+
+    def celu(input, alpha=1.0):
+        return F.celu(input, alpha)
+
+    def celu_(input, alpha=1.0):
+        return F.celu(input, alpha, True)
+
+    def threshold(input, threshold, value):
+        return F.threshold(input, threshold, value)
+
+    def threshold_(input, threshold, value):
+        return F.threshold(input, threshold, value, True)
+
+    def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+        return F.rrelu_drawn(input, lower, upper, training, False, generator)
+
+    def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+        return F.rrelu_drawn(input, lower, upper, training, True, generator)
+
+    def hardshrink(input, lambd=0.5):
+        return F.hardshrink(input, lambd)
 
     namespace = {name: value for name, value in locals().items() if name not in ("Tensor", "dtypes")}
     namespace.update({name: getattr(ops, name) for name in OPS})

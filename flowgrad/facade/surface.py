@@ -18,6 +18,8 @@ import numpy as np
 
 from .. import backend
 from .. import ops
+from ..nn import functional as _F
+from ..ops import tie_order
 from . import cuda_memory
 from .argcheck import is_long, typename
 from .argtypes import parser_words
@@ -70,7 +72,7 @@ def _no_complex_kernel(input, kernel: str) -> None:
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    k = ops.int_argument(k, input.policy)
+    k = ops.int_argument(k, input.policy, sym=True)
     d = input._data
     if d.dtype.kind == "c":
         raise input.policy.errors.sort_complex(op="topk")
@@ -82,11 +84,15 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     values, idx = sort(input, dim, descending=largest)
     if input._data.ndim == 0:
         return type(input)._return_types["topk"](values, idx)
+    tied = tie_order.topk_indices(d, idx._data, k, ops.normalize_dim(dim, d.ndim), largest, sorted)
+    if tied is not None:                     # PyTorch's kernel leaves another of the tied indices
+        idx = input._new(tied)
+        return type(input)._return_types["topk"](ops.gather(input, dim, idx), idx)
     return type(input)._return_types["topk"](ops.narrow(values, dim, 0, k), ops.narrow(idx, dim, 0, k))
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
-    k = ops.int_argument(k, input.policy)
+    k = ops.int_argument(k, input.policy, sym=True)
     _no_complex_kernel(input, "kthvalue_cpu")
     if input._data.dtype == np.bool_:
         raise input.policy.errors.not_implemented_for(op="kthvalue_cpu", dtype_scalar=input._data.dtype)
@@ -97,7 +103,12 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     values, idx = sort(input, dim)
     if d.ndim == 0:
         return type(input)._return_types["kthvalue"](values, idx)
-    v, i = ops.narrow(values, dim, k - 1, 1), ops.narrow(idx, dim, k - 1, 1)
+    tied = tie_order.kthvalue_indices(d, idx._data, k, axis)
+    if tied is None:
+        v, i = ops.narrow(values, dim, k - 1, 1), ops.narrow(idx, dim, k - 1, 1)
+    else:                                    # PyTorch's quickselect leaves another of the tied indices
+        i = input._new(tied)
+        v = ops.gather(input, dim, i)
     if not keepdim:
         v, i = ops.squeeze(v, dim), ops.squeeze(i, dim)
     return type(input)._return_types["kthvalue"](v, i)
@@ -195,20 +206,41 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
         return input._new(xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf))
     if d.dtype.kind not in "fV":
         return input.clone()
-    fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
+    if d.dtype.kind == "V":      # NumPy leaves bfloat16 as it is: replaced in float32, bfloat16's limits
+        top = float(backend.finfo(d.dtype).max)
+        fill = xp.nan_to_num(d.astype(np.float32), nan=nan, posinf=top if posinf is None else posinf,
+                             neginf=-top if neginf is None else neginf).astype(d.dtype)
+    else:
+        fill = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
     return ops.where(input._new(xp.isfinite(d)), input, input._new(fill))
+
+
+def _float_power_dtype(input, exponent):
+    def wide_kind(v):
+        return v._data.dtype.kind == "c" if isinstance(v, Tensor) else isinstance(v, complex)
+    return np.complex128 if wide_kind(input) or wide_kind(exponent) else np.float64
 
 
 def float_power(input, exponent):
     """input ** exponent in float64, or complex128 where either is complex (either may be a number)."""
-    def wide_kind(v):
-        return v._data.dtype.kind == "c" if isinstance(v, Tensor) else isinstance(v, complex)
-    wide = np.complex128 if wide_kind(input) or wide_kind(exponent) else np.float64
+    wide = _float_power_dtype(input, exponent)
     number = complex if wide is np.complex128 else float
 
     def widened(v):
         return ops.cast(v, wide) if isinstance(v, Tensor) else number(v)
     return ops.pow(widened(input), widened(exponent))
+
+
+def float_power_(self, exponent):
+    """float_power in place: only into the dtype the result has (float64, complex128)."""
+    wide = np.dtype(_float_power_dtype(self, exponent))
+    if self._data.dtype != wide:
+        raise self.policy.errors.float_power_inplace(self_scalar=self._data.dtype, want_scalar=wide)
+    return ops.indexing.inplace(self, float_power, exponent)
+
+
+def _hardshrink(self, lambd=0.5):
+    return _F.hardshrink(self, lambd)
 
 
 def heaviside(input, values):
@@ -590,7 +622,7 @@ METHODS.update({
     "is_signed": _is_signed, "ndimension": lambda self: self._data.ndim, "arctan2_": _inplace(ops.atan2),
     "atan2_": _inplace(ops.atan2), "hypot_": _inplace(ops.elementwise.hypot),
     "fmod_": _inplace(ops.elementwise.fmod), "fix_": _inplace(ops.trunc), "trunc_": _inplace(ops.trunc),
-    "negative_": _inplace(ops.neg),
+    "negative_": _inplace(ops.neg), "float_power_": float_power_, "hardshrink": _hardshrink,
 })
 
 

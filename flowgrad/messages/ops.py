@@ -52,6 +52,9 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "dot_sizes": (RuntimeError, "inconsistent tensor size, expected tensor [{a}] and src [{b}] to have the same number "
                                 "of elements, but got {a} and {b} elements respectively"),
     "mv_sizes": (RuntimeError, "size mismatch, got input ({rows}), mat ({mat}), vec ({vec})"),
+    "dim_of_0d": (IndexError, "Dimension specified as {dim} but tensor has no dimensions"),
+    "float_power_inplace": (RuntimeError, "the base given to float_power_ has dtype {self_scalar} but the operation's "
+                                          "result requires dtype {want_scalar}"),
     "not_a_matrix": (RuntimeError, "{name} must be a matrix"),
     "not_3d": (RuntimeError, "{name} must be a 3D tensor"),
     "bmm_sizes": (RuntimeError, "Expected size for first two dimensions of batch2 tensor to be: {want} but got: {got}."),

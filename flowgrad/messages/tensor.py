@@ -57,6 +57,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                 "type {type} at pos {pos}"),
     "size_unpack": (TypeError, "{fn}(): argument 'size' failed to unpack the object at pos {pos} with error \"type "
                                "must be tuple of ints,but got {type}\""),
+    "argument_unpack": (TypeError, "{fn}(): argument '{argument}' failed to unpack the object at pos {pos} with error "
+                                   "\"type must be tuple of ints,but got {type}\""),
     "argument_type_at": (TypeError, "{fn}(): argument '{argument}' (position {position}) must be {expected}, not "
                                     "{type}"),
     "randint_like_bound": (RuntimeError, "high must be a scalar tensor and on CPU"),
@@ -101,6 +103,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "eye_negative": (RuntimeError, "{name} must be greater or equal to 0, got {size}"),
     "normal_std": (RuntimeError, "normal expects std >= 0.0, but found std {std:g}"),
     "normal_stds": (RuntimeError, "normal expects all elements of std >= 0.0"),
+    "normal_std_complex": (RuntimeError, "normal expects standard deviation to be non-complex"),
     "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
     "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                                               "this error message be improved?  If so, please report an enhancement "

@@ -191,13 +191,19 @@ def threshold_(input, threshold: float, value: float):
 
 
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
+    return rrelu_drawn(input, lower, upper, training, inplace)
+
+
+def rrelu_drawn(input, lower: float, upper: float, training: bool, inplace: bool, generator=None):
+    """rrelu whose training slopes are drawn from `generator` (None: the default one; PyTorch's own
+    stream is not reproduced)."""
     _floats_only(input, "leaky_relu_cpu")
     if lower > upper:
         raise input.policy.errors.rrelu_bounds()
     uniform = None
-    if training:   # the slopes' draws, from the default generator (PyTorch's own stream is not reproduced)
+    if training:
         d = input._data
-        uniform = creation.rand(d.shape, d.dtype if d.dtype.kind == "f" else np.float32)
+        uniform = creation.rand(d.shape, d.dtype if d.dtype.kind == "f" else np.float32, generator=generator)
         if backend.namespace(d) is not np:
             uniform = backend.to_device(uniform, input.device)
     if inplace:

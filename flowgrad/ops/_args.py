@@ -191,13 +191,19 @@ def _int_dim(dim, policy):
     return operator.index(dim)
 
 
-def int_argument(value, policy=None) -> int:
-    """An int argument as PyTorch's parser takes it (an int, a NumPy integer, a 0-d integer tensor);
-    a bool, a float or anything else raises a TypeError a facade's argument guard words."""
+def is_int_tensor(value, any_shape: bool = True) -> bool:
+    """An integer tensor of one element (`any_shape`) or a 0-d one."""
+    return (isinstance(value, Tensor) and value._data.dtype.kind in "iu" and
+            (value._data.size == 1 if any_shape else value._data.ndim == 0))
+
+
+def int_argument(value, policy=None, sym: bool = False) -> int:
+    """An int argument as PyTorch's parser takes it (an int, a NumPy integer, a 0-d integer tensor;
+    for its SymInt parameters (`sym`), an integer tensor of one element in any shape); a bool, a float
+    or anything else raises a TypeError a facade's argument guard words."""
     if value.__class__ is int:
         return value
-    if isinstance(value, np.integer) or (isinstance(value, Tensor) and value._data.ndim == 0 and
-                                         value._data.dtype.kind in "iu"):
+    if isinstance(value, np.integer) or is_int_tensor(value, sym):
         return int(value)
     err = (policy or TORCH).errors.int_type(type=typename(value))
     err.parser_refuses = ""
@@ -223,7 +229,7 @@ def dim_ints(dim) -> tuple:
             raise bool_dim()
         if not (isinstance(d, (int, np.integer)) or (a is not None and a.size == 1 and a.dtype.kind in "iu")):
             raise TORCH.errors.dims_type(type=typename(d))
-        out.append(int(a) if a is not None else int(d))
+        out.append(int(a.reshape(-1)[0]) if a is not None else int(d))
     return tuple(out)
 
 

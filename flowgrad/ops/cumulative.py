@@ -11,6 +11,7 @@ from . import elementwise as E
 from . import indexing as I
 from . import reduction as R
 from . import shape as S
+from .special import complex_log_add_exp
 
 __all__ = ["cumprod", "cummax", "cummin", "logcumsumexp", "cumsum_inplace", "cumprod_inplace"]
 
@@ -64,9 +65,12 @@ def _reversed_logcumsumexp(x, dim):
 
 def _logcumsumexp_grad(grad, self, result, dim):
     """sum over k >= i of grad_k exp(x_i - result_k), summed in log space for the positive and the
-    negative parts of grad separately (so it stays finite where exp(-result) would overflow)."""
+    negative parts of grad separately (so it stays finite where exp(-result) would overflow); a
+    complex one at once, conjugated as PyTorch's."""
     if grad._data.ndim == 0 or grad._data.size == 0:
         return grad
+    if grad._data.dtype.kind == "c":
+        return E._conj(E.exp(_reversed_logcumsumexp(E.log(E._conj(grad)) - result, dim) + self))
     lowest = float(np.finfo(grad._data.dtype).min)
     log_abs = E.log(E.abs(grad))
     positive = E.where(grad > 0, log_abs, lowest)
@@ -75,20 +79,32 @@ def _logcumsumexp_grad(grad, self, result, dim):
             - E.exp(_reversed_logcumsumexp(negative - result, dim) + self))
 
 
-LogcumsumexpBackward0 = derivative("LogcumsumexpBackward0", keep="dim", self=_logcumsumexp_grad)
+LogcumsumexpBackward0 = derivative("LogcumsumexpBackward0", complex=True, keep="dim", self=_logcumsumexp_grad)
+
+
+def _complex_logcumsumexp(xp, d, dim: int):
+    """PyTorch's running complex log-add-exp, step by step along `dim` in complex128 from -inf."""
+    w = xp.moveaxis(d, dim, 0).astype(np.complex128) if d.ndim else d.astype(np.complex128)[None]
+    out = xp.empty_like(w)
+    acc = xp.full(w.shape[1:], -np.inf, dtype=np.complex128)
+    for i in range(w.shape[0]):
+        acc = out[i] = complex_log_add_exp(xp, w[i], acc)
+    out = xp.ascontiguousarray(xp.moveaxis(out, 0, dim)) if d.ndim else out.reshape(())
+    return out.astype(d.dtype)
 
 
 def logcumsumexp(x, dim):
     """log(cumsum(exp(x))) along `dim`, without overflow (floating dtypes only)."""
     d = x._data
-    if d.dtype.kind == "c":
-        raise x.policy.errors.complex_unsupported(op="logcumsumexp")
-    if d.dtype.kind not in "fV":
+    if d.dtype.kind not in "fVc":
         raise x.policy.errors.not_implemented_for(op="logcumsumexp_out_cpu", dtype_scalar=d.dtype)
     dim = normalize_dim(dim, d.ndim)
     xp = backend.namespace(d)
     with backend.quiet(xp):   # (bfloat16 accumulated in float32)
-        r = backend.running(xp, "logaddexp", backend.opmath(d), dim) if d.ndim else d.copy()
+        if d.dtype.kind == "c":
+            r = _complex_logcumsumexp(xp, d, dim)
+        else:
+            r = backend.running(xp, "logaddexp", backend.opmath(d), dim) if d.ndim else d.copy()
     out = x._out_cls._make(r.astype(d.dtype) if d.dtype.kind == "V" else r)
     if _grad_enabled() and x._requires_grad:
         LogcumsumexpBackward0.record((x,), out, dim)

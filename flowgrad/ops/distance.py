@@ -94,12 +94,12 @@ def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if
     for name, d in (("X1", a), ("X2", b)):
         if d.dtype.kind not in "fV":
             raise policy.errors.cdist_dtype(name=name, dtype_scalar=d.dtype)
-        if d.dtype.kind == "V":   # (bfloat16: PyTorch has no kernel for it)
-            raise policy.errors.not_implemented_for(op="cdist", dtype_scalar=d.dtype)
     if p < 0:
         raise policy.errors.cdist_p()
     use_mm = _MODES[compute_mode]
     by_products = p == 2 and (use_mm or (use_mm is None and (a.shape[-2] > 25 or b.shape[-2] > 25)))
+    if not by_products and (a.dtype.kind == "V" or a.dtype.itemsize == 2):   # (PyTorch's direct kernel: none
+        raise policy.errors.not_implemented_for(op="cdist", dtype_scalar=a.dtype)     # for half, bfloat16)
     if a.dtype != b.dtype:
         if by_products:
             raise policy.errors.mm_dtype(a_ctype=a.dtype, b_ctype=b.dtype)

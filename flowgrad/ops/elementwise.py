@@ -237,6 +237,21 @@ def _int_power(xp, x, y):
     return xp.where(neg, xp.where(one, 1, xp.where(minus_one, 1 - 2 * (y & 1), 0)), r).astype(r.dtype)
 
 
+def _cpow_special_cases(xp, x, y, r):
+    """PyTorch raises complex tensors to tensor powers by C's cpow, exp(y log x), everywhere; NumPy
+    calls cpow too except at a zero base or exponent and at real integer exponents below 100 in size
+    (multiplied out): those elements are recomputed as exp(y log x)."""
+    y = xp.asarray(y, dtype=r.dtype)
+    x = xp.asarray(x, dtype=r.dtype)
+    n = y.real
+    own = (x == 0) | (y == 0) | ((y.imag == 0) & (n == xp.trunc(n)) & (xp.abs(n) < 100))
+    if not own.any():
+        return r
+    x, y = xp.broadcast_to(x, r.shape)[own], xp.broadcast_to(y, r.shape)[own]
+    r[own] = xp.exp(y * xp.log(x))
+    return r
+
+
 def pow(a, b):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if tb is None and type(y) is int and y < 0 and x.dtype.kind in "iu":
@@ -254,6 +269,8 @@ def pow(a, b):
                 r = x ** y
             except ValueError as e:
                 reraise_broadcast(e, cls, x, y)
+            if tb is not None and r.dtype.kind == "c":
+                r = _cpow_special_cases(_xp(x, y), x, y, r)
     out = cls._make(r)
     if not recording(ta, tb):
         return out

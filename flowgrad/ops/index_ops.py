@@ -244,13 +244,13 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     xp = backend.namespace(d)
     r = d.copy()
     pos = I.along(idx, dim)
-    v = s[tuple(slice(0, k) for k in idx.shape)]
+    v = I.values_at(s, idx)
     if not include_self:
-        r[pos] = _identity_of(kind, d.dtype)
-    backend.ufunc_at(xp, _UFUNCS[kind], r, pos, v)
+        I.as_1d(r)[pos] = _identity_of(kind, d.dtype)
+    backend.ufunc_at(xp, _UFUNCS[kind], I.as_1d(r), pos, v)
     if kind == "mean":
         n = xp.full(d.shape, 1 if include_self else 0, dtype=np.int64)
-        xp.add.at(n, pos, 1)
+        xp.add.at(I.as_1d(n), pos, 1)
         n = xp.maximum(n, 1)
         r = (r / n).astype(d.dtype) if d.dtype.kind in "fV" else (r // n).astype(d.dtype)
     out = x._out_cls._make(r)

@@ -69,11 +69,23 @@ def zero_at(g, key):
 # ----------------------------------------------------------------------- gather / scatter
 
 def along(index, dim):
-    """Full index tuple addressing `index`'s positions along `dim`."""
+    """Full index tuple addressing `index`'s positions along `dim` (of `as_1d`'s view of a 0-d array)."""
+    if index.ndim == 0:
+        return (index,)
     xp = backend.namespace(index)
     grids = backend.open_grid(xp, index.shape, dim + index.ndim if dim < 0 else dim)
     grids[dim] = index
     return tuple(grids)
+
+
+def as_1d(a):
+    """A 0-d array as a view of one element (PyTorch counts a 0-d tensor's dims as one), others as they are."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def values_at(src, index):
+    """The values of `src` at the positions of `index` (its first element for a 0-d index)."""
+    return as_1d(src)[tuple(slice(0, s) for s in index.shape) or 0]
 
 
 GatherBackward0 = derivative("GatherBackward0", paddle="TakeAlongAxisGradNode", keep="in_shape dim index",
@@ -109,7 +121,7 @@ def gather(x, dim, index):
     dim = normalize_dim(dim, d.ndim)
     idx = index._data
     check_index("gather", x, dim, idx, "input")
-    out = x._out_cls._make(d[along(idx, dim)])
+    out = x._out_cls._make(as_1d(d)[along(idx, dim)])
     if _grad_enabled() and x._requires_grad:
         GatherBackward0.record((x,), out, d.shape, dim, index.detach())
     return out
@@ -117,12 +129,12 @@ def gather(x, dim, index):
 
 def take_along_dim(x, indices, dim=None):
     """PyTorch's take_along_dim(input, indices, dim): gather with broadcasting of the other dims."""
-    if indices._data.dtype != np.int64:
+    if dim is not None and indices._data.dtype != np.int64:    # (without dim: gather's own check)
         raise x.policy.errors.take_along_dim_dtype(dtype_scalar=indices._data.dtype)
     if dim is not None and x._data.ndim != indices._data.ndim:
         raise x.policy.errors.take_along_dim_ndim(ndim=x._data.ndim, indices_ndim=indices._data.ndim)
-    if dim is None:
-        return gather(S.reshape(x, (-1,)), 0, S.reshape(indices, (-1,)))
+    if dim is None:      # (views, as PyTorch's: a layout no view flattens raises its view error)
+        return gather(S.view(x, -1), 0, S.view(indices, -1))
     dim = normalize_dim(dim, x._data.ndim)
     shape = list(np.broadcast_shapes(*(tuple(1 if i == dim else s for i, s in enumerate(t._data.shape))
                                        for t in (x, indices))))
@@ -141,7 +153,7 @@ def scatter_into_zeros(shape, dim, index, src):
     xp = backend.namespace(d)
     z = xp.zeros(shape, dtype=d.dtype)
     idx = index._data
-    xp.add.at(z, along(idx, dim), d[tuple(slice(0, s) for s in idx.shape)])
+    xp.add.at(as_1d(z), along(idx, dim), values_at(d, idx))
     out = src._out_cls._make(z)
     if _grad_enabled() and src._requires_grad:
         ScatterAddBackward0.record((src,), out, dim, index.detach())
@@ -191,16 +203,16 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     ts = src if isinstance(src, Tensor) else None
     if ts is not None and ts._data.dtype != d.dtype:
         raise policy.errors.scatter_src_dtype()
-    v = ts._data[tuple(slice(0, s) for s in idx.shape)] if ts is not None else src
+    v = values_at(ts._data, idx) if ts is not None else src
     r = d.copy()
     pos = along(idx, dim)
     if reduce is None:
-        r[pos] = v
+        as_1d(r)[pos] = v
     else:
         if ts is not None and "scatter_reduce" not in _WARNED:
             _WARNED.add("scatter_reduce")
             warnings.warn(policy.errors.scatter_reduce_deprecated(), stacklevel=3)
-        backend.ufunc_at(backend.namespace(r), _SCATTER_REDUCE[reduce], r, pos, v)
+        backend.ufunc_at(backend.namespace(r), _SCATTER_REDUCE[reduce], as_1d(r), pos, v)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):
         if reduce is None:
@@ -461,7 +473,11 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
             return self
         if (fn is fill or fn is fill_zero) and not kwargs and _fill_inplace(self, fn, args):
             return self
-        res = fn(self, *args, **kwargs)
+        try:
+            res = fn(self, *args, **kwargs)
+        except NotImplementedError:
+            _complex_cast_first(self, fn, args)
+            raise
         _write(self, res)
         return self
     if self._grad_fn is None and self._requires_grad:
@@ -479,7 +495,11 @@ def inplace(self, fn, *args, leaf_error="leaf_inplace", **kwargs):
             raise self.policy.errors.leaf_view_inplace(tensor=base)
     alias = self._new(self._data.copy())
     alias._requires_grad, alias._grad_fn, alias.output_nr = self._requires_grad, self._grad_fn, self.output_nr
-    res = fn(alias, *args, **kwargs)
+    try:
+        res = fn(alias, *args, **kwargs)
+    except NotImplementedError:
+        _complex_cast_first(self, fn, args)
+        raise
     _write(self, res)
     retains = self.retains_grad
     if retains:  # the retained grad follows the tensor to its new history
@@ -532,6 +552,26 @@ def _rebase_view(self, view, res) -> None:
     base.output_nr = 0
     rederived = view_fn(base)
     self._grad_fn, self.output_nr, self._requires_grad = rederived._grad_fn, rederived.output_nr, True
+
+
+def _complex_cast_first(self, fn, args) -> None:
+    """Where a kernel refused a complex operand of a real in-place op: PyTorch's cast check of the
+    result type into self's dtype comes first, and refuses it (a comparison's result is bool: its
+    kernel's refusal stands)."""
+    d = self._data
+    if d.dtype.kind == "c" or fn in (E.lt, E.le, E.gt, E.ge):
+        return
+    tensors = [a._data for a in (self, *args) if isinstance(a, Tensor)]
+    numbers = tuple(type(a) for a in args if isinstance(a, (bool, int, float, complex)))
+    if not any(t.dtype.kind == "c" for t in tensors) and complex not in numbers:
+        return
+    for t in tensors[1:]:        # (shapes are checked before types)
+        err = broadcast_error(d.shape, t.shape, self.policy)
+        if err is not None:
+            raise err from None
+    r = backend.result_type(tuple(t.dtype for t in tensors if t.ndim), tuple(t.dtype for t in tensors if not t.ndim),
+                            numbers, backend.default_float())
+    raise self.policy.errors.result_type_cast(result_scalar=r, want_scalar=d.dtype) from None
 
 
 def _write(self, res) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import backend
 from ._args import broadcast_error, check_same, normalize_dim
-from ._declare import _grad_enabled, derivative, variant
+from ._declare import _grad_enabled, derivative, recording, variant
 from . import elementwise as E
 from . import indexing as I
 from . import linalg as L
@@ -466,8 +466,13 @@ def hardtanh(x, min_val, max_val):
 
 
 def _hardsigmoid_grad(grad, self):
-    # PyTorch scales by 1/6 rounded to float32, in every dtype
-    return E.where((self > -3) & (self < 3), grad * float(np.float32(1.0) / np.float32(6.0)), grad * 0)
+    # PyTorch scales by 1/6 rounded to float32, in every dtype; its hardsigmoid_backward has no
+    # derivative (a node that raises in backward)
+    g, x = grad.detach(), self.detach()
+    out = E.where((x > -3) & (x < 3), g * float(np.float32(1.0) / np.float32(6.0)), g * 0)
+    if recording(grad, self):
+        E.NoDerivative.record((grad, self), out, "aten::hardsigmoid_backward")
+    return out
 
 
 def _hardswish_grad(grad, self):

@@ -148,7 +148,25 @@ def dot(a, b):
     return matmul(a, b)
 
 
+def check_mv(policy, s_ndim: int, rows: int, m, v) -> None:
+    """PyTorch's addmv checks of the dims and sizes (`s_ndim` / `rows`: its input's dims and size)."""
+    if m.ndim != 2 or v.ndim != 1:
+        raise policy.errors.addmv_dims(input=s_ndim, mat=m.ndim, vec=v.ndim)
+    if m.shape[1] != v.shape[0] or (rows != 1 and rows != m.shape[0]):
+        raise policy.errors.mv_sizes(rows=rows, mat=f"{m.shape[0]}x{m.shape[1]}", vec=v.shape[0])
+
+
 def mv(a, b):
+    """The product of a matrix and a vector, with PyTorch's checks (those of addmv into a new vector
+    of the matrix's rows in the vector's dtype)."""
+    m, v = a._data, b._data
+    if m.ndim == 0:
+        raise a.policy.errors.dim_of_0d(dim=0)
+    check_mv(a.policy, 1, m.shape[0], m, v)
+    if m.dtype != v.dtype:
+        raise a.policy.errors.addmv_dtypes(self_scalar=v.dtype, mat_scalar=m.dtype, vec_scalar=v.dtype)
+    if m.dtype.kind == "b":
+        raise a.policy.errors.not_implemented_for(op="addmv_impl_cpu", dtype_scalar=m.dtype)
     return matmul(a, b)
 
 

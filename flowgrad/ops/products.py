@@ -194,8 +194,12 @@ def baddbmm(self, batch1, batch2, beta=1, alpha=1, _in_place=False):
         if t._data.ndim != 3:
             raise policy.errors.not_3d(name=name)
     a, b, s = batch1._data, batch2._data, self._data
-    if not s.dtype == a.dtype == b.dtype:
+    if s.dtype != a.dtype:
         raise policy.errors.baddbmm_dtypes(self_ctype=s.dtype, a_ctype=a.dtype, b_ctype=b.dtype)
+    if b.dtype != a.dtype:     # (PyTorch's result takes batch2's dtype; its kernel, batch1's)
+        if _in_place:
+            raise policy.errors.inplace_dtype_mismatch(self_ctype=s.dtype, out_ctype=b.dtype)
+        raise policy.errors.expected_scalar_type(a_scalar=a.dtype, b_scalar=b.dtype)
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise policy.errors.bmm_sizes(want=[a.shape[0], a.shape[2]], got=[b.shape[0], b.shape[1]])
     _no_bool(self, "baddbmm")
@@ -209,10 +213,9 @@ def addmv(self, mat, vec, beta=1, alpha=1, _in_place=False):
     _same(self, mat, vec)
     policy = self.policy
     s, m, v = self._data, mat._data, vec._data
-    if m.ndim != 2 or v.ndim != 1 or s.ndim > 1:
+    if s.ndim > 1:
         raise policy.errors.addmv_dims(input=s.ndim, mat=m.ndim, vec=v.ndim)
-    if m.shape[1] != v.shape[0] or (s.size != 1 and s.size != m.shape[0]):
-        raise policy.errors.mv_sizes(rows=s.size, mat=f"{m.shape[0]}x{m.shape[1]}", vec=v.shape[0])
+    L.check_mv(policy, s.ndim, s.size, m, v)
     if _in_place and s.shape != (m.shape[0],):
         raise policy.errors.inplace_sizes(input=list(s.shape), output=[m.shape[0]])
     if not s.dtype == m.dtype == v.dtype:

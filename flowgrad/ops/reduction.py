@@ -325,15 +325,22 @@ def sort(x, dim=-1, descending=False):
         raise x.policy.errors.sort_complex(op="Sort")
     xp = backend.namespace(d)
     dim = normalize_dim(dim, d.ndim)
+    if d.dtype.kind == "V":       # bfloat16 keys in float32 (exact; NumPy's sort then orders NaN last)
+        d = d.astype(np.float32)
     if d.ndim == 0:
         idx = xp.zeros((), dtype=np.int64)
-    elif descending:  # a stable sort of the negated keys
+    elif descending:  # a stable sort of the negated keys; NaNs (sorted last) then rotated to the front
         key = ~d if d.dtype.kind == "b" else -(d.astype(np.int64) if d.dtype.kind == "u" else d)
         idx = xp.argsort(key, axis=dim, kind="stable")
+        if d.dtype.kind == "f" and d.size:
+            nans = xp.isnan(d).sum(axis=dim, keepdims=True)
+            n = d.shape[dim]
+            pos = xp.arange(n).reshape((n,) + (1,) * (d.ndim - dim - 1))
+            idx = xp.take_along_axis(idx, (pos - nans) % n, axis=dim)
     else:
         idx = xp.argsort(d, axis=dim, kind="stable")
     it = x._new(idx.astype(np.int64))
-    return values_indices(I.gather(x, dim, it) if d.ndim else S.clone(x), it)
+    return values_indices(I.gather(x, dim, it) if x.ndim else S.clone(x), it)
 
 
 def all(x, dim=None, keepdim=False):

@@ -78,7 +78,7 @@ def searchsorted(sorted_sequence, values, out_int32: bool = False, right: bool =
         raise policy.errors.searchsorted_boundaries_0d()
     if b.ndim != 1 and (b.ndim != v.ndim or b.shape[:-1] != v.shape[:-1]):
         raise policy.errors.searchsorted_dims(boundaries=list(b.shape), values=list(v.shape))
-    if b.dtype.kind == "b":
+    if b.dtype.kind == "b" and v.dtype.kind == "b":    # (the kernel runs in the two's common dtype)
         raise policy.errors.not_implemented_for(op="searchsorted_out_cpu", dtype_scalar=b.dtype)
     pos = _binary_search(b, v, right or side == "right", order)
     return sorted_sequence._out_cls._make(pos.astype(np.int32 if out_int32 else np.int64))

@@ -62,7 +62,10 @@ def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
 def _view_out(x, arr, fn):
     out = x._out_cls._make(arr)
     # bounds overlap is enough: `arr` was just derived from x's array, so it is a view or new memory
-    if backend.namespace(arr).may_share_memory(arr, x._data) if arr.size and x._data.size else False:
+    # (an empty one is a view where NumPy made it one of x's array or of x's base)
+    d = x._data
+    if (backend.namespace(arr).may_share_memory(arr, d) if arr.size and d.size else
+            arr.base is not None and (arr.base is d or arr.base is getattr(d, "base", None))):
         as_view(x, out, fn)
     return out
 
@@ -539,7 +542,7 @@ def _split_parts(x, split_size_or_sections, dim) -> tuple:
     n = d.shape[dim]
     if isinstance(split_size_or_sections, (int, np.integer)) or (isinstance(split_size_or_sections, Tensor) and
                                                                   not split_size_or_sections._data.ndim):
-        step = split_size_or_sections = int_argument(split_size_or_sections, x.policy)
+        step = split_size_or_sections = int_argument(split_size_or_sections, x.policy, sym=True)
         if step < 0:
             raise x.policy.errors.split_negative(size=step)
         if step == 0 and n:
@@ -593,7 +596,7 @@ def _unsafe_parts(x, split_size_or_sections, dim) -> tuple:
 
 def unsafe_split(x, split_size: int, dim=0):
     """split into parts of `split_size` along `dim`, not views for autograd (see `_unsafe_parts`)."""
-    return _unsafe_parts(x, int_argument(split_size, x.policy), dim)
+    return _unsafe_parts(x, int_argument(split_size, x.policy, sym=True), dim)
 
 
 def unsafe_split_with_sizes(x, split_sizes, dim=0):
@@ -646,7 +649,7 @@ def narrow(x, dim, start, length):
 
 def select(x, dim, index):
     dim = normalize_dim(dim, x._data.ndim)
-    index = int_argument(index, x.policy)
+    index = int_argument(index, x.policy, sym=True)
     return getitem(x, (slice(None),) * dim + (index,))
 
 

@@ -3,7 +3,7 @@ regularized lower incomplete gamma function), and logaddexp / logaddexp2 (log of
 exponentials, computed without overflow).
 
 The arrays are computed in float64 on the tensor's own namespace (no SciPy needed) and cast back to
-the input's float dtype: each by its recurrence in unit steps up to
+the input's float dtype (trigamma as PyTorch computes it, see `_trigamma_array`): each by its recurrence in unit steps up to
 x >= 15 (lgamma(x) = lgamma(x + 1) - log x, psi(n)(x) = psi(n)(x + 1) - (-1)^n n! / x^(n+1)), then its
 asymptotic series with the Bernoulli numbers B2 .. B20 (Stirling's for lgamma); lgamma and digamma take
 the reflection formula below 1/2. erfinv starts from Giles' single-precision polynomials and
@@ -22,7 +22,7 @@ from .. import backend
 from ..tensor import Tensor
 from ._args import binary_arrays, int_argument, reraise_broadcast
 from ._declare import _grad_enabled, derivative
-from .elementwise import _erf_array, _unary, exp, log, pow, where
+from .elementwise import _conj, _erf_array, _unary, exp, log, pow, where
 
 __all__ = ["lgamma", "digamma", "polygamma", "xlogy", "erfinv", "igamma", "logaddexp", "logaddexp2"]
 
@@ -86,6 +86,26 @@ def _digamma_array(xp, d):
     return out.astype(d.dtype, copy=False)
 
 
+def _trigamma_array(xp, d):
+    """PyTorch's trigamma, step for step in the input's precision (float32 below it): the reflection
+    pi^2 / sin^2(pi x) below 1/2 (so a pole gives the large finite value sin's rounding leaves), six
+    unit steps, then four terms of the asymptotic series."""
+    dt = d.dtype if d.dtype in (np.float32, np.float64) else np.dtype(np.float32)
+    x = d.astype(dt)
+    one, pi = dt.type(1), dt.type(math.pi)
+    reflect = x < dt.type(0.5)
+    sin_pi_x = xp.sin(pi * x)
+    result = xp.where(reflect, -(pi * pi) / (sin_pi_x * sin_pi_x), dt.type(0))
+    x = xp.where(reflect, one - x, x)
+    for _ in range(6):
+        result = result + one / (x * x)
+        x = x + one
+    ixx = one / (x * x)
+    tail = one / dt.type(6) - ixx * (one / dt.type(30) - ixx * (one / dt.type(42)))
+    result = result + (one + one / (dt.type(2) * x) + ixx * tail) / x
+    return xp.where(reflect, -result, result).astype(d.dtype, copy=False)
+
+
 def _polygamma_array(xp, n: int, d):
     """psi(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1."""
     x = d.astype(np.float64)
@@ -96,6 +116,8 @@ def _polygamma_array(xp, n: int, d):
         for k, b in enumerate(_BERNOULLI, start=1):
             series = series + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
         out = (series + fact * acc) * (-1) ** (n + 1)
+    # PyTorch's Hurwitz zeta: inf at -inf (a pole, as 0, -1, ...), NaN at inf (its tail term is 0 * inf)
+    out = xp.where(xp.isinf(x), xp.where(x < 0, (-1) ** (n + 1) * math.inf, math.nan), out)
     return out.astype(d.dtype, copy=False)
 
 
@@ -119,7 +141,8 @@ def polygamma(n: int, x: Tensor) -> Tensor:
         d = d.astype(backend.default_float())
     xp = backend.namespace(d)
     with backend.quiet(xp):
-        r = _digamma_array(xp, d) if n == 0 else _polygamma_array(xp, n, d)
+        r = (_digamma_array(xp, d) if n == 0 else _trigamma_array(xp, d) if n == 1
+             else _polygamma_array(xp, n, d))
     out = x._out_cls._make(r)
     if _grad_enabled() and x._requires_grad:
         PolygammaBackward0.record((x,), out, n)
@@ -176,12 +199,44 @@ def xlogy(x, y) -> Tensor:
     return out
 
 
-LogaddexpBackward0 = derivative("LogaddexpBackward0",
-                                self=lambda grad, self, other: grad / (1 + exp(other - self)),
-                                other=lambda grad, self, other: grad / (1 + exp(self - other)))
+LogaddexpBackward0 = derivative("LogaddexpBackward0", complex=True,
+                                self=lambda grad, self, other: grad / _conj(1 + exp(other - self)),
+                                other=lambda grad, self, other: grad / _conj(1 + exp(self - other)))
 Logaddexp2Backward0 = derivative("Logaddexp2Backward0",
                                  self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
                                  other=lambda grad, self, other: grad / (1 + pow(2, self - other)))
+
+
+def _complex_log1p(xp, z):
+    """log(1 + z) as PyTorch's complex log1p computes it (accurate for small |z|)."""
+    x, y = z.real, z.imag
+    theta = xp.arctan2(y, x + 1)
+    r = x * (2 + x) + y * y
+    small = xp.abs(z) < 0.5
+    re = xp.where(small, xp.where(r == 0, x, 0.5 * xp.log1p(r)), xp.log(xp.hypot(x + 1, y)))
+    return _pack(xp, re, theta, z.dtype)
+
+
+def _pack(xp, re, im, dtype):
+    out = xp.empty(re.shape, dtype=dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def complex_log_add_exp(xp, x, y):
+    """log(e^x + e^y) of complex arrays as PyTorch computes it: ordered by real part, NaN taking over,
+    -inf + -inf the smaller operand, +inf + +inf summed directly, else log1p(e^(min - max)) + max."""
+    x, y = xp.broadcast_arrays(xp.asarray(x), xp.asarray(y))
+    xnan = xp.isnan(x.real) | xp.isnan(x.imag)
+    ynan = xp.isnan(y.real) | xp.isnan(y.imag)
+    x_low = x.real < y.real
+    lo, hi = xp.where(x_low, x, y), xp.where(x_low, y, x)
+    lo = xp.where(ynan, y, xp.where(xnan, x, lo))
+    hi = xp.where(ynan, y, xp.where(xnan, x, hi))
+    out = _complex_log1p(xp, xp.exp(lo - hi)) + hi
+    both_inf = xp.isinf(lo.real) & (lo.real == hi.real)
+    out = xp.where(both_inf, xp.where(lo.real < 0, lo, xp.log(xp.exp(lo) + xp.exp(hi))), out)
+    return xp.where(xp.isnan(lo.real) | xp.isnan(lo.imag), xp.asarray(complex(math.nan, math.nan), dtype=out.dtype), out)
 
 
 def _log_add(name: str, ufunc: str, node, x, y) -> Tensor:
@@ -189,14 +244,12 @@ def _log_add(name: str, ufunc: str, node, x, y) -> Tensor:
     words that refusal) of a floating dtype."""
     x._data, y._data  # noqa: B018  (a number has no array: refused here)
     cls, a, b, ta, tb = binary_arrays(x, y)
-    if a.dtype.kind == "c" and name == "logaddexp":     # PyTorch's logaddexp takes complex numbers
-        raise cls.policy.errors.complex_unsupported(op=name)
-    if a.dtype.kind not in "fV":
+    if a.dtype.kind not in "fVc" or (a.dtype.kind == "c" and name != "logaddexp"):
         raise cls.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=a.dtype)
     xp = backend.namespace(a)
     with backend.quiet(xp):
         try:
-            out = cls._make(getattr(xp, ufunc)(a, b))
+            out = cls._make(complex_log_add_exp(xp, a, b) if a.dtype.kind == "c" else getattr(xp, ufunc)(a, b))
         except ValueError as exc:
             reraise_broadcast(exc, cls, a, b)
     if _grad_enabled() and (ta._requires_grad or tb._requires_grad):

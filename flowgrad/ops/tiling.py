@@ -9,6 +9,7 @@ from ..tensor import Tensor
 from ._args import normalize_dim
 from . import elementwise as E
 from . import indexing as I
+from . import iterator_layout as L
 from . import shape as S
 
 __all__ = ["repeat_interleave", "kron"]
@@ -71,15 +72,23 @@ def repeat_interleave(input, repeats=None, dim=None, output_size=None):
     return S.reshape(spread, shape[:axis] + (size * repeats,) + shape[axis + 1:])
 
 
-def kron(input, other):
+def kron(input, other, strided: bool = True):
     """The Kronecker product: each entry of `input` times the whole of `other`, tiled over the
-    dims of the larger (the smaller padded with leading ones)."""
+    dims of the larger (the smaller padded with leading ones). `strided`: PyTorch's view of the
+    product as the result, which raises its view error where the inputs' layouts allow no view
+    (paddle copies)."""
     a, b = input._data, other._data
     n = max(a.ndim, b.ndim)
     sa, sb = (1,) * (n - a.ndim) + a.shape, (1,) * (n - b.ndim) + b.shape
-    left = S.reshape(input, tuple(k for s in sa for k in (s, 1)))
-    right = S.reshape(other, tuple(k for s in sb for k in (1, s)))
-    return S.reshape(E.mul(left, right), tuple(p * q for p, q in zip(sa, sb)))
+    ra, rb = tuple(k for s in sa for k in (s, 1)), tuple(k for s in sb for k in (1, s))
+    shape = tuple(p * q for p, q in zip(sa, sb))
+    # the product's layout follows the inputs' (PyTorch's TensorIterator)
+    if strided:
+        views = [(r, L.view_strides(t.shape, L.strides_of(t), r)) for t, r in ((a, ra), (b, rb))]
+        both = tuple(q if p == 1 else p for p, q in zip(ra, rb))
+        if L.view_strides(both, L.output_strides(both, views), shape) is None:
+            raise input.policy.errors.view_stride()
+    return S.reshape(E.mul(S.reshape(input, ra), S.reshape(other, rb)), shape)
 
 
 METHODS = {"repeat_interleave": repeat_interleave, "kron": kron}

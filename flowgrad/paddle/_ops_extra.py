@@ -21,7 +21,7 @@ def lerp(x, y, weight, name=None):
 
 
 def kron(x, y, name=None):
-    return _ops.kron(x, y)
+    return _ops.kron(x, y, strided=False)
 
 
 def diag(x, offset: int = 0, padding_value=0, name=None):

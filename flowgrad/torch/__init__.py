@@ -67,7 +67,7 @@ from . import _argtypes  # noqa: E402
 
 def _guard(namespace, names, method=False, prefix="", overloads=_argtypes.OVERLOADS):
     return _argtypes_kit.guard_all(namespace, names, _argtypes.KINDS, Tensor.policy, Tensor, dtype, method,
-                                   _argtypes.OVERRIDES, overloads, prefix)
+                                   _argtypes.OVERRIDES, overloads, prefix, _argtypes.UNPACKING if method else None)
 
 
 def _public(names):

@@ -267,6 +267,9 @@ EXCEPTIONS = {
     "Tensor.relu_": (["inplace"], "as Tensor.relu", (f"{_X}.clone().relu_(inplace=False)", "raises")),
     "torch.relu": (["inplace"], "the overrides lambda is F.relu's; torch.relu takes no inplace",
                    (f"torch.relu({_X}, inplace=False)", "raises")),
+    **{f"torch.{name}": (["inplace"], f"the overrides lambda is F.{name}'s; torch.{name} takes no inplace",
+                         (f"torch.{name}({_X}{args}, inplace=False)", "raises"))
+       for name, args in (("selu", ""), ("celu", ""), ("threshold", ", 0.5, 2.0"), ("rrelu", ""))},
     "torch.set_num_threads": (["num"], "the stub names it `num`, but PyTorch takes no keyword arguments here",
                               ("torch.set_num_threads(num=torch.get_num_threads())", "raises")),
     "torch.set_num_interop_threads": (["num"], "as set_num_threads",

@@ -2,6 +2,8 @@
 zeros, infinities), dtypes, node names, gradients to the second order and the error for a negative n."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,16 @@ def test_polygamma_matches_torch(n):
     mine = fg.polygamma(n, fg.tensor(x, dtype=fg.float64)).numpy()
     np.testing.assert_allclose(mine, real.polygamma(n, real.tensor(x, dtype=real.float64)).numpy(), rtol=1e-9)
     assert np.allclose(fg.tensor(x).polygamma(n).numpy(), real.tensor(x).polygamma(n).numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("n", [1, 2])
+def test_polygamma_at_the_poles_matches_torch(n, dtype):
+    """trigamma as PyTorch computes it: a pole gives the large finite value of its reflection."""
+    x = [0.0, -1.0, -2.0, -7.0, 0.5, -0.5, 3.3, math.inf, -math.inf, math.nan]
+    mine = fg.polygamma(n, fg.tensor(x, dtype=getattr(fg, dtype))).float().numpy()
+    theirs = real.polygamma(n, real.tensor(x, dtype=getattr(real, dtype))).float().numpy()
+    np.testing.assert_allclose(mine, theirs, rtol=1e-6)
 
 
 def test_integer_inputs_give_the_default_float(torch):
