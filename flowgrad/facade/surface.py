@@ -403,12 +403,21 @@ def trace(input):
 def bincount(input, weights=None, minlength=0):
     if input._data.dtype.kind not in "iu":
         raise input.policy.errors.not_implemented_for(op="bincount_cpu", dtype_scalar=input._data.dtype)
-    if input._data.ndim != 1:
-        raise input.policy.errors.bincount_input()
+    if minlength < 0:
+        raise input.policy.errors.bincount_minlength()
     d = input._host()
-    w = None if weights is None else weights._host()
-    res = np.bincount(d, w, minlength)
-    return input._new(res if weights is not None else res.astype(np.int64))
+    if d.ndim == 1 and not d.size:     # (PyTorch's early return: int64 zeros, whatever the weights)
+        return input._new(np.zeros(minlength, np.int64))
+    if d.ndim != 1 or d.min() < 0:
+        raise input.policy.errors.bincount_input()
+    if weights is None:
+        return input._new(np.bincount(d, None, minlength).astype(np.int64))
+    w = weights._host()
+    if w.ndim != 1 or w.shape[0] != d.shape[0]:
+        raise input.policy.errors.bincount_weights()
+    # PyTorch sums float32 weights in float32, any other dtype in float64 (complex: the real part)
+    res = np.bincount(d, w.real.astype(np.float64), minlength)
+    return input._new(res.astype(np.float32) if w.dtype == np.float32 else res)
 
 
 # ------------------------------------------------------------------------------- properties

@@ -22,6 +22,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "heaviside_dtypes": (RuntimeError, "heaviside is not yet implemented for tensors with different dtypes."),
     "isclose_dtypes": (RuntimeError, "{self_scalar} did not match {other_scalar}"),
     "bincount_input": (RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
+    "bincount_minlength": (RuntimeError, "minlength should be >= 0"),
+    "bincount_weights": (RuntimeError, "weights should be 1-d and have the same length as input"),
     "fill_value_dims": (RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with {ndim} "
                                       "dimensions."),
     "norm_order": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
@@ -183,6 +185,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # gather / scatter / index_select (ops/indexing.py)
     "masked_fill_mask": (RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype "
                                        "{dtype_ctype}"),
+    "masked_fill_value_dims": (RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                                             "with {ndim} dimension(s)."),
+    "index_put_dtypes": (RuntimeError, "Index put requires the source and destination dtypes match, got {self_scalar} "
+                                       "for the destination and {source_scalar} for the source."),
+    "index_put_shape": (RuntimeError, "shape mismatch: value tensor of shape {value} cannot be broadcast to "
+                                      "indexing result of shape {result}"),
     "inplace_shape": (RuntimeError, "output with shape {shape} doesn't match the broadcast shape {broadcast}"),
     "inplace_overlap": (RuntimeError, "unsupported operation: more than one element of the written-to tensor refers to "
                                       "a single memory location. Please clone() the tensor before performing the "

@@ -16,7 +16,7 @@ from . import elementwise as E
 from . import shape as S
 from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (indexing's public names too)
 
-__all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
+__all__ = ["getitem", "setitem", "index_put", "index_put_values", "gather", "scatter", "scatter_add", "scatter_into_zeros",
            "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
            "nonzero", "where", "index_add"]
 
@@ -37,13 +37,26 @@ def index_put(x, key, value):
     key, advanced = normalize_key(key, xp, x.policy)
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
-    r[key] = v
+    try:
+        r[key] = v
+    except ValueError:
+        if not advanced:
+            raise
+        raise x.policy.errors.index_put_shape(value=list(xp.shape(v)), result=list(d[key].shape)) from None
     out = x._out_cls._make(r)
     tv = value if isinstance(value, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
         (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key)
     return out
+
+
+def index_put_values(x, indices, values):
+    """PyTorch's `index_put` (and, through `inplace`, `index_put_`): `values`, a tensor of x's dtype,
+    written at the index tensors `indices`."""
+    if values._data.dtype != x._data.dtype:
+        raise x.policy.errors.index_put_dtypes(self_scalar=x._data.dtype, source_scalar=values._data.dtype)
+    return index_put(x, tuple(indices), values)
 
 
 def setitem(x, key, value):
@@ -311,7 +324,13 @@ def masked_fill(x, mask, value):
     d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
-    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise x.policy.errors.masked_fill_value_dims(ndim=value._data.ndim)
+        value = value._data[()]
+    if d.dtype.kind != "c" and isinstance(value, (complex, np.complexfloating)):
+        raise x.policy.errors.value_overflow_float(dtype_ctype=d.dtype)
+    v = check_fill_value(x.policy, value, d.dtype)
     out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
         MaskedFillBackward0.record((x,), out, m_full)
@@ -553,4 +572,5 @@ METHODS = {
     "__setitem__": setitem, "gather": gather, "scatter": scatter, "index_add": index_add,
     "scatter_add": scatter_add, "index_select": index_select, "masked_fill": masked_fill,
     "masked_select": masked_select, "take_along_dim": take_along_dim, "nonzero": nonzero,
+    "index_put": index_put_values,
 }

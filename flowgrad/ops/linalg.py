@@ -149,6 +149,8 @@ def dot(a, b):
 
 
 def mv(a, b):
+    if a._data.ndim and (a._data.ndim != 2 or b._data.ndim != 1):
+        raise a.policy.errors.addmv_dims(input=1, mat=a._data.ndim, vec=b._data.ndim)
     return matmul(a, b)
 
 

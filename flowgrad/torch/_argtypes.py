@@ -74,7 +74,7 @@ OVERRIDES: dict[str, str | None] = {
                                      "unsafe_split")},
     **{f"{fn}.dim": "int?" for fn in ("argmax", "argmin", "take_along_dim")},
     # checked by the function itself, in PyTorch's order (its Python layer first)
-    **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
+    **dict.fromkeys(("index_put_.indices", "index_put.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
                      "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
                      "embedding_bag.offsets", "matrix_rank.input"), None),
 }
@@ -147,6 +147,10 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
                     ("(*, torch.memory_format memory_format = torch.contiguous_format)",)),
 }
 METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]
+OVERLOADS["masked_fill"] = ("(Tensor input, Tensor mask, Tensor value)", "(Tensor input, Tensor mask, Number value)")
+METHOD_OVERLOADS.update({**dict.fromkeys(("masked_fill", "masked_fill_"), ("(Tensor mask, Tensor value)",
+                                                                           "(Tensor mask, Number value)")),
+                         "where": ("(Tensor condition, Tensor other)", "(Tensor condition, Number other)")})
 
 # torch.linalg's
 LINALG_OVERLOADS: dict[str, tuple[str, ...]] = {

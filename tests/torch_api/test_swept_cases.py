@@ -1,0 +1,72 @@
+"""Calls a differential sweep of the torch facade found computing where PyTorch refuses, computing
+another dtype or value, or raising another error: each runs on flowgrad.torch and on real torch, and
+the outcomes must agree (values, dtypes and shapes; or exception type and message)."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import flowgrad.torch as ft
+
+real = pytest.importorskip("torch")
+
+CASES = [
+    # bincount: float32 weights sum in float32, others in float64; PyTorch's checks and empty early return
+    "torch.bincount(i, torch.tensor([0.5, 1.0, 2.0]))", "torch.bincount(i, torch.tensor([1, 2, 3]))",
+    "torch.bincount(i, torch.tensor([1, 2, 3], dtype=torch.float16), minlength=5)",
+    "torch.bincount(i, torch.tensor([1.0, 2.0]))", "torch.bincount(i, minlength=-1)",
+    "torch.bincount(torch.tensor([0, -1]))", "torch.bincount(i[:0], torch.tensor([1.0]), minlength=2)",
+    # where / masked_fill: a condition or mask that is no tensor, a None value, a value of more dims
+    "torch.where([True, False, True], x[0], x[1])", "x.where(None, x)", "x.where(2, x)",
+    "x.masked_fill(x > 0, None)", "x.masked_fill_([True, False, True], 1.0)",
+    "torch.masked_fill(x, [True, False, True], 1.0)", "x.masked_fill(x > 0, torch.ones(3))",
+    "x.masked_fill(x > 0, torch.tensor(2 + 1j))", "x.masked_fill(x > 0, 2 + 1j)",
+    "x.masked_fill(x > 0, torch.tensor(2, dtype=torch.float64))",
+    "x.long().masked_fill(x > 0, torch.tensor(2.7))",
+    # index_put / index_put_: values a tensor of self's dtype, broadcastable to the indexed shape
+    "x.index_put_((torch.tensor([0]),), torch.tensor([1]))", "x.index_put_((torch.tensor([0]),), 1.0)",
+    "x.index_put((torch.tensor([0]),), torch.tensor([1.0], dtype=torch.float64))",
+    "x.index_put((torch.tensor([1]), torch.tensor([2])), torch.tensor(5.0))",
+    "x.index_put_([torch.tensor([1])], torch.tensor([5.0, 6.0, 7.0, 8.0]))",
+    # mv: a matrix and a vector
+    "torch.mv(x.expand(2, 2, 3), x[0])", "torch.mv(x, torch.tensor(1.0))", "x[0].mv(x[0])",
+]
+
+
+def _run(T, code: str):
+    x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]])
+    i = T.tensor([0, 2, 2])
+    try:
+        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i})
+    except Exception as exc:  # noqa: BLE001 - the outcome compared
+        return "raise", exc
+
+
+def _plain(v):
+    if isinstance(v, (ft.Tensor, real.Tensor)):
+        return [str(v.dtype).rpartition(".")[2], list(v.shape), _plain(v.detach().tolist())]
+    if isinstance(v, (tuple, list)):
+        return [_plain(e) for e in v]
+    if isinstance(v, float) and math.isnan(v):
+        return "nan"
+    return v
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(p, q) for p, q in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-5, abs=1e-6)
+    return a == b and type(a) is type(b)
+
+
+@pytest.mark.parametrize("code", CASES)
+def test_outcome_as_pytorch(code):
+    theirs, mine = _run(real, code), _run(ft, code)
+    if theirs[0] == "raise":
+        assert mine[0] == "raise", f"{code}: flowgrad returned {mine[1]!r}, PyTorch raised {theirs[1]!r}"
+        assert type(mine[1]).__name__ == type(theirs[1]).__name__ and str(mine[1]) == str(theirs[1])
+    else:
+        assert mine[0] == "value", f"{code}: flowgrad raised {mine[1]!r}"
+        assert _close(_plain(mine[1]), _plain(theirs[1])), (_plain(mine[1]), _plain(theirs[1]))
