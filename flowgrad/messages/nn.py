@@ -259,6 +259,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_layer_norm_shape": (RuntimeError, "Given normalized_shape={normalized}, expected input with shape [*, "
                                           "{inner}], but got input of size{size}"),
     "nn_smooth_l1_beta": (RuntimeError, "smooth_l1_loss does not support negative values for beta."),
+    "nn_huber_delta": (RuntimeError, "huber_loss does not support non-positive values for delta."),
     "nn_label_smoothing": (RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: {value:g}"),
     "nn_target_probabilities_dtype": (RuntimeError, "Expected floating point type for target with class "
                                                     "probabilities, got {dtype_scalar}"),

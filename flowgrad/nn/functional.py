@@ -497,6 +497,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     if beta < 0:
         raise input.policy.errors.nn_smooth_l1_beta()
     ops.refuse_complex(input, "smooth_l1_cpu")
+    ops.refuse_complex(target, "smooth_l1_cpu")
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)
@@ -508,10 +509,20 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
     _check_reduction(reduction, input.policy)
+    if not delta > 0:
+        raise input.policy.errors.nn_huber_delta()
     _pair_for_pointwise(input, target)
+    # PyTorch's kernel computes in the promoted dtype and writes into one of input's dtype
+    d, r = input._data.dtype, backend.result_type((input._data.dtype, target._data.dtype), (), (),
+                                                  backend.default_float())
+    if backend.category(r) > backend.category(d):
+        raise input.policy.errors.result_type_cast(result_scalar=r, want_scalar=d)
+    if r.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="huber_cpu", dtype_scalar=r)
     diff = input - target
     z = ops.abs(diff)
     loss = ops.where(z < delta, diff * diff * 0.5, (z - 0.5 * delta) * delta)
+    loss = loss if loss._data.dtype == d else ops.cast(loss, d)
     if weight is not None:
         loss = loss * weight
     return _layers.reduce_loss(loss, reduction)

@@ -374,10 +374,17 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
     _not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
     _not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     d, td = x._data, target._data
+    # PyTorch computes `(1 - target).mul_(input)`, in place: the loss has the target's dtype
+    if td.dtype.kind == "b":
+        raise x.policy.errors.sub_bool()
+    if d.dtype.kind not in "fV":
+        raise x.policy.errors.not_implemented_for(op="log_sigmoid_cpu", dtype_scalar=d.dtype)
+    if td.dtype.kind in "iu":
+        raise x.policy.errors.result_type_cast(result_scalar=d.dtype, want_scalar=td.dtype)
+    out_dtype = td.dtype
     if td.dtype != d.dtype:
-        if d.dtype.kind not in "fV":
-            raise x.policy.errors.result_type_cast(result_scalar=np.dtype(np.float32), want_scalar=d.dtype)
-        td = td.astype(d.dtype)
+        td = td.astype(backend.result_type((d.dtype, td.dtype), (), (), backend.default_float()))
+        d = d.astype(td.real.dtype)
     xp = backend.namespace(d)
     log_sig = -(xp.maximum(-d, 0) + xp.log1p(xp.exp(-xp.abs(d))))
     if pos_weight is None:
@@ -387,9 +394,9 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
         losses = (1 - td) * d - lw * log_sig
     if weight is not None:
         losses = losses * weight._data
-    out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=out_dtype))
     if _grad_enabled() and (x._requires_grad or target._requires_grad):
-        t_saved = target if td is target._data else target._new(td)   # the target in x's dtype
+        t_saved = target if td is target._data else target._new(td)   # the target in the computing dtype
         BinaryCrossEntropyWithLogitsBackward0.record((x, target), out, x, t_saved, weight, pos_weight, reduction,
                                                      max(d.size, 1))
     return out

@@ -9,6 +9,7 @@ norms are compositions (as in PyTorch: matrix_norm(ord=2) is an amax over svdval
 from __future__ import annotations
 
 from .. import backend
+import numpy as np
 from ..autograd.policy import policy_of
 from ._args import broadcast_error, int_argument, normalize_dim
 from ._declare import _grad_enabled, derivative, save_output
@@ -400,6 +401,11 @@ LinalgSvdBackward0 = derivative("LinalgSvdBackward0", many_outputs=True, save="U
                                 self=_svd_grad)
 
 
+def _real(dt):
+    """The dtype of singular values and eigenvalues of a Hermitian matrix: real, of dt's precision."""
+    return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
+
+
 def linalg_svd(x, full_matrices=True, driver=None, _op="linalg.svd"):
     if driver is not None and backend.device_of(x._data).type != "cuda":
         raise x.policy.errors.linalg_svd_driver()
@@ -407,7 +413,7 @@ def linalg_svd(x, full_matrices=True, driver=None, _op="linalg.svd"):
     _check_matrix(x, _op, square=False)
     d = x._data
     u, s, vh = backend.namespace(d).linalg.svd(d, full_matrices=full_matrices)
-    outs = _outputs(x, [u.astype(d.dtype), s.astype(d.dtype), vh.astype(d.dtype)])
+    outs = _outputs(x, [u.astype(d.dtype), s.astype(_real(d.dtype)), vh.astype(d.dtype)])
     if _grad_enabled() and x._requires_grad:
         LinalgSvdBackward0.record((x,), outs, *[save_output(o) for o in outs])
     return tuple(outs)
@@ -420,7 +426,7 @@ def linalg_svdvals(x):
     _check_float(x, "linalg.svd")
     _check_matrix(x, "linalg.svd", square=False)
     d = x._data
-    return x._out_cls._make(backend.namespace(d).linalg.svd(d, compute_uv=False).astype(d.dtype))
+    return x._out_cls._make(backend.namespace(d).linalg.svd(d, compute_uv=False).astype(_real(d.dtype)))
 
 
 def _eigh_grad(grads, L, V):
@@ -447,7 +453,7 @@ def linalg_eigh(x, UPLO="L", _op="linalg.eigh"):
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, _op)
     w, v = backend.namespace(d).linalg.eigh(d, UPLO=UPLO)
-    outs = _outputs(x, [w.astype(d.dtype), v.astype(d.dtype)])
+    outs = _outputs(x, [w.astype(_real(d.dtype)), v.astype(d.dtype)])
     if _grad_enabled() and x._requires_grad:
         LinalgEighBackward0.record((x,), outs, *[save_output(o) for o in outs])
     return tuple(outs)
@@ -463,7 +469,7 @@ def linalg_eigvalsh(x, UPLO="L"):
     if d.dtype.kind not in "fcV":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, "linalg.eigh")
-    return x._out_cls._make(backend.namespace(d).linalg.eigvalsh(d, UPLO=UPLO).astype(d.dtype))
+    return x._out_cls._make(backend.namespace(d).linalg.eigvalsh(d, UPLO=UPLO).astype(_real(d.dtype)))
 
 
 # ---------------------------------------------------------------------------------- cholesky
@@ -610,22 +616,22 @@ def linalg_pinv(x, atol=None, rtol=None, hermitian=False):
     at, rt = _tolerance(xp, atol, d), _tolerance(xp, rtol, d)
     if rt is None:
         rt = xp.asarray(xp.finfo(d.dtype).eps * max(m, n) if at is None or not bool(xp.all(at > 0)) else 0.0,
-                        dtype=d.dtype)
+                        dtype=_real(d.dtype))
     if at is None:
-        at = xp.zeros((), dtype=d.dtype)
+        at = xp.zeros((), dtype=_real(d.dtype))
     if hermitian:
         w, v = xp.linalg.eigh(d)
         mag = xp.abs(w)
         top = xp.max(mag, axis=-1, keepdims=True) if w.shape[-1] else xp.zeros(w.shape[:-1] + (1,), d.dtype)
         tol = xp.maximum(at[..., None], rt[..., None] * top)
         inv = xp.where(mag > tol, 1 / xp.where(mag > tol, w, 1), 0)
-        r = (v * inv[..., None, :]) @ xp.swapaxes(v, -1, -2)
+        r = (v * inv[..., None, :]) @ xp.conj(xp.swapaxes(v, -1, -2))
     else:
         u, s, vh = xp.linalg.svd(d, full_matrices=False)
         top = s[..., :1] if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), d.dtype)
         tol = xp.maximum(at[..., None], rt[..., None] * top)
         inv = xp.where(s > tol, 1 / xp.where(s > tol, s, 1), 0)
-        r = (xp.swapaxes(vh, -1, -2) * inv[..., None, :]) @ xp.swapaxes(u, -1, -2)
+        r = (xp.conj(xp.swapaxes(vh, -1, -2)) * inv[..., None, :]) @ xp.conj(xp.swapaxes(u, -1, -2))
     out = x._out_cls._make(r.astype(d.dtype))
     if _grad_enabled() and x._requires_grad:
         LinalgPinvBackward0.record((x,), out)

@@ -31,14 +31,26 @@ CASES = [
     "x.index_put_([torch.tensor([1])], torch.tensor([5.0, 6.0, 7.0, 8.0]))",
     # mv: a matrix and a vector
     "torch.mv(x.expand(2, 2, 3), x[0])", "torch.mv(x, torch.tensor(1.0))", "x[0].mv(x[0])",
+    # a complex matrix: real singular values and eigenvalues; the pseudo-inverse conjugates
+    "torch.linalg.eigh(h).eigenvalues", "torch.linalg.eigvalsh(h)", "torch.linalg.svdvals(h)", "torch.linalg.svd(h).S",
+    "torch.linalg.matrix_norm(h, 'nuc')", "torch.linalg.pinv(h)", "torch.linalg.pinv(h, hermitian=True)",
+    "torch.linalg.pinv(torch.cat([h, h * 1j], 1))",
+    # huber_loss: a positive delta, a result in input's dtype; bce with logits: the target's dtype
+    "F.huber_loss(x, x, delta=-1.0)", "F.huber_loss(x, 3 * x.double())", "F.huber_loss(x.half(), 3 * x)",
+    "F.huber_loss(x.long(), x)", "F.huber_loss(x.long(), x.long())", "F.huber_loss(x, x.to(torch.complex64))",
+    "F.smooth_l1_loss(x, x.to(torch.complex64))",
+    "F.binary_cross_entropy_with_logits(x, (x > 0).double())", "F.binary_cross_entropy_with_logits(x.double(), x / 4)",
+    "F.binary_cross_entropy_with_logits(x, (x > 0).long())", "F.binary_cross_entropy_with_logits(x, x > 0)",
+    "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
 
 def _run(T, code: str):
     x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]])
     i = T.tensor([0, 2, 2])
+    h = T.tensor([[2.0, 1j], [-1j, 3.0]])
     try:
-        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i})
+        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i, "h": h})
     except Exception as exc:  # noqa: BLE001 - the outcome compared
         return "raise", exc
 
@@ -56,7 +68,7 @@ def _plain(v):
 def _close(a, b) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_close(p, q) for p, q in zip(a, b))
-    if isinstance(a, float) and isinstance(b, float):
+    if isinstance(a, (float, complex)) and isinstance(b, (float, complex)) and type(a) is type(b):
         return a == pytest.approx(b, rel=1e-5, abs=1e-6)
     return a == b and type(a) is type(b)
 
