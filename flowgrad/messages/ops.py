@@ -13,8 +13,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                  "{dtype_scalar}"),
     "diag_dims": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
     "arg_extremum_bool": (RuntimeError, "{op}(): does not support bool input"),
-    "vander_bool": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
-                                  "Bool"),
+    "vander_dtype": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
+                                   "{dtype_scalar}"),
     "sub_one_bool": (RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                                    "trying to invert a mask, use the `~` or `logical_not()` operator instead."),
     "relu_bool": (RuntimeError, "Boolean inputs not supported for relu"),

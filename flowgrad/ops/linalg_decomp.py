@@ -953,8 +953,11 @@ def diagonal(A, offset=0, dim1=-2, dim2=-1):
 def vander(x, N=None):
     """Powers x^0 .. x^(N-1) along a new last dim (a cat of running products)."""
     d = x._data
-    if d.dtype.kind == "b":
-        raise x.policy.errors.vander_bool()
+    if d.dtype.kind in "bV" or d.dtype == np.float16:
+        raise x.policy.errors.vander_dtype(dtype_scalar=d.dtype)
+    if d.dtype.kind in "iu" and d.dtype != np.int64:     # (PyTorch's powers of integers are int64)
+        x = E.cast(x, np.dtype(np.int64))
+        d = x._data
     n = (d.shape[-1] if d.ndim else 0) if N is None else N
     if d.ndim == 0 or n <= 1:
         raise x.policy.errors.linalg_vander_n()

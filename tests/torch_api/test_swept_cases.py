@@ -41,6 +41,15 @@ CASES = [
     "F.smooth_l1_loss(x, x.to(torch.complex64))",
     "F.binary_cross_entropy_with_logits(x, (x > 0).double())", "F.binary_cross_entropy_with_logits(x.double(), x / 4)",
     "F.binary_cross_entropy_with_logits(x, (x > 0).long())", "F.binary_cross_entropy_with_logits(x, x > 0)",
+    # linspace: PyTorch's two-sided stepping (NaN ends, infinite ends), complex ends, dtype checks
+    "torch.linspace(0, 1, 7)", "torch.linspace(0.1, 1.7, 7, dtype=torch.float64)", "torch.linspace(float('nan'), 1, 3)",
+    "torch.linspace(0, float('inf'), 5)", "torch.linspace(0, 1 + 1j, 3)", "torch.linspace(0, 1 + 1j, 3, dtype=torch.float32)",
+    "torch.linspace(torch.tensor(1 + 1j), 1, 3)", "torch.linspace(-0.5, 10.7, 4, dtype=torch.int64)",
+    "torch.linspace(0, -10, 4, dtype=torch.int32)", "torch.linspace(0, 300, 5, dtype=torch.uint8)",
+    "torch.linspace(0, 1, 5, dtype=torch.bool)", "torch.linspace(0, 1, -1)", "torch.linspace(x[0, :1], 1, 3)",
+    "torch.linspace(0, 1, torch.tensor(3))",
+    # linalg.vander: integer powers in int64, no half precision
+    "torch.linalg.vander(i.short())", "torch.linalg.vander(i.to(torch.uint8), N=4)", "torch.linalg.vander(x[0].half())",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
