@@ -198,6 +198,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_parameterdict_call": (RuntimeError, "ParameterDict should not be called."),
     # layers (flowgrad/nn/layers.py) and their functional forms
     "nn_dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_dropout_p_nan": (RuntimeError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_embedding_weight_dims": (RuntimeError, "'weight' must be 2-D"),
+    "nn_one_hot_empty": (RuntimeError, "Can not infer total number of classes from empty tensor."),
+    "nn_kl_div_dtype": (RuntimeError, "kl_div: {family} inputs not supported."),
     "nn_padding_idx": (AssertionError, "Padding_idx must be within num_embeddings"),
     "nn_embedding_weight_shape": (AssertionError, "Shape of weight does not match num_embeddings and embedding_dim"),
     "nn_embedding_pretrained_dim": (AssertionError, "Embeddings parameter is expected to be 2-dimensional"),
@@ -254,6 +258,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                              "non-batch dimensions, but input has sizes {size} with dimension {dim} "
                                              "being empty"),
     "nn_batch_norm_size": (RuntimeError, "{name} should contain {expected} elements not {got}"),
+    "nn_batch_norm_running_pair": (ValueError, "running_mean and running_var must either both be None or neither be "
+                                               "None"),
+    "nn_batch_norm_running_eval": (RuntimeError, "{name} must be defined in evaluation mode"),
+    "nn_norm_mixed_input": (RuntimeError, "mixed dtype (CPU): all inputs must share same datatype."),
+    "nn_norm_mixed_parameter": (RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of Float"),
     "nn_batch_norm_one_value": (ValueError, "Expected more than 1 value per channel when training, got input size "
                                             "{input_shape}"),
     "nn_layer_norm_shape": (RuntimeError, "Given normalized_shape={normalized}, expected input with shape [*, "

@@ -21,6 +21,7 @@ from .functional_conv import _dims
 from .functional_embedding_bag import embedding_bag  # noqa: F401
 from .functional_norm import *  # noqa: F401,F403
 from .functional_norm import __all__ as _norm_all
+from .functional_norm import mixed_precision
 from .functional_pad import pad  # noqa: F401
 from .functional_pool import *  # noqa: F401,F403
 from .functional_pool import __all__ as _pool_all
@@ -112,6 +113,10 @@ def leaky_relu_(input, negative_slope: float = 0.01):
 def prelu(input, weight):
     """max(0, x) + weight * min(0, x), one weight per channel (dim 1) or one for all."""
     d = input._data
+    if weight._data.dtype != d.dtype:
+        raise input.policy.errors.prelu_promotion(input_scalar=d.dtype, weight_scalar=weight._data.dtype)
+    if d.dtype.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="prelu_cpu", dtype_scalar=d.dtype)
     count = weight._data.size
     if count != 1:
         if d.ndim == 0:
@@ -306,6 +311,8 @@ def bilinear(input1, input2, weight, bias=None):
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
         raise input.policy.errors.nn_dropout_p(p=p)
+    if p != p:     # (NaN passes PyTorch's Python check; its kernel refuses it)
+        raise input.policy.errors.nn_dropout_p_nan(p=p)
     if not training or p == 0.0:
         return input
     d = input._data
@@ -333,6 +340,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float =
             if padding_idx < -n:
                 raise weight.policy.errors.nn_padding_idx()
             padding_idx += n
+    if weight._data.ndim != 2:
+        raise weight.policy.errors.nn_embedding_weight_dims()
     if sparse:   # flowgrad has no sparse tensors for the gradient
         raise weight.policy.errors.argument_unsupported(name="embedding", argument="sparse", value=sparse,
                                                         default=False)
@@ -358,7 +367,9 @@ def one_hot(tensor, num_classes: int = -1):
         raise tensor.policy.errors.nn_one_hot_dtype()
     xp = backend.namespace(d)
     if num_classes == -1:
-        num_classes = int(d.max()) + 1 if d.size else 0
+        if not d.size:
+            raise tensor.policy.errors.nn_one_hot_empty()
+        num_classes = int(d.max()) + 1
     if d.size and (int(d.min()) < 0):
         raise tensor.policy.errors.nn_one_hot_negative()
     if d.size and int(d.max()) >= num_classes:
@@ -380,6 +391,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     `unbiased_running_var=False` the biased one it normalised by (paddle's)."""
     ops.refuse_complex(input, "batch_norm")
     d = input._data
+    if d.dtype.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="batch_norm", dtype_scalar=d.dtype)
+    if training and (running_mean is None) != (running_var is None):
+        raise input.policy.errors.nn_batch_norm_running_pair()
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if not training and t is None:
+            raise input.policy.errors.nn_batch_norm_running_eval(name=name)
+    mixed = mixed_precision(input, weight, bias, running_mean, running_var)
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     dims = (0,) + tuple(range(2, d.ndim))
     bshape = (1, c) + (1,) * (d.ndim - 2)
@@ -416,11 +435,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = out * ops.reshape(weight, bshape)
     if bias is not None:
         out = out + ops.reshape(bias, bshape)
-    return out
+    return ops.cast(out, d.dtype) if mixed else out
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
-    ops.refuse_complex(input, "LayerNormKernelImpl")
+    if input._data.dtype.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="LayerNormKernelImpl", dtype_scalar=input._data.dtype)
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
@@ -429,6 +449,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
         inner = ", ".join(map(str, normalized_shape))
         raise input.policy.errors.nn_layer_norm_shape(normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
+    mixed = mixed_precision(input, weight, bias)
     dims = tuple(range(d.ndim - k, d.ndim))
     mean = ops.mean(input, dims, keepdim=True)
     centered = input - mean
@@ -438,6 +459,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
         out = out * weight
     if bias is not None:
         out = out + bias
+    if mixed:
+        out = ops.cast(out, d.dtype)
     return out
 
 
@@ -597,6 +620,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if reduction == "mean":
         warnings.warn(input.policy.errors.nn_kl_div_mean(), stacklevel=2)
+    kinds = (input._data.dtype.kind, target._data.dtype.kind)
+    if "c" in kinds:
+        raise input.policy.errors.nn_kl_div_dtype(family="Complex")
+    if any(k in "biu" for k in kinds):
+        raise input.policy.errors.nn_kl_div_dtype(family="Integral")
     if log_target:
         loss = ops.exp(target) * (target - input)
     else:
