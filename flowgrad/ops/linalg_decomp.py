@@ -671,6 +671,8 @@ def linalg_lstsq(A, B, rcond=None, driver=None):
         raise A.policy.errors.linalg_lstsq_same_dtype(op=op, a_scalar=da.dtype, b_scalar=db.dtype)
     if da.ndim < 2:
         raise A.policy.errors.linalg_lstsq_min_2d(op=op)
+    if not 0 <= da.ndim - db.ndim <= 1:
+        raise A.policy.errors.linalg_lstsq_dims(op=op)
     vector = db.ndim == da.ndim - 1
     err = broadcast_error(da.shape[:-2], db.shape[:-1] if vector else db.shape[:-2], A.policy)
     if err is not None:

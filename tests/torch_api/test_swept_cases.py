@@ -62,6 +62,13 @@ CASES = [
     "F.kl_div(x.long(), x.long(), reduction='sum')", "F.kl_div(x, x > 0, reduction='sum')",
     "F.kl_div(x.to(torch.complex64), x, reduction='sum')", "F.embedding(i, x[0])", "F.one_hot(i[:0])",
     "F.dropout(x, float('nan'))",
+    # torch.linalg: bool flags are bools, lstsq's B of A's dims or one fewer
+    "torch.linalg.cholesky(s, upper=None)", "torch.linalg.cholesky(s, upper=1)", "torch.linalg.pinv(s, hermitian=None)",
+    "torch.linalg.solve(s, x[:, :1], left=None)", "torch.linalg.solve_triangular(s, x[:, :1], upper=None)",
+    "torch.linalg.solve_triangular(s, x[:, :1], upper=True, unitriangular=0)",
+    "torch.linalg.vector_norm(x, keepdim=1)",
+    "torch.linalg.vecdot(x, x, dim=None)", "torch.linalg.vecdot(x, x, dim=0)", "torch.linalg.solve(s, x[0, :2])",
+    "torch.linalg.lstsq(s, x[:, :1].expand(2, 2, 1))", "torch.linalg.lstsq(s, x[:, :1]).solution",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
@@ -70,8 +77,9 @@ def _run(T, code: str):
     x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]])
     i = T.tensor([0, 2, 2])
     h = T.tensor([[2.0, 1j], [-1j, 3.0]])
+    s = T.tensor([[4.0, 1.0], [1.0, 3.0]])
     try:
-        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i, "h": h})
+        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i, "h": h, "s": s})
     except Exception as exc:  # noqa: BLE001 - the outcome compared
         return "raise", exc
 
