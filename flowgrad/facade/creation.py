@@ -124,7 +124,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         if not isinstance(size, (tuple, list)):
             raise policy.errors.size_type(fn="full", type=typename(size))
         shape = _size("full", (size,))
-        fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dtype) or np.dtype(np.int64))
+        dt = backend.to_np_dtype(dtype)
+        if dt is not None or type(fill_value) is int:     # (without a dtype, the value's own is taken)
+            fill_value = check_fill_value(policy, fill_value, dt or np.dtype(np.int64))
         return _finish(creation.full(shape, fill_value, dtype, _dev(device)), requires_grad)
 
     def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
@@ -241,6 +243,7 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
         if high is None or isinstance(high, (tuple, list)):
             low, high, size = 0, low, high if size is None else size
+        low, high = ops.int_argument(low, policy), ops.int_argument(high, policy)
         return _finish(creation.randint(low, high, size, dtype, _dev(device), generator), requires_grad)
 
     def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):

@@ -284,6 +284,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     policy = input.policy
     if d.ndim == 0:
         raise policy.errors.diff_0d()
+    n = ops.int_argument(n, policy)
     if n < 0:
         raise policy.errors.diff_order(n=n)
     dim = ops.normalize_dim(dim, d.ndim)
@@ -382,6 +383,7 @@ def diag(x, diagonal=0):
     d = x._data
     if d.ndim not in (1, 2):
         raise x.policy.errors.diag_dims(ndim=d.ndim)
+    diagonal = ops.int_argument(diagonal, x.policy)
     if d.ndim == 1:
         if diagonal:
             raise x.policy.errors.diag_vector_offset()

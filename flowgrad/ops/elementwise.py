@@ -876,6 +876,8 @@ def clamp(x, min=None, max=None):
         return out
     if min is None and max is None:
         raise x.policy.errors.clamp_no_bounds()
+    if type(min) is complex or type(max) is complex:
+        raise x.policy.errors.value_overflow_c(name="double")
     d = x._data
     xp = backend.namespace(d)
     if d.dtype.kind == "c":

@@ -204,7 +204,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     ts = src if isinstance(src, Tensor) else None
     if ts is not None and ts._data.dtype != d.dtype:
         raise policy.errors.scatter_src_dtype()
-    v = ts._data[tuple(slice(0, s) for s in idx.shape)] if ts is not None else src
+    v = ts._data[tuple(slice(0, s) for s in idx.shape)] if ts is not None else check_fill_value(policy, src, d.dtype)
     r = d.copy()
     pos = along(idx, dim)
     if reduce is None:
@@ -328,8 +328,6 @@ def masked_fill(x, mask, value):
         if value._data.ndim:
             raise x.policy.errors.masked_fill_value_dims(ndim=value._data.ndim)
         value = value._data[()]
-    if d.dtype.kind != "c" and isinstance(value, (complex, np.complexfloating)):
-        raise x.policy.errors.value_overflow_float(dtype_ctype=d.dtype)
     v = check_fill_value(x.policy, value, d.dtype)
     out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:

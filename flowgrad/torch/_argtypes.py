@@ -148,6 +148,9 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
 }
 METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]
 OVERLOADS["masked_fill"] = ("(Tensor input, Tensor mask, Tensor value)", "(Tensor input, Tensor mask, Number value)")
+OVERLOADS["narrow"] = ("(Tensor input, int dim, Tensor start, int length)",
+                       "(Tensor input, int dim, int start, int length)")
+METHOD_OVERLOADS["narrow"] = ("(int dim, Tensor start, int length)", "(int dim, int start, int length)")
 METHOD_OVERLOADS.update({**dict.fromkeys(("masked_fill", "masked_fill_"), ("(Tensor mask, Tensor value)",
                                                                            "(Tensor mask, Number value)")),
                          "where": ("(Tensor condition, Tensor other)", "(Tensor condition, Number other)")})

@@ -69,6 +69,15 @@ CASES = [
     "torch.linalg.vector_norm(x, keepdim=1)",
     "torch.linalg.vecdot(x, x, dim=None)", "torch.linalg.vecdot(x, x, dim=0)", "torch.linalg.solve(s, x[0, :2])",
     "torch.linalg.lstsq(s, x[:, :1].expand(2, 2, 1))", "torch.linalg.lstsq(s, x[:, :1]).solution",
+    # int arguments are ints (a float or a bool was truncated or counted)
+    "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
+    "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
+    "torch.randint(5.5, (2,))", "torch.randint(True, (2,))", "torch.tril(x, torch.tensor(1))",
+    # a complex number written into a real tensor (its imaginary part was dropped), a None fill value
+    "torch.clamp(x, 1j)", "x.clamp(max=1 + 1j)", "torch.full((2,), 1j, dtype=torch.float32)", "torch.full((2,), 1j)",
+    "torch.full((2,), 1j, dtype=torch.bool)", "x.new_full((2,), 1j)", "x.long().new_full((2,), 1j)",
+    "x.new_full((2,), None)", "x.fill_(1j)", "x.scatter(1, i[None, :1], 1j)", "x.long().scatter(1, i[None, :1], 1j)",
+    "x.index_fill(1, i[:1], 1j)", "x.index_fill(1, i[:1], torch.tensor(1j))", "x.to(torch.complex64).index_fill(1, i[:1], 1j)",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
