@@ -230,12 +230,22 @@ def _check_broadcast(a, b) -> None:
 
 def _bitwise(name):
     def fn(input, other=None):   # (other=None: bitwise_not)
+        if not isinstance(input, Tensor) and isinstance(other, Tensor):   # (a number first: they commute)
+            input, other = other, input
         d = input._data
         xp = backend.namespace(d)
         if isinstance(other, Tensor):
             _check_broadcast(input, other)
-        if d.dtype.kind in "fcV":
-            raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
+        elif other is not None and not isinstance(other, (int, float, complex, np.number, np.bool_)):
+            raise parser_words(input.policy.errors.argument_type_at(
+                fn=name, argument="other", position=2, expected="Tensor", type=typename(other)), "other")
+        for t in (input, other):
+            if isinstance(t, Tensor) and t._data.dtype.kind in "fcV":
+                raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=t._data.dtype)
+        if isinstance(other, (float, complex)):      # (the result would be of the number's kind)
+            raise input.policy.errors.not_implemented_for(
+                op=f"{name}_cpu", dtype_scalar=backend.default_complex() if isinstance(other, complex) else
+                backend.default_float())
         if other is None:
             return input._new(getattr(xp, name)(d))
         o = other._data if isinstance(other, Tensor) else other

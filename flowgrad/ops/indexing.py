@@ -53,8 +53,14 @@ def index_put(x, key, value):
 
 def index_put_values(x, indices, values):
     """PyTorch's `index_put` (and, through `inplace`, `index_put_`): `values`, a tensor of x's dtype,
-    written at the index tensors `indices`."""
-    if values._data.dtype != x._data.dtype:
+    written at the index tensors `indices` (one bool mask and a 0-d value: any dtype, as in masked_fill)."""
+    indices = tuple(indices)
+    vd, dt = values._data, x._data.dtype
+    if vd.dtype != dt and not vd.ndim and len(indices) == 1 and isinstance(indices[0], Tensor) \
+            and indices[0]._data.dtype == np.bool_:
+        check_fill_value(x.policy, vd[()], dt)
+        values = E.cast(values, dt)
+    if values._data.dtype != dt:
         raise x.policy.errors.index_put_dtypes(self_scalar=x._data.dtype, source_scalar=values._data.dtype)
     return index_put(x, tuple(indices), values)
 

@@ -151,6 +151,14 @@ OVERLOADS["masked_fill"] = ("(Tensor input, Tensor mask, Tensor value)", "(Tenso
 OVERLOADS["narrow"] = ("(Tensor input, int dim, Tensor start, int length)",
                        "(Tensor input, int dim, int start, int length)")
 METHOD_OVERLOADS["narrow"] = ("(int dim, Tensor start, int length)", "(int dim, int start, int length)")
+OVERLOADS["scatter"] = tuple(f"(Tensor input, int dim, Tensor index, {src}, *, {reduce}Tensor out = None)"
+                            for src in ("Tensor src", "Number value") for reduce in ("", "str reduce, "))
+METHOD_OVERLOADS["scatter"] = METHOD_OVERLOADS["scatter_"] = tuple(
+    f"(int dim, Tensor index, {src}{reduce})" for src in ("Tensor src", "Number value") for reduce in ("", ", *, str reduce"))
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+    OVERLOADS[_name] = ("(Tensor input, Tensor other, *, Tensor out = None)", "(Number self, Tensor other)",
+                        "(Tensor input, Number other, *, Tensor out = None)")
+    METHOD_OVERLOADS[_name] = ("(Tensor other)", "(Number other)")
 METHOD_OVERLOADS.update({**dict.fromkeys(("masked_fill", "masked_fill_"), ("(Tensor mask, Tensor value)",
                                                                            "(Tensor mask, Number value)")),
                          "where": ("(Tensor condition, Tensor other)", "(Tensor condition, Number other)")})

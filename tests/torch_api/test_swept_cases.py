@@ -78,6 +78,14 @@ CASES = [
     "torch.full((2,), 1j, dtype=torch.bool)", "x.new_full((2,), 1j)", "x.long().new_full((2,), 1j)",
     "x.new_full((2,), None)", "x.fill_(1j)", "x.scatter(1, i[None, :1], 1j)", "x.long().scatter(1, i[None, :1], 1j)",
     "x.index_fill(1, i[:1], 1j)", "x.index_fill(1, i[:1], torch.tensor(1j))", "x.to(torch.complex64).index_fill(1, i[:1], 1j)",
+    # bitwise ops: a number on either side, no lists or floats; products have no bool kernels
+    "torch.bitwise_and(i, [1, 2, 3])", "i.bitwise_or([1, 2, 3])", "torch.bitwise_and(3, i)", "torch.bitwise_xor(i, 2.5)",
+    "torch.bitwise_or(i, x[0])", "(x > 0) @ (x > 0).t()", "(x[0] > 0).dot(x[0] > 0)", "torch.mv((x > 0), x[0] > 0)",
+    "torch.bmm((x > 0)[None], (x > 0).t()[None])", "(x[:, :2] > 0).matrix_power(2)",
+    # scatter's reduce and scatter_reduce's include_self take no None; index_put with one mask is masked_fill
+    "x.scatter(1, i[None, :1], x[:, :1], reduce=None)", "x.scatter_reduce(1, i[None, :1], x[:, :1], 'sum', include_self=None)",
+    "x.long().index_put((x[:, 0] > 0,), torch.tensor(1.5))", "x.index_put_((x > 0,), torch.tensor(2))",
+    "x.index_put_((x[:, 0] > 0,), torch.tensor([1.5, 2, 3], dtype=torch.float64))",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
