@@ -244,6 +244,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if min(blocks) < 1:
         raise policy.errors.unfold_blocks(h=shape[-2], w=shape[-1], kernel=kernel, dilation=dilation,
                            padding=padding, blocks=blocks)
+    if input._data.dtype.kind in "iu":
+        raise policy.errors.not_implemented_for(op="im2col_out_cpu", dtype_scalar=input._data.dtype)
     unbatched = len(shape) == 3
     x = ops.unsqueeze(input, 0) if unbatched else input
     out = _nd.unfold(x, kernel, dilation, padding, stride)
@@ -267,6 +269,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if blocks[0] * blocks[1] != shape[-1]:
         raise policy.errors.fold_blocks(size=tuple(size), kernel=kernel, dilation=dilation, padding=padding,
                            stride=stride, bh=blocks[0], bw=blocks[1], blocks=blocks[0] * blocks[1], got=shape[-1])
+    if input._data.dtype.kind in "iu":
+        raise policy.errors.not_implemented_for(op="col2im_out_cpu", dtype_scalar=input._data.dtype)
     unbatched = len(shape) == 2
     x = ops.unsqueeze(input, 0) if unbatched else input
     out = _nd.fold(x, tuple(int(s) for s in size), kernel, dilation, padding, stride)

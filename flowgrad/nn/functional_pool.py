@@ -123,6 +123,8 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
     k, s, p, dl = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation, ceil_mode)
+    if not return_indices:      # (PyTorch's own 1-d kernel; with indices it runs the 2-d one)
+        ops.refuse_dtype(input, "max_pool1d_impl")
     out, idx = max_pool2d(ops.unsqueeze(input, -2), (1, k), (1, s), (0, p), (1, dl), ceil_mode, True)
     out, idx = ops.squeeze(out, -2), ops.squeeze(idx, -2)
     return (out, idx) if return_indices else out
@@ -133,6 +135,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 2, kernel, stride, padding, dilation, ceil_mode)
+    if input._data.dtype.kind in "bc":
+        raise input.policy.errors.not_implemented_for(op="max_pool2d", dtype_scalar=input._data.dtype)
     x, unbatched = _batch(input, 2)
     out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
     if unbatched:
@@ -145,6 +149,8 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     kernel, stride, padding, dilation = _pool_args(input, "max_pool3d", 3, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 3, kernel, stride, padding, dilation, ceil_mode)
+    if input._data.dtype.kind in "bc":
+        raise input.policy.errors.not_implemented_for(op="max_pool3d", dtype_scalar=input._data.dtype)
     x, unbatched = _batch(input, 3)
     out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
     if unbatched:
@@ -178,6 +184,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
+    ops.refuse_dtype(input, "avg_pool2d", also=("int64",))
     _check_output(input, 2, kernel, stride, padding, (1, 1), ceil_mode)
     x, unbatched = _batch(input, 2)
     out = _pooling.avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
@@ -189,6 +196,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     kernel, stride, padding, _ = _pool_args(input, "avg_pool3d", 3, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
+    ops.refuse_dtype(input, "avg_pool3d_out_frame", halves=False, also=("int64",))
     size = input._data.shape[-3:]
     if any(s + 2 * p < k for s, p, k in zip(size, padding, kernel)):
         raise input.policy.errors.avg_pool3d_small(t=size[0], h=size[1], w=size[2], kt=kernel[0], kh=kernel[1],
@@ -246,6 +254,7 @@ def _adaptive_avg(input, fn: str, nd: int, output_size):
     outs = _adaptive_sizes(input, fn, nd, output_size)
     if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
         return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)
+    ops.refuse_dtype(input, "adaptive_avg_pool2d" if nd == 2 else "adaptive_avg_pool3d_cpu")
     if all(o == 1 for o in outs):
         return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     d = input._data
@@ -273,6 +282,7 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         if return_indices:
             return ops.squeeze(res[0], -2), ops.squeeze(res[1], -2)
         return ops.squeeze(res, -2)
+    ops.refuse_dtype(input, "adaptive_max_pool2d" if nd == 2 else "adaptive_max_pool3d_cpu")
     size = input._data.shape[-nd:]
     # per dim: (out, widest window) cell indices, a short window padded with its own first cell
     per_dim = []
@@ -380,6 +390,7 @@ def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_si
         nd if len(_sizes(stride)) == 1 else 1)
     padding = tuple(int(p) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
     size = _unpool_size(input, nd, kernel, stride, padding, output_size)
+    ops.refuse_dtype(input, "max_unpool3d" if nd == 3 else "max_unpool2d")
     policy = input.policy
     shape = input._data.shape
     if indices._data.shape != shape:

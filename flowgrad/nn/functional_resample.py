@@ -185,7 +185,7 @@ def interpolate_from(input, size=None, scale_factor=None, mode: str = "nearest",
     if input._data.dtype.kind not in "fV":
         raise policy.errors.not_implemented_for(dtype_scalar=input._data.dtype,
                            op="compute_indices_weights_nearest" if mode.startswith("nearest") else
-                           "compute_indices_weights_linear")
+                           "compute_indices_weights_cubic" if mode == "bicubic" else "compute_indices_weights_linear")
     if any(o <= 0 for o in outs):
         axes = ("D", "H", "W")[-dim:]
         sizes = [", ".join(f"{a}: {n}" for a, n in zip(axes, ns)) for ns in (shape[2:], outs)]

@@ -86,6 +86,14 @@ CASES = [
     "x.scatter(1, i[None, :1], x[:, :1], reduce=None)", "x.scatter_reduce(1, i[None, :1], x[:, :1], 'sum', include_self=None)",
     "x.long().index_put((x[:, 0] > 0,), torch.tensor(1.5))", "x.index_put_((x > 0,), torch.tensor(2))",
     "x.index_put_((x[:, 0] > 0,), torch.tensor([1.5, 2, 3], dtype=torch.float64))",
+    # the dtypes of PyTorch's pooling, folding and padding kernels
+    "F.adaptive_avg_pool2d(v.long(), 2)", "F.adaptive_avg_pool1d(v[0].to(torch.complex64), 2)",
+    "F.adaptive_max_pool3d(v[None].int(), 2)", "F.avg_pool2d(v.int(), 2)", "F.avg_pool2d(v.long(), 2)",
+    "F.avg_pool3d(v[None].half(), 2)", "F.max_pool1d(v[0].long(), 2)", "F.max_pool1d(v[0].long(), 2, return_indices=True)",
+    "F.max_pool2d(v > 0, 2)", "F.unfold(v.long(), 2)", "F.fold(v[0].reshape(1, 4, 4).int(), (3, 3), 2)",
+    "F.interpolate(v.long(), size=3, mode='area')", "F.interpolate(v.long(), size=3, mode='bicubic')",
+    "F.max_unpool1d(v[0, :, :2].int(), torch.tensor([[0, 3]] * 4), 2)", "F.pad(v > 0, (1, 1), mode='reflect')",
+    "F.local_response_norm(v[None].half(), 2)",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
@@ -95,8 +103,9 @@ def _run(T, code: str):
     i = T.tensor([0, 2, 2])
     h = T.tensor([[2.0, 1j], [-1j, 3.0]])
     s = T.tensor([[4.0, 1.0], [1.0, 3.0]])
+    v = T.arange(32.0).reshape(2, 4, 4) / 8 - 2
     try:
-        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i, "h": h, "s": s})
+        return "value", eval(code, {"torch": T, "F": T.nn.functional, "x": x, "i": i, "h": h, "s": s, "v": v})
     except Exception as exc:  # noqa: BLE001 - the outcome compared
         return "raise", exc
 
