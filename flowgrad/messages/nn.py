@@ -201,6 +201,16 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_dropout_p_nan": (RuntimeError, "dropout probability has to be between 0 and 1, but got {p}"),
     "nn_embedding_weight_dims": (RuntimeError, "'weight' must be 2-D"),
     "nn_one_hot_empty": (RuntimeError, "Can not infer total number of classes from empty tensor."),
+    "nn_hardtanh_bounds": (ValueError, "min_val cannot be greater than max_val"),
+    "nn_bilinear_dtypes": (RuntimeError, "All tensors must have the same dtype, got input1: {input1_ctype}, input2: "
+                                         "{input2_ctype}, weight: {weight_ctype}"),
+    "nn_bilinear_dtypes_bias": (RuntimeError, "All tensors must have the same dtype, got input1: {input1_ctype}, "
+                                              "input2: {input2_ctype}, weight: {weight_ctype}, bias: {bias_ctype}"),
+    "nn_bilinear_bias": (RuntimeError, "bilinear(): bias size does not match weight size: got {got} but expected "
+                                       "{expected}"),
+    "nn_dim_of_scalar": (IndexError, "Dimension specified as {dim} but tensor has no dimensions"),
+    "nn_layer_norm_empty": (RuntimeError, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                                          "least one element, but got normalized_shape = []"),
     "nn_kl_div_dtype": (RuntimeError, "kl_div: {family} inputs not supported."),
     "nn_padding_idx": (AssertionError, "Padding_idx must be within num_embeddings"),
     "nn_embedding_weight_shape": (AssertionError, "Shape of weight does not match num_embeddings and embedding_dim"),

@@ -242,6 +242,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                     "({input_shape}) is deprecated. Please ensure they have the same size."),
     "found_dtype": (RuntimeError, "Found dtype {got_scalar} but expected {want_scalar}"),
     "bce_input_range": (RuntimeError, "all elements of input should be between 0 and 1"),
+    "bce_target_range": (RuntimeError, "all elements of target should be between 0 and 1"),
     "bce_logits_target_size": (ValueError, "Target size ({target_shape}) must be the same as input size "
                                            "({input_shape})"),
 }

@@ -78,6 +78,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
         if not isinstance(bound, (int, float)):
             raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
                                                     type=type(bound).__name__)
+    if min_val > max_val:
+        raise input.policy.errors.nn_hardtanh_bounds()
     kind = input._data.dtype.kind
     if kind not in "fV":   # an integer tensor keeps its dtype: the bounds as integers
         if kind == "b":
@@ -162,6 +164,8 @@ def celu_(input, alpha: float = 1.0):
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
+    if min_val > max_val:       # (PyTorch checks the bounds' order in hardtanh only: clamp's order here)
+        return ops.indexing.inplace(input, lambda x: ops.clamp(x, min_val, max_val))
     return hardtanh(input, min_val, max_val, True)
 
 
@@ -181,6 +185,10 @@ def softshrink(input, lambd: float = 0.5):
 
 
 def threshold(input, threshold: float, value: float, inplace: bool = False):
+    for position, (name, number) in enumerate((("threshold", threshold), ("value", value)), 2):
+        if number is None:
+            raise input.policy.errors.argument_type_at(fn="threshold", argument=name, position=position,
+                                                       expected="Number", type="NoneType")
     if input._data.dtype.kind in "bc":
         raise input.policy.errors.not_implemented_for(op="threshold_cpu", dtype_scalar=input._data.dtype)
     if inplace:
@@ -304,6 +312,18 @@ def linear(input, weight, bias=None):
 
 
 def bilinear(input1, input2, weight, bias=None):
+    policy = input1.policy
+    dts = [t._data.dtype for t in (input1, input2, weight, bias) if t is not None]
+    if any(dt != dts[0] for dt in dts):
+        if bias is None:
+            raise policy.errors.nn_bilinear_dtypes(input1_ctype=dts[0], input2_ctype=dts[1], weight_ctype=dts[2])
+        raise policy.errors.nn_bilinear_dtypes_bias(input1_ctype=dts[0], input2_ctype=dts[1], weight_ctype=dts[2],
+                                                   bias_ctype=dts[3])
+    if bias is not None:
+        if not bias._data.ndim:
+            raise policy.errors.nn_dim_of_scalar(dim=0)
+        if bias._data.shape[0] != weight._data.shape[0]:
+            raise policy.errors.nn_bilinear_bias(got=bias._data.shape[0], expected=weight._data.shape[0])
     out = ops.einsum("bi,oij,bj->bo", input1, weight, input2)
     return out if bias is None else out + bias
 
@@ -444,6 +464,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
+    if not normalized_shape:
+        raise input.policy.errors.nn_layer_norm_empty()
     d = input._data
     k = len(normalized_shape)
     if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
@@ -472,6 +494,7 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None)
 
 
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    ops.int_argument(dim, x1.policy)
     w12 = ops.sum(x1 * x2, dim)
     n1 = ops.sum(x1 * x1, dim)
     n2 = ops.sum(x2 * x2, dim)
@@ -561,6 +584,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
                   reduction: str = "mean", label_smoothing: float = 0.0):
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     _check_reduction(reduction, input.policy)
+    ops.int_argument(ignore_index, input.policy)
     if label_smoothing > 1.0:  # PyTorch checks only this side: a negative value means no smoothing
         raise input.policy.errors.nn_label_smoothing(value=label_smoothing)
     d, td = input._data, target._data

@@ -34,9 +34,9 @@ def _dims(shape) -> str:
 
 def _param(policy, fn: str, name: str, v, nd: int) -> tuple:
     """An int or a sequence of 1 or `nd` ints, as ATen's pooling functions accept them."""
-    values = _sizes(v)
+    values = tuple(ops.int_argument(e, policy) for e in _sizes(v))
     if len(values) == 1:
-        return tuple(int(values[0]) for _ in range(nd))
+        return values * nd
     if len(values) != nd:
         avg3d, count = fn == "avg_pool3d", _COUNT[nd]
         if name == "kernel_size":
@@ -46,7 +46,7 @@ def _param(policy, fn: str, name: str, v, nd: int) -> tuple:
         if name == "padding":
             raise policy.error("avg_pool3d_padding_len" if avg3d else "pool_padding_len", fn=fn, count=count)
         raise policy.errors.pool_dilation_len(fn=fn, count=count)
-    return tuple(int(e) for e in values)
+    return values
 
 
 def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
@@ -173,7 +173,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
         v = _sizes(v)
         if len(v) != 1:
             raise policy.errors.pool_one_int(fn="avg_pool1d", name=name, got=len(v))
-        args[name] = int(v[0])
+        args[name] = ops.int_argument(v[0], policy)
     out = avg_pool2d(ops.unsqueeze(input, -2), (1, args["kernel_size"]), (1, args["stride"]), (0, args["padding"]),
                      ceil_mode, count_include_pad)
     return ops.squeeze(out, -2)

@@ -322,8 +322,9 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     _not_differentiable("binary_cross_entropy", "weight", weight)
     d, td = x._data, target._data
     xp = backend.namespace(d)
-    if d.size and (float(d.min()) < 0 or float(d.max()) > 1):
-        raise x.policy.errors.bce_input_range()
+    for t, is_input in ((d, True), (td, False)):    # (NaN is out of range too)
+        if t.size and not (float(t.min()) >= 0 and float(t.max()) <= 1):
+            raise x.policy.error("bce_input_range" if is_input else "bce_target_range")
     with backend.quiet(xp):
         logx = xp.maximum(xp.log(d), -100)
         log1mx = xp.maximum(xp.log(1 - d), -100)
@@ -442,8 +443,18 @@ LeakyReluBackward0 = derivative("LeakyReluBackward0", keep="negative_slope",
                                 self=lambda grad, self, negative_slope: E.where(self > 0, grad, grad * negative_slope))
 
 
+def _real_scalars(x, *values, double: bool = False) -> None:
+    """PyTorch's error for a complex number as a real activation's parameter (converted to x's C
+    type, or to a double where the kernel takes one)."""
+    if any(isinstance(v, complex) for v in values):
+        if double:
+            raise x.policy.errors.value_overflow_c(name="double")
+        raise x.policy.errors.value_overflow_float(dtype_ctype=x._data.dtype)
+
+
 def leaky_relu(x, negative_slope=0.01):
     E.refuse_complex(x, "leaky_relu_cpu")
+    _real_scalars(x, negative_slope)
     d = x._data
     xp = backend.namespace(d)
     out = x._out_cls._make(xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
@@ -541,6 +552,7 @@ def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saves_result=False):
     """PyTorch's elu kernel, which selu (scale, alpha fixed) shares; `saves_result` records the
     in-place form's node (EluBackward1), whose formula reads the result."""
     E.refuse_complex(x, "elu_cpu")
+    _real_scalars(x, alpha)
     out = _elu_array(x, alpha, scale, input_scale)
     if _grad_enabled() and x._requires_grad:
         (EluBackward1 if saves_result else EluBackward0).record((x,), out, alpha, scale, input_scale)
@@ -550,6 +562,7 @@ def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saves_result=False):
 def celu(x, alpha=1.0, saves_result=False):
     """elu with input_scale 1 / alpha, recorded as PyTorch's CeluBackward0 (CeluBackward1 in place)."""
     E.refuse_complex(x, "elu_cpu")
+    _real_scalars(x, alpha, double=True)
     if alpha == 0:
         raise x.policy.errors.celu_zero_alpha()
     out = _elu_array(x, alpha, 1.0, 1.0 / alpha)
@@ -605,6 +618,7 @@ def threshold(x, threshold, value, saves_result=False):
     threshold cast to their dtype, as PyTorch's kernel."""
     d = x._data
     xp = backend.namespace(d)
+    _real_scalars(x, threshold, value)
     if d.dtype.kind in "iu":
         threshold, value = int(threshold), int(value)
     out = x._out_cls._make(xp.where(_wide(d) <= threshold, xp.asarray(value).astype(d.dtype), d).astype(d.dtype,
@@ -690,6 +704,7 @@ SoftplusBackward0 = derivative("SoftplusBackward0", keep="beta threshold", self=
 
 def softplus(x, beta=1.0, threshold=20.0):
     E.refuse_complex(x, "softplus_cpu")
+    _real_scalars(x, beta, threshold)
     d = x._data
     xp = backend.namespace(d)
     bd = d * beta

@@ -94,6 +94,16 @@ CASES = [
     "F.interpolate(v.long(), size=3, mode='area')", "F.interpolate(v.long(), size=3, mode='bicubic')",
     "F.max_unpool1d(v[0, :, :2].int(), torch.tensor([[0, 3]] * 4), 2)", "F.pad(v > 0, (1, 1), mode='reflect')",
     "F.local_response_norm(v[None].half(), 2)",
+    # nn.functional's scalar parameters: real numbers, ints where PyTorch's parser takes ints
+    "F.elu(x, alpha=1j)", "F.celu(x, 1j)", "F.leaky_relu(x, 1j)", "F.softplus(x, beta=1j)", "F.threshold(x, 0.5, 1j)",
+    "F.threshold(x, 0.5, None)", "F.hardtanh(x, float('inf'), 2.0)", "F.hardtanh_(x, 2.0, 1.0)",
+    "F.max_pool2d(v, 2.5)", "F.max_pool2d(v, True)", "F.avg_pool1d(v, 2.0)", "F.pixel_shuffle(v[None], 2.0)",
+    "F.pixel_unshuffle(v[None], True)", "F.layer_norm(x, ())",
+    "F.binary_cross_entropy(x.sigmoid().masked_fill(x > 1.9, float('nan')), x.sigmoid())",
+    "F.binary_cross_entropy(x.sigmoid(), x.abs())",
+    "F.bilinear(x, x, v[:2, :3, :3], x[:, 0].double())", "F.bilinear(x, x.double(), v[:2, :3, :3])",
+    "F.bilinear(x, x, v[:2, :3, :3], x[0, 0])", "F.bilinear(x, x, v[:2, :3, :3], x[:1, :2])",
+    "F.bilinear(x, x, v[:2, :3, :3], x[:, 0])",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
