@@ -214,7 +214,7 @@ def _fold_params(policy, kernel_size, dilation, padding, stride) -> tuple:
         v = _ntuple(v, 2)
         if len(v) != 2:
             raise policy.errors.fold_param_len(name=name, size=len(v))
-        values.append(tuple(int(e) for e in v))
+        values.append(tuple(ops.int_argument(e, policy) for e in v))
     kernel, dilation, padding, stride = values
     if min(kernel) <= 0:
         raise policy.errors.fold_kernel_positive(h=kernel[0], w=kernel[1])
@@ -258,6 +258,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     size = _ntuple(output_size, 2)
     if len(size) != 2:
         raise policy.errors.fold_param_len(name="output_size", size=len(size))
+    size = tuple(ops.int_argument(s, policy) for s in size)
     kernel, dilation, padding, stride = _fold_params(policy, kernel_size, dilation, padding, stride)
     shape = input._data.shape
     if len(shape) not in (2, 3) or any(s == 0 for s in shape[-2:]):

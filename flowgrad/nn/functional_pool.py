@@ -105,7 +105,7 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
         if len(v) != 1:
             raise policy.error("pool1d_stride_len" if name == "stride" else "pool1d_param_len", fn=fn, name=name,
                                size=len(v))
-        values[name] = int(v[0])
+        values[name] = ops.int_argument(v[0], policy)
     k, s, p, dl = (values[n] for n in ("kernel_size", "stride", "padding", "dilation"))
     for name, v in (("kernel_size", k), ("stride", s), ("dilation", dl)):
         if v <= 0:
@@ -235,7 +235,7 @@ def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
         if d.shape[dim] == 0 and nd > 1:
             raise policy.errors.nn_adaptive_pool_empty(fn=fn, size=list(d.shape), dim=dim)
     spatial = d.shape[-nd:]
-    return tuple(spatial[i] if s is None else int(s) for i, s in enumerate(sizes))
+    return tuple(spatial[i] if s is None else ops.int_argument(s, policy) for i, s in enumerate(sizes))
 
 
 def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
@@ -385,10 +385,12 @@ def _unpool_size(input, nd: int, kernel, stride, padding, output_size) -> tuple:
 def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_size):
     """Each value written at its flat (spatial) index into zeros of the output size, as max pooling's
     indices name them."""
-    kernel = tuple(int(k) for k in _sizes(kernel_size)) * (nd if len(_sizes(kernel_size)) == 1 else 1)
-    stride = kernel if stride is None else tuple(int(s) for s in _sizes(stride)) * (
+    policy = input.policy
+    kernel = tuple(ops.int_argument(k, policy) for k in _sizes(kernel_size)) * (
+        nd if len(_sizes(kernel_size)) == 1 else 1)
+    stride = kernel if stride is None else tuple(ops.int_argument(s, policy) for s in _sizes(stride)) * (
         nd if len(_sizes(stride)) == 1 else 1)
-    padding = tuple(int(p) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
+    padding = tuple(ops.int_argument(p, policy) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
     size = _unpool_size(input, nd, kernel, stride, padding, output_size)
     ops.refuse_dtype(input, "max_unpool3d" if nd == 3 else "max_unpool2d")
     policy = input.policy

@@ -104,6 +104,7 @@ CASES = [
     "F.bilinear(x, x, v[:2, :3, :3], x[:, 0].double())", "F.bilinear(x, x.double(), v[:2, :3, :3])",
     "F.bilinear(x, x, v[:2, :3, :3], x[0, 0])", "F.bilinear(x, x, v[:2, :3, :3], x[:1, :2])",
     "F.bilinear(x, x, v[:2, :3, :3], x[:, 0])",
+    "F.adaptive_max_pool1d(v, True)", "F.max_pool1d(v, 2.0)", "F.adaptive_avg_pool2d(v, (2, None))",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
