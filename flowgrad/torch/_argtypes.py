@@ -148,6 +148,8 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
 }
 METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]
 OVERLOADS["masked_fill"] = ("(Tensor input, Tensor mask, Tensor value)", "(Tensor input, Tensor mask, Number value)")
+OVERLOADS["arange"] = (f"(Number end, *, {_CREATION})", f"(Number start, Number end, *, {_CREATION.partition(', ')[2]})",
+                       f"(Number start, Number end, Number step = 1, *, {_CREATION})")
 OVERLOADS["narrow"] = ("(Tensor input, int dim, Tensor start, int length)",
                        "(Tensor input, int dim, int start, int length)")
 METHOD_OVERLOADS["narrow"] = ("(int dim, Tensor start, int length)", "(int dim, int start, int length)")

@@ -176,9 +176,9 @@ FUNCTIONS = {
                  "memory_format=None, pin_memory=False",
     "rand_like": _RAND_LIKE, "randn_like": _RAND_LIKE,
     "bernoulli": "input, p~=None, *, generator=None, out=None",
-    "arange": "start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
+    "arange": "start~=0, end~=None, step~=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
               "pin_memory=False",
-    "linspace": "start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
+    "linspace": "start~, end~, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, "
                 "pin_memory=False",
     "eye": "n, m~=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
     "tensor": "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False",

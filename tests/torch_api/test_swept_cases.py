@@ -47,7 +47,7 @@ CASES = [
     "torch.linspace(torch.tensor(1 + 1j), 1, 3)", "torch.linspace(-0.5, 10.7, 4, dtype=torch.int64)",
     "torch.linspace(0, -10, 4, dtype=torch.int32)", "torch.linspace(0, 300, 5, dtype=torch.uint8)",
     "torch.linspace(0, 1, 5, dtype=torch.bool)", "torch.linspace(0, 1, -1)", "torch.linspace(x[0, :1], 1, 3)",
-    "torch.linspace(0, 1, torch.tensor(3))",
+    "torch.linspace(0, 1, torch.tensor(3))", "torch.arange(5, None)", "torch.arange(start=1, end=5)",
     # linalg.vander: integer powers in int64, no half precision
     "torch.linalg.vander(i.short())", "torch.linalg.vander(i.to(torch.uint8), N=4)", "torch.linalg.vander(x[0].half())",
     # normalisation: PyTorch's CPU dtype rules (mixed precision: float32 parameters beside a half input)
