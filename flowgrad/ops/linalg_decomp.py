@@ -492,12 +492,21 @@ LinalgCholeskyExBackward0 = derivative("LinalgCholeskyExBackward0", keep="upper"
                                        self=_cholesky_grad)
 
 
+def _cholesky(xp, m):
+    """The namespace's Cholesky factor, failing as LAPACK's does where a pivot is NaN (NumPy's
+    returns NaNs)."""
+    low = xp.linalg.cholesky(m)
+    if xp.isnan(xp.diagonal(low, axis1=-2, axis2=-1)).any():
+        raise _lin_alg_error(xp)("Matrix is not positive definite")
+    return low
+
+
 def _not_pd_error(x, op):
     d = x._data
     xp = backend.namespace(d)
     for b, m in _each(d):
         try:
-            xp.linalg.cholesky(m)
+            _cholesky(xp, m)
         except _lin_alg_error(xp):
             order = _leading_minor(xp, m)
             if d.ndim > 2:
@@ -509,7 +518,7 @@ def _not_pd_error(x, op):
 def _leading_minor(xp, m) -> int:
     for k in range(1, m.shape[-1] + 1):
         try:
-            xp.linalg.cholesky(m[:k, :k])
+            _cholesky(xp, m[:k, :k])
         except _lin_alg_error(xp):
             return k
     return m.shape[-1]
@@ -524,12 +533,12 @@ def linalg_cholesky(x, upper=False, _op="linalg.cholesky", check_errors=True):
     xp = backend.namespace(d)
     sym = xp.tril(d) + xp.swapaxes(xp.tril(d, -1), -1, -2)
     try:
-        low = xp.linalg.cholesky(sym)
+        low = _cholesky(xp, sym)
         info = xp.zeros(d.shape[:-2], dtype="int32")
     except _lin_alg_error(xp):
         if check_errors:
             raise _not_pd_error(x, _op) from None
-        low, info = _per_matrix(x._new(sym), xp.linalg.cholesky, lambda m: _leading_minor(xp, m))
+        low, info = _per_matrix(x._new(sym), lambda m: _cholesky(xp, m), lambda m: _leading_minor(xp, m))
     out = x._out_cls._make(xp.swapaxes(low, -1, -2).copy() if upper else low)
     if _grad_enabled() and x._requires_grad:
         LinalgCholeskyExBackward0.record((x,), out, upper)
