@@ -185,6 +185,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # gather / scatter / index_select (ops/indexing.py)
     "masked_fill_mask": (RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype "
                                        "{dtype_ctype}"),
+    "masked_scatter_mask": (RuntimeError, "masked_scatter_ only supports boolean masks, but got mask with dtype "
+                                          "{dtype_scalar}"),
+    "masked_scatter_dtypes": (RuntimeError, "masked_scatter: expected self and source to have same dtypes but got"
+                                            "{self_scalar} and {source_scalar}"),
+    "masked_scatter_source": (RuntimeError, "Number of elements of source < number of ones in mask"),
+    "inner_dtypes": (RuntimeError, "both inputs should have same dtype"),
+    "inner_sizes": (RuntimeError, "inner() the last dimension must match on both input tensors but got shapes {a} and "
+                                  "{b}"),
     "masked_fill_value_dims": (RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
                                              "with {ndim} dimension(s)."),
     "index_put_dtypes": (RuntimeError, "Index put requires the source and destination dtypes match, got {self_scalar} "

@@ -157,7 +157,7 @@ OVERLOADS["scatter"] = tuple(f"(Tensor input, int dim, Tensor index, {src}, *, {
                             for src in ("Tensor src", "Number value") for reduce in ("", "str reduce, "))
 METHOD_OVERLOADS["scatter"] = METHOD_OVERLOADS["scatter_"] = tuple(
     f"(int dim, Tensor index, {src}{reduce})" for src in ("Tensor src", "Number value") for reduce in ("", ", *, str reduce"))
-for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
     OVERLOADS[_name] = ("(Tensor input, Tensor other, *, Tensor out = None)", "(Number self, Tensor other)",
                         "(Tensor input, Number other, *, Tensor out = None)")
     METHOD_OVERLOADS[_name] = ("(Tensor other)", "(Number other)")
@@ -193,3 +193,4 @@ OVERLOADS.update({
 OVERRIDES.update({**{f"{fn}.{arg}": "Number" for fn in ("rrelu", "rrelu_") for arg in ("lower", "upper")},
                   **{f"{fn}.{arg}": "Number" for fn in ("threshold", "threshold_") for arg in ("threshold", "value")}})
 OVERRIDES.update({"put.source": "Tensor", "put_.source": "Tensor", "put.accumulate": "bool", "put_.accumulate": "bool"})
+OVERRIDES.update({f"{fn}.{arg}": "Tensor" for fn in ("masked_scatter", "masked_scatter_") for arg in ("mask", "source")})

@@ -30,7 +30,10 @@ FUNCTIONS = {
         "signbit", "bitwise_not", "angle", "conj_physical")},
     **{name: "input" for name in ("real", "imag", "conj", "resolve_conj", "view_as_real", "view_as_complex")},
     "complex": "real, imag, *, out=None",
-    **{name: _BINARY_OUT for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "hypot")},
+    **{name: _BINARY_OUT for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "hypot",
+                                      "bitwise_left_shift", "bitwise_right_shift")},
+    **{name: "input, other, *, out=None" for name in ("inner", "vdot")},
+    "ger": "input, vec2, *, out=None", "masked_scatter": "input, mask, source", "unflatten": "input, dim, sizes",
     **{name: _BINARY_OUT for name in (
         "mul", "multiply", "true_divide", "atan2", "maximum", "minimum", "remainder", "floor_divide", "matmul")},
     **{name: "input:Tensor, other, *, out=None" for name in (     # (the op takes a number first, PyTorch does not)
@@ -219,6 +222,8 @@ METHODS = {
     **{name: "other:Tensor" for name in ("logical_and", "logical_or", "logical_xor")},
     "addcmul": "tensor1:Tensor, tensor2:Tensor, *, value=1", "addcdiv": "tensor1:Tensor, tensor2:Tensor, *, value=1",
     "index_select": "dim, index:Tensor",
+    "ger": "vec2", "masked_scatter": "mask, source", "masked_scatter_": "mask, source",
+    "bitwise_left_shift": "other", "bitwise_right_shift": "other",
     "add": "other, *, alpha=1", "sub": "other, *, alpha=1", "subtract": "other, *, alpha=1",
     "div": "other, *, rounding_mode=None", "divide": "other, *, rounding_mode=None",
     "dot": "tensor", "mm": "mat2", "bmm": "mat2", "mv": "vec", "outer": "vec2", "pow": "exponent", "xlogy": "other",

@@ -107,6 +107,15 @@ CASES = [
     "F.adaptive_max_pool1d(v, True)", "F.max_pool1d(v, 2.0)", "F.adaptive_avg_pool2d(v, (2, None))",
     # a NaN pivot fails a Cholesky factorization, as LAPACK's
     "torch.linalg.cholesky(s.masked_fill(s > 3.5, float('nan')))", "torch.linalg.cholesky_ex(s.masked_fill(s == 3, float('nan'))).info",
+    # torch functions the facade lacked: bit shifts, inner, vdot, ger, unflatten, masked_scatter
+    "torch.bitwise_left_shift(i, 2)", "torch.bitwise_left_shift(3, i)", "torch.bitwise_right_shift(-i, 70)",
+    "torch.bitwise_left_shift(i, 64)", "torch.bitwise_left_shift(x, 1)", "torch.bitwise_right_shift(i, 1.5)",
+    "i.bitwise_right_shift(i)", "torch.inner(x, x[0])", "torch.inner(x, x)", "torch.inner(x[0, 0], x)",
+    "torch.inner(x, x[0, :2])", "torch.inner(x, x[0].double())", "torch.vdot(x[0], x[1])", "torch.vdot(x, x[0])",
+    "torch.vdot(x[0], x[1].double())", "torch.vdot(h[0], h[1])", "torch.ger(x[0], x[1, :2])", "x[0].ger(x[1])",
+    "torch.unflatten(x, 1, (3, 1))", "x.masked_scatter(x > 0, v.reshape(-1))", "x.masked_scatter(x[0] > 0, v.reshape(-1))",
+    "x.masked_scatter(x > 0, v[0, 0, :2])", "x.masked_scatter(x, v.reshape(-1))", "x.masked_scatter(x > 0, i)",
+    "x.masked_scatter_(x[0] > 0, v.reshape(-1))", "torch.masked_scatter(x[0], x > 0, v.reshape(-1))",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
 ]
 
