@@ -243,7 +243,15 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
         if high is None or isinstance(high, (tuple, list)):
             low, high, size = 0, low, high if size is None else size
+        elif size is None:      # randint(high, size) with a size that is no sequence
+            raise policy.errors.argument_type_at(fn="randint", argument="size", position=2, expected="tuple of ints",
+                                                 type=typename(high))
         low, high = ops.int_argument(low, policy), ops.int_argument(high, policy)
+        if not isinstance(size, (tuple, list)):
+            raise policy.errors.size_type(fn="randint", type=typename(size))
+        size = _size("randint", (size,))
+        if low >= high:
+            raise policy.errors.random_range(low=low, high=high)
         return _finish(creation.randint(low, high, size, dtype, _dev(device), generator), requires_grad)
 
     def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):

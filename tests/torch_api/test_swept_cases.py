@@ -72,7 +72,8 @@ CASES = [
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
-    "torch.randint(5.5, (2,))", "torch.randint(True, (2,))", "torch.tril(x, torch.tensor(1))",
+    "torch.randint(5.5, (2,))", "torch.randint(True, (2,))", "torch.randint(5, (-2, 3))", "torch.randint(0, (2,))",
+    "torch.randint(3, 1, (2,))", "torch.randint(5, 3)", "torch.randint(5, size=(2, 2)).shape", "torch.tril(x, torch.tensor(1))",
     # a complex number written into a real tensor (its imaginary part was dropped), a None fill value
     "torch.clamp(x, 1j)", "x.clamp(max=1 + 1j)", "torch.full((2,), 1j, dtype=torch.float32)", "torch.full((2,), 1j)",
     "torch.full((2,), 1j, dtype=torch.bool)", "x.new_full((2,), 1j)", "x.long().new_full((2,), 1j)",
