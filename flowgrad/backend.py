@@ -406,6 +406,14 @@ def set_default_float(dtype) -> None:
 # float and the default complex.
 
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3, "V": 2}   # ("V": bfloat16, the one such dtype)
+
+
+def category(dt: np.dtype) -> int:
+    """PyTorch's promotion category of a dtype: bool 0, integer 1, floating 2, complex 3 (a result
+    of a higher category is not cast into a lower one)."""
+    return _CATEGORY[dt.kind]
+
+
 _PY_SCALAR_DTYPE = {bool: np.dtype(np.bool_), int: np.dtype(np.int64)}
 _promote_cache: dict = {}
 

@@ -164,9 +164,19 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
         xp.arange(vals[0], vals[1], vals[2], dtype=dt)
 
 
-def linspace(start, end, steps, dtype=None, device=None):
-    dt = backend.to_np_dtype(dtype) or backend.default_float()
-    return backend.xp_for_dtype(device, dt).linspace(start, end, int(steps), dtype=np.float64).astype(dt)
+def linspace(start, end, steps: int, dt: np.dtype, device=None):
+    """PyTorch's linspace into dtype `dt`: the first half of the points stepped up from `start`, the
+    rest back from `end` (so both ends are exact and an infinite end gives PyTorch's NaNs), in `dt`'s
+    arithmetic (float32 for bfloat16; for an integer dtype, from the truncated ends in float64)."""
+    xp = backend.xp_for_dtype(device, dt)
+    work = np.dtype(np.float64) if dt.kind in "iu" else np.dtype(np.float32) if dt.kind == "V" else dt
+    first, last = (work.type(int(v)) if dt.kind in "iu" else work.type(v) for v in (start, end))
+    if steps == 1:
+        return xp.asarray([first]).astype(dt)
+    i = xp.arange(steps, dtype=work)
+    step = (last - first) / work.type(max(steps - 1, 1))
+    with backend.quiet(xp):
+        return xp.where(i < steps // 2, first + step * i, last - step * (steps - 1 - i)).astype(dt)
 
 
 def eye(n, m=None, dtype=None, device=None):

@@ -124,7 +124,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         if not isinstance(size, (tuple, list)):
             raise policy.errors.size_type(fn="full", type=typename(size))
         shape = _size("full", (size,))
-        fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dtype) or np.dtype(np.int64))
+        dt = backend.to_np_dtype(dtype)
+        if dt is not None or type(fill_value) is int:     # (without a dtype, the value's own is taken)
+            fill_value = check_fill_value(policy, fill_value, dt or np.dtype(np.int64))
         return _finish(creation.full(shape, fill_value, dtype, _dev(device)), requires_grad)
 
     def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
@@ -160,7 +162,26 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         return _finish(creation.arange(start, end, step, dtype, _dev(device), policy=policy), requires_grad)
 
     def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
-        return _finish(creation.linspace(start, end, steps, dtype, _dev(device)), requires_grad)
+        steps = ops.int_argument(steps, policy)
+        if steps < 0:
+            raise policy.errors.linspace_steps()
+        ends = []
+        for name, v in (("start", start), ("end", end)):
+            if isinstance(v, _CoreTensor):
+                if v._data.ndim:
+                    raise policy.errors.linspace_0d(name=name, ndim=v._data.ndim)
+                v = v._data.item()
+            ends.append(v)
+        inferred = backend.default_complex() if any(isinstance(v, complex) for v in ends) else \
+            backend.default_float()
+        dt = backend.to_np_dtype(dtype) or inferred
+        if inferred.kind == "c" and dt.kind != "c":
+            raise policy.errors.linspace_cast(inferred_ctype=inferred, dtype_scalar=dt)
+        if dt.kind == "b":
+            raise policy.errors.not_implemented_for(op="linspace_cpu", dtype_scalar=dt)
+        if dt.kind in "iu":
+            ends = [check_fill_value(policy, int(v), dt) for v in ends]
+        return _finish(creation.linspace(*ends, steps, dt, _dev(device)), requires_grad)
 
     def eye(n, m=None, dtype=None, device=None, requires_grad=False):
         for name, size in (("n", n), ("m", m)):
@@ -222,6 +243,15 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
         if high is None or isinstance(high, (tuple, list)):
             low, high, size = 0, low, high if size is None else size
+        elif size is None:      # randint(high, size) with a size that is no sequence
+            raise policy.errors.argument_type_at(fn="randint", argument="size", position=2, expected="tuple of ints",
+                                                 type=typename(high))
+        low, high = ops.int_argument(low, policy), ops.int_argument(high, policy)
+        if not isinstance(size, (tuple, list)):
+            raise policy.errors.size_type(fn="randint", type=typename(size))
+        size = _size("randint", (size,))
+        if low >= high:
+            raise policy.errors.random_range(low=low, high=high)
         return _finish(creation.randint(low, high, size, dtype, _dev(device), generator), requires_grad)
 
     def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):

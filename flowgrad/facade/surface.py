@@ -262,12 +262,22 @@ def _check_broadcast(a, b) -> None:
 
 def _bitwise(name):
     def fn(input, other=None):   # (other=None: bitwise_not)
+        if not isinstance(input, Tensor) and isinstance(other, Tensor):   # (a number first: they commute)
+            input, other = other, input
         d = input._data
         xp = backend.namespace(d)
         if isinstance(other, Tensor):
             _check_broadcast(input, other)
-        if d.dtype.kind in "fcV":
-            raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=d.dtype)
+        elif other is not None and not isinstance(other, (int, float, complex, np.number, np.bool_)):
+            raise parser_words(input.policy.errors.argument_type_at(
+                fn=name, argument="other", position=2, expected="Tensor", type=typename(other)), "other")
+        for t in (input, other):
+            if isinstance(t, Tensor) and t._data.dtype.kind in "fcV":
+                raise input.policy.errors.not_implemented_for(op=f"{name}_cpu", dtype_scalar=t._data.dtype)
+        if isinstance(other, (float, complex)):      # (the result would be of the number's kind)
+            raise input.policy.errors.not_implemented_for(
+                op=f"{name}_cpu", dtype_scalar=backend.default_complex() if isinstance(other, complex) else
+                backend.default_float())
         if other is None:
             return input._new(getattr(xp, name)(d))
         o = other._data if isinstance(other, Tensor) else other
@@ -277,6 +287,67 @@ def _bitwise(name):
 
 
 bitwise_and, bitwise_or, bitwise_xor = _bitwise("bitwise_and"), _bitwise("bitwise_or"), _bitwise("bitwise_xor")
+
+
+def _shift(name: str, ufunc: str, kernel: str):
+    """A bit shift: NumPy's, whose shifts past the width give PyTorch's 0 (left) and sign (right)."""
+    def fn(input, other):
+        if not isinstance(input, Tensor):
+            input = other._new(backend.namespace(other._data).asarray(input))
+        if isinstance(other, Tensor):
+            _check_broadcast(input, other)
+        for t in (input, other):
+            kind = t._data.dtype.kind if isinstance(t, Tensor) else "c" if isinstance(t, complex) else \
+                "f" if isinstance(t, float) else "i"
+            if kind in "fcV":
+                dt = t._data.dtype if isinstance(t, Tensor) else backend.default_complex() if kind == "c" else \
+                    backend.default_float()
+                raise input.policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
+        o = other._data if isinstance(other, Tensor) else other
+        return input._new(getattr(backend.namespace(input._data), ufunc)(input._data, o))
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+bitwise_left_shift = _shift("bitwise_left_shift", "left_shift", "lshift_cpu")
+bitwise_right_shift = _shift("bitwise_right_shift", "right_shift", "rshift_cpu")
+
+
+def inner(input, other):
+    """The products of input's and other's last dims summed (a product with a 0-d tensor)."""
+    a, b = input._data, other._data
+    if not a.ndim or not b.ndim:
+        return ops.mul(input, other)
+    if a.dtype != b.dtype:
+        raise input.policy.errors.inner_dtypes()
+    if a.shape[-1] != b.shape[-1]:
+        raise input.policy.errors.inner_sizes(a=list(a.shape), b=list(b.shape))
+    return tensordot(input, other, ([-1], [-1]))
+
+
+def vdot(input, other):
+    """The dot product of two vectors, the first conjugated."""
+    return ops.dot(ops.conj(input) if input._data.dtype.kind == "c" else input, other)
+
+
+def masked_scatter(input, mask, source):
+    """input (broadcast with mask) with the positions where mask holds filled, in order, from source's
+    elements."""
+    policy = input.policy
+    if mask._data.dtype != np.bool_:
+        raise policy.errors.masked_scatter_mask(dtype_scalar=mask._data.dtype)
+    if source._data.dtype != input._data.dtype:
+        raise policy.errors.masked_scatter_dtypes(self_scalar=input._data.dtype, source_scalar=source._data.dtype)
+    _check_broadcast(input, mask)
+    shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    xp = backend.namespace(mask._data)
+    m = xp.broadcast_to(mask._data, shape)
+    count = int(m.sum())
+    if source._data.size < count:
+        raise policy.errors.masked_scatter_source()
+    values = ops.narrow(ops.reshape(source, (-1,)), 0, 0, count)
+    return ops.indexing.index_put(ops.expand(input, shape) if input._data.shape != shape else input,
+                                  mask._new(m), values)
 _bitwise_not = _bitwise("bitwise_not")
 
 
@@ -316,6 +387,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     policy = input.policy
     if d.ndim == 0:
         raise policy.errors.diff_0d()
+    n = ops.int_argument(n, policy)
     if n < 0:
         raise policy.errors.diff_order(n=n)
     dim = ops.normalize_dim(dim, d.ndim)
@@ -414,6 +486,7 @@ def diag(x, diagonal=0):
     d = x._data
     if d.ndim not in (1, 2):
         raise x.policy.errors.diag_dims(ndim=d.ndim)
+    diagonal = ops.int_argument(diagonal, x.policy)
     if d.ndim == 1:
         if diagonal:
             raise x.policy.errors.diag_vector_offset()
@@ -435,12 +508,21 @@ def trace(input):
 def bincount(input, weights=None, minlength=0):
     if input._data.dtype.kind not in "iu":
         raise input.policy.errors.not_implemented_for(op="bincount_cpu", dtype_scalar=input._data.dtype)
-    if input._data.ndim != 1:
-        raise input.policy.errors.bincount_input()
+    if minlength < 0:
+        raise input.policy.errors.bincount_minlength()
     d = input._host()
-    w = None if weights is None else weights._host()
-    res = np.bincount(d, w, minlength)
-    return input._new(res if weights is not None else res.astype(np.int64))
+    if d.ndim == 1 and not d.size:     # (PyTorch's early return: int64 zeros, whatever the weights)
+        return input._new(np.zeros(minlength, np.int64))
+    if d.ndim != 1 or d.min() < 0:
+        raise input.policy.errors.bincount_input()
+    if weights is None:
+        return input._new(np.bincount(d, None, minlength).astype(np.int64))
+    w = weights._host()
+    if w.ndim != 1 or w.shape[0] != d.shape[0]:
+        raise input.policy.errors.bincount_weights()
+    # PyTorch sums float32 weights in float32, any other dtype in float64 (complex: the real part)
+    res = np.bincount(d, w.real.astype(np.float64), minlength)
+    return input._new(res.astype(np.float32) if w.dtype == np.float32 else res)
 
 
 # ------------------------------------------------------------------------------- properties
@@ -603,17 +685,20 @@ FUNCTIONS = {
     "bincount": bincount, "diag": diag, "allclose": allclose, "isclose": isclose, "equal": equal,
     "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
+    "bitwise_left_shift": bitwise_left_shift, "bitwise_right_shift": bitwise_right_shift, "inner": inner,
+    "vdot": vdot, "ger": ops.outer, "unflatten": ops.unflatten, "masked_scatter": masked_scatter,
 }
 
 _METHOD_FUNCS = ("sort", "argsort", "topk", "kthvalue", "msort", "addcmul", "addcdiv", "lerp", "clamp_min",
                  "clamp_max", "hypot", "logit",
                  "deg2rad", "rad2deg", "fmod", "frac", "sgn", "signbit", "nan_to_num", "nansum", "float_power",
                  "heaviside", "roll", "diff", "moveaxis", "trace", "bincount", "bitwise_and", "bitwise_or",
-                 "bitwise_xor", "bitwise_not", "adjoint", "ravel", "fliplr", "flipud", "positive", "arctan2", "fix")
+                 "bitwise_xor", "bitwise_not", "adjoint", "ravel", "fliplr", "flipud", "positive", "arctan2", "fix",
+                 "bitwise_left_shift", "bitwise_right_shift", "inner", "vdot", "ger", "masked_scatter")
 
 METHODS = {name: FUNCTIONS[name] for name in _METHOD_FUNCS}
 METHODS.update({
-    "addcmul_": _inplace(addcmul), "addcdiv_": _inplace(addcdiv), "lerp_": _inplace(lerp), "square_": square_,
+    "addcmul_": _inplace(addcmul), "addcdiv_": _inplace(addcdiv), "masked_scatter_": _inplace(masked_scatter), "lerp_": _inplace(lerp), "square_": square_,
     "nan_to_num_": _inplace(nan_to_num), "absolute": ops.abs, "absolute_": Tensor.abs_,
     "is_contiguous": is_contiguous, "stride": stride, "data_ptr": data_ptr, "nbytes": property(_nbytes),
     "itemsize": property(_itemsize), "is_complex": _is_complex, "pin_memory": pin_memory,

@@ -211,6 +211,9 @@ class Tensor(_CoreTensor):
         return self._factories.ones(*size, dtype=dt, device=dv, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        if fill_value is None:
+            raise self.policy.errors.argument_type_at(fn="new_full", argument="fill_value", position=2,
+                                                      expected="Number", type="NoneType")
         dt, dv = self._factory_kw(dtype, device)
         return self._factories.full(size, fill_value, dtype=dt, device=dv, requires_grad=requires_grad)
 

@@ -101,6 +101,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                                     "not used because affine=False"),
     "local_response_norm_dims": (ValueError, "Expected 3D or higher dimensionality                          input (got "
                                              "{ndim} dimensions)"),
+    "prelu_promotion": (RuntimeError, "prelu: Type promoting not supported. Got {input_scalar} and {weight_scalar}"),
     "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                      "{params} and channel size = {channels}."),
     "prelu_zero_dim": (RuntimeError, "Not allow zero-dim input tensor."),

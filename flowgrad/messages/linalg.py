@@ -58,6 +58,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_lstsq_same_dtype": (RuntimeError, "{op}: Expected input and other to have the same dtype, but got "
                                               "input's dtype {a_scalar} and other's dtype {b_scalar}"),
     "linalg_lstsq_min_2d": (RuntimeError, "{op}: input must have at least 2 dimensions."),
+    "linalg_lstsq_dims": (RuntimeError, "{op}: input.dim() must be greater or equal to other.dim() and (input.dim() - "
+                                        "other.dim()) <= 1"),
     "linalg_lstsq_rows": (RuntimeError, "{op}: input.size(-2) should match other.size({b_dim})"),
     "linalg_lstsq_driver": (RuntimeError, "{op}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"),
     "linalg_lstsq_rank": (LinAlgError, "{op}: The least squares solution could not be computed because the input "

@@ -198,6 +198,20 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_parameterdict_call": (RuntimeError, "ParameterDict should not be called."),
     # layers (flowgrad/nn/layers.py) and their functional forms
     "nn_dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_dropout_p_nan": (RuntimeError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_embedding_weight_dims": (RuntimeError, "'weight' must be 2-D"),
+    "nn_one_hot_empty": (RuntimeError, "Can not infer total number of classes from empty tensor."),
+    "nn_hardtanh_bounds": (ValueError, "min_val cannot be greater than max_val"),
+    "nn_bilinear_dtypes": (RuntimeError, "All tensors must have the same dtype, got input1: {input1_ctype}, input2: "
+                                         "{input2_ctype}, weight: {weight_ctype}"),
+    "nn_bilinear_dtypes_bias": (RuntimeError, "All tensors must have the same dtype, got input1: {input1_ctype}, "
+                                              "input2: {input2_ctype}, weight: {weight_ctype}, bias: {bias_ctype}"),
+    "nn_bilinear_bias": (RuntimeError, "bilinear(): bias size does not match weight size: got {got} but expected "
+                                       "{expected}"),
+    "nn_dim_of_scalar": (IndexError, "Dimension specified as {dim} but tensor has no dimensions"),
+    "nn_layer_norm_empty": (RuntimeError, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                                          "least one element, but got normalized_shape = []"),
+    "nn_kl_div_dtype": (RuntimeError, "kl_div: {family} inputs not supported."),
     "nn_padding_idx": (AssertionError, "Padding_idx must be within num_embeddings"),
     "nn_embedding_weight_shape": (AssertionError, "Shape of weight does not match num_embeddings and embedding_dim"),
     "nn_embedding_pretrained_dim": (AssertionError, "Embeddings parameter is expected to be 2-dimensional"),
@@ -254,11 +268,17 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                              "non-batch dimensions, but input has sizes {size} with dimension {dim} "
                                              "being empty"),
     "nn_batch_norm_size": (RuntimeError, "{name} should contain {expected} elements not {got}"),
+    "nn_batch_norm_running_pair": (ValueError, "running_mean and running_var must either both be None or neither be "
+                                               "None"),
+    "nn_batch_norm_running_eval": (RuntimeError, "{name} must be defined in evaluation mode"),
+    "nn_norm_mixed_input": (RuntimeError, "mixed dtype (CPU): all inputs must share same datatype."),
+    "nn_norm_mixed_parameter": (RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of Float"),
     "nn_batch_norm_one_value": (ValueError, "Expected more than 1 value per channel when training, got input size "
                                             "{input_shape}"),
     "nn_layer_norm_shape": (RuntimeError, "Given normalized_shape={normalized}, expected input with shape [*, "
                                           "{inner}], but got input of size{size}"),
     "nn_smooth_l1_beta": (RuntimeError, "smooth_l1_loss does not support negative values for beta."),
+    "nn_huber_delta": (RuntimeError, "huber_loss does not support non-positive values for delta."),
     "nn_label_smoothing": (RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: {value:g}"),
     "nn_target_probabilities_dtype": (RuntimeError, "Expected floating point type for target with class "
                                                     "probabilities, got {dtype_scalar}"),

@@ -13,8 +13,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                  "{dtype_scalar}"),
     "diag_dims": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
     "arg_extremum_bool": (RuntimeError, "{op}(): does not support bool input"),
-    "vander_bool": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
-                                  "Bool"),
+    "vander_dtype": (RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got "
+                                   "{dtype_scalar}"),
     "sub_one_bool": (RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                                    "trying to invert a mask, use the `~` or `logical_not()` operator instead."),
     "relu_bool": (RuntimeError, "Boolean inputs not supported for relu"),
@@ -22,6 +22,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "heaviside_dtypes": (RuntimeError, "heaviside is not yet implemented for tensors with different dtypes."),
     "isclose_dtypes": (RuntimeError, "{self_scalar} did not match {other_scalar}"),
     "bincount_input": (RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
+    "bincount_minlength": (RuntimeError, "minlength should be >= 0"),
+    "bincount_weights": (RuntimeError, "weights should be 1-d and have the same length as input"),
     "fill_value_dims": (RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with {ndim} "
                                       "dimensions."),
     "norm_order": (RuntimeError, "linalg.matrix_norm: Order {ord} not supported."),
@@ -186,6 +188,20 @@ MESSAGES: dict[str, tuple[type, str]] = {
     # gather / scatter / index_select (ops/indexing.py)
     "masked_fill_mask": (RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype "
                                        "{dtype_ctype}"),
+    "masked_scatter_mask": (RuntimeError, "masked_scatter_ only supports boolean masks, but got mask with dtype "
+                                          "{dtype_scalar}"),
+    "masked_scatter_dtypes": (RuntimeError, "masked_scatter: expected self and source to have same dtypes but got"
+                                            "{self_scalar} and {source_scalar}"),
+    "masked_scatter_source": (RuntimeError, "Number of elements of source < number of ones in mask"),
+    "inner_dtypes": (RuntimeError, "both inputs should have same dtype"),
+    "inner_sizes": (RuntimeError, "inner() the last dimension must match on both input tensors but got shapes {a} and "
+                                  "{b}"),
+    "masked_fill_value_dims": (RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                                             "with {ndim} dimension(s)."),
+    "index_put_dtypes": (RuntimeError, "Index put requires the source and destination dtypes match, got {self_scalar} "
+                                       "for the destination and {source_scalar} for the source."),
+    "index_put_shape": (RuntimeError, "shape mismatch: value tensor of shape {value} cannot be broadcast to "
+                                      "indexing result of shape {result}"),
     "inplace_shape": (RuntimeError, "output with shape {shape} doesn't match the broadcast shape {broadcast}"),
     "inplace_overlap": (RuntimeError, "unsupported operation: more than one element of the written-to tensor refers to "
                                       "a single memory location. Please clone() the tensor before performing the "
@@ -237,6 +253,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
                                     "({input_shape}) is deprecated. Please ensure they have the same size."),
     "found_dtype": (RuntimeError, "Found dtype {got_scalar} but expected {want_scalar}"),
     "bce_input_range": (RuntimeError, "all elements of input should be between 0 and 1"),
+    "bce_target_range": (RuntimeError, "all elements of target should be between 0 and 1"),
     "bce_logits_target_size": (ValueError, "Target size ({target_shape}) must be the same as input size "
                                            "({input_shape})"),
 }

@@ -101,6 +101,11 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "multinomial_values": (RuntimeError, "probability tensor contains either `inf`, `nan` or element < 0"),
     "multinomial_sum": (RuntimeError, "invalid multinomial distribution (sum of probabilities <= 0)"),
     "eye_negative": (RuntimeError, "{name} must be greater or equal to 0, got {size}"),
+    "linspace_steps": (RuntimeError, "number of steps must be non-negative"),
+    "linspace_0d": (RuntimeError, "linspace only supports 0-dimensional start and end tensors, but got {name} with "
+                                  "{ndim} dimension(s)."),
+    "linspace_cast": (RuntimeError, "torch.linspace(): inferred dtype {inferred_ctype} can't be safely cast to passed "
+                                    "dtype {dtype_scalar}"),
     "normal_std": (RuntimeError, "normal expects std >= 0.0, but found std {std:g}"),
     "normal_stds": (RuntimeError, "normal expects all elements of std >= 0.0"),
     "normal_std_complex": (RuntimeError, "normal expects standard deviation to be non-complex"),

@@ -33,6 +33,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "index_fill_value_dim": (RuntimeError, "index_fill_ only supports a 0-dimensional value tensor, but got tensor "
                                            "with {ndim} dimension(s)."),
     "index_fill_dtype": (IndexError, "index_fill_(): Expected dtype int64 for index."),
+    "index_fill_complex": (RuntimeError, "index_fill_(): Converting complex Scalar to non-complex type is not "
+                                         "supported"),
     "index_fill_vector": (RuntimeError, "Index has to be a vector/scalar"),
     "index_fill_autograd_dtype": (RuntimeError, "Autograd not support dtype: {dtype_scalar}"),
     "scatter_reduce_backward_kind": (RuntimeError, "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "

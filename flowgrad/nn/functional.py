@@ -21,6 +21,7 @@ from .functional_conv import _dims
 from .functional_embedding_bag import embedding_bag  # noqa: F401
 from .functional_norm import *  # noqa: F401,F403
 from .functional_norm import __all__ as _norm_all
+from .functional_norm import mixed_precision
 from .functional_pad import pad  # noqa: F401
 from .functional_pool import *  # noqa: F401,F403
 from .functional_pool import __all__ as _pool_all
@@ -77,6 +78,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
         if not isinstance(bound, (int, float)):
             raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
                                                     type=type(bound).__name__)
+    if min_val > max_val:
+        raise input.policy.errors.nn_hardtanh_bounds()
     kind = input._data.dtype.kind
     if kind not in "fV":   # an integer tensor keeps its dtype: the bounds as integers
         if kind == "b":
@@ -112,6 +115,10 @@ def leaky_relu_(input, negative_slope: float = 0.01):
 def prelu(input, weight):
     """max(0, x) + weight * min(0, x), one weight per channel (dim 1) or one for all."""
     d = input._data
+    if weight._data.dtype != d.dtype:
+        raise input.policy.errors.prelu_promotion(input_scalar=d.dtype, weight_scalar=weight._data.dtype)
+    if d.dtype.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="prelu_cpu", dtype_scalar=d.dtype)
     count = weight._data.size
     if count != 1:
         if d.ndim == 0:
@@ -157,6 +164,8 @@ def celu_(input, alpha: float = 1.0):
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
+    if min_val > max_val:       # (PyTorch checks the bounds' order in hardtanh only: clamp's order here)
+        return ops.indexing.inplace(input, lambda x: ops.clamp(x, min_val, max_val))
     return hardtanh(input, min_val, max_val, True)
 
 
@@ -176,6 +185,10 @@ def softshrink(input, lambd: float = 0.5):
 
 
 def threshold(input, threshold: float, value: float, inplace: bool = False):
+    for position, (name, number) in enumerate((("threshold", threshold), ("value", value)), 2):
+        if number is None:
+            raise input.policy.errors.argument_type_at(fn="threshold", argument=name, position=position,
+                                                       expected="Number", type="NoneType")
     if input._data.dtype.kind in "bc":
         raise input.policy.errors.not_implemented_for(op="threshold_cpu", dtype_scalar=input._data.dtype)
     if inplace:
@@ -305,6 +318,18 @@ def linear(input, weight, bias=None):
 
 
 def bilinear(input1, input2, weight, bias=None):
+    policy = input1.policy
+    dts = [t._data.dtype for t in (input1, input2, weight, bias) if t is not None]
+    if any(dt != dts[0] for dt in dts):
+        if bias is None:
+            raise policy.errors.nn_bilinear_dtypes(input1_ctype=dts[0], input2_ctype=dts[1], weight_ctype=dts[2])
+        raise policy.errors.nn_bilinear_dtypes_bias(input1_ctype=dts[0], input2_ctype=dts[1], weight_ctype=dts[2],
+                                                   bias_ctype=dts[3])
+    if bias is not None:
+        if not bias._data.ndim:
+            raise policy.errors.nn_dim_of_scalar(dim=0)
+        if bias._data.shape[0] != weight._data.shape[0]:
+            raise policy.errors.nn_bilinear_bias(got=bias._data.shape[0], expected=weight._data.shape[0])
     out = ops.einsum("bi,oij,bj->bo", input1, weight, input2)
     return out if bias is None else out + bias
 
@@ -312,6 +337,8 @@ def bilinear(input1, input2, weight, bias=None):
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
         raise input.policy.errors.nn_dropout_p(p=p)
+    if p != p:     # (NaN passes PyTorch's Python check; its kernel refuses it)
+        raise input.policy.errors.nn_dropout_p_nan(p=p)
     if not training or p == 0.0:
         return input
     d = input._data
@@ -339,6 +366,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type: float =
             if padding_idx < -n:
                 raise weight.policy.errors.nn_padding_idx()
             padding_idx += n
+    if weight._data.ndim != 2:
+        raise weight.policy.errors.nn_embedding_weight_dims()
     if sparse:   # flowgrad has no sparse tensors for the gradient
         raise weight.policy.errors.argument_unsupported(name="embedding", argument="sparse", value=sparse,
                                                         default=False)
@@ -364,7 +393,9 @@ def one_hot(tensor, num_classes: int = -1):
         raise tensor.policy.errors.nn_one_hot_dtype()
     xp = backend.namespace(d)
     if num_classes == -1:
-        num_classes = int(d.max()) + 1 if d.size else 0
+        if not d.size:
+            raise tensor.policy.errors.nn_one_hot_empty()
+        num_classes = int(d.max()) + 1
     if d.size and (int(d.min()) < 0):
         raise tensor.policy.errors.nn_one_hot_negative()
     if d.size and int(d.max()) >= num_classes:
@@ -386,6 +417,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     `unbiased_running_var=False` the biased one it normalised by (paddle's)."""
     ops.refuse_complex(input, "batch_norm")
     d = input._data
+    if d.dtype.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="batch_norm", dtype_scalar=d.dtype)
+    if training and (running_mean is None) != (running_var is None):
+        raise input.policy.errors.nn_batch_norm_running_pair()
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if not training and t is None:
+            raise input.policy.errors.nn_batch_norm_running_eval(name=name)
+    mixed = mixed_precision(input, weight, bias, running_mean, running_var)
     c = d.shape[1] if d.ndim > 1 else d.shape[0]
     dims = (0,) + tuple(range(2, d.ndim))
     bshape = (1, c) + (1,) * (d.ndim - 2)
@@ -422,19 +461,23 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = out * ops.reshape(weight, bshape)
     if bias is not None:
         out = out + ops.reshape(bias, bshape)
-    return out
+    return ops.cast(out, d.dtype) if mixed else out
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
-    ops.refuse_complex(input, "LayerNormKernelImpl")
+    if input._data.dtype.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="LayerNormKernelImpl", dtype_scalar=input._data.dtype)
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
+    if not normalized_shape:
+        raise input.policy.errors.nn_layer_norm_empty()
     d = input._data
     k = len(normalized_shape)
     if d.shape[d.ndim - k:] != normalized_shape or d.ndim < k:
         inner = ", ".join(map(str, normalized_shape))
         raise input.policy.errors.nn_layer_norm_shape(normalized=f"[{inner}]", inner=inner, size=_dims(d.shape))
+    mixed = mixed_precision(input, weight, bias)
     dims = tuple(range(d.ndim - k, d.ndim))
     mean = ops.mean(input, dims, keepdim=True)
     centered = input - mean
@@ -444,6 +487,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
         out = out * weight
     if bias is not None:
         out = out + bias
+    if mixed:
+        out = ops.cast(out, d.dtype)
     return out
 
 
@@ -455,6 +500,7 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None)
 
 
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    ops.int_argument(dim, x1.policy)
     w12 = ops.sum(x1 * x2, dim)
     n1 = ops.sum(x1 * x1, dim)
     n2 = ops.sum(x2 * x2, dim)
@@ -503,6 +549,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     if beta < 0:
         raise input.policy.errors.nn_smooth_l1_beta()
     ops.refuse_complex(input, "smooth_l1_cpu")
+    ops.refuse_complex(target, "smooth_l1_cpu")
     _pair_for_pointwise(input, target)
     diff = input - target
     z = ops.abs(diff)
@@ -514,10 +561,20 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
     _check_reduction(reduction, input.policy)
+    if not delta > 0:
+        raise input.policy.errors.nn_huber_delta()
     _pair_for_pointwise(input, target)
+    # PyTorch's kernel computes in the promoted dtype and writes into one of input's dtype
+    d, r = input._data.dtype, backend.result_type((input._data.dtype, target._data.dtype), (), (),
+                                                  backend.default_float())
+    if backend.category(r) > backend.category(d):
+        raise input.policy.errors.result_type_cast(result_scalar=r, want_scalar=d)
+    if r.kind not in "fV":
+        raise input.policy.errors.not_implemented_for(op="huber_cpu", dtype_scalar=r)
     diff = input - target
     z = ops.abs(diff)
     loss = ops.where(z < delta, diff * diff * 0.5, (z - 0.5 * delta) * delta)
+    loss = loss if loss._data.dtype == d else ops.cast(loss, d)
     if weight is not None:
         loss = loss * weight
     return _layers.reduce_loss(loss, reduction)
@@ -533,6 +590,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
                   reduction: str = "mean", label_smoothing: float = 0.0):
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     _check_reduction(reduction, input.policy)
+    ops.int_argument(ignore_index, input.policy)
     if label_smoothing > 1.0:  # PyTorch checks only this side: a negative value means no smoothing
         raise input.policy.errors.nn_label_smoothing(value=label_smoothing)
     d, td = input._data, target._data
@@ -592,6 +650,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if reduction == "mean":
         warnings.warn(input.policy.errors.nn_kl_div_mean(), stacklevel=2)
+    kinds = (input._data.dtype.kind, target._data.dtype.kind)
+    if "c" in kinds:
+        raise input.policy.errors.nn_kl_div_dtype(family="Complex")
+    if any(k in "biu" for k in kinds):
+        raise input.policy.errors.nn_kl_div_dtype(family="Integral")
     if log_target:
         loss = ops.exp(target) * (target - input)
     else:

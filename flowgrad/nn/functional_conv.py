@@ -214,7 +214,7 @@ def _fold_params(policy, kernel_size, dilation, padding, stride) -> tuple:
         v = _ntuple(v, 2)
         if len(v) != 2:
             raise policy.errors.fold_param_len(name=name, size=len(v))
-        values.append(tuple(int(e) for e in v))
+        values.append(tuple(ops.int_argument(e, policy) for e in v))
     kernel, dilation, padding, stride = values
     if min(kernel) <= 0:
         raise policy.errors.fold_kernel_positive(h=kernel[0], w=kernel[1])
@@ -244,6 +244,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if min(blocks) < 1:
         raise policy.errors.unfold_blocks(h=shape[-2], w=shape[-1], kernel=kernel, dilation=dilation,
                            padding=padding, blocks=blocks)
+    if input._data.dtype.kind in "iu":
+        raise policy.errors.not_implemented_for(op="im2col_out_cpu", dtype_scalar=input._data.dtype)
     unbatched = len(shape) == 3
     x = ops.unsqueeze(input, 0) if unbatched else input
     out = _nd.unfold(x, kernel, dilation, padding, stride)
@@ -256,6 +258,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     size = _ntuple(output_size, 2)
     if len(size) != 2:
         raise policy.errors.fold_param_len(name="output_size", size=len(size))
+    size = tuple(ops.int_argument(s, policy) for s in size)
     kernel, dilation, padding, stride = _fold_params(policy, kernel_size, dilation, padding, stride)
     shape = input._data.shape
     if len(shape) not in (2, 3) or any(s == 0 for s in shape[-2:]):
@@ -267,6 +270,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if blocks[0] * blocks[1] != shape[-1]:
         raise policy.errors.fold_blocks(size=tuple(size), kernel=kernel, dilation=dilation, padding=padding,
                            stride=stride, bh=blocks[0], bw=blocks[1], blocks=blocks[0] * blocks[1], got=shape[-1])
+    if input._data.dtype.kind in "iu":
+        raise policy.errors.not_implemented_for(op="col2im_out_cpu", dtype_scalar=input._data.dtype)
     unbatched = len(shape) == 2
     x = ops.unsqueeze(input, 0) if unbatched else input
     out = _nd.fold(x, tuple(int(s) for s in size), kernel, dilation, padding, stride)

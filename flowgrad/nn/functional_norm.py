@@ -27,6 +27,24 @@ def _affine(out, weight, bias, ndim):
     return out
 
 
+def mixed_precision(input, *params) -> bool:
+    """PyTorch's CPU check of a normalisation's parameters (those given, in its order): all of input's
+    dtype, or (mixed precision) all float32 beside a float32, float16 or bfloat16 input. True when
+    mixed: the result then has input's dtype."""
+    d = input._data.dtype
+    given = [p._data.dtype for p in params if p is not None]
+    if not given or given[0] == d:
+        for g in given:
+            if g != d:
+                raise input.policy.errors.expected_scalar_type(a_scalar=d, b_scalar=g)
+        return False
+    if d.kind != "V" and d.name not in ("float16", "float32"):
+        raise input.policy.errors.nn_norm_mixed_input()
+    if any(g.name != "float32" for g in given):
+        raise input.policy.errors.nn_norm_mixed_parameter()
+    return d.name != "float32"
+
+
 def _normalize(x, dims, eps):
     """(x - mean) / sqrt(biased var + eps) over `dims`, and the mean and biased variance."""
     mean = ops.mean(x, dims, keepdim=True)
@@ -48,6 +66,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and (t._data.ndim != 1 or t._data.shape[0] != c):
             raise policy.errors.group_norm_affine(name=name, shape=_dims(t._data.shape), size=_dims(shape))
+    mixed_precision(input, weight, bias)
     return _normalization.group_norm(input, num_groups, weight, bias, eps)
 
 

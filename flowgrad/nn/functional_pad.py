@@ -27,6 +27,9 @@ def pad(input, pad, mode: str = "constant", value=None):
     k = len(pad) // 2
     if k not in (1, 2, 3) or d.ndim not in (k + 1, k + 2):
         raise policy.errors.pad_mode_dims(size=len(pad), ndim=d.ndim)
+    if mode != "circular" and d.dtype.kind == "b":
+        raise policy.errors.not_implemented_for(op=f"{'reflection' if mode == 'reflect' else 'replication'}_pad{k}d",
+                                                dtype_scalar=d.dtype)
     for i in range(k):
         dim = d.ndim - 1 - i
         lo, hi = pad[2 * i], pad[2 * i + 1]

@@ -34,9 +34,9 @@ def _dims(shape) -> str:
 
 def _param(policy, fn: str, name: str, v, nd: int) -> tuple:
     """An int or a sequence of 1 or `nd` ints, as ATen's pooling functions accept them."""
-    values = _sizes(v)
+    values = tuple(ops.int_argument(e, policy) for e in _sizes(v))
     if len(values) == 1:
-        return tuple(int(values[0]) for _ in range(nd))
+        return values * nd
     if len(values) != nd:
         avg3d, count = fn == "avg_pool3d", _COUNT[nd]
         if name == "kernel_size":
@@ -46,7 +46,7 @@ def _param(policy, fn: str, name: str, v, nd: int) -> tuple:
         if name == "padding":
             raise policy.error("avg_pool3d_padding_len" if avg3d else "pool_padding_len", fn=fn, count=count)
         raise policy.errors.pool_dilation_len(fn=fn, count=count)
-    return tuple(int(e) for e in values)
+    return values
 
 
 def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
@@ -105,7 +105,7 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
         if len(v) != 1:
             raise policy.error("pool1d_stride_len" if name == "stride" else "pool1d_param_len", fn=fn, name=name,
                                size=len(v))
-        values[name] = int(v[0])
+        values[name] = ops.int_argument(v[0], policy)
     k, s, p, dl = (values[n] for n in ("kernel_size", "stride", "padding", "dilation"))
     for name, v in (("kernel_size", k), ("stride", s), ("dilation", dl)):
         if v <= 0:
@@ -123,6 +123,8 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
     k, s, p, dl = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation, ceil_mode)
+    if not return_indices:      # (PyTorch's own 1-d kernel; with indices it runs the 2-d one)
+        ops.refuse_dtype(input, "max_pool1d_impl")
     out, idx = max_pool2d(ops.unsqueeze(input, -2), (1, k), (1, s), (0, p), (1, dl), ceil_mode, True)
     out, idx = ops.squeeze(out, -2), ops.squeeze(idx, -2)
     return (out, idx) if return_indices else out
@@ -133,6 +135,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 2, kernel, stride, padding, dilation, ceil_mode)
+    if input._data.dtype.kind in "bc":
+        raise input.policy.errors.not_implemented_for(op="max_pool2d", dtype_scalar=input._data.dtype)
     x, unbatched = _batch(input, 2)
     out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
     if unbatched:
@@ -145,6 +149,8 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     kernel, stride, padding, dilation = _pool_args(input, "max_pool3d", 3, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 3, kernel, stride, padding, dilation, ceil_mode)
+    if input._data.dtype.kind in "bc":
+        raise input.policy.errors.not_implemented_for(op="max_pool3d", dtype_scalar=input._data.dtype)
     x, unbatched = _batch(input, 3)
     out, idx = _pooling.max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode)
     if unbatched:
@@ -167,7 +173,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
         v = _sizes(v)
         if len(v) != 1:
             raise policy.errors.pool_one_int(fn="avg_pool1d", name=name, got=len(v))
-        args[name] = int(v[0])
+        args[name] = ops.int_argument(v[0], policy)
     out = avg_pool2d(ops.unsqueeze(input, -2), (1, args["kernel_size"]), (1, args["stride"]), (0, args["padding"]),
                      ceil_mode, count_include_pad)
     return ops.squeeze(out, -2)
@@ -178,6 +184,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
+    ops.refuse_dtype(input, "avg_pool2d", also=("int64",))
     _check_output(input, 2, kernel, stride, padding, (1, 1), ceil_mode)
     x, unbatched = _batch(input, 2)
     out = _pooling.avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
@@ -189,6 +196,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
     kernel, stride, padding, _ = _pool_args(input, "avg_pool3d", 3, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
+    ops.refuse_dtype(input, "avg_pool3d_out_frame", halves=False, also=("int64",))
     size = input._data.shape[-3:]
     if any(s + 2 * p < k for s, p, k in zip(size, padding, kernel)):
         raise input.policy.errors.avg_pool3d_small(t=size[0], h=size[1], w=size[2], kt=kernel[0], kh=kernel[1],
@@ -227,7 +235,7 @@ def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
         if d.shape[dim] == 0 and nd > 1:
             raise policy.errors.nn_adaptive_pool_empty(fn=fn, size=list(d.shape), dim=dim)
     spatial = d.shape[-nd:]
-    return tuple(spatial[i] if s is None else int(s) for i, s in enumerate(sizes))
+    return tuple(spatial[i] if s is None else ops.int_argument(s, policy) for i, s in enumerate(sizes))
 
 
 def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
@@ -246,6 +254,7 @@ def _adaptive_avg(input, fn: str, nd: int, output_size):
     outs = _adaptive_sizes(input, fn, nd, output_size)
     if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
         return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)
+    ops.refuse_dtype(input, "adaptive_avg_pool2d" if nd == 2 else "adaptive_avg_pool3d_cpu")
     if all(o == 1 for o in outs):
         return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     d = input._data
@@ -273,6 +282,7 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         if return_indices:
             return ops.squeeze(res[0], -2), ops.squeeze(res[1], -2)
         return ops.squeeze(res, -2)
+    ops.refuse_dtype(input, "adaptive_max_pool2d" if nd == 2 else "adaptive_max_pool3d_cpu")
     size = input._data.shape[-nd:]
     # per dim: (out, widest window) cell indices, a short window padded with its own first cell
     per_dim = []
@@ -375,11 +385,14 @@ def _unpool_size(input, nd: int, kernel, stride, padding, output_size) -> tuple:
 def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_size):
     """Each value written at its flat (spatial) index into zeros of the output size, as max pooling's
     indices name them."""
-    kernel = tuple(int(k) for k in _sizes(kernel_size)) * (nd if len(_sizes(kernel_size)) == 1 else 1)
-    stride = kernel if stride is None else tuple(int(s) for s in _sizes(stride)) * (
+    policy = input.policy
+    kernel = tuple(ops.int_argument(k, policy) for k in _sizes(kernel_size)) * (
+        nd if len(_sizes(kernel_size)) == 1 else 1)
+    stride = kernel if stride is None else tuple(ops.int_argument(s, policy) for s in _sizes(stride)) * (
         nd if len(_sizes(stride)) == 1 else 1)
-    padding = tuple(int(p) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
+    padding = tuple(ops.int_argument(p, policy) for p in _sizes(padding)) * (nd if len(_sizes(padding)) == 1 else 1)
     size = _unpool_size(input, nd, kernel, stride, padding, output_size)
+    ops.refuse_dtype(input, "max_unpool3d" if nd == 3 else "max_unpool2d")
     policy = input.policy
     shape = input._data.shape
     if indices._data.shape != shape:

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ..ops import int_argument as _int_argument
 from ..ops import resample as _resample
 from .functional_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
@@ -33,7 +34,7 @@ def _shuffle_checks(input, fn: str, factor: int):
 
 def pixel_shuffle(input, upscale_factor: int):
     """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
-    r = int(upscale_factor)
+    r = _int_argument(upscale_factor, input.policy)
     shape = _shuffle_checks(input, "pixel_shuffle", r)
     c, h, w = shape[-3:]
     if c % (r * r):
@@ -43,7 +44,7 @@ def pixel_shuffle(input, upscale_factor: int):
 
 def pixel_unshuffle(input, downscale_factor: int):
     """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
-    r = int(downscale_factor)
+    r = _int_argument(downscale_factor, input.policy)
     shape = _shuffle_checks(input, "pixel_unshuffle", r)
     c, h, w = shape[-3:]
     if h % r:
@@ -185,7 +186,7 @@ def interpolate_from(input, size=None, scale_factor=None, mode: str = "nearest",
     if input._data.dtype.kind not in "fV":
         raise policy.errors.not_implemented_for(dtype_scalar=input._data.dtype,
                            op="compute_indices_weights_nearest" if mode.startswith("nearest") else
-                           "compute_indices_weights_linear")
+                           "compute_indices_weights_cubic" if mode == "bicubic" else "compute_indices_weights_linear")
     if any(o <= 0 for o in outs):
         axes = ("D", "H", "W")[-dim:]
         sizes = [", ".join(f"{a}: {n}" for a, n in zip(axes, ns)) for ns in (shape[2:], outs)]

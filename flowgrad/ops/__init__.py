@@ -65,7 +65,7 @@ _INPLACE = {"add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul
             "ceil": ceil, "round": round, "sign": sign, "reciprocal": reciprocal, "masked_fill": masked_fill,
             "fill": fill, "copy": copy_from, "scatter": scatter, "scatter_add": scatter_add, "tril": tril,
             "triu": triu, "remainder": remainder, "clamp_min": lambda x, m: clamp(x, min=m),
-            "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put, "index_add": index_add,
+            "clamp_max": lambda x, m: clamp(x, max=m), "index_put": index_put_values, "index_add": index_add,
             "index_copy": index_copy, "index_fill": index_fill, "scatter_reduce": scatter_reduce,
             "cumprod": cumprod_inplace, "cumsum": cumsum_inplace, "gcd": gcd, "lcm": lcm,
             # comparisons in place: 1 / 0 (True / False) in self's dtype

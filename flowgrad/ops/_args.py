@@ -128,7 +128,12 @@ _C_INT_NAMES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "
 def check_fill_value(policy, value, dt):
     """`value` to write into a tensor of dtype `dt` (fill_, full, setitem, masked_fill), with
     PyTorch's errors for a Python int it does not fit: beyond int64 an OverflowError, else a
-    RuntimeError naming the C type; an unsigned dtype takes negative values down to -max, wrapped."""
+    RuntimeError naming the C type; an unsigned dtype takes negative values down to -max, wrapped.
+    A complex number is refused for a real dtype (NumPy would drop its imaginary part)."""
+    if isinstance(value, (complex, np.complexfloating)) and dt.kind not in "cb":
+        if dt.kind in "fV":
+            raise policy.errors.value_overflow_float(dtype_ctype=dt)
+        raise policy.errors.value_overflow_c(name=_C_INT_NAMES.get(str(dt), str(dt)))
     if type(value) is not int or dt.kind not in "iu":
         return value
     if not -2 ** 63 <= value < 2 ** 64:

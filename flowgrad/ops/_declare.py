@@ -299,7 +299,10 @@ def _record_source(inputs, saved, users, extras, keep, operands, multi, variadic
     lines = [f"def record(inputs, {', '.join(['outs' if multi else 'out'] + params)}):"]
     if multi:
         lines.append("    out = outs[0]")
-    if not complex_ok:
+    if not complex_ok and multi:     # (any output: eigh's eigenvalues are real, its eigenvectors complex)
+        lines.append("    for out in outs:\n        if out is not None and out._data.dtype.kind == 'c':\n"
+                     "            raise _complex_refused(_cls, out)\n    out = outs[0]")
+    elif not complex_ok:
         lines.append("    if out._data.dtype.kind == 'c':\n        raise _complex_refused(_cls, out)")
     body = _MAKE_NODE.format(edges=_EDGES["n" if variadic or n > 2 else n],
                              out_meta=_MANY_OUTPUTS if multi else _ONE_OUTPUT)

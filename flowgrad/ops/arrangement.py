@@ -11,7 +11,7 @@ import numpy as np
 from .. import backend
 from ..autograd.policy import policy_of
 from ..tensor import Tensor
-from ._args import check_same, normalize_dim
+from ._args import check_same, int_argument, normalize_dim
 from ._declare import derivative, recording
 from . import cumulative as CU
 from . import indexing as I
@@ -39,7 +39,7 @@ def rot90(input, k=1, dims=(0, 1)):
     if d0 == d1:
         raise policy.errors.rot90_same_dims(dim0=dims[0], dim1=dims[1])
     xp = backend.namespace(d)
-    turns = operator.index(k) % 4
+    turns = int_argument(k, policy) % 4
     if turns == 0:
         r = d.copy()
     elif turns == 2:

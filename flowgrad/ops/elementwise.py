@@ -18,7 +18,7 @@ __all__ = ["logit", "add", "sub", "mul", "div", "pow", "maximum", "minimum", "wh
            "log10", "erf", "sign", "round", "floor", "ceil", "trunc", "clamp", "cast", "copy_grad", "remainder",
            "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
            "logical_xor", "isnan", "isinf", "isfinite", "zeros_for", "atan2", "scale", "to_device", "conj",
-           "conj_physical", "resolve_conj", "sgn", "refuse_complex", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+           "conj_physical", "resolve_conj", "sgn", "refuse_complex", "refuse_dtype", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "acosh", "atanh"]
 
 
@@ -516,6 +516,15 @@ def refuse_complex(x, kernel: str) -> None:
         raise x.policy.errors.not_implemented_for(op=kernel, dtype_scalar=d.dtype)
 
 
+def refuse_dtype(x, kernel: str, halves: bool = True, also: tuple = ()) -> None:
+    """PyTorch's refusal of a dtype its CPU `kernel` has no code for: the kernel takes the floating
+    dtypes (float16 and bfloat16 only with `halves`) and the dtypes named in `also`."""
+    dt = x._data.dtype
+    if (dt.kind in "fV" and (halves or dt.itemsize >= 4)) or dt.name in also:
+        return
+    raise x.policy.errors.not_implemented_for(op=kernel, dtype_scalar=dt)
+
+
 def _no_complex_kernel(kernel):
     return lambda policy, name, dtype: policy.errors.not_implemented_for(op=kernel, dtype_scalar=dtype)
 
@@ -893,6 +902,8 @@ def clamp(x, min=None, max=None):
         return out
     if min is None and max is None:
         raise x.policy.errors.clamp_no_bounds()
+    if type(min) is complex or type(max) is complex:
+        raise x.policy.errors.value_overflow_c(name="double")
     d = x._data
     xp = backend.namespace(d)
     if d.dtype.kind == "c":

@@ -85,6 +85,8 @@ def index_fill(x, dim, index, value):
     if bad is not None:
         raise policy.errors.index_fill_bounds(index=bad, dim=dim, size=size)
     xp = backend.namespace(d)
+    if d.dtype.kind != "c" and isinstance(tv._data[()] if tv is not None else value, (complex, np.complexfloating)):
+        raise policy.errors.index_fill_complex()
     v = tv._data if tv is not None else check_fill_value(policy, value, d.dtype)
     r = d.copy()
     wrapped = idx.reshape(-1) % size if size else idx.reshape(-1)

@@ -16,7 +16,7 @@ from . import elementwise as E
 from . import shape as S
 from .shape import getitem, index_into_zeros, normalize_key  # noqa: F401  (indexing's public names too)
 
-__all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add", "scatter_into_zeros",
+__all__ = ["getitem", "setitem", "index_put", "index_put_values", "gather", "scatter", "scatter_add", "scatter_into_zeros",
            "index_select", "masked_fill", "masked_select", "inplace", "fill", "copy_from", "take_along_dim",
            "nonzero", "where", "index_add"]
 
@@ -37,13 +37,32 @@ def index_put(x, key, value):
     key, advanced = normalize_key(key, xp, x.policy)
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
-    r[key] = v
+    try:
+        r[key] = v
+    except ValueError:
+        if not advanced:
+            raise
+        raise x.policy.errors.index_put_shape(value=list(xp.shape(v)), result=list(d[key].shape)) from None
     out = x._out_cls._make(r)
     tv = value if isinstance(value, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
         (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key)
     return out
+
+
+def index_put_values(x, indices, values):
+    """PyTorch's `index_put` (and, through `inplace`, `index_put_`): `values`, a tensor of x's dtype,
+    written at the index tensors `indices` (one bool mask and a 0-d value: any dtype, as in masked_fill)."""
+    indices = tuple(indices)
+    vd, dt = values._data, x._data.dtype
+    if vd.dtype != dt and not vd.ndim and len(indices) == 1 and isinstance(indices[0], Tensor) \
+            and indices[0]._data.dtype == np.bool_:
+        check_fill_value(x.policy, vd[()], dt)
+        values = E.cast(values, dt)
+    if values._data.dtype != dt:
+        raise x.policy.errors.index_put_dtypes(self_scalar=x._data.dtype, source_scalar=values._data.dtype)
+    return index_put(x, tuple(indices), values)
 
 
 def setitem(x, key, value):
@@ -179,8 +198,6 @@ ScatterBackward0 = derivative("ScatterBackward0", keep="dim index", self=_scatte
                               src=lambda grad, dim, index: gather(grad, dim, index))
 
 
-
-
 _SCATTER_REDUCE = {"add": "add", "multiply": "multiply"}
 _WARNED: set = set()   # warnings PyTorch gives once per process
 
@@ -203,7 +220,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     ts = src if isinstance(src, Tensor) else None
     if ts is not None and ts._data.dtype != d.dtype:
         raise policy.errors.scatter_src_dtype()
-    v = values_at(ts._data, idx) if ts is not None else src
+    v = values_at(ts._data, idx) if ts is not None else check_fill_value(policy, src, d.dtype)
     r = d.copy()
     pos = along(idx, dim)
     if reduce is None:
@@ -323,7 +340,11 @@ def masked_fill(x, mask, value):
     d = x._data
     xp = backend.namespace(d)
     m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
-    v = check_fill_value(x.policy, value._data if isinstance(value, Tensor) else value, d.dtype)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise x.policy.errors.masked_fill_value_dims(ndim=value._data.ndim)
+        value = value._data[()]
+    v = check_fill_value(x.policy, value, d.dtype)
     out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
         MaskedFillBackward0.record((x,), out, m_full)
@@ -593,4 +614,5 @@ METHODS = {
     "__setitem__": setitem, "gather": gather, "scatter": scatter, "index_add": index_add,
     "scatter_add": scatter_add, "index_select": index_select, "masked_fill": masked_fill,
     "masked_select": masked_select, "take_along_dim": take_along_dim, "nonzero": nonzero,
+    "index_put": index_put_values,
 }

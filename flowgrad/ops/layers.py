@@ -322,8 +322,9 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     _not_differentiable("binary_cross_entropy", "weight", weight)
     d, td = x._data, target._data
     xp = backend.namespace(d)
-    if d.size and (float(d.min()) < 0 or float(d.max()) > 1):
-        raise x.policy.errors.bce_input_range()
+    for t, is_input in ((d, True), (td, False)):    # (NaN is out of range too)
+        if t.size and not (float(t.min()) >= 0 and float(t.max()) <= 1):
+            raise x.policy.error("bce_input_range" if is_input else "bce_target_range")
     with backend.quiet(xp):
         logx = xp.maximum(xp.log(d), -100)
         log1mx = xp.maximum(xp.log(1 - d), -100)
@@ -374,10 +375,17 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
     _not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
     _not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     d, td = x._data, target._data
+    # PyTorch computes `(1 - target).mul_(input)`, in place: the loss has the target's dtype
+    if td.dtype.kind == "b":
+        raise x.policy.errors.sub_bool()
+    if d.dtype.kind not in "fV":
+        raise x.policy.errors.not_implemented_for(op="log_sigmoid_cpu", dtype_scalar=d.dtype)
+    if td.dtype.kind in "iu":
+        raise x.policy.errors.result_type_cast(result_scalar=d.dtype, want_scalar=td.dtype)
+    out_dtype = td.dtype
     if td.dtype != d.dtype:
-        if d.dtype.kind not in "fV":
-            raise x.policy.errors.result_type_cast(result_scalar=np.dtype(np.float32), want_scalar=d.dtype)
-        td = td.astype(d.dtype)
+        td = td.astype(backend.result_type((d.dtype, td.dtype), (), (), backend.default_float()))
+        d = d.astype(td.real.dtype)
     xp = backend.namespace(d)
     log_sig = -(xp.maximum(-d, 0) + xp.log1p(xp.exp(-xp.abs(d))))
     if pos_weight is None:
@@ -387,9 +395,9 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
         losses = (1 - td) * d - lw * log_sig
     if weight is not None:
         losses = losses * weight._data
-    out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=d.dtype))
+    out = x._out_cls._make(xp.asarray(_reduce_array(xp, losses, reduction), dtype=out_dtype))
     if _grad_enabled() and (x._requires_grad or target._requires_grad):
-        t_saved = target if td is target._data else target._new(td)   # the target in x's dtype
+        t_saved = target if td is target._data else target._new(td)   # the target in the computing dtype
         BinaryCrossEntropyWithLogitsBackward0.record((x, target), out, x, t_saved, weight, pos_weight, reduction,
                                                      max(d.size, 1))
     return out
@@ -435,8 +443,18 @@ LeakyReluBackward0 = derivative("LeakyReluBackward0", keep="negative_slope",
                                 self=lambda grad, self, negative_slope: E.where(self > 0, grad, grad * negative_slope))
 
 
+def _real_scalars(x, *values, double: bool = False) -> None:
+    """PyTorch's error for a complex number as a real activation's parameter (converted to x's C
+    type, or to a double where the kernel takes one)."""
+    if any(isinstance(v, complex) for v in values):
+        if double:
+            raise x.policy.errors.value_overflow_c(name="double")
+        raise x.policy.errors.value_overflow_float(dtype_ctype=x._data.dtype)
+
+
 def leaky_relu(x, negative_slope=0.01):
     E.refuse_complex(x, "leaky_relu_cpu")
+    _real_scalars(x, negative_slope)
     d = x._data
     xp = backend.namespace(d)
     out = x._out_cls._make(xp.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
@@ -539,6 +557,7 @@ def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saves_result=False):
     """PyTorch's elu kernel, which selu (scale, alpha fixed) shares; `saves_result` records the
     in-place form's node (EluBackward1), whose formula reads the result."""
     E.refuse_complex(x, "elu_cpu")
+    _real_scalars(x, alpha)
     out = _elu_array(x, alpha, scale, input_scale)
     if _grad_enabled() and x._requires_grad:
         (EluBackward1 if saves_result else EluBackward0).record((x,), out, alpha, scale, input_scale)
@@ -548,6 +567,7 @@ def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saves_result=False):
 def celu(x, alpha=1.0, saves_result=False):
     """elu with input_scale 1 / alpha, recorded as PyTorch's CeluBackward0 (CeluBackward1 in place)."""
     E.refuse_complex(x, "elu_cpu")
+    _real_scalars(x, alpha, double=True)
     if alpha == 0:
         raise x.policy.errors.celu_zero_alpha()
     out = _elu_array(x, alpha, 1.0, 1.0 / alpha)
@@ -603,6 +623,7 @@ def threshold(x, threshold, value, saves_result=False):
     threshold cast to their dtype, as PyTorch's kernel."""
     d = x._data
     xp = backend.namespace(d)
+    _real_scalars(x, threshold, value)
     if d.dtype.kind in "iu":
         threshold, value = int(threshold), int(value)
     out = x._out_cls._make(xp.where(_wide(d) <= threshold, xp.asarray(value).astype(d.dtype), d).astype(d.dtype,
@@ -688,6 +709,7 @@ SoftplusBackward0 = derivative("SoftplusBackward0", keep="beta threshold", self=
 
 def softplus(x, beta=1.0, threshold=20.0):
     E.refuse_complex(x, "softplus_cpu")
+    _real_scalars(x, beta, threshold)
     d = x._data
     xp = backend.namespace(d)
     bd = d * beta

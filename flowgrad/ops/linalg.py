@@ -104,6 +104,11 @@ def _product_shape_error(policy, xs, ys) -> Exception:
     return policy.errors.mm_shapes(a=_shape_str((int(np.prod(xs[:-1])), xs[-1])), b=_shape_str(ys[-2:]))
 
 
+def _bool_product_error(policy, xn: int, yn: int) -> Exception:
+    kernel = "dot" if xn == yn == 1 else "addmv_impl_cpu" if yn == 1 else "bmm" if yn >= 3 else "addmm_impl_cpu_"
+    return policy.errors.not_implemented_for(op=kernel, dtype_scalar=np.dtype(np.bool_))
+
+
 def matmul(a, b, _node_cls=None):
     da, db = getattr(a, "_data", None), getattr(b, "_data", None)
     if da is not None and db is not None and da.dtype != db.dtype:
@@ -111,6 +116,8 @@ def matmul(a, b, _node_cls=None):
     cls, x, y, ta, tb = binary_arrays(a, b)
     if x.ndim == 0 or y.ndim == 0 or x.shape[-1] != (y.shape[0] if y.ndim == 1 else y.shape[-2]):
         raise _product_shape_error(cls.policy, x.shape, y.shape)
+    if x.dtype.kind == "b":     # (PyTorch's kernels have no bool products)
+        raise _bool_product_error(cls.policy, x.ndim, y.ndim)
     xp = backend.namespace(x)
     r = xp.matmul(x, y)
     out = cls._make(r.astype(x.dtype) if x.dtype.kind == "V" else r)   # (bfloat16's product is float32)

@@ -9,6 +9,7 @@ norms are compositions (as in PyTorch: matrix_norm(ord=2) is an amax over svdval
 from __future__ import annotations
 
 from .. import backend
+import numpy as np
 from ..autograd.policy import policy_of
 from ._args import broadcast_error, int_argument, normalize_dim
 from ._declare import _grad_enabled, derivative, save_output
@@ -400,6 +401,11 @@ LinalgSvdBackward0 = derivative("LinalgSvdBackward0", many_outputs=True, save="U
                                 self=_svd_grad)
 
 
+def _real(dt):
+    """The dtype of singular values and eigenvalues of a Hermitian matrix: real, of dt's precision."""
+    return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
+
+
 def linalg_svd(x, full_matrices=True, driver=None, _op="linalg.svd"):
     if driver is not None and backend.device_of(x._data).type != "cuda":
         raise x.policy.errors.linalg_svd_driver()
@@ -407,7 +413,7 @@ def linalg_svd(x, full_matrices=True, driver=None, _op="linalg.svd"):
     _check_matrix(x, _op, square=False)
     d = x._data
     u, s, vh = backend.namespace(d).linalg.svd(d, full_matrices=full_matrices)
-    outs = _outputs(x, [u.astype(d.dtype), s.astype(d.dtype), vh.astype(d.dtype)])
+    outs = _outputs(x, [u.astype(d.dtype), s.astype(_real(d.dtype)), vh.astype(d.dtype)])
     if _grad_enabled() and x._requires_grad:
         LinalgSvdBackward0.record((x,), outs, *[save_output(o) for o in outs])
     return tuple(outs)
@@ -420,7 +426,7 @@ def linalg_svdvals(x):
     _check_float(x, "linalg.svd")
     _check_matrix(x, "linalg.svd", square=False)
     d = x._data
-    return x._out_cls._make(backend.namespace(d).linalg.svd(d, compute_uv=False).astype(d.dtype))
+    return x._out_cls._make(backend.namespace(d).linalg.svd(d, compute_uv=False).astype(_real(d.dtype)))
 
 
 def _eigh_grad(grads, L, V):
@@ -447,7 +453,7 @@ def linalg_eigh(x, UPLO="L", _op="linalg.eigh"):
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, _op)
     w, v = backend.namespace(d).linalg.eigh(d, UPLO=UPLO)
-    outs = _outputs(x, [w.astype(d.dtype), v.astype(d.dtype)])
+    outs = _outputs(x, [w.astype(_real(d.dtype)), v.astype(d.dtype)])
     if _grad_enabled() and x._requires_grad:
         LinalgEighBackward0.record((x,), outs, *[save_output(o) for o in outs])
     return tuple(outs)
@@ -463,7 +469,7 @@ def linalg_eigvalsh(x, UPLO="L"):
     if d.dtype.kind not in "fcV":
         raise x.policy.errors.linalg_not_implemented(kernel="linalg_eigh_cpu", dtype_scalar=d.dtype)
     _check_matrix(x, "linalg.eigh")
-    return x._out_cls._make(backend.namespace(d).linalg.eigvalsh(d, UPLO=UPLO).astype(d.dtype))
+    return x._out_cls._make(backend.namespace(d).linalg.eigvalsh(d, UPLO=UPLO).astype(_real(d.dtype)))
 
 
 # ---------------------------------------------------------------------------------- cholesky
@@ -486,12 +492,21 @@ LinalgCholeskyExBackward0 = derivative("LinalgCholeskyExBackward0", keep="upper"
                                        self=_cholesky_grad)
 
 
+def _cholesky(xp, m):
+    """The namespace's Cholesky factor, failing as LAPACK's does where a pivot is NaN (NumPy's
+    returns NaNs)."""
+    low = xp.linalg.cholesky(m)
+    if xp.isnan(xp.diagonal(low, axis1=-2, axis2=-1)).any():
+        raise _lin_alg_error(xp)()      # (caught by the callers, as NumPy's own failure)
+    return low
+
+
 def _not_pd_error(x, op):
     d = x._data
     xp = backend.namespace(d)
     for b, m in _each(d):
         try:
-            xp.linalg.cholesky(m)
+            _cholesky(xp, m)
         except _lin_alg_error(xp):
             order = _leading_minor(xp, m)
             if d.ndim > 2:
@@ -503,7 +518,7 @@ def _not_pd_error(x, op):
 def _leading_minor(xp, m) -> int:
     for k in range(1, m.shape[-1] + 1):
         try:
-            xp.linalg.cholesky(m[:k, :k])
+            _cholesky(xp, m[:k, :k])
         except _lin_alg_error(xp):
             return k
     return m.shape[-1]
@@ -518,12 +533,12 @@ def linalg_cholesky(x, upper=False, _op="linalg.cholesky", check_errors=True):
     xp = backend.namespace(d)
     sym = xp.tril(d) + xp.swapaxes(xp.tril(d, -1), -1, -2)
     try:
-        low = xp.linalg.cholesky(sym)
+        low = _cholesky(xp, sym)
         info = xp.zeros(d.shape[:-2], dtype="int32")
     except _lin_alg_error(xp):
         if check_errors:
             raise _not_pd_error(x, _op) from None
-        low, info = _per_matrix(x._new(sym), xp.linalg.cholesky, lambda m: _leading_minor(xp, m))
+        low, info = _per_matrix(x._new(sym), lambda m: _cholesky(xp, m), lambda m: _leading_minor(xp, m))
     out = x._out_cls._make(xp.swapaxes(low, -1, -2).copy() if upper else low)
     if _grad_enabled() and x._requires_grad:
         LinalgCholeskyExBackward0.record((x,), out, upper)
@@ -610,22 +625,22 @@ def linalg_pinv(x, atol=None, rtol=None, hermitian=False):
     at, rt = _tolerance(xp, atol, d), _tolerance(xp, rtol, d)
     if rt is None:
         rt = xp.asarray(xp.finfo(d.dtype).eps * max(m, n) if at is None or not bool(xp.all(at > 0)) else 0.0,
-                        dtype=d.dtype)
+                        dtype=_real(d.dtype))
     if at is None:
-        at = xp.zeros((), dtype=d.dtype)
+        at = xp.zeros((), dtype=_real(d.dtype))
     if hermitian:
         w, v = xp.linalg.eigh(d)
         mag = xp.abs(w)
         top = xp.max(mag, axis=-1, keepdims=True) if w.shape[-1] else xp.zeros(w.shape[:-1] + (1,), d.dtype)
         tol = xp.maximum(at[..., None], rt[..., None] * top)
         inv = xp.where(mag > tol, 1 / xp.where(mag > tol, w, 1), 0)
-        r = (v * inv[..., None, :]) @ xp.swapaxes(v, -1, -2)
+        r = (v * inv[..., None, :]) @ xp.conj(xp.swapaxes(v, -1, -2))
     else:
         u, s, vh = xp.linalg.svd(d, full_matrices=False)
         top = s[..., :1] if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), d.dtype)
         tol = xp.maximum(at[..., None], rt[..., None] * top)
         inv = xp.where(s > tol, 1 / xp.where(s > tol, s, 1), 0)
-        r = (xp.swapaxes(vh, -1, -2) * inv[..., None, :]) @ xp.swapaxes(u, -1, -2)
+        r = (xp.conj(xp.swapaxes(vh, -1, -2)) * inv[..., None, :]) @ xp.conj(xp.swapaxes(u, -1, -2))
     out = x._out_cls._make(r.astype(d.dtype))
     if _grad_enabled() and x._requires_grad:
         LinalgPinvBackward0.record((x,), out)
@@ -665,6 +680,8 @@ def linalg_lstsq(A, B, rcond=None, driver=None):
         raise A.policy.errors.linalg_lstsq_same_dtype(op=op, a_scalar=da.dtype, b_scalar=db.dtype)
     if da.ndim < 2:
         raise A.policy.errors.linalg_lstsq_min_2d(op=op)
+    if not 0 <= da.ndim - db.ndim <= 1:
+        raise A.policy.errors.linalg_lstsq_dims(op=op)
     vector = db.ndim == da.ndim - 1
     err = broadcast_error(da.shape[:-2], db.shape[:-1] if vector else db.shape[:-2], A.policy)
     if err is not None:
@@ -947,8 +964,11 @@ def diagonal(A, offset=0, dim1=-2, dim2=-1):
 def vander(x, N=None):
     """Powers x^0 .. x^(N-1) along a new last dim (a cat of running products)."""
     d = x._data
-    if d.dtype.kind == "b":
-        raise x.policy.errors.vander_bool()
+    if d.dtype.kind in "bV" or d.dtype == np.float16:
+        raise x.policy.errors.vander_dtype(dtype_scalar=d.dtype)
+    if d.dtype.kind in "iu" and d.dtype != np.int64:     # (PyTorch's powers of integers are int64)
+        x = E.cast(x, np.dtype(np.int64))
+        d = x._data
     n = (d.shape[-1] if d.ndim else 0) if N is None else N
     if d.ndim == 0 or n <= 1:
         raise x.policy.errors.linalg_vander_n()

@@ -635,7 +635,7 @@ def narrow(x, dim, start, length):
         raise policy.errors.narrow_0d()
     dim = normalize_dim(dim, d.ndim)
     n = d.shape[dim]
-    start = int(start)
+    start, length = int_argument(start, policy), int_argument(length, policy)
     if not -n <= start <= n:
         raise policy.errors.narrow_start(low=-n, high=n, start=start)
     if start < 0:
@@ -763,6 +763,7 @@ TriuBackward0 = derivative("TriuBackward0", keep="diagonal", self=lambda grad, d
 def tril(x, diagonal=0):
     if x._data.ndim < 2:
         raise x.policy.errors.triangle_dims(op="tril")
+    diagonal = int_argument(diagonal, x.policy)
     out = x._out_cls._make(backend.namespace(x._data).tril(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         TrilBackward0.record((x,), out, diagonal)
@@ -772,6 +773,7 @@ def tril(x, diagonal=0):
 def triu(x, diagonal=0):
     if x._data.ndim < 2:
         raise x.policy.errors.triangle_dims(op="triu")
+    diagonal = int_argument(diagonal, x.policy)
     out = x._out_cls._make(backend.namespace(x._data).triu(x._data, diagonal))
     if _grad_enabled() and x._requires_grad:
         TriuBackward0.record((x,), out, diagonal)

@@ -74,7 +74,7 @@ OVERRIDES: dict[str, str | None] = {
                                      "unsafe_split")},
     **{f"{fn}.dim": "int?" for fn in ("argmax", "argmin", "take_along_dim")},
     # checked by the function itself, in PyTorch's order (its Python layer first)
-    **dict.fromkeys(("index_put_.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
+    **dict.fromkeys(("index_put_.indices", "index_put.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
                      "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
                      "embedding_bag.offsets", "matrix_rank.input"), None),
 }
@@ -151,6 +151,23 @@ METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
                     ("(*, torch.memory_format memory_format = torch.contiguous_format)",)),
 }
 METHOD_OVERLOADS["min"], METHOD_OVERLOADS["var"] = METHOD_OVERLOADS["max"], METHOD_OVERLOADS["std"]
+OVERLOADS["masked_fill"] = ("(Tensor input, Tensor mask, Tensor value)", "(Tensor input, Tensor mask, Number value)")
+OVERLOADS["arange"] = (f"(Number end, *, {_CREATION})", f"(Number start, Number end, *, {_CREATION.partition(', ')[2]})",
+                       f"(Number start, Number end, Number step = 1, *, {_CREATION})")
+OVERLOADS["narrow"] = ("(Tensor input, int dim, Tensor start, int length)",
+                       "(Tensor input, int dim, int start, int length)")
+METHOD_OVERLOADS["narrow"] = ("(int dim, Tensor start, int length)", "(int dim, int start, int length)")
+OVERLOADS["scatter"] = tuple(f"(Tensor input, int dim, Tensor index, {src}, *, {reduce}Tensor out = None)"
+                            for src in ("Tensor src", "Number value") for reduce in ("", "str reduce, "))
+METHOD_OVERLOADS["scatter"] = METHOD_OVERLOADS["scatter_"] = tuple(
+    f"(int dim, Tensor index, {src}{reduce})" for src in ("Tensor src", "Number value") for reduce in ("", ", *, str reduce"))
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+    OVERLOADS[_name] = ("(Tensor input, Tensor other, *, Tensor out = None)", "(Number self, Tensor other)",
+                        "(Tensor input, Number other, *, Tensor out = None)")
+    METHOD_OVERLOADS[_name] = ("(Tensor other)", "(Number other)")
+METHOD_OVERLOADS.update({**dict.fromkeys(("masked_fill", "masked_fill_"), ("(Tensor mask, Tensor value)",
+                                                                           "(Tensor mask, Number value)")),
+                         "where": ("(Tensor condition, Tensor other)", "(Tensor condition, Number other)")})
 
 # torch.linalg's
 LINALG_OVERLOADS: dict[str, tuple[str, ...]] = {
@@ -180,3 +197,4 @@ OVERLOADS.update({
 OVERRIDES.update({**{f"{fn}.{arg}": "Number" for fn in ("rrelu", "rrelu_") for arg in ("lower", "upper")},
                   **{f"{fn}.{arg}": "Number" for fn in ("threshold", "threshold_") for arg in ("threshold", "value")}})
 OVERRIDES.update({"put.source": "Tensor", "put_.source": "Tensor", "put.accumulate": "bool", "put_.accumulate": "bool"})
+OVERRIDES.update({f"{fn}.{arg}": "Tensor" for fn in ("masked_scatter", "masked_scatter_") for arg in ("mask", "source")})

@@ -23,21 +23,54 @@ _lu_factor_ex = _return_type("torch", "linalg_lu_factor_ex", ("LU", "pivots", "i
 _lstsq = _return_type("torch", "linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 det = _L.linalg_det
-solve = _L.linalg_solve
 svdvals = _L.linalg_svdvals
 eigvalsh = _L.linalg_eigvalsh
 matrix_exp = _L.linalg_matrix_exp
 matrix_power = _L.matrix_power
 multi_dot = _L.multi_dot
-vecdot = _L.vecdot
-solve_triangular = _L.solve_triangular
 cross = _L.linalg_cross
 cond = _L.cond
 tensorinv = _L.tensorinv
 tensorsolve = _L.tensorsolve
-vector_norm = _L.vector_norm
-matrix_norm = _L.matrix_norm
 norm = _L.linalg_norm
+
+
+def _check_flags(A, fn: str, **flags) -> None:
+    """PyTorch's parser's TypeError for a bool parameter given anything but a bool."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise _policy_of(A).errors.argument_type(fn=fn, argument=name, expected="bool", type=type(value).__name__)
+
+
+def solve(A, B, *, left=True):
+    """X with A X = B (left=False: X A = B) for a (batch of) square matrices A."""
+    _check_flags(A, "linalg_solve", left=left)
+    return _L.linalg_solve(A, B, left)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """X with A X = B (left=False: X A = B) for a (batch of) triangular matrices A."""
+    _check_flags(A, "linalg_solve_triangular", upper=upper, left=left, unitriangular=unitriangular)
+    return _L.solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """The ord-norm of x over `dim` (all of x by default), as vectors."""
+    _check_flags(x, "linalg_vector_norm", keepdim=keepdim)
+    return _L.vector_norm(x, ord, dim, keepdim, dtype=dtype)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """The ord-norm of the matrices of A over the two dims `dim`."""
+    _check_flags(A, "linalg_matrix_norm", keepdim=keepdim)
+    return _L.matrix_norm(A, ord, dim, keepdim, dtype=dtype)
+
+
+def vecdot(x, y, *, dim=-1):
+    """The dot product of x and y (the first conjugated) along `dim`."""
+    if dim is None:
+        raise _policy_of(x).errors.argument_type(fn="linalg_vecdot", argument="dim", expected="int", type="NoneType")
+    return _L.vecdot(x, y, dim)
 
 
 def slogdet(A):
@@ -65,6 +98,7 @@ def qr(A, mode="reduced"):
 
 def cholesky(A, *, upper=False):
     """The lower (upper=True: upper) Cholesky factor of a (batch of) positive-definite matrices."""
+    _check_flags(A, "linalg_cholesky", upper=upper)
     return _L.linalg_cholesky(A, upper)
 
 
@@ -72,6 +106,7 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
     """The pseudoinverse of a (batch of) matrices; singular values at or below
     max(atol, rtol * largest) are treated as zero. PyTorch's older overload `pinv(A, rcond,
     hermitian=False)` takes a relative tolerance: rtol=rcond, atol=0."""
+    _check_flags(A, "linalg_pinv", hermitian=hermitian)
     if rcond is None:
         return _L.linalg_pinv(A, atol, rtol, hermitian)
     _check_legacy(A, "linalg_pinv", "rcond", rcond, atol, rtol)

@@ -377,7 +377,7 @@ DEFAULT_EXCEPTIONS = {
               "argument is another): flowgrad's default is the argument left out")
        for q, k in (("Tensor.max", "dim"), ("Tensor.min", "dim"), ("Tensor.median", "dim"), ("Tensor.prod", "dim"),
                     ("Tensor.squeeze", "dim"), ("torch.eye", "m"), ("torch.trapezoid", "x"), ("torch.trapz", "x"),
-                    ("torch.cumulative_trapezoid", "x"))},
+                    ("torch.cumulative_trapezoid", "x"), ("Tensor.scatter_", "reduce"))},
     "Tensor.squeeze_": ("dim", "the parser's squeeze_() takes no dim (every size-1 dim) and refuses dim=None; "
                                "the docstring writes None"),
     "Tensor.random_": ("to", "to left out (random_(to) with one argument) differs from to=None (random_(from, None): "
