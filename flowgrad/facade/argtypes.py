@@ -337,7 +337,11 @@ def guard_all(namespace, names, kinds: dict, policy, Tensor, dtype_cls, method: 
         if fn is None or not callable(fn) or isinstance(fn, type) or hasattr(fn, "__guarded__"):
             continue
         own = by_function.get(n)
-        table = {k: v for k, v in {**kinds, **own}.items() if v is not None} if own else checked_kinds
+        table = checked_kinds
+        if own:
+            table = {**checked_kinds, **own}
+            for k in [k for k, v in own.items() if v is None]:
+                del table[k]
         new = guard(fn, prefix + n, table, policy, Tensor, dtype_cls, method, (overloads or {}).get(n, ()))
         if new is not fn:
             if home is not None:

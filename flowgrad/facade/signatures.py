@@ -143,8 +143,11 @@ def _matches(params: list[_Param], op: Callable) -> bool:
     if plain(op):
         if op.__annotations__:
             return False
-        mine = [(p.name, _kind(p), "" if p.default is _NO_DEFAULT or p.var else repr(p.default)) for p in params]
-        return mine == [(q.name, q.kind, "" if q.default is q.empty else repr(q.default)) for q in parameters(op)]
+        theirs = parameters(op)
+        if [(p.name, _kind(p)) for p in params] != [(q.name, q.kind) for q in theirs]:
+            return False
+        return [None if p.default is _NO_DEFAULT or p.var else repr(p.default) for p in params] == \
+            [None if q.default is q.empty else repr(q.default) for q in theirs]
     try:
         return str(inspect.signature(op)) == str(_signature(params))
     except (TypeError, ValueError):
@@ -219,11 +222,7 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
         return op
     op_params = parameters(op)
     paired = _pair(name, params, op_params)
-    env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
-           "_missing": _missing, "_none_given": _none_given, "_not_bool": _not_bool, "_is_bool": _is_bool,
-           "_not_tensor": _not_tensor, "_Tensor": _CoreTensor, "_not_ints": _not_ints,
-           "_LEFT_OUT": LEFT_OUT,
-           "write_out": write_out, "_NAME": name}
+    env = {**_ENV, "_op": op, "_policy": policy, "_NAME": name}
     head, checks, nones, star = [], [], [], False
     for i, p in enumerate(params):
         if p.var:
@@ -322,7 +321,7 @@ def _compiled_when_called(src: str, fname: str, head: list, env: dict) -> Callab
                             co_qualname=fname)
     fn = types.FunctionType(code, env, fname, tuple(defaults) or None)
     fn.__kwdefaults__ = kwdefaults or None
-    env["_self"], env["_first_call"] = fn, _first_call
+    env["_self"] = fn
     fn.__source__ = src
     return fn
 
@@ -399,6 +398,13 @@ def write_out(name: str, out, compute: Callable, inputs: tuple):
         out._data[...] = res._data
     out._bump()
     return out
+
+
+# what every adapter's source may name besides its op, policy, name and defaults
+_ENV = {"_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice, "_missing": _missing,
+        "_none_given": _none_given, "_not_bool": _not_bool, "_is_bool": _is_bool, "_not_tensor": _not_tensor,
+        "_Tensor": _CoreTensor, "_not_ints": _not_ints, "_LEFT_OUT": LEFT_OUT, "write_out": write_out,
+        "_first_call": _first_call}
 
 
 def apply(namespace: dict, Tensor: type, functions: dict, methods: dict, writes_out: frozenset) -> dict:
