@@ -205,11 +205,23 @@ class Generator:
     def __init__(self, device="cpu"):
         self.device = backend.Device(device)
         self._seed = 67280421310721
-        self.rng = np.random.default_rng(self._seed)
+        self._rng = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The NumPy stream, made from the seed on the first draw (importing flowgrad loads no numpy.random)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = np.random.default_rng(self._seed)
+        return rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
 
     def manual_seed(self, seed: int) -> "Generator":
         self._seed = int(seed)
-        self.rng = np.random.default_rng(self._seed)
+        self._rng = None
         return self
 
     def seed(self) -> int:

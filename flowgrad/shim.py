@@ -353,13 +353,32 @@ class _Finder(importlib.abc.MetaPathFinder):
                 if type(mod) is types.ModuleType:
                     mod.__class__ = _FacadeModule
                     swapped.append(mod)
+                    self._watch_lazy(mod, alias)
             if self.watch_tensors:
                 self._watch_tensor(sys.modules.get(facade))
+
+    def _watch_lazy(self, mod: types.ModuleType, alias: str) -> None:
+        """A facade module that loads its submodules on first use (a module-level `__getattr__`): what it
+        loads is registered under the alias too, as `after_load` registers what is loaded already."""
+        own = mod.__dict__.get("__getattr__")
+        if own is None or hasattr(own, "__shim_own__"):
+            return
+
+        def __getattr__(name: str):
+            value = own(name)
+            self.after_load(alias)
+            return value
+
+        __getattr__.__shim_own__ = own
+        mod.__getattr__ = __getattr__
 
     def restore_classes(self, facade: str) -> None:
         for mod in self._swapped.pop(facade, []):
             if type(mod) is _FacadeModule:
                 mod.__class__ = types.ModuleType
+            own = getattr(mod.__dict__.get("__getattr__"), "__shim_own__", None)
+            if own is not None:
+                mod.__getattr__ = own
         for cls in [c for c in self._watched if _framework(c.__module__) == _framework(facade)]:
             own = self._watched.pop(cls)
             if own is None:

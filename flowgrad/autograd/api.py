@@ -13,6 +13,7 @@ import numpy as _np
 
 from .. import backend
 from ..ops import cast, edge, stack, zeros_for
+from ..tensor import Tensor
 from .engine import run_backward
 from .record import BackwardRecord
 from .graph import Node
@@ -42,7 +43,7 @@ def get_gradient_edge(tensor) -> GradientEdge:
 
 
 def _is_tensor(x) -> bool:
-    return hasattr(x, "_requires_grad") and hasattr(x, "grad_fn")
+    return isinstance(x, Tensor) or (hasattr(x, "_requires_grad") and hasattr(x, "grad_fn"))
 
 
 def _as_tuple(x) -> tuple:
@@ -123,7 +124,7 @@ def _ones(like, out, shape, dtype):
     xp = backend.namespace(like._data) if like is not None else backend.xp_for(None)
     seed = xp.empty(shape, dtype=dtype)
     seed.fill(1)    # (two calls in C: NumPy's `ones` is Python around them)
-    return like._new(seed) if like is not None else out.node.out_cls._out_cls._make(seed)
+    return (like if like is not None else out.node.out_cls)._out_cls._make(seed)
 
 
 def _root_edge(policy: Policy, t, i: int):
@@ -268,10 +269,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         targets = [edge(x) for x in inputs]
     else:
         targets = _target_edges(policy, inputs, "grad")
-    cuts = {e for e in map(edge, no_grad_vars) if e is not None}
-    for i, e in enumerate(targets):
-        if e is not None and e in cuts:
-            raise policy.errors.input_in_cuts(index=i)
+    cuts = {e for e in map(edge, no_grad_vars) if e is not None} if no_grad_vars else None
+    if cuts:
+        for i, e in enumerate(targets):
+            if e is not None and e in cuts:
+                raise policy.errors.input_in_cuts(index=i)
     if not outputs:
         raise policy.errors.input_unused(index=0)
     grads = _grads_tuple(grad_outputs, len(outputs))

@@ -24,13 +24,13 @@ import inspect
 import keyword
 import linecache
 import os
-import types
 from typing import Callable
 
 import numpy as np
 
 from ..backend import Device
 from ..messages.own import text
+from ..parameters import names
 from ..tensor import Tensor as _CoreTensor
 from .argcheck import is_long, typename
 
@@ -272,16 +272,9 @@ def _deliberate(exc: BaseException) -> bool:
 
 
 def _parameter_names(fn: Callable) -> tuple | None:
-    """The names `inspect.signature(fn)` lists, in its order (read off the code object of a plain
-    function, which costs nothing); None where there is no signature."""
-    code = getattr(fn, "__code__", None)
-    if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__") and code is not None:
-        n, k, flags, names = code.co_argcount, code.co_kwonlyargcount, code.co_flags, code.co_varnames
-        star = (names[n + k],) if flags & inspect.CO_VARARGS else ()
-        stars = (names[n + k + len(star)],) if flags & inspect.CO_VARKEYWORDS else ()
-        return names[:n] + star + names[n:n + k] + stars
+    """The names `inspect.signature(fn)` lists, in its order; None where there is no signature."""
     try:
-        return tuple(inspect.signature(fn).parameters)
+        return names(fn)
     except (TypeError, ValueError):
         return None
 
@@ -365,7 +358,11 @@ def guard_all(namespace, names, kinds: dict, policy, Tensor, dtype_cls, method: 
         if fn is None or not callable(fn) or isinstance(fn, type) or hasattr(fn, "__guarded__"):
             continue
         own = by_function.get(n)
-        table = {k: v for k, v in {**kinds, **own}.items() if v is not None} if own else checked_kinds
+        table = checked_kinds
+        if own:
+            table = {**checked_kinds, **own}
+            for k in [k for k, v in own.items() if v is None]:
+                del table[k]
         new = guard(fn, prefix + n, table, policy, Tensor, dtype_cls, method, (overloads or {}).get(n, ()),
                     (unpacking or {}).get(n))
         if new is not fn:

@@ -40,6 +40,7 @@ from typing import Callable
 import numpy as np
 
 from ..messages.own import text
+from ..parameters import parameters, plain
 from .argcheck import typename
 from .argtypes import parser_words
 from ..tensor import Tensor as _CoreTensor
@@ -67,6 +68,9 @@ class _Param:
         self.boolean = annotation == "bool" or (no_none and isinstance(default, builtins.bool))
 
 
+_LITERALS: dict = {}     # a default's text -> its value (a table repeats a few literals many times)
+
+
 def parse(spec: str) -> list[_Param]:
     """The parameters of a signature string."""
     params, kw_only = [], False
@@ -83,14 +87,17 @@ def parse(spec: str) -> list[_Param]:
         head, _, annotation = head.partition(":")
         no_none = "~" in head
         name, _, target = head.replace("~", "").strip().partition("@")
-        value = eval(default, {"__builtins__": {}}) if eq else _NO_DEFAULT   # literals only
+        if not eq:
+            value = _NO_DEFAULT
+        elif default in _LITERALS:
+            value = _LITERALS[default]
+        else:
+            value = eval(default, {"__builtins__": {}})     # literals only
+            if not isinstance(value, (list, dict, set)):   # (a mutable default stays the entry's own)
+                _LITERALS[default] = value
         params.append(_Param(name, target or None, value, kw_only, var, unbuilt, no_none, annotation.strip()))
         kw_only = kw_only or var
     return params
-
-
-def _op_params(op: Callable) -> list[inspect.Parameter]:
-    return list(inspect.signature(op).parameters.values())
 
 
 def _passes_through(op_params: list[inspect.Parameter]) -> bool:
@@ -132,21 +139,29 @@ def _pair(name: str, params: list[_Param], op_params: list[inspect.Parameter]) -
 
 
 def _matches(params: list[_Param], op: Callable) -> bool:
-    """Whether the op already has exactly this signature (names, kinds, defaults)."""
+    """Whether the op already has exactly this signature (names, kinds, defaults; no annotations)."""
+    if plain(op):
+        if op.__annotations__:
+            return False
+        theirs = parameters(op)
+        if [(p.name, _kind(p)) for p in params] != [(q.name, q.kind) for q in theirs]:
+            return False
+        return [None if p.default is _NO_DEFAULT or p.var else repr(p.default) for p in params] == \
+            [None if q.default is q.empty else repr(q.default) for q in theirs]
     try:
         return str(inspect.signature(op)) == str(_signature(params))
     except (TypeError, ValueError):
         return False
 
 
+def _kind(p: _Param):
+    return (inspect.Parameter.VAR_POSITIONAL if p.var else
+            inspect.Parameter.KEYWORD_ONLY if p.kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
 def _signature(params: list[_Param]) -> inspect.Signature:
-    out = []
-    for p in params:
-        kind = (inspect.Parameter.VAR_POSITIONAL if p.var else
-                inspect.Parameter.KEYWORD_ONLY if p.kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        default = inspect.Parameter.empty if p.default is _NO_DEFAULT or p.var else p.default
-        out.append(inspect.Parameter(p.name, kind, default=default))
-    return inspect.Signature(out)
+    return inspect.Signature([inspect.Parameter(p.name, _kind(p), default=inspect.Parameter.empty
+                                                if p.default is _NO_DEFAULT or p.var else p.default) for p in params])
 
 
 def _call(name: str, params: list[_Param], paired: dict, op_params: list[inspect.Parameter]):
@@ -205,13 +220,9 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     checked = (p.var or p.unbuilt or p.no_none or p.boolean or p.tensor or p.ints or p.name == "out" for p in params)
     if not any(checked) and _matches(params, op):
         return op
-    op_params = _op_params(op)
+    op_params = parameters(op)
     paired = _pair(name, params, op_params)
-    env = {"_op": op, "_policy": policy, "_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice,
-           "_missing": _missing, "_none_given": _none_given, "_not_bool": _not_bool, "_is_bool": _is_bool,
-           "_not_tensor": _not_tensor, "_Tensor": _CoreTensor, "_not_ints": _not_ints,
-           "_LEFT_OUT": LEFT_OUT,
-           "write_out": write_out, "_NAME": name}
+    env = {**_ENV, "_op": op, "_policy": policy, "_NAME": name}
     head, checks, nones, star = [], [], [], False
     for i, p in enumerate(params):
         if p.var:
@@ -310,7 +321,7 @@ def _compiled_when_called(src: str, fname: str, head: list, env: dict) -> Callab
                             co_qualname=fname)
     fn = types.FunctionType(code, env, fname, tuple(defaults) or None)
     fn.__kwdefaults__ = kwdefaults or None
-    env["_self"], env["_first_call"] = fn, _first_call
+    env["_self"] = fn
     fn.__source__ = src
     return fn
 
@@ -387,6 +398,13 @@ def write_out(name: str, out, compute: Callable, inputs: tuple):
         out._data[...] = res._data
     out._bump()
     return out
+
+
+# what every adapter's source may name besides its op, policy, name and defaults
+_ENV = {"_unsupported": _unsupported, "_no_out": _no_out, "_twice": _twice, "_missing": _missing,
+        "_none_given": _none_given, "_not_bool": _not_bool, "_is_bool": _is_bool, "_not_tensor": _not_tensor,
+        "_Tensor": _CoreTensor, "_not_ints": _not_ints, "_LEFT_OUT": LEFT_OUT, "write_out": write_out,
+        "_first_call": _first_call}
 
 
 def apply(namespace: dict, Tensor: type, functions: dict, methods: dict, writes_out: frozenset) -> dict:

@@ -23,6 +23,8 @@ MESSAGES: dict[str, str] = {
     "adapter_unreached": "{name}: required parameter {parameter!r} reaches no op parameter",
     # the argument-type table (facade/argtypes.py)
     "argtypes_unknown_kind": "unknown argument kind {kind!r}",
+    # a facade package's lazily loaded names (facade/lazy.py): Python's own words
+    "module_no_attribute": "module {module!r} has no attribute {name!r}",
 }
 
 

@@ -40,7 +40,6 @@ of the naming table, `names`. The generated source is kept as `record.__source__
 """
 from __future__ import annotations
 
-import inspect
 import sys
 import traceback
 
@@ -48,6 +47,7 @@ from .. import backend
 from ..autograd import mode
 from ..autograd.graph import _METAS, FREED, Node, SavedTensor, SavedTensorRef, _next_seq, one_output_meta
 from ..autograd.policy import TORCH
+from ..parameters import names as parameter_names
 from ..tensor import Tensor
 from . import names as _names
 
@@ -159,7 +159,7 @@ def _build(spec: dict, module: str) -> type[OpNode]:
     keep, extras = spec["keep"].split(), spec["save"].split()
     multi = spec["many_outputs"]
     # what each formula names, after its gradient parameter
-    wants = [None if f is None else list(inspect.signature(f).parameters)[1:] for f in formulas.values()]
+    wants = [None if f is None else list(parameter_names(f))[1:] for f in formulas.values()]
     known = set(inputs) | set(extras) | set(keep) | {"result", "grad_input_mask"}
     for name, w in zip(inputs, wants):
         unknown = [p for p in w or () if p not in known]

@@ -38,17 +38,9 @@ _adopt(_runtime, __name__)
 globals().update(_runtime)
 
 # ---------------------------------------------------------------------------- submodules
-from . import autograd  # noqa: E402
-from . import cuda  # noqa: E402
-from . import accelerator  # noqa: E402
-from . import utils  # noqa: E402
-from . import version  # noqa: E402
-from . import nn  # noqa: E402
-from . import optim  # noqa: E402
-from . import linalg  # noqa: E402
-from . import func  # noqa: E402
-from . import distributions  # noqa: E402
-from .func import vmap  # noqa: E402,F401
+# linalg is loaded with the namespace (its top-level names are torch's); the other submodules, and the
+# names torch takes from them, load on first use (`torch.nn.Linear` after a plain `import torch`)
+from . import linalg, version  # noqa: E402
 globals().update(linalg._TOP_LEVEL)
 matrix_rank = linalg._removed_matrix_rank
 matrix_rank.__name__ = matrix_rank.__qualname__ = "matrix_rank"
@@ -56,29 +48,18 @@ for _name, _fn in linalg._TOP_LEVEL.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
 _kit_signatures.apply(globals(), Tensor, _torch_signatures.LINALG_TOP_LEVEL, {}, frozenset())
-from . import amp, backends, cpu, jit  # noqa: E402
-from .amp import autocast  # noqa: E402,F401
-from .serialization import load, save  # noqa: E402,F401
 
 # PyTorch's TypeError for a mistyped argument, looked for only when a call fails
-from ..facade import argtypes as _argtypes_kit  # noqa: E402
 from . import _argtypes  # noqa: E402
 
-
-def _guard(namespace, names, method=False, prefix="", overloads=_argtypes.OVERLOADS):
-    return _argtypes_kit.guard_all(namespace, names, _argtypes.KINDS, Tensor.policy, Tensor, dtype, method,
-                                   _argtypes.OVERRIDES, overloads, prefix, _argtypes.UNPACKING if method else None)
-
-
-def _public(names):
-    return [n for n in names if not n.startswith("_")]
-
-
-_guard(globals(), _public(list(globals())))
-_adapted = _kit_signatures.apply(vars(nn.functional), Tensor, _torch_signatures.FUNCTIONAL, {}, frozenset())
-_guarded = _guard(vars(nn.functional), _public(dir(nn.functional)), overloads={})
-nn.Module._facade_functions.update({**_guarded, **{neutral: _guarded.get(fn, fn) for neutral, fn in _adapted.items()}})
+_argtypes.guard(globals(), list(globals()))
 _kit_signatures.apply(vars(linalg), Tensor, _torch_signatures.LINALG, {}, frozenset())
-_guard(vars(linalg), _public(dir(linalg)), prefix="linalg_", overloads=_argtypes.LINALG_OVERLOADS)
-_guard(Tensor, _public(dir(Tensor)), method=True, overloads=_argtypes.METHOD_OVERLOADS)
-del _guard, _public, _adapted, _guarded
+_argtypes.guard(vars(linalg), dir(linalg), prefix="linalg_", overloads=_argtypes.LINALG_OVERLOADS)
+_argtypes.guard(Tensor, dir(Tensor), method=True, overloads=_argtypes.METHOD_OVERLOADS)
+
+from ..facade import lazy as _lazy  # noqa: E402
+
+_lazy.attach(globals(), ("accelerator", "amp", "autograd", "backends", "cpu", "cuda", "distributions", "func", "jit",
+                         "nn", "optim", "serialization", "utils"),
+             {"vmap": "func", "autocast": "amp", "load": "serialization", "save": "serialization"},
+             bind=lambda name, value: _argtypes.guard({"__name__": __name__, name: value}, [name]).get(value, value))

@@ -198,3 +198,13 @@ OVERRIDES.update({**{f"{fn}.{arg}": "Number" for fn in ("rrelu", "rrelu_") for a
                   **{f"{fn}.{arg}": "Number" for fn in ("threshold", "threshold_") for arg in ("threshold", "value")}})
 OVERRIDES.update({"put.source": "Tensor", "put_.source": "Tensor", "put.accumulate": "bool", "put_.accumulate": "bool"})
 OVERRIDES.update({f"{fn}.{arg}": "Tensor" for fn in ("masked_scatter", "masked_scatter_") for arg in ("mask", "source")})
+
+
+def guard(namespace, names, method: bool = False, prefix: str = "", overloads: dict | None = None) -> dict:
+    """The kit's argument-type guard over the public functions of `namespace` named in `names`, with
+    this table (PyTorch's top-level overloads unless `overloads` is given); {function: guarded}."""
+    from ..facade.argtypes import guard_all
+    from ._tensor import Tensor, dtype
+    return guard_all(namespace, [n for n in names if not n.startswith("_")], KINDS, Tensor.policy, Tensor, dtype,
+                     method, OVERRIDES, OVERLOADS if overloads is None else overloads, prefix,
+                     UNPACKING if method else None)
