@@ -164,10 +164,13 @@ def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy =
         xp.arange(vals[0], vals[1], vals[2], dtype=dt)
 
 
-def linspace(start, end, steps: int, dt: np.dtype, device=None):
-    """PyTorch's linspace into dtype `dt`: the first half of the points stepped up from `start`, the
-    rest back from `end` (so both ends are exact and an infinite end gives PyTorch's NaNs), in `dt`'s
-    arithmetic (float32 for bfloat16; for an integer dtype, from the truncated ends in float64)."""
+def linspace(start, end, steps: int, dtype=None, device=None):
+    """PyTorch's linspace: the first half of the points stepped up from `start`, the rest back from
+    `end` (so both ends are exact and an infinite end gives PyTorch's NaNs), in the dtype's arithmetic
+    (float32 for bfloat16; for an integer dtype, from the truncated ends in float64). Without a dtype,
+    the default complex one for a complex end, else the default float."""
+    dt = backend.to_np_dtype(dtype) or (backend.default_complex() if isinstance(start, complex) or
+                                        isinstance(end, complex) else backend.default_float())
     xp = backend.xp_for_dtype(device, dt)
     work = np.dtype(np.float64) if dt.kind in "iu" else np.dtype(np.float32) if dt.kind == "V" else dt
     first, last = (work.type(int(v)) if dt.kind in "iu" else work.type(v) for v in (start, end))

@@ -165,23 +165,21 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         steps = ops.int_argument(steps, policy)
         if steps < 0:
             raise policy.errors.linspace_steps()
-        ends = []
         for name, v in (("start", start), ("end", end)):
-            if isinstance(v, _CoreTensor):
-                if v._data.ndim:
-                    raise policy.errors.linspace_0d(name=name, ndim=v._data.ndim)
-                v = v._data.item()
-            ends.append(v)
-        inferred = backend.default_complex() if any(isinstance(v, complex) for v in ends) else \
+            if isinstance(v, _CoreTensor) and v._data.ndim:
+                raise policy.errors.linspace_0d(name=name, ndim=v._data.ndim)
+        start, end = (v._data.item() if isinstance(v, _CoreTensor) else v for v in (start, end))
+        inferred = backend.default_complex() if isinstance(start, complex) or isinstance(end, complex) else \
             backend.default_float()
         dt = backend.to_np_dtype(dtype) or inferred
         if inferred.kind == "c" and dt.kind != "c":
             raise policy.errors.linspace_cast(inferred_ctype=inferred, dtype_scalar=dt)
         if dt.kind == "b":
             raise policy.errors.not_implemented_for(op="linspace_cpu", dtype_scalar=dt)
-        if dt.kind in "iu":
-            ends = [check_fill_value(policy, int(v), dt) for v in ends]
-        return _finish(creation.linspace(*ends, steps, dt, _dev(device)), requires_grad)
+        for v in (start, end):
+            if dt.kind in "iu":
+                check_fill_value(policy, int(v), dt)
+        return _finish(creation.linspace(start, end, steps, dtype, _dev(device)), requires_grad)
 
     def eye(n, m=None, dtype=None, device=None, requires_grad=False):
         for name, size in (("n", n), ("m", m)):

@@ -78,7 +78,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
 
 
 def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
-    return _finish(creation.linspace(start, stop, int(num), backend.to_np_dtype(dtype) or backend.default_float()))
+    return _finish(creation.linspace(start, stop, int(num), dtype))
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
