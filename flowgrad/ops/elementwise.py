@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import builtins
 import math
-import warnings
 
 import numpy as np
 
-from .. import backend
+from .. import backend, user_warning
 from ..autograd.policy import policy_of
 from ..tensor import Tensor
 from ._args import NOT_OPERANDS as _NOT_OPERANDS, binary_arrays, check_same, reraise_broadcast, typename
@@ -930,7 +929,7 @@ def complex_to_real(policy, d, dt):
     being nonzero, to any other dtype by its real part, with PyTorch's warning."""
     if dt == np.bool_:
         return d != 0
-    warnings.warn(policy.errors.complex_cast_discards(), stacklevel=4)
+    user_warning.warn(policy.errors.complex_cast_discards())
     return d.real
 
 

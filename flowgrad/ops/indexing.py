@@ -3,11 +3,10 @@
 history rebasing, CopySlices for views). Reading by a key (getitem) is a shape primitive."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
-from .. import backend
+from .. import backend, user_warning
 from ..tensor import Tensor
 from ._args import binary_arrays, broadcast_error, check_fill_value, normalize_dim, reraise_broadcast
 from ..autograd.mode import _GradModeGuard
@@ -228,7 +227,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     else:
         if ts is not None and "scatter_reduce" not in _WARNED:
             _WARNED.add("scatter_reduce")
-            warnings.warn(policy.errors.scatter_reduce_deprecated(), stacklevel=3)
+            user_warning.warn(policy.errors.scatter_reduce_deprecated())
         backend.ufunc_at(backend.namespace(r), _SCATTER_REDUCE[reduce], as_1d(r), pos, v)
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or (ts is not None and ts._requires_grad)):

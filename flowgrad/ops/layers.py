@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import backend
+from .. import backend, user_warning
 from ._args import broadcast_error, check_same, normalize_dim
 from ._declare import _grad_enabled, derivative, recording, variant
 from . import elementwise as E
@@ -162,9 +162,7 @@ MseLossBackward0 = derivative("MseLossBackward0", keep="reduction n", self=_mse_
 
 
 def _size_warning(x, t):
-    import warnings
-    warnings.warn(x.policy.errors.target_size_warning(target_shape=t._data.shape, input_shape=x._data.shape),
-                  stacklevel=4)
+    user_warning.warn(x.policy.errors.target_size_warning(target_shape=t._data.shape, input_shape=x._data.shape))
 
 
 def _pointwise_pair(x, t):

@@ -6,11 +6,10 @@ rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
 import operator
-import warnings
 
 import numpy as np
 
-from .. import backend
+from .. import backend, user_warning
 from ..autograd.mode import _GradModeGuard
 from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
@@ -927,7 +926,7 @@ def _array_key(k, xp, policy):
         if a.dtype not in _INDEX_DTYPES:
             raise policy.errors.index_tensor_dtype()
         if a.dtype == np.uint8:   # a mask, as PyTorch still reads it
-            warnings.warn(policy.errors.index_uint8(), stacklevel=4)
+            user_warning.warn(policy.errors.index_uint8())
             return a.astype(np.bool_)
         return a
     if isinstance(k, (list, np.ndarray)):   # (a sequence or array of floats indexes truncated, as in PyTorch)
