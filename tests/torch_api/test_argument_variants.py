@@ -362,3 +362,12 @@ def test_int_list_unpacking_errors(code):
 ])
 def test_empty_views_as_torch(code):
     _same(code)
+
+
+# cross refuses a number for other and bool tensors as PyTorch does
+@pytest.mark.parametrize("code", [
+    "torch.cross(x, 2.0, dim=0)", "x.cross(2, dim=0)", "torch.linalg.cross(x.bool(), x.bool())",
+    "torch.cross(x.bool(), x, dim=0)", "torch.linalg.cross(x, x.bool())",
+])
+def test_sweep_mismatches(code):
+    _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]))
