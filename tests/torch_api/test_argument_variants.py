@@ -364,10 +364,17 @@ def test_empty_views_as_torch(code):
     _same(code)
 
 
-# cross refuses a number for other and bool tensors as PyTorch does
+# cross refuses a number for other and bool tensors as PyTorch does; histogram's edges are PyTorch's
+# linspace in the input's dtype, its bins found by PyTorch's rule, its dtype checks in PyTorch's order
 @pytest.mark.parametrize("code", [
     "torch.cross(x, 2.0, dim=0)", "x.cross(2, dim=0)", "torch.linalg.cross(x.bool(), x.bool())",
     "torch.cross(x.bool(), x, dim=0)", "torch.linalg.cross(x, x.bool())",
+    "[torch.histogram(r.to(d), b, density=True) for d in (torch.float32, torch.float64) for b in (7, 97, 250)]",
+    "[torch.histogram(r.half(), b, range=(-2.3, 3.1)) for b in (7, 59, 250)]",
+    "torch.histogram(r.half(), 3)", "torch.histogram(r.half(), 3, weight=r.float())",
+    "torch.histogram(r.long(), 3, range=(0., 1.))", "torch.histogram(r.bool(), 3, range=(0., 1.))",
+    "torch.histogram(r.long(), torch.ones(2).long())", "torch.histogram(r.long()[:0], 3)",
 ])
 def test_sweep_mismatches(code):
-    _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]))
+    _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]),
+          r=lambda T: T.tensor([(i * 0.7531) % 5.3 - 2.2 for i in range(300)], dtype=T.float64))
