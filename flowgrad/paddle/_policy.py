@@ -214,6 +214,7 @@ PADDLE = PaddlePolicy(
     sequence_tensors_stack=True,
     sign_keeps_nan=True,
     one_bool_subtracts=True,
+    isin_views_tests=False,
     shape_tensors=True,
     complex_dtypes=False,
     values_fit_dtype=False,

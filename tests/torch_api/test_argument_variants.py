@@ -374,7 +374,11 @@ def test_empty_views_as_torch(code):
     "torch.histogram(r.half(), 3)", "torch.histogram(r.half(), 3, weight=r.float())",
     "torch.histogram(r.long(), 3, range=(0., 1.))", "torch.histogram(r.bool(), 3, range=(0., 1.))",
     "torch.histogram(r.long(), torch.ones(2).long())", "torch.histogram(r.long()[:0], 3)",
+    # isin views few test elements (fewer than 10 * numel ** 0.145), cast keeping their dims' order, as one dim
+    "torch.isin(x, t.t())", "torch.isin(x.long(), t.t())", "torch.isin(x, t[:, :2])", "torch.isin(x, t.t()[:, :2])",
+    "torch.isin(x.double(), t[:, :2])", "torch.isin(2, t.t())", "torch.isin(x, t.expand(2, 2, 3))",
+    "torch.isin(r.long()[:100], torch.arange(18).view(3, 6).t())", "torch.isin(r[:100], torch.arange(20).view(4, 5).t())",
 ])
 def test_sweep_mismatches(code):
-    _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]),
+    _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
           r=lambda T: T.tensor([(i * 0.7531) % 5.3 - 2.2 for i in range(300)], dtype=T.float64))
