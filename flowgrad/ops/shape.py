@@ -34,18 +34,24 @@ def parse_shape(shape, policy=TORCH) -> tuple:
         if not policy.shape_tensors:
             raise policy.errors.shape_type(type="Tensor")
         shape = shape[0].tolist()
-    return tuple(s if type(s) is int else _size_int(s, policy) for s in shape)
+    return tuple(s if type(s) is int else _size_int(s, policy, i) for i, s in enumerate(shape))
 
 
-def _size_int(s, policy) -> int:
-    """A size given as a NumPy integer or a one-element integer tensor (anything else: PyTorch's TypeError)."""
+def _size_int(s, policy, pos: int = 0) -> int:
+    """A size given as a NumPy integer or a one-element integer tensor, or a bool after the first where
+    the policy says so (PyTorch's parser checks only the first element's type; anything else: its
+    TypeError)."""
+    if type(s) is bool and pos and policy.later_bools_are_ints:
+        return int(s)
     if isinstance(s, (np.integer, Tensor)) and not isinstance(s, (bool, np.bool_)):
         d = s._data if isinstance(s, Tensor) else s
         if getattr(d, "size", 1) == 1 and d.dtype.kind in "iu":
             return int(d)
     if policy.shape_tensors and isinstance(s, (float, np.floating)) and float(s).is_integer():
         return int(s)
-    raise policy.errors.shape_element(type=typename(s))
+    err = policy.errors.shape_element(type=typename(s))
+    err.parser_refuses = ""       # worded by a facade's argument guard as its parser words it
+    raise err
 
 
 def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:

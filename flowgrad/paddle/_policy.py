@@ -215,6 +215,7 @@ PADDLE = PaddlePolicy(
     sign_keeps_nan=True,
     one_bool_subtracts=True,
     isin_views_tests=False,
+    later_bools_are_ints=False,
     shape_tensors=True,
     complex_dtypes=False,
     values_fit_dtype=False,

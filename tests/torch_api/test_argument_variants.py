@@ -378,6 +378,9 @@ def test_empty_views_as_torch(code):
     "torch.isin(x, t.t())", "torch.isin(x.long(), t.t())", "torch.isin(x, t[:, :2])", "torch.isin(x, t.t()[:, :2])",
     "torch.isin(x.double(), t[:, :2])", "torch.isin(2, t.t())", "torch.isin(x, t.expand(2, 2, 3))",
     "torch.isin(r.long()[:100], torch.arange(18).view(3, 6).t())", "torch.isin(r[:100], torch.arange(20).view(4, 5).t())",
+    # PyTorch's parser reads a bool after the first element of an int list as an int
+    "t.permute(0, True)", "torch.permute(t, (0, True))", "t.permute([False, True])", "t.permute(dims=(1, False))",
+    "t.view(3, True)", "t.flip((0, True))", "t.sum((0, True))", "t.mean([1, False])", "t.expand(2, 2, True)",
 ])
 def test_sweep_mismatches(code):
     _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
