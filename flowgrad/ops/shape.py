@@ -5,6 +5,7 @@ remember how to re-derive themselves from the base (`_view`), so an in-place op 
 rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 
@@ -566,7 +567,22 @@ def _split_parts(x, split_size_or_sections, dim) -> tuple:
     return dim, arrays, starts, sizes, not isinstance(split_size_or_sections, int)
 
 
+def _split_size_of_tensor(x, sizes: Tensor) -> int:
+    """PyTorch's Tensor.split reads a tensor of sizes as `int(sizes)`: one element of any dtype is a
+    size; a tensor it cannot convert goes on as the list of sizes, which its parser refuses."""
+    a = sizes._data
+    if a.size == 1:
+        v = a.reshape(-1)[0].item()
+        v = v.real if isinstance(v, complex) else v
+        if math.isfinite(v):
+            return int(v)
+    raise x.policy.errors.argument_type_at(fn="split_with_sizes", argument="split_sizes", position=2,
+                                           expected="tuple of ints", type="Tensor")
+
+
 def split(x, split_size_or_sections, dim=0):
+    if isinstance(split_size_or_sections, Tensor):
+        split_size_or_sections = _split_size_of_tensor(x, split_size_or_sections)
     dim, arrays, starts, sizes, listed = _split_parts(x, split_size_or_sections, dim)
     fns = [(lambda s, k: (lambda b: narrow(b, dim, s, k)))(s, k) for s, k in zip(starts, sizes)]
     return _multi_views(x, arrays, SplitWithSizesBackward0 if listed else SplitBackward0, "Split", dim, fns)

@@ -381,6 +381,10 @@ def test_empty_views_as_torch(code):
     # PyTorch's parser reads a bool after the first element of an int list as an int
     "t.permute(0, True)", "torch.permute(t, (0, True))", "t.permute([False, True])", "t.permute(dims=(1, False))",
     "t.view(3, True)", "t.flip((0, True))", "t.sum((0, True))", "t.mean([1, False])", "t.expand(2, 2, True)",
+    # torch.split / Tensor.split read a one-element tensor as int(sizes), any other tensor as a list of sizes
+    "torch.split(x, torch.tensor([1]))", "x.split(torch.tensor([[2.7]]))", "torch.split(x, torch.tensor(True))",
+    "torch.split(x, torch.tensor([1, 2]))", "x.split(torch.tensor([]))", "torch.split(x, torch.tensor([nan]))",
+    "x.requires_grad_().split(torch.tensor([2]))[0].grad_fn.name()",
 ])
 def test_sweep_mismatches(code):
     _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
