@@ -385,6 +385,12 @@ def test_empty_views_as_torch(code):
     "torch.split(x, torch.tensor([1]))", "x.split(torch.tensor([[2.7]]))", "torch.split(x, torch.tensor(True))",
     "torch.split(x, torch.tensor([1, 2]))", "x.split(torch.tensor([]))", "torch.split(x, torch.tensor([nan]))",
     "x.requires_grad_().split(torch.tensor([2]))[0].grad_fn.name()",
+    # scatter_add and scatter_add_ record ScatterAddBackward0 (of self, src or both)
+    "[f(0, torch.tensor([1, 1]), s).grad_fn.name() for s, f in ((t[0, :2], x.clone().requires_grad_().scatter_add), "
+    "(t[0, :2].requires_grad_(), x.scatter_add), (t[0, :2], (x.clone().requires_grad_() * 1).scatter_add_), "
+    "(t[0, :2].requires_grad_(), x.clone().scatter_add_))]",
+    "[n[0] is None for n in torch.scatter_add(x.detach(), 0, torch.tensor([1]), x[:1].requires_grad_())"
+    ".grad_fn.next_functions]",
 ])
 def test_sweep_mismatches(code):
     _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
