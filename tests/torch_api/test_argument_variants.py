@@ -391,6 +391,9 @@ def test_empty_views_as_torch(code):
     "(t[0, :2].requires_grad_(), x.clone().scatter_add_))]",
     "[n[0] is None for n in torch.scatter_add(x.detach(), 0, torch.tensor([1]), x[:1].requires_grad_())"
     ".grad_fn.next_functions]",
+    # the complex casts
+    "x.cdouble()", "t.long().cfloat()", "x.bool().cfloat()", "x.cdouble().cfloat()",
+    "x.requires_grad_().cfloat().grad_fn.name()",
 ])
 def test_sweep_mismatches(code):
     _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
