@@ -305,6 +305,8 @@ for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
     # PyTorch implements no double backward of cdist
     C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)
 C("cdist_by_products", lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [(4, 3), (5, 3)])
+C("cdist_by_products_batched", lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+  [(2, 4, 3), (5, 3)])
 
 # torch.linalg (square inputs shifted by a multiple of the identity: well conditioned)
 

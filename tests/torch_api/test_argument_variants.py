@@ -394,7 +394,13 @@ def test_empty_views_as_torch(code):
     # the complex casts
     "x.cdouble()", "t.long().cfloat()", "x.bool().cfloat()", "x.cdouble().cfloat()",
     "x.requires_grad_().cfloat().grad_fn.name()",
+    # cdist's matrix-product form clamps at 0 (a zero distance is 0 and passes a zero gradient; exact values,
+    # the products' rounding being BLAS's)
+    "[(lambda e: (e, e == 0))(torch.cdist(m.to(d), m[:2].to(d), compute_mode='use_mm_for_euclid_dist')) for d in "
+    "(torch.float32, torch.float64, torch.float16)]", "(lambda d: (d.grad_fn.name(), d.grad_fn.next_functions[0][0].name(), torch.autograd.grad("
+    "d.sum(), m)))(torch.cdist(m, m[:2] * 1, compute_mode='use_mm_for_euclid_dist'))",
 ])
 def test_sweep_mismatches(code):
     _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
-          r=lambda T: T.tensor([(i * 0.7531) % 5.3 - 2.2 for i in range(300)], dtype=T.float64))
+          r=lambda T: T.tensor([(i * 0.7531) % 5.3 - 2.2 for i in range(300)], dtype=T.float64),
+          m=lambda T: T.tensor([[1.0, 2.0, 0.0], [3.0, -1.0, 2.0], [0.0, 1.0, 1.0]], requires_grad=True))
