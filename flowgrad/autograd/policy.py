@@ -86,6 +86,8 @@ class Policy:
     arange_wrong_sign_empty: bool = False      # paddle: arange whose step points away from the end is empty
     sign_keeps_nan: bool = False               # paddle: sign(nan) is nan (PyTorch's is 0)
     one_bool_subtracts: bool = False           # paddle: x - True and a bool tensor beside a number subtract
+    later_bools_are_ints: bool = True          # paddle: a bool in a list of sizes or dims after the first refused
+    isin_views_tests: bool = True              # paddle: isin takes test elements of any layout (PyTorch views few)
     shape_tensors: bool = False                # paddle: a shape given as a tensor of sizes, or integral floats
     complex_dtypes: bool = True                # paddle, OneFlow: complex data refused (not yet checked against them)
     leaf_inplace_writes_first: bool = False    # paddle: a refused in-place op on a leaf has already written it

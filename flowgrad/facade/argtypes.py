@@ -79,8 +79,8 @@ def _fits(kind: str, v, Tensor, dtype_cls) -> tuple[bool, int | None]:
             return True, None
         if not isinstance(v, (tuple, list)):
             return False, None
-        for i, e in enumerate(v):
-            if not (is_long(e) or _one_element(e, Tensor, True)):
+        for i, e in enumerate(v):     # (PyTorch's parser reads a bool after the first element as an int)
+            if not (is_long(e) or _one_element(e, Tensor, True) or (i and type(e) is bool)):
                 return False, i
         return True, None
     raise ValueError(text("argtypes_unknown_kind", kind=kind))

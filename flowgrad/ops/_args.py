@@ -224,12 +224,15 @@ def bool_dim(policy=None, type: str = "bool") -> TypeError:
 
 
 def dim_ints(dim) -> tuple:
-    """Dims given as a one-element integer tensor (or a sequence of them); anything else (a tensor of
-    several, floats, strings, bools): PyTorch's TypeError."""
+    """Dims given as a one-element integer tensor (or a sequence of them, where a bool after the first
+    is an int to PyTorch's parser); anything else (a tensor of several, floats, strings, bools): PyTorch's
+    TypeError."""
     items = dim if isinstance(dim, (tuple, list)) else (dim,)
     out = []
-    for d in items:
+    for i, d in enumerate(items):
         a = d._data if isinstance(d, Tensor) else None
+        if isinstance(d, bool) and i and items is dim:
+            d = int(d)
         if isinstance(d, bool):
             raise bool_dim()
         if not (isinstance(d, (int, np.integer)) or (a is not None and a.size == 1 and a.dtype.kind in "iu")):

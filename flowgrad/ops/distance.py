@@ -71,13 +71,38 @@ def _direct(x1, x2, p):
     return out
 
 
+def _euclidean_grads(grad, x1, x2, result):
+    """PyTorch's _euclidean_dist_backward: grad / distance, zero where the distance is zero, through
+    the two matrix products."""
+    zero = result == 0
+    ratio = E.where(zero, grad * 0, grad / E.where(zero, result + 1, result))
+    return ratio, R.sum(ratio, -1, keepdim=True), S.unsqueeze(R.sum(ratio, -2), -1)
+
+
+EuclideanDistBackward0 = derivative(
+    "EuclideanDistBackward0",
+    x1=lambda grad, x1, x2, result: (lambda r, rows, _: x1 * rows - L.matmul(r, x2))(
+        *_euclidean_grads(grad, x1, x2, result)),
+    x2=lambda grad, x1, x2, result: (lambda r, _, cols: x2 * cols - L.matmul(S.transpose(r, -1, -2), x1))(
+        *_euclidean_grads(grad, x1, x2, result)))
+
+
 def _euclidean_by_products(x1, x2):
-    """|x1|^2 + |x2|^2 - 2 x1.x2 in one matrix product, clamped at 1e-30 before the root."""
-    n1 = R.sum(x1 * x1, -1, keepdim=True)
-    n2 = R.sum(x2 * x2, -1, keepdim=True)
-    a = S.cat([x1 * -2, n1, n1 * 0 + 1], -1)
-    b = S.cat([x2, n2 * 0 + 1, n2], -1)
-    return E.sqrt(E.clamp(L.matmul(a, S.transpose(b, -1, -2)), min=1e-30))
+    """|x1|^2 + |x2|^2 - 2 x1.x2 in one matrix product, clamped at 0 before the root, as PyTorch's
+    _euclidean_dist computes it (a half-precision dtype rounding each step, its sums and product in
+    float32), then viewed as the result (its ViewBackward0 over EuclideanDistBackward0)."""
+    a, b = x1._data, x2._data
+    xp, dt = backend.namespace(a), a.dtype
+    wide = xp.float32 if dt.kind == "V" or dt.itemsize == 2 else dt
+    n1 = (a * a).astype(wide).sum(-1, keepdims=True).astype(dt)
+    n2 = (b * b).astype(wide).sum(-1, keepdims=True).astype(dt)
+    left = xp.concatenate([a * dt.type(-2), n1, xp.ones_like(n1)], -1).astype(wide)
+    right = xp.concatenate([b, xp.ones_like(n2), n2], -1).astype(wide)
+    square = xp.maximum(xp.matmul(left, xp.swapaxes(right, -1, -2)).astype(dt), dt.type(0))
+    out = x1._out_cls._make(xp.sqrt(square.astype(wide)).astype(dt))
+    if _grad_enabled() and (x1._requires_grad or x2._requires_grad):
+        EuclideanDistBackward0.record((x1, x2), out)
+    return S.view(out, out._data.shape)
 
 
 def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):

@@ -161,21 +161,28 @@ def take_along_dim(x, indices, dim=None):
     return gather(S.expand(x, xs), dim, S.expand(indices, ids))
 
 
-ScatterAddBackward0 = derivative("ScatterAddBackward0", keep="dim index",
+ScatterAddBackward0 = derivative("ScatterAddBackward0", keep="dim index", self=identity,
                                  src=lambda grad, dim, index: gather(grad, dim, index))
+
+
+def _added_at(base, dim, index, src):
+    """A copy of the array `base` with `src` added at `index` along `dim`, recorded as PyTorch's
+    ScatterAddBackward0 of `src` (and of `base` where it is a tensor)."""
+    d = src._data
+    xp = backend.namespace(d)
+    z = base._data.copy() if isinstance(base, Tensor) else base
+    idx = index._data
+    xp.add.at(as_1d(z), along(idx, dim), values_at(d, idx))
+    out = src._out_cls._make(z)
+    x = base if isinstance(base, Tensor) else None
+    if _grad_enabled() and (src._requires_grad or (x is not None and x._requires_grad)):
+        ScatterAddBackward0.record((x, src), out, dim, index.detach())
+    return out
 
 
 def scatter_into_zeros(shape, dim, index, src):
     """Zeros of `shape` with `src` added at `index` along `dim`: the adjoint of gather."""
-    d = src._data
-    xp = backend.namespace(d)
-    z = xp.zeros(shape, dtype=d.dtype)
-    idx = index._data
-    xp.add.at(as_1d(z), along(idx, dim), values_at(d, idx))
-    out = src._out_cls._make(z)
-    if _grad_enabled() and src._requires_grad:
-        ScatterAddBackward0.record((src,), out, dim, index.detach())
-    return out
+    return _added_at(backend.namespace(src._data).zeros(shape, dtype=src._data.dtype), dim, index, src)
 
 
 def scatter_add(x, dim, index, src):
@@ -184,7 +191,7 @@ def scatter_add(x, dim, index, src):
     if src._data.dtype != x._data.dtype:
         raise x.policy.errors.scatter_src_dtype()
     check_index_size(x, dim, index._data, src._data)
-    return x + scatter_into_zeros(x._data.shape, dim, index, src)
+    return _added_at(x, dim, index, src)
 
 
 def _scatter_self_grad(grad, dim, index):

@@ -898,6 +898,8 @@ def linalg_cross(x, y, *, dim=-1):
     k = normalize_dim(dim, dx.ndim, x.policy)
     if dx.shape[k] != 3 or dy.shape[k] != 3:
         raise x.policy.errors.linalg_cross_length(dim=dim, a=dx.shape[k], b=dy.shape[k])
+    if dx.dtype.kind == "b":        # the kernel dispatches on input's dtype before reading other's
+        raise x.policy.errors.not_implemented_for(op="cross", dtype_scalar=dx.dtype)
     if dx.dtype != dy.dtype:
         raise x.policy.errors.expected_scalar_type(a_scalar=dx.dtype, b_scalar=dy.dtype)
     xp = backend.namespace(dx)

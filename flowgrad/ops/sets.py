@@ -10,6 +10,7 @@ from .. import backend
 from ..tensor import Tensor
 from ._args import binary_arrays, normalize_dim, typename
 from ._declare import _grad_enabled, derivative
+from . import iterator_layout as L
 
 __all__ = ["unique", "unique_consecutive", "isin"]
 
@@ -105,6 +106,14 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
                     "unique_consecutive")
 
 
+def _check_flat_view(t, dtype, policy) -> None:
+    """PyTorch's elementwise isin (the one it runs where the test elements are few) views them, cast to
+    the common dtype with their dims' order kept, as one dim: raise its view error where none can."""
+    strides = L.strides_of(t) if t.dtype == dtype else L.output_strides(t.shape, [(t.shape, L.strides_of(t))])
+    if L.view_strides(t.shape, strides, (t.size,)) is None:
+        raise policy.errors.view_stride()
+
+
 def isin(elements, test_elements, assume_unique=False, invert=False):
     """Whether each of `elements` (a tensor or a number) is among `test_elements` (NaN is in no set),
     compared in their promoted dtype; `invert` negates. `assume_unique` is a speed hint PyTorch takes
@@ -116,6 +125,8 @@ def isin(elements, test_elements, assume_unique=False, invert=False):
     _, a, b, _, _ = binary_arrays(elements, test_elements)
     xp = backend.namespace(a if hasattr(a, "dtype") else b)
     a, b = xp.asarray(a), xp.asarray(b)
+    if isinstance(test_elements, Tensor) and ref.policy.isin_views_tests and b.size < int(10 * a.size ** 0.145):
+        _check_flat_view(test_elements._data, b.dtype, ref.policy)
     return ref._out_cls._make(xp.isin(a, b, invert=bool(invert)))
 
 

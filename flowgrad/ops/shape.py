@@ -5,6 +5,7 @@ remember how to re-derive themselves from the base (`_view`), so an in-place op 
 rebase the base's history (see `indexing.inplace`)."""
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -33,18 +34,24 @@ def parse_shape(shape, policy=TORCH) -> tuple:
         if not policy.shape_tensors:
             raise policy.errors.shape_type(type="Tensor")
         shape = shape[0].tolist()
-    return tuple(s if type(s) is int else _size_int(s, policy) for s in shape)
+    return tuple(s if type(s) is int else _size_int(s, policy, i) for i, s in enumerate(shape))
 
 
-def _size_int(s, policy) -> int:
-    """A size given as a NumPy integer or a one-element integer tensor (anything else: PyTorch's TypeError)."""
+def _size_int(s, policy, pos: int = 0) -> int:
+    """A size given as a NumPy integer or a one-element integer tensor, or a bool after the first where
+    the policy says so (PyTorch's parser checks only the first element's type; anything else: its
+    TypeError)."""
+    if type(s) is bool and pos and policy.later_bools_are_ints:
+        return int(s)
     if isinstance(s, (np.integer, Tensor)) and not isinstance(s, (bool, np.bool_)):
         d = s._data if isinstance(s, Tensor) else s
         if getattr(d, "size", 1) == 1 and d.dtype.kind in "iu":
             return int(d)
     if policy.shape_tensors and isinstance(s, (float, np.floating)) and float(s).is_integer():
         return int(s)
-    raise policy.errors.shape_element(type=typename(s))
+    err = policy.errors.shape_element(type=typename(s))
+    err.parser_refuses = ""       # worded by a facade's argument guard as its parser words it
+    raise err
 
 
 def as_view(x: Tensor, out: Tensor, fn, multi: str | None = None) -> Tensor:
@@ -559,7 +566,22 @@ def _split_parts(x, split_size_or_sections, dim) -> tuple:
     return dim, arrays, starts, sizes, not isinstance(split_size_or_sections, int)
 
 
+def _split_size_of_tensor(x, sizes: Tensor) -> int:
+    """PyTorch's Tensor.split reads a tensor of sizes as `int(sizes)`: one element of any dtype is a
+    size; a tensor it cannot convert goes on as the list of sizes, which its parser refuses."""
+    a = sizes._data
+    if a.size == 1:
+        v = a.reshape(-1)[0].item()
+        v = v.real if isinstance(v, complex) else v
+        if math.isfinite(v):
+            return int(v)
+    raise x.policy.errors.argument_type_at(fn="split_with_sizes", argument="split_sizes", position=2,
+                                           expected="tuple of ints", type="Tensor")
+
+
 def split(x, split_size_or_sections, dim=0):
+    if isinstance(split_size_or_sections, Tensor):
+        split_size_or_sections = _split_size_of_tensor(x, split_size_or_sections)
     dim, arrays, starts, sizes, listed = _split_parts(x, split_size_or_sections, dim)
     fns = [(lambda s, k: (lambda b: narrow(b, dim, s, k)))(s, k) for s, k in zip(starts, sizes)]
     return _multi_views(x, arrays, SplitWithSizesBackward0 if listed else SplitBackward0, "Split", dim, fns)

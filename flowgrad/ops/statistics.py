@@ -178,9 +178,36 @@ def _refuse(grad, op):
 HistogramBackward = derivative("NotImplemented", keep="op", self=_refuse)
 
 
+def _linspace_as_torch(xp, lo: float, hi: float, n: int, dt):
+    """PyTorch's CPU linspace of `n` values in float dtype `dt`: the first half `lo + step * i`, the
+    rest `hi - step * (n - 1 - i)`, each one fused multiply-add in `dt` (a half-precision dtype
+    rounds each operation)."""
+    s, e = xp.asarray(lo, dtype=dt), xp.asarray(hi, dtype=dt)
+    i = xp.arange(n)
+    k = xp.where(i < n // 2, i, n - 1 - i)
+    base = xp.where(i < n // 2, s, e)
+    sign = xp.where(i < n // 2, 1.0, -1.0)
+    if dt.itemsize <= 2:
+        step = (e - s) / xp.asarray(n - 1, dtype=dt)
+        return base + (sign * (step * k.astype(dt))).astype(dt)
+    if dt.itemsize == 4:        # a product of float32 and a small int is exact in float64
+        step = xp.float64((e - s) / xp.asarray(n - 1, dtype=dt))
+        return (base.astype(xp.float64) + sign * step * k).astype(dt)
+    step = (e - s) / (n - 1)
+    p = step * k                # Dekker's exact product, then the sum rounded once
+    t = 134217729.0 * step
+    high = t - (t - step)
+    err = (high * k - p) + (step - high) * k
+    top = base + sign * p
+    virtual = top - base
+    low = (base - (top - virtual)) + (sign * p - virtual)
+    return top + (low + sign * err)
+
+
 def _histogram_edges(input, bins, range):
     """The bin edges: the given tensor's, or `bins` equal bins over `range` (the data's own range by
-    default, widened by 0.5 each way where it is one value)."""
+    default, widened by 0.5 each way where it is one value), None where PyTorch's kernel refuses the
+    dtype anyway."""
     policy, d = input.policy, input._data
     xp = backend.namespace(d)
     if isinstance(bins, Tensor):
@@ -197,6 +224,8 @@ def _histogram_edges(input, bins, range):
     if range is not None:
         lo, hi = (float(v) for v in range)
     elif d.size:
+        if d.dtype not in (np.float32, np.float64):
+            raise policy.errors.not_implemented_for(op="histogramdd", dtype_scalar=d.dtype)
         lo, hi = float(d.min()), float(d.max())
     else:
         lo, hi = 0.0, 1.0
@@ -206,7 +235,26 @@ def _histogram_edges(input, bins, range):
         raise policy.errors.histogram_order(min=lo, max=hi)
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
-    return xp.linspace(lo, hi, bins + 1).astype(d.dtype)
+    if d.dtype.kind == "b":
+        raise policy.errors.not_implemented_for(op="linspace_cpu", dtype_scalar=d.dtype)
+    return _linspace_as_torch(xp, lo, hi, bins + 1, d.dtype) if backend.is_float(d.dtype) else None
+
+
+def _bin_positions(xp, values, edges, equal_bins: bool):
+    """Each value's bin (values inside the edges), as PyTorch's kernel finds it: for equal bins, the
+    bin `(value - first) * bins / (last - first)` computes in the dtype, then an upper bound search
+    among the edges beside it; else a search among all edges. The last bin holds its right edge."""
+    n = edges.shape[0] - 1
+    if not equal_bins:
+        return xp.minimum(xp.searchsorted(edges, values, side="right") - 1, n - 1)
+    dt = edges.dtype
+    guess = (values - edges[0]) * xp.asarray(n, dtype=dt) / (edges[-1] - edges[0])
+    guess = xp.clip(xp.nan_to_num(guess, posinf=n), 0, n).astype(xp.int64)
+    first = xp.maximum(guess - 1, 0)
+    pos = first - 1
+    for j in (guess - 1, guess, guess + 1):
+        pos = pos + ((j >= first) & (j <= n) & (edges[xp.clip(j, 0, n)] <= values))
+    return xp.minimum(pos, n - 1)
 
 
 def histogram(input, bins=100, range=None, weight=None, density=False):
@@ -214,8 +262,6 @@ def histogram(input, bins=100, range=None, weight=None, density=False):
     each bin, a bin holding its left edge and the last one its right edge too; with `density`, the
     counts as a probability density over the bins."""
     policy, d = input.policy, input._data
-    if d.dtype.kind != "f":
-        raise policy.errors.not_implemented_for(op="histogramdd", dtype_scalar=d.dtype)
     edges = _histogram_edges(input, bins, range)
     if weight is not None:
         w = weight._data
@@ -223,15 +269,18 @@ def histogram(input, bins=100, range=None, weight=None, density=False):
             raise policy.errors.histogram_weight_dtype(input_ctype=d.dtype, weight_ctype=w.dtype)
         if w.size != d.size:
             raise policy.errors.histogram_weight_shape(input=[d.size, 1], weight=[w.size])
+    if edges is None or not backend.is_float(d.dtype):
+        raise policy.errors.not_implemented_for(op="histogram_cpu", dtype_scalar=d.dtype)
     xp = backend.namespace(d)
     values = d.reshape(-1)
     n = edges.shape[0] - 1
     inside = (values >= edges[0]) & (values <= edges[-1])
-    pos = xp.clip(xp.searchsorted(edges, values, side="right") - 1, 0, n - 1)
+    pos = _bin_positions(xp, values[inside], edges, not isinstance(bins, Tensor))
     w = xp.ones_like(values) if weight is None else weight._data.reshape(-1)
-    hist = xp.bincount(pos[inside], weights=w[inside].astype(np.float64), minlength=n)[:n].astype(d.dtype)
+    hist = xp.bincount(pos, weights=w[inside].astype(np.float64), minlength=n)[:n].astype(d.dtype)
     if density:
-        hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
+        with backend.quiet(xp):
+            hist = hist / hist.sum() / (edges[1:] - edges[:-1])
     out = input._out_cls._make(hist), input._out_cls._make(xp.asarray(edges, dtype=d.dtype).copy())
     if recording(input):
         for t in out:

@@ -235,7 +235,7 @@ METHODS = {
     "permute": "*dims", "expand": "*size", "repeat": "*repeats", "view": "*size", "reshape": "*shape",
     "flip": "*dims", "tile": "*dims",
     **{name: _MEMORY_FORMAT for name in ("bool", "byte", "char", "double", "float", "half", "int", "long", "short",
-                                         "cpu")},
+                                         "cpu", "cfloat", "cdouble")},
     "cuda": "device=None, non_blocking=False, memory_format=None",
     "type": "dtype=None, non_blocking=False",
     "apply_": "callable",

@@ -27,3 +27,9 @@ class Tensor(TorchFamilyTensor):
 
     def bfloat16(self):
         return self._cast("bfloat16")
+
+    def cfloat(self):
+        return self._cast("complex64")
+
+    def cdouble(self):
+        return self._cast("complex128")

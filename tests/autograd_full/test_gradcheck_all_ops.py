@@ -234,6 +234,7 @@ C("gather", lambda T, a: a.gather(1, T.tensor([[0, 2, 2], [1, 0, 1]])), [(2, 3)]
 C("scatter_src", lambda T, a, s: a.scatter(1, T.tensor([[2, 0], [1, 2]]), s), [(2, 3), (2, 2)])
 C("scatter_value", lambda T, a: a.scatter(0, T.tensor([[1, 0, 1]]), 2.5) * a, [(2, 3)])
 C("scatter_add", lambda T, a, s: a.scatter_add(1, T.tensor([[2, 2], [0, 1]]), s), [(2, 3), (2, 2)])
+C("scatter_add_", lambda T, a, s: a.clone().scatter_add_(0, T.tensor([[1, 1, 0]]), s), [(2, 3), (1, 3)])
 C("index_select", lambda T, a: T.index_select(a, 1, T.tensor([2, 0, 2])), [(2, 3)])
 C("index_add", lambda T, a, s: a.index_add(0, T.tensor([2, 0, 2]), s, alpha=1.5), [(3, 2), (3, 2)])
 C("index_add_0d", lambda T, a, s: a.index_add(0, T.tensor([0]), s), [(), ()])
@@ -304,6 +305,8 @@ for _p in (0.5, 1.0, 2.0, 3.0, float("inf")):
     # PyTorch implements no double backward of cdist
     C(f"cdist_p{_p}", (lambda p: lambda T, a, b: T.cdist(a, b, p=p))(_p), [(2, 4, 3), (5, 3)], gradgrad=False)
 C("cdist_by_products", lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), [(4, 3), (5, 3)])
+C("cdist_by_products_batched", lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+  [(2, 4, 3), (5, 3)])
 
 # torch.linalg (square inputs shifted by a multiple of the identity: well conditioned)
 

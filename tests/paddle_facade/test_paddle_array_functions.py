@@ -36,7 +36,7 @@ CASES = {
     "take": lambda p, x, s: p.take(x, p.to_tensor([[0, 11], [-1, 3]])),
     "take_wrap_clip": lambda p, x, s: (p.take(x, p.to_tensor([13, -14]), mode="wrap"),
                                        x.take(p.to_tensor([13, -14]), mode="clip")),
-    "isin": lambda p, x, s: (p.isin(x, x[0]), x.isin(s, invert=True)),
+    "isin": lambda p, x, s: (p.isin(x, x[0]), x.isin(s, invert=True), p.isin(x[0], s.t())),
     "quantile": lambda p, x, s: p.quantile(x, 0.3),
     "quantile_list_axis": lambda p, x, s: p.quantile(x, [0.25, 0.5], axis=1),
     "nanquantile": lambda p, x, s: x.nanquantile(0.6, axis=0, interpolation="higher"),

@@ -362,3 +362,45 @@ def test_int_list_unpacking_errors(code):
 ])
 def test_empty_views_as_torch(code):
     _same(code)
+
+
+# cross refuses a number for other and bool tensors as PyTorch does; histogram's edges are PyTorch's
+# linspace in the input's dtype, its bins found by PyTorch's rule, its dtype checks in PyTorch's order
+@pytest.mark.parametrize("code", [
+    "torch.cross(x, 2.0, dim=0)", "x.cross(2, dim=0)", "torch.linalg.cross(x.bool(), x.bool())",
+    "torch.cross(x.bool(), x, dim=0)", "torch.linalg.cross(x, x.bool())",
+    "[torch.histogram(r.to(d), b, density=True) for d in (torch.float32, torch.float64) for b in (7, 97, 250)]",
+    "[torch.histogram(r.half(), b, range=(-2.3, 3.1)) for b in (7, 59, 250)]",
+    "torch.histogram(r.half(), 3)", "torch.histogram(r.half(), 3, weight=r.float())",
+    "torch.histogram(r.long(), 3, range=(0., 1.))", "torch.histogram(r.bool(), 3, range=(0., 1.))",
+    "torch.histogram(r.long(), torch.ones(2).long())", "torch.histogram(r.long()[:0], 3)",
+    # isin views few test elements (fewer than 10 * numel ** 0.145), cast keeping their dims' order, as one dim
+    "torch.isin(x, t.t())", "torch.isin(x.long(), t.t())", "torch.isin(x, t[:, :2])", "torch.isin(x, t.t()[:, :2])",
+    "torch.isin(x.double(), t[:, :2])", "torch.isin(2, t.t())", "torch.isin(x, t.expand(2, 2, 3))",
+    "torch.isin(r.long()[:100], torch.arange(18).view(3, 6).t())", "torch.isin(r[:100], torch.arange(20).view(4, 5).t())",
+    # PyTorch's parser reads a bool after the first element of an int list as an int
+    "t.permute(0, True)", "torch.permute(t, (0, True))", "t.permute([False, True])", "t.permute(dims=(1, False))",
+    "t.view(3, True)", "t.flip((0, True))", "t.sum((0, True))", "t.mean([1, False])", "t.expand(2, 2, True)",
+    # torch.split / Tensor.split read a one-element tensor as int(sizes), any other tensor as a list of sizes
+    "torch.split(x, torch.tensor([1]))", "x.split(torch.tensor([[2.7]]))", "torch.split(x, torch.tensor(True))",
+    "torch.split(x, torch.tensor([1, 2]))", "x.split(torch.tensor([]))", "torch.split(x, torch.tensor([nan]))",
+    "x.requires_grad_().split(torch.tensor([2]))[0].grad_fn.name()",
+    # scatter_add and scatter_add_ record ScatterAddBackward0 (of self, src or both)
+    "[f(0, torch.tensor([1, 1]), s).grad_fn.name() for s, f in ((t[0, :2], x.clone().requires_grad_().scatter_add), "
+    "(t[0, :2].requires_grad_(), x.scatter_add), (t[0, :2], (x.clone().requires_grad_() * 1).scatter_add_), "
+    "(t[0, :2].requires_grad_(), x.clone().scatter_add_))]",
+    "[n[0] is None for n in torch.scatter_add(x.detach(), 0, torch.tensor([1]), x[:1].requires_grad_())"
+    ".grad_fn.next_functions]",
+    # the complex casts
+    "x.cdouble()", "t.long().cfloat()", "x.bool().cfloat()", "x.cdouble().cfloat()",
+    "x.requires_grad_().cfloat().grad_fn.name()",
+    # cdist's matrix-product form clamps at 0 (a zero distance is 0 and passes a zero gradient; exact values,
+    # the products' rounding being BLAS's)
+    "[(lambda e: (e, e == 0))(torch.cdist(m.to(d), m[:2].to(d), compute_mode='use_mm_for_euclid_dist')) for d in "
+    "(torch.float32, torch.float64, torch.float16)]", "(lambda d: (d.grad_fn.name(), d.grad_fn.next_functions[0][0].name(), torch.autograd.grad("
+    "d.sum(), m)))(torch.cdist(m, m[:2] * 1, compute_mode='use_mm_for_euclid_dist'))",
+])
+def test_sweep_mismatches(code):
+    _same(code, x=lambda T: T.tensor([1.0, 2.0, 3.0]), t=lambda T: T.arange(6.0).view(2, 3),
+          r=lambda T: T.tensor([(i * 0.7531) % 5.3 - 2.2 for i in range(300)], dtype=T.float64),
+          m=lambda T: T.tensor([[1.0, 2.0, 0.0], [3.0, -1.0, 2.0], [0.0, 1.0, 1.0]], requires_grad=True))

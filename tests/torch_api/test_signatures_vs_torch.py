@@ -254,7 +254,7 @@ EXCEPTIONS = {
     **{f"Tensor.{n}": (["memory_format"], "the docstring shows memory_format positional; the parser takes it by "
                                           "keyword only", (f"{_X}.{n}(torch.preserve_format)", "raises"))
        for n in ("bool", "byte", "char", "double", "float", "half", "bfloat16", "int", "long", "short", "cpu",
-                 "contiguous", "is_contiguous")},
+                 "contiguous", "is_contiguous", "cfloat", "cdouble")},
     "F.gelu": (["approximate"], "the docstring shows approximate positional; the parser takes it by keyword only",
                (f"torch.nn.functional.gelu({_X}, 'tanh')", "raises")),
     "Tensor.new_tensor": (["dtype", "device", "requires_grad", "pin_memory"],
