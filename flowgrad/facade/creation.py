@@ -131,11 +131,11 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
         dt, dv = _like(t, dtype, device)
-        return _finish(creation.full(t._data.shape, 0, dt, dv), requires_grad)
+        return _finish(ops.in_layout_of(t._data, creation.full(t._data.shape, 0, dt, dv)), requires_grad)
 
     def ones_like(t, dtype=None, device=None, requires_grad=False, **kw):
         dt, dv = _like(t, dtype, device)
-        return _finish(creation.full(t._data.shape, 1, dt, dv), requires_grad)
+        return _finish(ops.in_layout_of(t._data, creation.full(t._data.shape, 1, dt, dv)), requires_grad)
 
     def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kw):
         if not isinstance(fill_value, (int, float, bool, complex, np.number, np.bool_, _CoreTensor)):
@@ -143,19 +143,21 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                                                  expected="Number", type=typename(fill_value))
         dt, dv = _like(t, dtype, device)
         fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dt))
-        return _finish(creation.full(t._data.shape, fill_value, dt, dv), requires_grad)
+        return _finish(ops.in_layout_of(t._data, creation.full(t._data.shape, fill_value, dt, dv)), requires_grad)
 
     def empty_like(t, dtype=None, device=None, requires_grad=False, **kw):
         return zeros_like(t, dtype, device, requires_grad)
 
     def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(creation.rand(t._data.shape, _random_dtype("check_uniform_bounds", dt), dv, generator),
+        return _finish(ops.in_layout_of(t._data, creation.rand(t._data.shape, _random_dtype("check_uniform_bounds", dt),
+                                                               dv, generator)),
                        requires_grad)
 
     def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(creation.randn(t._data.shape, _random_dtype("normal_kernel_cpu", dt), dv, generator),
+        return _finish(ops.in_layout_of(t._data, creation.randn(t._data.shape, _random_dtype("normal_kernel_cpu", dt),
+                                                                dv, generator)),
                        requires_grad)
 
     def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["output_strides", "view_strides", "strides_of"]
+__all__ = ["output_strides", "view_strides", "strides_of", "dense_strides_in_order"]
 
 
 def strides_of(a) -> tuple:
@@ -46,6 +46,14 @@ def output_strides(shape: tuple, operands: list) -> tuple:
                 return 1
         return 0
 
+    return tuple(dense_strides_in_order(shape, should_swap))
+
+
+def dense_strides_in_order(shape, should_swap, empty_as_one: bool = False) -> list:
+    """Dense strides with the dims ordered, fastest first, by PyTorch's insertion sort under
+    `should_swap(d0, d1)` (> 0: d0 goes after d1; < 0: stop; 0: leave the tie), starting from C order;
+    `empty_as_one`: a size-0 dim steps as if of size 1 (infer_dense_strides)."""
+    nd = len(shape)
     perm = list(range(nd - 1, -1, -1))
     for i in range(1, nd):
         d1 = i
@@ -59,8 +67,8 @@ def output_strides(shape: tuple, operands: list) -> tuple:
     out, step = [0] * nd, 1
     for d in perm:
         out[d] = step
-        step *= shape[d]
-    return tuple(out)
+        step *= shape[d] if shape[d] or not empty_as_one else 1
+    return out
 
 
 def _c_strides(shape) -> tuple:

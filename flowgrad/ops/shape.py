@@ -16,12 +16,13 @@ from ..autograd.policy import TORCH, policy_of
 from ..tensor import Tensor
 from ._args import dim_ints, check_same, int_argument, normalize_dim, typename
 from ._declare import _grad_enabled, derivative, identity, variant
+from .iterator_layout import dense_strides_in_order
 
 __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
+           "in_memory_format", "laid_out", "in_layout_of", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
            "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "swapdims", "transpose_"]
 
 
@@ -850,17 +851,23 @@ def laid_out(d, name):
     """A copy of array `d` in the named memory format (None: C-contiguous; preserve_format: the
     strides PyTorch keeps, `preserved_strides`)."""
     if name == "preserve_format":
-        if d.flags.c_contiguous and 1 not in d.shape:    # (a size-1 dim's stride may be any)
-            return d.copy()
-        xp = backend.namespace(d)
-        out = xp.lib.stride_tricks.as_strided(xp.empty(d.size, dtype=d.dtype), d.shape,
-                                              tuple(s * d.itemsize for s in preserved_strides(d)))
-        out[...] = d
-        return out
+        return in_layout_of(d, d.copy())
     if name in _CHANNELS_LAST_RANK:
         order = _channels_order(d.ndim)
         return d.transpose(order).copy().transpose(tuple(order.index(i) for i in range(d.ndim)))
     return d.copy()
+
+
+def in_layout_of(d, values):
+    """`values` (a new array of `d`'s shape) laid out as PyTorch's preserve_format copy of array `d`
+    (the `*_like` creators' default): `values` itself where that is C order."""
+    if d.flags.c_contiguous and 1 not in d.shape:    # (a size-1 dim's stride may be any)
+        return values
+    xp = backend.namespace(values)
+    out = xp.lib.stride_tricks.as_strided(xp.empty(values.size, dtype=values.dtype), d.shape,
+                                          tuple(s * values.itemsize for s in preserved_strides(d)))
+    out[...] = values
+    return out
 
 
 def preserved_strides(d) -> list:
@@ -878,21 +885,7 @@ def preserved_strides(d) -> list:
             return 1 if strides[a] > strides[b] else -1
         return 1 if sizes[a] > sizes[b] else 0
 
-    perm = list(range(d.ndim - 1, -1, -1))     # fastest first; an insertion sort that leaves ties
-    for i in range(1, d.ndim):
-        j = i
-        for k in range(i - 1, -1, -1):
-            order = swap(perm[k], perm[j])
-            if order > 0:
-                perm[k], perm[j] = perm[j], perm[k]
-                j = k
-            elif order < 0:
-                break
-    out, step = [0] * d.ndim, 1
-    for i in perm:
-        out[i] = step
-        step *= sizes[i] if sizes[i] > 1 else 1
-    return out
+    return dense_strides_in_order(sizes, swap, empty_as_one=True)
 
 
 def _dense(sizes, strides) -> bool:

@@ -67,3 +67,22 @@ def test_errors(torch, call, kind, message):
 def test_module_to_refuses_what_is_not_a_memory_format(torch):
     with pytest.raises(TypeError):
         torch.nn.Linear(2, 3).to(memory_format="channels_last")
+
+
+LIKE_INPUTS = {
+    "permuted": lambda t: t.tensor(X).permute(0, 2, 3, 1),
+    "channels_last": lambda t: t.tensor(X).contiguous(memory_format=t.channels_last),
+    "sliced": lambda t: t.tensor(X)[:, ::2],
+    "expanded": lambda t: t.tensor(X[:, :1]).expand(2, 3, 4, 5),
+    "size-1 dims": lambda t: t.tensor(X[:1, :, :1]).permute(3, 2, 1, 0),
+}
+
+
+@pytest.mark.parametrize("make", list(LIKE_INPUTS))
+def test_like_creators_keep_the_layout_as_torch(torch, make):
+    """zeros_like and the other *_like creators default to preserve_format: strides as PyTorch's."""
+    x = LIKE_INPUTS[make](torch)
+    got = [f(x).stride() for f in (torch.zeros_like, torch.ones_like, torch.empty_like, torch.rand_like,
+                                    torch.randn_like)] + [torch.full_like(x, 2.0).stride()]
+    assert got == [x.clone().stride()] * 6
+    assert torch.ones_like(x).sum().item() == x.numel()
