@@ -129,36 +129,39 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
             fill_value = check_fill_value(policy, fill_value, dt or np.dtype(np.int64))
         return _finish(creation.full(shape, fill_value, dtype, _dev(device)), requires_grad)
 
-    def zeros_like(t, dtype=None, device=None, requires_grad=False, **kw):
+    def zeros_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(ops.in_layout_of(t._data, creation.full(t._data.shape, 0, dt, dv)), requires_grad)
+        return _finish(ops.like_layout(t, creation.full(t._data.shape, 0, dt, dv), memory_format, "zeros_like"),
+                       requires_grad)
 
-    def ones_like(t, dtype=None, device=None, requires_grad=False, **kw):
+    def ones_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(ops.in_layout_of(t._data, creation.full(t._data.shape, 1, dt, dv)), requires_grad)
+        return _finish(ops.like_layout(t, creation.full(t._data.shape, 1, dt, dv), memory_format, "ones_like"),
+                       requires_grad)
 
-    def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kw):
+    def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
         if not isinstance(fill_value, (int, float, bool, complex, np.number, np.bool_, _CoreTensor)):
             raise policy.errors.argument_type_at(fn="full_like", argument="fill_value", position=2,
                                                  expected="Number", type=typename(fill_value))
         dt, dv = _like(t, dtype, device)
         fill_value = check_fill_value(policy, fill_value, backend.to_np_dtype(dt))
-        return _finish(ops.in_layout_of(t._data, creation.full(t._data.shape, fill_value, dt, dv)), requires_grad)
+        return _finish(ops.like_layout(t, creation.full(t._data.shape, fill_value, dt, dv), memory_format,
+                                       "full_like"), requires_grad)
 
-    def empty_like(t, dtype=None, device=None, requires_grad=False, **kw):
-        return zeros_like(t, dtype, device, requires_grad)
-
-    def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
+    def empty_like(t, dtype=None, device=None, requires_grad=False, memory_format=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(ops.in_layout_of(t._data, creation.rand(t._data.shape, _random_dtype("check_uniform_bounds", dt),
-                                                               dv, generator)),
+        return _finish(ops.like_layout(t, creation.full(t._data.shape, 0, dt, dv), memory_format, "empty_like"),
                        requires_grad)
 
-    def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
+    def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None, memory_format=None):
         dt, dv = _like(t, dtype, device)
-        return _finish(ops.in_layout_of(t._data, creation.randn(t._data.shape, _random_dtype("normal_kernel_cpu", dt),
-                                                                dv, generator)),
-                       requires_grad)
+        values = creation.rand(t._data.shape, _random_dtype("check_uniform_bounds", dt), dv, generator)
+        return _finish(ops.like_layout(t, values, memory_format, "rand_like"), requires_grad)
+
+    def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None, memory_format=None):
+        dt, dv = _like(t, dtype, device)
+        values = creation.randn(t._data.shape, _random_dtype("normal_kernel_cpu", dt), dv, generator)
+        return _finish(ops.like_layout(t, values, memory_format, "randn_like"), requires_grad)
 
     def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
         return _finish(creation.arange(start, end, step, dtype, _dev(device), policy=policy), requires_grad)

@@ -22,7 +22,7 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "in_layout_of", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
+           "in_memory_format", "laid_out", "in_layout_of", "like_layout", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
            "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "swapdims", "transpose_"]
 
 
@@ -868,6 +868,15 @@ def in_layout_of(d, values):
                                           tuple(s * values.itemsize for s in preserved_strides(d)))
     out[...] = values
     return out
+
+
+def like_layout(x, values, memory_format, op: str):
+    """`values` (a new array of `x`'s shape) laid out as `op(x, memory_format=...)` (a `*_like`
+    creator) lays out its result: preserve_format (the default) keeps `x`'s layout."""
+    name = memory_format_name(x, memory_format, op) or "preserve_format"
+    if name == "preserve_format":
+        return in_layout_of(x._data, values)
+    return laid_out(values, name) if name in _CHANNELS_LAST_RANK else values
 
 
 def preserved_strides(d) -> list:

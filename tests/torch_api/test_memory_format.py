@@ -86,3 +86,14 @@ def test_like_creators_keep_the_layout_as_torch(torch, make):
                                     torch.randn_like)] + [torch.full_like(x, 2.0).stride()]
     assert got == [x.clone().stride()] * 6
     assert torch.ones_like(x).sum().item() == x.numel()
+
+
+@pytest.mark.parametrize("name", ["zeros_like", "ones_like", "empty_like", "rand_like", "randn_like"])
+def test_like_creators_take_a_memory_format(torch, name):
+    x = torch.tensor(X).permute(0, 2, 3, 1)
+    like = getattr(torch, name)
+    assert like(x, memory_format=torch.preserve_format).stride() == (60, 5, 1, 20)
+    assert like(x, memory_format=torch.contiguous_format).stride() == (60, 15, 3, 1)
+    assert like(x, memory_format=torch.channels_last).stride() == (60, 1, 12, 4)
+    with pytest.raises(RuntimeError, match="required rank 5 tensor to use channels_last_3d format"):
+        like(x, memory_format=torch.channels_last_3d)
