@@ -73,6 +73,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_cross_length": (RuntimeError, "linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"),
     "linalg_cond_ord": (RuntimeError, "linalg.cond got an invalid norm type: {ord}"),
     "diagonal_same_dims": (RuntimeError, "diagonal dimensions cannot be identical {a}, {b}"),
+    "fill_diagonal_dims": (RuntimeError, "dimensions must larger than 1"),
+    "fill_diagonal_lengths": (RuntimeError, "all dimensions of input must be of equal length"),
     "linalg_vander_n": (RuntimeError, "N must be greater than 1."),
     "linalg_tensorinv_ind": (RuntimeError, "Expected a strictly positive integer for 'ind', but got {ind}"),
     "linalg_tensor_prod": (RuntimeError, "Expected self to satisfy the requirement prod(self.shape[{what}:]) == "

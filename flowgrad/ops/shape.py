@@ -22,7 +22,7 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "in_layout_of", "like_layout", "channels_last_rank", "memory_format_name", "diagonal", "strided_reshape",
+           "in_memory_format", "laid_out", "in_layout_of", "like_layout", "channels_last_rank", "memory_format_name", "diagonal", "check_fill_diagonal", "strided_reshape",
            "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "swapdims", "transpose_"]
 
 
@@ -702,6 +702,15 @@ def _diagonal_dims(x, offset, dim1, dim2) -> tuple:
 DiagonalBackwardBackward0 = derivative(
     "DiagonalBackwardBackward0", keep="offset dim1 dim2",
     grad_output=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+
+
+def check_fill_diagonal(x) -> None:
+    """PyTorch's fill_diagonal_ checks: two dims at least, every dim of one length beyond 2-D."""
+    shape = x._data.shape
+    if len(shape) < 2:
+        raise x.policy.errors.fill_diagonal_dims()
+    if len(shape) > 2 and len(set(shape)) > 1:
+        raise x.policy.errors.fill_diagonal_lengths()
 
 
 def diagonal_backward(grad, in_shape: tuple, offset: int, dim1: int, dim2: int):

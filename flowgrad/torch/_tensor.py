@@ -2,7 +2,7 @@
 PyTorch's names, policy and print format."""
 from __future__ import annotations
 
-from .. import backend
+from .. import backend, ops
 from ..autograd.policy import TORCH
 from ..facade import naming
 from ..facade.printing import Printer
@@ -33,3 +33,25 @@ class Tensor(TorchFamilyTensor):
 
     def cdouble(self):
         return self._cast("complex128")
+
+    @property
+    def is_sparse(self) -> bool:
+        """False: flowgrad's tensors are strided (dense) only."""
+        return False
+
+    def fill_diagonal_(self, fill_value, wrap: bool = False):
+        """Write `fill_value` on the main diagonal in place, through a view of it (CopySlices, as
+        PyTorch); `wrap`: a tall matrix's diagonal starts again every cols + 1 rows (a second write)."""
+        ops.check_fill_diagonal(self)
+        diag = self
+        for _ in range(self.dim() - 1):
+            diag = diag.diagonal(0, 0, 1)
+        diag.fill_(fill_value)
+        rows, cols = self.shape[0], self.shape[1]
+        if wrap and self.dim() == 2 and rows > cols + 1:
+            if self.is_contiguous():
+                self.view(-1)[cols * (cols + 1)::cols + 1].fill_(fill_value)
+            else:
+                flat = backend.namespace(self._data).arange(cols * (cols + 1), rows * cols, cols + 1)
+                self[flat // cols, flat % cols] = fill_value
+        return self
