@@ -145,6 +145,24 @@ def full(shape, value, dtype=None, device=None):
     return backend.xp_for_dtype(device, dt).full(tuple(shape), value, dtype=dt)
 
 
+def strided(shape, strides, dtype=None, device=None, *, policy: Policy = TORCH):
+    """A new array of `shape` whose elements lie `strides` (in elements) apart in one zero-filled buffer
+    just large enough (PyTorch's empty_strided: strides may overlap, as 0 does)."""
+    shape, strides = [int(s) for s in shape], [int(s) for s in strides]
+    if len(shape) != len(strides):
+        raise policy.errors.strided_dims(sizes=len(shape), strides=len(strides))
+    for dim in shape:
+        if dim < 0:
+            raise policy.errors.size_negative(dim=dim, shape=shape)
+    if any(st < 0 for st in strides):
+        raise policy.errors.strided_overflow(shape=shape, strides=strides)
+    dt = backend.to_np_dtype(dtype) or backend.default_float()
+    xp = backend.xp_for_dtype(device, dt)
+    n = 0 if 0 in shape else 1 + sum((size - 1) * st for size, st in zip(shape, strides))
+    return xp.lib.stride_tricks.as_strided(xp.zeros(n, dtype=dt), tuple(shape),
+                                           tuple(st * dt.itemsize for st in strides))
+
+
 def arange(start, end=None, step=1, dtype=None, device=None, *, policy: Policy = TORCH):
     if end is None:
         start, end = 0, start

@@ -114,9 +114,12 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
     def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
         return _finish(creation.full(_size("ones", size), 1, dtype or backend.default_float(), _dev(device)), requires_grad)
 
-    def empty(*size, dtype=None, device=None, requires_grad=False, **kw):
-        return _finish(creation.full(_size("empty", size), 0, dtype or backend.default_float(), _dev(device)),
-                       requires_grad)
+    def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
+        made = Tensor._make(creation.full(_size("empty", size), 0, dtype or backend.default_float(), _dev(device)))
+        return _finish(ops.new_layout(made, memory_format, "empty")._data, requires_grad)
+
+    def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
+        return _finish(creation.strided(size, stride, dtype, _dev(device), policy=policy), requires_grad)
 
     def full(size, fill_value, dtype=None, device=None, requires_grad=False):
         if isinstance(fill_value, _CoreTensor):

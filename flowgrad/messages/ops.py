@@ -101,6 +101,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "shape_invalid": (RuntimeError, "shape '{shape}' is invalid for input of size {numel}"),
     "memory_format_type": (TypeError, "{op}(): argument 'memory_format' must be torch.memory_format, not {type}"),
     "memory_format_rank": (RuntimeError, "required rank {rank} tensor to use {name} format"),
+    "memory_format_preserve_new": (RuntimeError, "unsupported memory format Preserve"),
     "contiguous_preserve": (RuntimeError, "preserve memory format is unsupported by the contiguous operator"),
     "view_stride": (RuntimeError, "view size is not compatible with input tensor's size and stride (at least one "
                                   "dimension spans across two contiguous subspaces). Use .reshape(...) instead."),

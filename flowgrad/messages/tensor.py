@@ -87,6 +87,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "size_positional": (TypeError, "{fn}() takes 1 positional argument but {given} were given"),
     "size_negative_zeros": (RuntimeError, "zeros: Dimension size must be non-negative."),
     "size_negative": (RuntimeError, "Trying to create tensor with negative dimension {dim}: {shape}"),
+    "strided_dims": (RuntimeError, "dimensionality of sizes ({sizes}) must match dimensionality of strides ({strides})"),
+    "strided_overflow": (RuntimeError, "Storage size calculation overflowed with sizes={shape} and strides={strides}"),
     "random_range": (RuntimeError, "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"),
     "random_out_of_bounds": (RuntimeError, "{name} is out of bounds for {dtype_ctype}"),
     "random_inexact": (UserWarning, "{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "

@@ -22,7 +22,7 @@ _populate(globals(), __name__, Tensor, _DTYPES)
 for _name in ("addbmm", "addmv", "addr", "cov", "corrcoef", "gcd", "lcm", "nanquantile", "rot90", "block_diag",
               "cartesian_prod", "combinations", "take", "put", "isin", "histogram", "trapezoid", "trapz",
               "cumulative_trapezoid", "vander", "hamming_window", "blackman_window", "bartlett_window",
-              "kaiser_window"):
+              "kaiser_window", "empty_strided"):
     del globals()[_name]
 del _name
 

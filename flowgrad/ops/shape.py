@@ -22,7 +22,7 @@ __all__ = ["reshape", "view", "flatten", "unflatten", "permute", "transpose", "t
            "squeeze", "unsqueeze", "cat", "stack", "split", "chunk", "unbind", "flip", "repeat", "tril", "triu",
            "clone", "contiguous", "movedim", "narrow", "select", "broadcast_to", "hstack", "vstack",
            "as_view", "parse_shape", "tile", "swapaxes", "sum_to", "getitem", "index_into_zeros", "MemoryFormat",
-           "in_memory_format", "laid_out", "in_layout_of", "like_layout", "channels_last_rank", "memory_format_name", "diagonal", "check_fill_diagonal", "strided_reshape",
+           "in_memory_format", "laid_out", "in_layout_of", "like_layout", "new_layout", "channels_last_rank", "memory_format_name", "diagonal", "check_fill_diagonal", "strided_reshape",
            "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "swapdims", "transpose_"]
 
 
@@ -886,6 +886,15 @@ def like_layout(x, values, memory_format, op: str):
     if name == "preserve_format":
         return in_layout_of(x._data, values)
     return laid_out(values, name) if name in _CHANNELS_LAST_RANK else values
+
+
+def new_layout(x, memory_format, op: str):
+    """`x` (a new tensor) laid out in `memory_format`, as `op` (torch.empty) lays out what it makes:
+    contiguous by default, preserve_format refused (there is no tensor to preserve)."""
+    name = memory_format_name(x, memory_format, op)
+    if name == "preserve_format":
+        raise x.policy.errors.memory_format_preserve_new()
+    return x._out_cls._make(laid_out(x._data, name)) if name in _CHANNELS_LAST_RANK else x
 
 
 def preserved_strides(d) -> list:

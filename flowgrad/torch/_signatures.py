@@ -175,6 +175,7 @@ FUNCTIONS = {
             "pin_memory=False",
     "rand": _RANDOM, "randn": _RANDOM,
     "zeros_like": _LIKE, "ones_like": _LIKE, "empty_like": _LIKE,
+    "empty_strided": "size:ints, stride:ints, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False",
     "full_like": "input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, "
                  "memory_format=None, pin_memory=False",
     "rand_like": _RAND_LIKE, "randn_like": _RAND_LIKE,

@@ -97,3 +97,32 @@ def test_like_creators_take_a_memory_format(torch, name):
     assert like(x, memory_format=torch.channels_last).stride() == (60, 1, 12, 4)
     with pytest.raises(RuntimeError, match="required rank 5 tensor to use channels_last_3d format"):
         like(x, memory_format=torch.channels_last_3d)
+
+
+@pytest.mark.parametrize("name, error", [("channels_last", None), ("contiguous_format", None),
+                                         ("preserve_format", "^unsupported memory format Preserve$"),
+                                         ("channels_last_3d", "^required rank 5 tensor to use channels_last_3d format$")])
+def test_empty_takes_a_memory_format(torch, name, error):
+    fmt = getattr(torch, name)
+    if error:
+        with pytest.raises(RuntimeError, match=error):
+            torch.empty(2, 3, 4, 5, memory_format=fmt)
+        return
+    x = torch.empty(2, 3, 4, 5, memory_format=fmt, requires_grad=True)
+    assert x.stride() == ((60, 1, 15, 3) if name == "channels_last" else (60, 20, 5, 1)) and x.is_leaf
+
+
+@pytest.mark.parametrize("size, stride, error", [
+    ((2, 3), (1, 2), None), ((2, 3), (0, 0), None), ((0, 3), (5, 1), None), ((), (), None),
+    ((2, 3), (1,), "^dimensionality of sizes \\(2\\) must match dimensionality of strides \\(1\\)$"),
+    ((2, -1), (1, 1), "^Trying to create tensor with negative dimension -1: \\[2, -1\\]$"),
+    ((2,), (-1,), "^Storage size calculation overflowed with sizes=\\[2\\] and strides=\\[-1\\]$")])
+def test_empty_strided_as_pytorch(torch, size, stride, error):
+    if error:
+        with pytest.raises(RuntimeError, match=error):
+            torch.empty_strided(size, stride)
+        return
+    x = torch.empty_strided(size, stride, dtype=torch.float64)
+    assert x.stride() == stride and tuple(x.shape) == size and x.dtype == torch.float64
+    x.fill_(1.0)
+    assert x.sum().item() == x.numel()
