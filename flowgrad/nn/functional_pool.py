@@ -284,12 +284,12 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         return ops.squeeze(res, -2)
     ops.refuse_dtype(input, "adaptive_max_pool2d" if nd == 2 else "adaptive_max_pool3d_cpu")
     size = input._data.shape[-nd:]
-    # per dim: (out, widest window) cell indices, a short window padded with its own first cell
+    # per dim: (out, widest window) cell indices, a short window padded with its own last cell
     per_dim = []
     for n_in, n_out in zip(size, outs):
         wins = _windows(n_in, n_out)
         width = max((e - s for s, e in wins), default=1)
-        per_dim.append(np.array([list(range(s, e)) + [s] * (width - (e - s)) for s, e in wins],
+        per_dim.append(np.array([list(range(s, e)) + [e - 1] * (width - (e - s)) for s, e in wins],
                                 dtype=np.int64).reshape(n_out, width))
     # flat spatial index of every (output cell, window cell): output cells, then window cells, row-major
     flat = np.zeros((1,) * (2 * nd), dtype=np.int64)

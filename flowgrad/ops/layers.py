@@ -710,9 +710,11 @@ def softplus(x, beta=1.0, threshold=20.0):
     _real_scalars(x, beta, threshold)
     d = x._data
     xp = backend.namespace(d)
-    bd = d * beta
-    soft = xp.log1p(xp.exp(xp.minimum(bd, threshold))) / beta
-    out = x._out_cls._make(xp.where(bd > threshold, d, soft).astype(d.dtype, copy=False))
+    w = _wide(d)
+    bd = w * beta
+    linear = bd > threshold     # (false everywhere for a NaN threshold)
+    soft = xp.log1p(xp.exp(xp.where(linear, 0, bd))) / beta
+    out = x._out_cls._make(xp.where(linear, w, soft).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         SoftplusBackward0.record((x,), out, beta, threshold)
     return out

@@ -58,6 +58,19 @@ _ADAPTIVE_MAX_ROWS = {2: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool
                       3: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool3DBackward0")}
 
 
+def _window_max(xp, windows):
+    """Each window's (last axis) position of its max and the max: PyTorch's kernels keep the first
+    maximum, but a NaN window the last NaN (they replace the running max by every NaN they meet)."""
+    am = xp.argmax(windows, axis=-1)
+    vals = xp.take_along_axis(windows, am[..., None], axis=-1)[..., 0]
+    if vals.dtype.kind in "fc":
+        nan = xp.isnan(vals)       # argmax stops at a window's first NaN
+        if nan.any():
+            last = windows.shape[-1] - 1 - xp.argmax(xp.isnan(windows[..., ::-1]), axis=-1)
+            am = xp.where(nan, last, am)
+    return am, vals
+
+
 def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     """Max over each window; also the flat index (over the spatial dims) of each maximum, as PyTorch
     returns it."""
@@ -68,9 +81,9 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     outs, pads = _geometry(size, kernel, stride, padding, dilation, ceil_mode)
     fill = -np.inf if d.dtype.kind in "fV" else np.iinfo(d.dtype).min
     cols = im2col(xp, d, kernel, stride, pads, dilation, fill, outs)           # (N, *outs, C, K)
-    am = xp.argmax(cols, axis=-1)                                              # (N, *outs, C)
+    am, vals = _window_max(xp, cols)                                           # (N, *outs, C)
     to_channels = (0, nd + 1, *range(1, nd + 1))
-    vals = xp.take_along_axis(cols, am[..., None], axis=-1)[..., 0].transpose(to_channels)
+    vals = vals.transpose(to_channels)
     rest, offsets = am.transpose(to_channels), [None] * nd                    # kernel offset per dim
     for i in range(nd - 1, 0, -1):
         offsets[i], rest = rest % kernel[i], rest // kernel[i]
@@ -90,14 +103,13 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
 def adaptive_max_pool(x, table):
     """Max over windows of any sizes: `table` (a host array of shape (*out, widest window)) lists the
     flat spatial positions of each output cell's window (a short window repeats one of its own
-    cells, which never changes its max nor which cell is first to reach it)."""
+    last cells, which never changes its max nor which cell PyTorch picks)."""
     d = x._data
     xp = backend.namespace(d)
     n, c = d.shape[:2]
     outs = table.shape[:-1]
     windows = d.reshape(n, c, -1)[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
-    am = xp.argmax(windows, axis=-1)
-    vals = xp.take_along_axis(windows, am[..., None], axis=-1)[..., 0]
+    am, vals = _window_max(xp, windows)
     cell = xp.arange(math.prod(outs)).reshape(outs)
     idx = xp.asarray(table.reshape(-1, table.shape[-1]))[cell, am].astype(np.int64)
     out = x._out_cls._make(vals)

@@ -118,6 +118,12 @@ CASES = [
     "x.masked_scatter(x > 0, v[0, 0, :2])", "x.masked_scatter(x, v.reshape(-1))", "x.masked_scatter(x > 0, i)",
     "x.masked_scatter_(x[0] > 0, v.reshape(-1))", "torch.masked_scatter(x[0], x > 0, v.reshape(-1))",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
+    # softplus: a NaN threshold compares false (the soft side everywhere); half precision computes in float32
+    "F.softplus(x, 2, float('nan'))", "F.softplus(x.half() * 30)",
+    # max pooling: a window with NaNs gives the index of its last NaN, as PyTorch's kernels
+    "F.max_pool2d(v.masked_fill(v * 8 % 3 == 0, float('nan'))[None], 2, return_indices=True)",
+    "F.max_pool1d(v.masked_fill(v * 8 % 3 == 1, float('nan')), 3, 1, return_indices=True)",
+    "F.adaptive_max_pool2d(v.masked_fill(v * 8 % 3 == 0, float('nan')), 3, return_indices=True)",
 ]
 
 
