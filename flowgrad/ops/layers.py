@@ -409,7 +409,8 @@ _TANH_K = 0.7978845608028654  # sqrt(2 / pi)
 
 
 def _gelu_array(xp, d):
-    return (0.5 * d * (1 + E._erf_array(xp, d * _SQRT1_2))).astype(d.dtype, copy=False)
+    w = _wide(d)
+    return (0.5 * w * (1 + E._erf_array(xp, w * _SQRT1_2))).astype(d.dtype, copy=False)
 
 
 def _gelu_formula(grad, self):
@@ -418,7 +419,8 @@ def _gelu_formula(grad, self):
 
 
 def _gelu_tanh_array(xp, d):
-    return (0.5 * d * (1 + xp.tanh(_TANH_K * (d + 0.044715 * d * d * d)))).astype(d.dtype, copy=False)
+    w = _wide(d)
+    return (0.5 * w * (1 + xp.tanh(_TANH_K * (w + 0.044715 * w * w * w)))).astype(d.dtype, copy=False)
 
 
 def _gelu_tanh_formula(grad, self):

@@ -124,6 +124,9 @@ CASES = [
     "F.max_pool2d(v.masked_fill(v * 8 % 3 == 0, float('nan'))[None], 2, return_indices=True)",
     "F.max_pool1d(v.masked_fill(v * 8 % 3 == 1, float('nan')), 3, 1, return_indices=True)",
     "F.adaptive_max_pool2d(v.masked_fill(v * 8 % 3 == 0, float('nan')), 3, return_indices=True)",
+    # half precision computed in float32 and rounded once (log_softmax over the last dim stays in float16)
+    "F.gelu(x.half())", "F.gelu(x.half(), approximate='tanh')",
+    "F.log_softmax(v.half() * 4, 0)", "F.log_softmax(v.half() * 4, -1)",
 ]
 
 
