@@ -198,6 +198,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_parameterdict_call": (RuntimeError, "ParameterDict should not be called."),
     # layers (flowgrad/nn/layers.py) and their functional forms
     "nn_dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_norm_order_complex": (RuntimeError, "linalg.vector_norm: Expected a non-complex scalar as the order of norm."),
     "nn_dropout_p_nan": (RuntimeError, "dropout probability has to be between 0 and 1, but got {p}"),
     "nn_embedding_weight_dims": (RuntimeError, "'weight' must be 2-D"),
     "nn_one_hot_empty": (RuntimeError, "Can not infer total number of classes from empty tensor."),

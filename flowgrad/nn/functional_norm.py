@@ -72,6 +72,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
                   momentum: float = 0.1, eps: float = 1e-5):
+    ops.flag_argument(use_input_stats, input.policy, "instance_norm", "use_input_stats", 6)
     ops.refuse_complex(input, "batch_norm")
     shape = input._data.shape
     dims = tuple(range(2, len(shape)))

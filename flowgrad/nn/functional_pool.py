@@ -122,6 +122,8 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
+    ops.flag_argument(ceil_mode, input.policy, "max_pool1d_with_indices" if return_indices else "max_pool1d",
+                      "ceil_mode", 6)
     k, s, p, dl = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation, ceil_mode)
     if not return_indices:      # (PyTorch's own 1-d kernel; with indices it runs the 2-d one)
         ops.refuse_dtype(input, "max_pool1d_impl")
@@ -132,6 +134,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
+    ops.flag_argument(ceil_mode, input.policy, "max_pool2d_with_indices" if return_indices else "max_pool2d",
+                      "ceil_mode", 6)
     kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 2, kernel, stride, padding, dilation, ceil_mode)
@@ -146,6 +150,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
+    ops.flag_argument(ceil_mode, input.policy, "max_pool3d_with_indices" if return_indices else "max_pool3d",
+                      "ceil_mode", 6)
     kernel, stride, padding, dilation = _pool_args(input, "max_pool3d", 3, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 3, kernel, stride, padding, dilation, ceil_mode)
@@ -160,8 +166,14 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 # ----------------------------------------------------------------------------------- avg pooling
 
+def _avg_flags(input, fn: str, ceil_mode, count_include_pad) -> None:
+    for name, v in (("ceil_mode", ceil_mode), ("count_include_pad", count_include_pad)):
+        ops.flag_argument(v, input.policy, fn, name, by_call=True)
+
+
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
     policy = input.policy
+    _avg_flags(input, "avg_pool1d", ceil_mode, count_include_pad)
     d = input._data
     if d.ndim not in (2, 3):
         raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn="avg_pool1d")
@@ -181,6 +193,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None):
+    _avg_flags(input, "avg_pool2d", ceil_mode, count_include_pad)
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
@@ -193,6 +206,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None):
+    _avg_flags(input, "avg_pool3d", ceil_mode, count_include_pad)
     kernel, stride, padding, _ = _pool_args(input, "avg_pool3d", 3, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
@@ -338,6 +352,8 @@ def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
     """(sum over each window of x ** p) ** (1 / p), through avg pooling as PyTorch composes it."""
     max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
     avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
+    # (PyTorch's avg pooling parses the flag: passed on positionally only with a stride)
+    ops.flag_argument(ceil_mode, input.policy, f"avg_pool{nd}d", "ceil_mode", None if stride is None else 5)
     if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
         if norm_type > 0:
             return max_pool(ops.abs(input), kernel_size, stride, 0, 1, ceil_mode)

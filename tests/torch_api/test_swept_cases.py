@@ -127,6 +127,13 @@ CASES = [
     # half precision computed in float32 and rounded once (log_softmax over the last dim stays in float16)
     "F.gelu(x.half())", "F.gelu(x.half(), approximate='tanh')",
     "F.log_softmax(v.half() * 4, 0)", "F.log_softmax(v.half() * 4, -1)",
+    # flags PyTorch's parser takes only as bools (its Python layer passes some on positionally); tensor arguments
+    "F.max_pool2d(v, 2, ceil_mode=None)", "F.max_pool1d(v, 2, ceil_mode=0, return_indices=True)",
+    "F.avg_pool2d(v, 2, count_include_pad=None)", "F.avg_pool1d(v, 2, 2, 0, 1)", "F.lp_pool1d(v, 2, 2, ceil_mode=None)",
+    "F.batch_norm(x, x[0], x[0].abs(), training=1)", "F.instance_norm(v[None], use_input_stats=None)",
+    "F.kl_div(x, x, reduction='sum', log_target=0)", "F.dropout(x, 0.5, None)", "F.dropout(2.5, 0.5, False)",
+    "F.pairwise_distance(x, 2)", "F.normalize(x, 1j)", "F.layer_norm(x, [3.0])", "F.layer_norm(x, torch.tensor([3]))",
+    "F.layer_norm(x, (torch.tensor(3),))",
 ]
 
 
