@@ -262,6 +262,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({padded}). Kernel size: "
                                             "({kernel}). Kernel size can't be greater than actual input size"),
     "nn_pool_input_dim": (RuntimeError, "non-empty {unbatched}D or {batched}D (batch mode) tensor expected for input"),
+    "nn_pool_empty_dims": (RuntimeError, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
+                                         "input, but got:{size}"),
+    "nn_pool3d_empty_dims": (RuntimeError, "{fn}(): Expected input's non-batch dimensions to have positive length, but "
+                                           "input has a shape of {size} and non-batch dimension 0 has length zero!"),
     "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
                                   "kernel_size={kernel} and dilation={dilation}"),
     "nn_adaptive_pool_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got {size}"),

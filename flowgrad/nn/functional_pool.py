@@ -59,6 +59,10 @@ def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
     dilation = (1,) * nd if dilation is None else _param(policy, fn, "dilation", dilation, nd)
     if d.ndim not in (nd + 1, nd + 2):
         raise policy.errors.nn_pool_input_dim(unbatched=nd + 1, batched=nd + 2)
+    empty = [i for i, s in enumerate(d.shape[d.ndim - nd - 1:]) if s == 0]   # (a non-batch dim)
+    if empty and nd == 3:
+        raise policy.errors.nn_pool3d_empty_dims(fn="avg_pool3d" if fn == "avg_pool3d" else
+                                                 "max_pool3d_with_indices_out_cpu_template", size=_dims(d.shape))
     if any(s == 0 for s in stride):
         raise policy.errors.pool_stride_zero()
     axes = ("T", "H", "W")[-nd:]
@@ -67,6 +71,8 @@ def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
     if any(dl <= 0 for dl in dilation):
         raise policy.errors.pool_dilation_positive(
                            values=" ".join(f"dilation{a}: {dl}" for a, dl in zip(axes, dilation)))
+    if empty:
+        raise policy.errors.nn_pool_empty_dims(size=_dims(d.shape))
     for p, k, dl in zip(padding, kernel, dilation):
         if p > k // 2:
             raise policy.errors.nn_pool_pad(pad=p, kernel=k, dilation=dl)
@@ -313,7 +319,7 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         flat = flat + idx.reshape(shape) * math.prod(size[i + 1:])
     unbatched = input._data.ndim == nd + 1
     x = ops.unsqueeze(input, 0) if unbatched else input
-    values, indices = _pooling.adaptive_max_pool(x, flat.reshape(*outs, -1))
+    values, indices = _pooling.adaptive_max_pool(x, flat.reshape(*outs, math.prod(i.shape[1] for i in per_dim)))
     if unbatched:
         values, indices = ops.squeeze(values, 0), ops.squeeze(indices, 0)
     return (values, indices) if return_indices else values
@@ -415,11 +421,11 @@ def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_si
         raise policy.errors.unpool_indices_shape(input=_dims(shape), indices=_dims(indices._data.shape))
     if indices._data.dtype != np.int64:
         raise policy.errors.unpool_indices_dtype(got_scalar=indices._data.dtype)
-    flat_idx = indices._data.reshape(shape[:-nd] + (-1,))
+    flat_idx = indices._data.reshape(-1)
     cells = math.prod(size)
     bad = (flat_idx < 0) | (flat_idx >= cells)
     if bad.any():
-        first = int(flat_idx.reshape(-1)[int(backend.namespace(bad).argmax(bad.reshape(-1)))])
+        first = int(flat_idx[int(backend.namespace(bad).argmax(bad))])
         sizes = size + (1,) if nd == 1 else size       # ATen unpools 1-d as 2-d of width 1
         raise policy.errors.unpool_index_range(index=first, cells="x".join(map(str, sizes)))
     if nd == 1:     # as 2-d unpooling of height 1, as PyTorch runs it

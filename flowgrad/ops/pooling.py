@@ -41,11 +41,16 @@ def _geometry(size, kernel, stride, padding, dilation, ceil_mode):
 
 # ------------------------------------------------------------------------------------- max pooling
 
+def _per_channel(shape) -> tuple:
+    """(N, C, *spatial) -> (N, C, prod(spatial)), for an empty array too."""
+    return (*shape[:2], math.prod(shape[2:]))
+
+
 def _max_pool_grad(grad, x_shape, indices):
     """The gradient goes to the position each window's maximum came from (summed where windows
     overlap): a scatter-add, whose own derivative is a gather."""
     n, c = x_shape[:2]
-    gx = I.scatter_into_zeros((n, c, math.prod(x_shape[2:])), 2, indices, S.reshape(grad, (n, c, -1)))
+    gx = I.scatter_into_zeros((n, c, math.prod(x_shape[2:])), 2, indices, S.reshape(grad, _per_channel(grad.shape)))
     return S.reshape(gx, x_shape)
 
 
@@ -96,7 +101,7 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     idx = idx.astype(np.int64)
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
-        _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+        _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(_per_channel(idx.shape))))
     return out, x._out_cls._make(idx)
 
 
@@ -108,13 +113,13 @@ def adaptive_max_pool(x, table):
     xp = backend.namespace(d)
     n, c = d.shape[:2]
     outs = table.shape[:-1]
-    windows = d.reshape(n, c, -1)[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
+    windows = d.reshape(_per_channel(d.shape))[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
     am, vals = _window_max(xp, windows)
     cell = xp.arange(math.prod(outs)).reshape(outs)
     idx = xp.asarray(table.reshape(-1, table.shape[-1]))[cell, am].astype(np.int64)
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
-        _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+        _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(_per_channel(idx.shape))))
     return out, x._out_cls._make(idx)
 
 
@@ -134,9 +139,9 @@ def max_unpool(x, indices, size):
     d = x._data
     xp = backend.namespace(d)
     n, c = d.shape[:2]
-    idx = indices._data.reshape(n, c, -1)
+    idx = indices._data.reshape(_per_channel(indices._data.shape))
     out = xp.zeros((n, c, math.prod(size)), dtype=d.dtype)
-    out[xp.arange(n)[:, None, None], xp.arange(c)[None, :, None], idx] = d.reshape(n, c, -1)
+    out[xp.arange(n)[:, None, None], xp.arange(c)[None, :, None], idx] = d.reshape(_per_channel(d.shape))
     res = x._out_cls._make(out.reshape((n, c) + tuple(size)))
     if _grad_enabled() and x._requires_grad:
         row = MaxUnpool2DBackward0 if len(size) == 2 else MaxUnpool3DBackward0

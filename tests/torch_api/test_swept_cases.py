@@ -134,6 +134,11 @@ CASES = [
     "F.kl_div(x, x, reduction='sum', log_target=0)", "F.dropout(x, 0.5, None)", "F.dropout(2.5, 0.5, False)",
     "F.pairwise_distance(x, 2)", "F.normalize(x, 1j)", "F.layer_norm(x, [3.0])", "F.layer_norm(x, torch.tensor([3]))",
     "F.layer_norm(x, (torch.tensor(3),))",
+    # empty batches and empty outputs
+    "F.adaptive_max_pool2d(v[None, :0], 3, return_indices=True)", "F.adaptive_max_pool2d(v, 0, return_indices=True)",
+    "F.adaptive_max_pool1d(v, 0)", "F.unfold(v[None, :0], 2)", "F.group_norm(v[None][:0], 2)",
+    "F.max_unpool2d(*F.max_pool2d(v[None][:0], 2, return_indices=True), 2)", "F.max_pool2d(v[None, :0], 2)",
+    "F.avg_pool2d(v[..., :0], 1)", "F.max_pool3d(v[None, :0], 1)", "F.avg_pool3d(v[None, None, :0], 1)",
 ]
 
 
