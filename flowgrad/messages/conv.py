@@ -70,6 +70,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "unpool_indices_dtype": (RuntimeError, "elements in indices should be type int64 but got: {got_scalar}"),
     "unpool_index_range": (RuntimeError, "Found an invalid max index: {index} (output volumes are of size {cells})"),
     "adaptive_output_size_len": (RuntimeError, "{fn}: output_size must be {count}"),
+    "adaptive_max_output_size_len": (RuntimeError, "{fn}(): internal error: output_size.size() must be {count}"),
+    "object_no_len": (TypeError, "object of type '{type}' has no len()"),
     "adaptive_max_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got: {size}"),
     # padding
     "pad_mode_value": (RuntimeError, 'Padding mode "{mode}" doesn\'t take in value argument'),

@@ -15,6 +15,7 @@ import numpy as np
 from .. import backend, ops
 from ..ops import pooling as _pooling
 from ..ops import resample as _resample
+from ..ops._args import typename
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
@@ -234,17 +235,37 @@ def _windows(n_in: int, n_out: int):
     return [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
 
 
+def _adaptive_size_list(policy, fn: str, nd: int, output_size) -> tuple:
+    """2-d and 3-d output sizes as PyTorch's Python layer reads them: an int for every dim, else a
+    sequence (a tensor's elements too) of exactly `nd` ints or Nones."""
+    if isinstance(output_size, bool):
+        raise policy.errors.argument_type_at(fn=fn, argument="output_size", position=2, expected="tuple of ints",
+                                             type="bool")
+    if isinstance(output_size, int):
+        return (output_size,) * nd
+    if isinstance(output_size, ops.Tensor):
+        if output_size._data.ndim == 0:
+            raise policy.errors.len_0d()
+        output_size = tuple(output_size)
+    if not isinstance(output_size, (tuple, list)):
+        raise policy.errors.object_no_len(type=typename(output_size))
+    if len(output_size) != nd:
+        raise policy.error("adaptive_max_output_size_len" if "max" in fn else "adaptive_output_size_len", fn=fn,
+                           count=nd)
+    return tuple(output_size)
+
+
 def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
     """The output size per spatial dim (None keeps the input's), after ATen's checks of the input."""
     policy = input.policy
     d = input._data
-    sizes = _sizes(output_size)
-    if nd == 1 and len(sizes) != 1:
-        raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
-    if len(sizes) == 1:
-        sizes = sizes * nd
-    if len(sizes) != nd:
-        raise policy.errors.adaptive_output_size_len(fn=fn, count=nd)
+    if nd == 1:
+        sizes = _sizes(output_size)
+        if len(sizes) != 1:
+            raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
+        sizes = (ops.int_argument(sizes[0], policy),)
+    else:
+        sizes = _adaptive_size_list(policy, fn, nd, output_size)
     if nd == 1:
         if d.ndim not in (2, 3):
             raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn=fn)
@@ -267,10 +288,11 @@ def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
 
 
 def _adaptive_avg(input, fn: str, nd: int, output_size):
-    sizes = _sizes(output_size)
-    if nd > 1 and all(s == 1 for s in sizes) and len(sizes) in (1, nd):
-        # PyTorch's shortcut, taken before the input is checked
-        return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
+    if nd > 1:
+        output_size = _adaptive_size_list(input.policy, fn, nd, output_size)
+        if all(type(s) is int and s == 1 for s in output_size):
+            # PyTorch's shortcut, taken before the input is checked
+            return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     outs = _adaptive_sizes(input, fn, nd, output_size)
     if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
         return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)

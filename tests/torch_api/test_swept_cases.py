@@ -139,6 +139,10 @@ CASES = [
     "F.adaptive_max_pool1d(v, 0)", "F.unfold(v[None, :0], 2)", "F.group_norm(v[None][:0], 2)",
     "F.max_unpool2d(*F.max_pool2d(v[None][:0], 2, return_indices=True), 2)", "F.max_pool2d(v[None, :0], 2)",
     "F.avg_pool2d(v[..., :0], 1)", "F.max_pool3d(v[None, :0], 1)", "F.avg_pool3d(v[None, None, :0], 1)",
+    # adaptive pooling's output size as PyTorch's Python layer reads it (2-d, 3-d: nd entries or one int)
+    "F.adaptive_avg_pool2d(v, True)", "F.adaptive_max_pool2d(v, torch.tensor(2))", "F.adaptive_avg_pool3d(v[None], None)",
+    "F.adaptive_max_pool2d(v, [3])", "F.adaptive_avg_pool3d(v[None], [2])", "F.adaptive_avg_pool2d(v, torch.tensor([3, 2]))",
+    "F.adaptive_max_pool3d(v[None], (None, 3))", "F.adaptive_max_pool1d(v, None)", "F.adaptive_avg_pool1d(v, 2.5)",
 ]
 
 
