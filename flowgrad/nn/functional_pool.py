@@ -376,10 +376,29 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 # ------------------------------------------------------------------------------------ LP pooling
 
+def _lp_window(policy, nd: int, kernel_size):
+    """The window's cell count as PyTorch's lp pooling takes it: a 1-d kernel size multiplies the
+    result (a number), a 2-d / 3-d one is unpacked into nd sizes (a sequence or tensor must hold nd)."""
+    if nd == 1:
+        if isinstance(kernel_size, (tuple, list)):
+            raise policy.errors.argument_type_at(fn="mul", argument="other", position=1, expected="Tensor",
+                                                 type=typename(kernel_size))
+        return kernel_size
+    if isinstance(kernel_size, ops.Tensor) and kernel_size._data.ndim == 0:
+        raise policy.errors.iter_0d()
+    sizes = tuple(kernel_size) if isinstance(kernel_size, (tuple, list, ops.Tensor)) else (kernel_size,) * nd
+    if len(sizes) < nd:
+        raise policy.errors.unpack_too_few(expected=nd, got=len(sizes))
+    if len(sizes) > nd:
+        raise policy.errors.unpack_too_many(expected=nd)
+    return math.prod(sizes)
+
+
 def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
     """(sum over each window of x ** p) ** (1 / p), through avg pooling as PyTorch composes it."""
     max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
     avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
+    window = None if nd == 1 else _lp_window(input.policy, nd, kernel_size)   # (1-d: after pooling)
     # (PyTorch's avg pooling parses the flag: passed on positionally only with a stride)
     ops.flag_argument(ceil_mode, input.policy, f"avg_pool{nd}d", "ceil_mode", None if stride is None else 5)
     if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
@@ -390,7 +409,8 @@ def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
         out = avg_pool(input ** norm_type, kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input ** norm_type, kernel_size, padding=0, ceil_mode=ceil_mode)
-    window = math.prod(_sizes(kernel_size)) if len(_sizes(kernel_size)) == nd else _sizes(kernel_size)[0] ** nd
+    if nd == 1:
+        window = _lp_window(input.policy, nd, kernel_size)
     return ((ops.sign(out) * ops.relu(ops.abs(out))) * window) ** (1.0 / norm_type)
 
 
