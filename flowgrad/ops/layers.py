@@ -313,6 +313,14 @@ def _bce_check(x, t, weight, name):
         raise x.policy.errors.found_dtype(got_scalar=t._data.dtype, want_scalar=x._data.dtype)
 
 
+def _complex_into_real(x, t, dtype) -> None:
+    """PyTorch's error for a complex `t` combined in place into a real array of `dtype`."""
+    if t is not None and t._data.dtype.kind == "c" and dtype.kind != "c":
+        raise x.policy.errors.result_type_cast(
+            result_scalar=backend.result_type((dtype, t._data.dtype), (), (), backend.default_float()),
+            want_scalar=dtype)
+
+
 def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     if reduction not in REDUCTIONS:
         raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
@@ -323,6 +331,7 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     for t, is_input in ((d, True), (td, False)):    # (NaN is out of range too)
         if t.size and not (float(t.min()) >= 0 and float(t.max()) <= 1):
             raise x.policy.error("bce_input_range" if is_input else "bce_target_range")
+    _complex_into_real(x, weight, d.dtype)
     with backend.quiet(xp):
         logx = xp.maximum(xp.log(d), -100)
         log1mx = xp.maximum(xp.log(1 - d), -100)
@@ -381,6 +390,10 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
     if td.dtype.kind in "iu":
         raise x.policy.errors.result_type_cast(result_scalar=d.dtype, want_scalar=td.dtype)
     out_dtype = td.dtype
+    if pos_weight is not None:      # (PyTorch weighs the target in place, in pos_weight's dtype)
+        _complex_into_real(x, target, pos_weight._data.dtype)
+        _complex_into_real(x, pos_weight, out_dtype)
+    _complex_into_real(x, weight, out_dtype)
     if td.dtype != d.dtype:
         td = td.astype(backend.result_type((d.dtype, td.dtype), (), (), backend.default_float()))
         d = d.astype(td.real.dtype)

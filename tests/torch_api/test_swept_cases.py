@@ -146,6 +146,11 @@ CASES = [
     # lp pooling's kernel size: unpacked into nd sizes (2-d, 3-d), a factor of the result (1-d)
     "F.lp_pool2d(v, 2, [2, 2, 2])", "F.lp_pool2d(v, 2, torch.tensor(2))", "F.lp_pool3d(v[None], 2, [2, 2])",
     "F.lp_pool1d(v, 2, [2])", "F.lp_pool2d(v.abs(), 2, (2, 3), 1)",
+    # binary cross entropy: a complex weight (or target beside a real pos_weight) into a real loss
+    "F.binary_cross_entropy(x.sigmoid(), x.sigmoid(), x.to(torch.complex64))",
+    "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4, pos_weight=x[0].abs())",
+    "F.binary_cross_entropy_with_logits(x, x.sigmoid(), x.to(torch.complex64))",
+    "F.binary_cross_entropy_with_logits(x, x.sigmoid(), pos_weight=x[0].to(torch.complex64))",
 ]
 
 
