@@ -191,6 +191,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "embedding_bag_index_dtype": (RuntimeError, "Expected tensor for argument #{arg} '{name}' to have one of the "
                                                 "following scalar types: Long, Int; but got {type_name} instead "
                                                 "(while checking arguments for embedding_bag)"),
+    # (PyTorch names a type without a legacy tensor class, complex, by its CPU type)
+    **{kind: (RuntimeError, "Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+                            f"Half, BFloat16, Float, Double; but got {name} instead (while checking arguments for "
+                            "embedding_bag)")
+       for kind, name in (("embedding_bag_weight_dtype", "{type_name}"),
+                          ("embedding_bag_weight_complex", "CPU{dtype_scalar}Type"))},
     "embedding_bag_padding_idx": (RuntimeError, "padding_idx must be within the number of embeddings, {low} through "
                                                 "{high}, but got {got}"),
     "embedding_bag_first_offset": (RuntimeError, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch "

@@ -151,6 +151,8 @@ CASES = [
     "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4, pos_weight=x[0].abs())",
     "F.binary_cross_entropy_with_logits(x, x.sigmoid(), x.to(torch.complex64))",
     "F.binary_cross_entropy_with_logits(x, x.sigmoid(), pos_weight=x[0].to(torch.complex64))",
+    # embedding_bag's weight: a floating dtype
+    "F.embedding_bag(i[None], x.t().to(torch.complex64))", "F.embedding_bag(i[None], x.t().long())",
 ]
 
 
