@@ -269,6 +269,8 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
                                   "kernel_size={kernel} and dilation={dilation}"),
     "nn_adaptive_pool_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got {size}"),
+    "nn_adaptive_avg_negative": (RuntimeError, "{fn}: elements of output_size must be greater than or equal to 0 but "
+                                               "received {{{received}}}"),
     "nn_adaptive_pool_empty": (RuntimeError, "{fn}(): Expected input to have non-zero size for "
                                              "non-batch dimensions, but input has sizes {size} with dimension {dim} "
                                              "being empty"),

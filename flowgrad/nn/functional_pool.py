@@ -276,7 +276,17 @@ def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
         if d.shape[dim] == 0 and nd > 1:
             raise policy.errors.nn_adaptive_pool_empty(fn=fn, size=list(d.shape), dim=dim)
     spatial = d.shape[-nd:]
-    return tuple(spatial[i] if s is None else ops.int_argument(s, policy) for i, s in enumerate(sizes))
+    outs = tuple(spatial[i] if s is None else ops.int_argument(s, policy) for i, s in enumerate(sizes))
+    if any(o < 0 for o in outs):
+        if "max" in fn:
+            lead = d.shape[:-nd] + ((1,) if nd == 1 else ())     # (1-d pools as 2-d of height 1)
+            raise policy.errors.size_negative(dim=next(o for o in outs if o < 0), shape=[*lead, *outs])
+        wide = (1, *outs) if nd == 1 else outs
+        # (PyTorch's own spacing)
+        received = ", ".join(map(str, wide)) if len(wide) == 2 else f"{wide[0]}, {wide[1]},{wide[2]}"
+        raise policy.errors.nn_adaptive_avg_negative(fn="adaptive_avg_pool3d" if nd == 3 else "adaptive_avg_pool2d",
+                                                     received=received)
+    return outs
 
 
 def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:

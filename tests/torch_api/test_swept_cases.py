@@ -143,6 +143,8 @@ CASES = [
     "F.adaptive_avg_pool2d(v, True)", "F.adaptive_max_pool2d(v, torch.tensor(2))", "F.adaptive_avg_pool3d(v[None], None)",
     "F.adaptive_max_pool2d(v, [3])", "F.adaptive_avg_pool3d(v[None], [2])", "F.adaptive_avg_pool2d(v, torch.tensor([3, 2]))",
     "F.adaptive_max_pool3d(v[None], (None, 3))", "F.adaptive_max_pool1d(v, None)", "F.adaptive_avg_pool1d(v, 2.5)",
+    "F.adaptive_max_pool1d(v, -4)", "F.adaptive_avg_pool1d(v, -4)", "F.adaptive_avg_pool3d(v[None], (2, -1, 2))",
+    "F.adaptive_max_pool2d(v, (2, -1))",
     # lp pooling's kernel size: unpacked into nd sizes (2-d, 3-d), a factor of the result (1-d)
     "F.lp_pool2d(v, 2, [2, 2, 2])", "F.lp_pool2d(v, 2, torch.tensor(2))", "F.lp_pool3d(v[None], 2, [2, 2])",
     "F.lp_pool1d(v, 2, [2])", "F.lp_pool2d(v.abs(), 2, (2, 3), 1)",
