@@ -155,6 +155,10 @@ CASES = [
     "F.binary_cross_entropy_with_logits(x, x.sigmoid(), pos_weight=x[0].to(torch.complex64))",
     # embedding_bag's weight: a floating dtype
     "F.embedding_bag(i[None], x.t().to(torch.complex64))", "F.embedding_bag(i[None], x.t().long())",
+    # 'same' convolution of an empty input; unfold / fold read their sizes as PyTorch's _pair (a tensor's items)
+    "F.conv2d(v[None, ..., :0], v[None, :1, :3, :3].expand(2, 2, 3, 3), padding='same', dilation=2)",
+    "F.unfold(v[None], torch.tensor(2))", "F.unfold(v[None], torch.tensor([2, 2]))",
+    "F.fold(v.reshape(1, 4, 8)[..., :6], torch.tensor([3, 4]), 2)", "F.fold(v[:1, :4, :3], (3, 4), torch.tensor(2))",
 ]
 
 
