@@ -75,12 +75,17 @@ def relu6(input, inplace: bool = False):
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
-    for name, bound in (("min_val", min_val), ("max_val", max_val)):
-        if not isinstance(bound, (int, float)):
-            raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
-                                                    type=type(bound).__name__)
-    if min_val > max_val:
+    if min_val > max_val:   # (compared first, as PyTorch's Python layer: its TypeError for what compares not)
         raise input.policy.errors.nn_hardtanh_bounds()
+    bounds = []
+    for position, name, bound in ((2, "min_val", min_val), (3, "max_val", max_val)):
+        if isinstance(bound, Tensor) and bound._data.ndim == 0 and not bound._requires_grad:
+            bound = bound.item()    # (PyTorch's parser takes a 0-d tensor without grad as a number)
+        if not isinstance(bound, (int, float)):
+            raise input.policy.errors.argument_type_at(fn="hardtanh", argument=name, position=position,
+                                                       expected="Number", type=typename(bound))
+        bounds.append(bound)
+    min_val, max_val = bounds
     kind = input._data.dtype.kind
     if kind not in "fV":   # an integer tensor keeps its dtype: the bounds as integers
         if kind == "b":

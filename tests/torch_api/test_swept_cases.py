@@ -159,6 +159,9 @@ CASES = [
     "F.conv2d(v[None, ..., :0], v[None, :1, :3, :3].expand(2, 2, 3, 3), padding='same', dilation=2)",
     "F.unfold(v[None], torch.tensor(2))", "F.unfold(v[None], torch.tensor([2, 2]))",
     "F.fold(v.reshape(1, 4, 8)[..., :6], torch.tensor([3, 4]), 2)", "F.fold(v[:1, :4, :3], (3, 4), torch.tensor(2))",
+    # hardtanh's bounds: numbers, a 0-d tensor without grad as one
+    "F.hardtanh(x, torch.tensor(-0.5), 0.5)", "F.hardtanh(x, -0.5, torch.tensor(1))", "F.hardtanh(x, x[0, :1], 0.5)",
+    "F.hardtanh(x, torch.tensor(-0.5, requires_grad=True), 0.5)",
 ]
 
 
