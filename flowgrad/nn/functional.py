@@ -444,8 +444,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if t is not None and t._data.size != c:
             raise input.policy.errors.nn_batch_norm_size(name=name, expected=c, got=t._data.size)
     if training:
+        if d.size == 0:     # (PyTorch returns a copy and leaves the running statistics)
+            return ops.clone(input)
         n = d.size // c
-        if n <= 1:
+        if n == 1:
             raise input.policy.errors.nn_batch_norm_one_value(input_shape=d.shape)
         mean = ops.mean(input, dims, keepdim=True)
         centered = input - mean

@@ -78,8 +78,10 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     dims = tuple(range(2, len(shape)))
     if use_input_stats:
         spatial = math.prod(shape[2:])
-        if spatial <= 1:
+        if spatial == 1:
             raise input.policy.errors.instance_norm_spatial(input_shape=shape)
+        if input._data.size == 0:   # (PyTorch returns a copy and leaves the running statistics)
+            return ops.clone(input)
         out, mean, var = _normalize(input, dims, eps)
         m = float(momentum)
         if running_mean is not None:

@@ -162,6 +162,9 @@ CASES = [
     # hardtanh's bounds: numbers, a 0-d tensor without grad as one
     "F.hardtanh(x, torch.tensor(-0.5), 0.5)", "F.hardtanh(x, -0.5, torch.tensor(1))", "F.hardtanh(x, x[0, :1], 0.5)",
     "F.hardtanh(x, torch.tensor(-0.5, requires_grad=True), 0.5)",
+    # batch and instance norm of an empty input in training: a copy (one value per channel still refused)
+    "F.batch_norm(v[None][:0], x[0, :2], x[0, :2].abs(), training=True)", "F.instance_norm(v[None, ..., :0])",
+    "F.batch_norm(v[:1, :, :1], x[0, :1].expand(4), x[0, :1].abs().expand(4), training=True)",
 ]
 
 
