@@ -70,6 +70,10 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "unpool_indices_dtype": (RuntimeError, "elements in indices should be type int64 but got: {got_scalar}"),
     "unpool_index_range": (RuntimeError, "Found an invalid max index: {index} (output volumes are of size {cells})"),
     "adaptive_output_size_len": (RuntimeError, "{fn}: output_size must be {count}"),
+    "adaptive_max_output_size_len": (RuntimeError, "{fn}(): internal error: output_size.size() must be {count}"),
+    "object_no_len": (TypeError, "object of type '{type}' has no len()"),
+    "unpack_too_few": (ValueError, "not enough values to unpack (expected {expected}, got {got})"),
+    "unpack_too_many": (ValueError, "too many values to unpack (expected {expected})"),
     "adaptive_max_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got: {size}"),
     # padding
     "pad_mode_value": (RuntimeError, 'Padding mode "{mode}" doesn\'t take in value argument'),
@@ -187,6 +191,12 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "embedding_bag_index_dtype": (RuntimeError, "Expected tensor for argument #{arg} '{name}' to have one of the "
                                                 "following scalar types: Long, Int; but got {type_name} instead "
                                                 "(while checking arguments for embedding_bag)"),
+    # (PyTorch names a type without a legacy tensor class, complex, by its CPU type)
+    **{kind: (RuntimeError, "Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+                            f"Half, BFloat16, Float, Double; but got {name} instead (while checking arguments for "
+                            "embedding_bag)")
+       for kind, name in (("embedding_bag_weight_dtype", "{type_name}"),
+                          ("embedding_bag_weight_complex", "CPU{dtype_scalar}Type"))},
     "embedding_bag_padding_idx": (RuntimeError, "padding_idx must be within the number of embeddings, {low} through "
                                                 "{high}, but got {got}"),
     "embedding_bag_first_offset": (RuntimeError, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch "

@@ -198,6 +198,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_parameterdict_call": (RuntimeError, "ParameterDict should not be called."),
     # layers (flowgrad/nn/layers.py) and their functional forms
     "nn_dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "nn_norm_order_complex": (RuntimeError, "linalg.vector_norm: Expected a non-complex scalar as the order of norm."),
     "nn_dropout_p_nan": (RuntimeError, "dropout probability has to be between 0 and 1, but got {p}"),
     "nn_embedding_weight_dims": (RuntimeError, "'weight' must be 2-D"),
     "nn_one_hot_empty": (RuntimeError, "Can not infer total number of classes from empty tensor."),
@@ -261,9 +262,15 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "nn_conv2d_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({padded}). Kernel size: "
                                             "({kernel}). Kernel size can't be greater than actual input size"),
     "nn_pool_input_dim": (RuntimeError, "non-empty {unbatched}D or {batched}D (batch mode) tensor expected for input"),
+    "nn_pool_empty_dims": (RuntimeError, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
+                                         "input, but got:{size}"),
+    "nn_pool3d_empty_dims": (RuntimeError, "{fn}(): Expected input's non-batch dimensions to have positive length, but "
+                                           "input has a shape of {size} and non-batch dimension 0 has length zero!"),
     "nn_pool_pad": (RuntimeError, "pad should be at most half of effective kernel size, but got pad={pad}, "
                                   "kernel_size={kernel} and dilation={dilation}"),
     "nn_adaptive_pool_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got {size}"),
+    "nn_adaptive_avg_negative": (RuntimeError, "{fn}: elements of output_size must be greater than or equal to 0 but "
+                                               "received {{{received}}}"),
     "nn_adaptive_pool_empty": (RuntimeError, "{fn}(): Expected input to have non-zero size for "
                                              "non-batch dimensions, but input has sizes {size} with dimension {dim} "
                                              "being empty"),

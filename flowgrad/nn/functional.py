@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import backend, creation
 from .. import ops
+from ..ops._args import typename
 from ..ops import activation as _activation
 from ..ops import layers as _layers
 from .functional_conv import *  # noqa: F401,F403
@@ -74,12 +75,17 @@ def relu6(input, inplace: bool = False):
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
-    for name, bound in (("min_val", min_val), ("max_val", max_val)):
-        if not isinstance(bound, (int, float)):
-            raise input.policy.errors.argument_type(fn="hardtanh", argument=name, expected="Number",
-                                                    type=type(bound).__name__)
-    if min_val > max_val:
+    if min_val > max_val:   # (compared first, as PyTorch's Python layer: its TypeError for what compares not)
         raise input.policy.errors.nn_hardtanh_bounds()
+    bounds = []
+    for position, name, bound in ((2, "min_val", min_val), (3, "max_val", max_val)):
+        if isinstance(bound, Tensor) and bound._data.ndim == 0 and not bound._requires_grad:
+            bound = bound.item()    # (PyTorch's parser takes a 0-d tensor without grad as a number)
+        if not isinstance(bound, (int, float)):
+            raise input.policy.errors.argument_type_at(fn="hardtanh", argument=name, position=position,
+                                                       expected="Number", type=typename(bound))
+        bounds.append(bound)
+    min_val, max_val = bounds
     kind = input._data.dtype.kind
     if kind not in "fV":   # an integer tensor keeps its dtype: the bounds as integers
         if kind == "b":
@@ -335,8 +341,12 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    policy = policy_of(input)
     if p < 0.0 or p > 1.0:
-        raise input.policy.errors.nn_dropout_p(p=p)
+        raise policy.errors.nn_dropout_p(p=p)
+    fn = "dropout_" if inplace else "dropout"
+    ops.tensor_argument(input, policy, fn, "input", 1)
+    ops.flag_argument(training, policy, fn, "train", 3)
     if p != p:     # (NaN passes PyTorch's Python check; its kernel refuses it)
         raise input.policy.errors.nn_dropout_p_nan(p=p)
     if not training or p == 0.0:
@@ -415,6 +425,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum: float = 0.1, eps: float = 1e-5, *, unbiased_running_var: bool = True):
     """`running_var` takes the batch's unbiased variance (PyTorch's), or with
     `unbiased_running_var=False` the biased one it normalised by (paddle's)."""
+    ops.flag_argument(training, input.policy, "batch_norm", "training", 6)
     ops.refuse_complex(input, "batch_norm")
     d = input._data
     if d.dtype.kind not in "fV":
@@ -433,8 +444,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if t is not None and t._data.size != c:
             raise input.policy.errors.nn_batch_norm_size(name=name, expected=c, got=t._data.size)
     if training:
+        if d.size == 0:     # (PyTorch returns a copy and leaves the running statistics)
+            return ops.clone(input)
         n = d.size // c
-        if n <= 1:
+        if n == 1:
             raise input.policy.errors.nn_batch_norm_one_value(input_shape=d.shape)
         mean = ops.mean(input, dims, keepdim=True)
         centered = input - mean
@@ -464,12 +477,25 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return ops.cast(out, d.dtype) if mixed else out
 
 
+def _int_list(value, policy, fn: str, name: str, position: int) -> tuple:
+    """An int list as PyTorch's parser takes it: a Python int or a sequence of ints (a NumPy integer or
+    an integer tensor of one element as an element; a bool only after the first)."""
+    if type(value) is int:
+        return (value,)
+    if not isinstance(value, (tuple, list)):
+        raise policy.errors.argument_type_at(fn=fn, argument=name, position=position, expected="tuple of ints",
+                                             type=typename(value))
+    for i, e in enumerate(value):
+        if not (isinstance(e, (int, np.integer)) and (i or not isinstance(e, bool)) or ops.is_int_tensor(e)):
+            raise policy.errors.argument_element_at(fn=fn, argument=name, position=position, expected="tuple of ints",
+                                                    type=typename(e), pos=i)
+    return tuple(int(e) for e in value)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     if input._data.dtype.kind not in "fV":
         raise input.policy.errors.not_implemented_for(op="LayerNormKernelImpl", dtype_scalar=input._data.dtype)
-    if isinstance(normalized_shape, int):
-        normalized_shape = (normalized_shape,)
-    normalized_shape = tuple(normalized_shape)
+    normalized_shape = _int_list(normalized_shape, input.policy, "layer_norm", "normalized_shape", 2)
     if not normalized_shape:
         raise input.policy.errors.nn_layer_norm_empty()
     d = input._data
@@ -493,6 +519,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
 
 
 def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    if isinstance(p, complex):
+        raise input.policy.errors.nn_norm_order_complex()
     if out is not None:
         raise input.policy.errors.out_unsupported(name="normalize")
     denom = ops.clamp(ops.norm(input, p, dim, keepdim=True), min=eps)
@@ -508,6 +536,9 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
 
 
 def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+    policy = policy_of(x1, x2)
+    ops.tensor_argument(x1, policy, "pairwise_distance", "x1", 1)
+    ops.tensor_argument(x2, policy, "pairwise_distance", "x2", 2)
     return ops.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
 
 
@@ -650,6 +681,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     reduction = _legacy_reduction(size_average, reduce, reduction, input.policy)
     if reduction == "mean":
         warnings.warn(input.policy.errors.nn_kl_div_mean(), stacklevel=2)
+    ops.flag_argument(log_target, input.policy, "kl_div", "log_target")
     kinds = (input._data.dtype.kind, target._data.dtype.kind)
     if "c" in kinds:
         raise input.policy.errors.nn_kl_div_dtype(family="Complex")

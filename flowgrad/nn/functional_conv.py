@@ -23,6 +23,15 @@ def _ntuple(v, n: int) -> tuple:
     return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
 
 
+def _pair(v, policy) -> tuple:
+    """PyTorch's Python `_pair`: an iterable as its items (a tensor's too: a 0-d one refuses), else twice."""
+    if isinstance(v, ops.Tensor):
+        if v._data.ndim == 0:
+            raise policy.errors.iter_0d()
+        return tuple(v)
+    return _ntuple(v, 2)
+
+
 def _expand(name: str, values: tuple, dims: int, policy) -> tuple:
     """ATen's expand_param_if_needed: one value serves every dim, otherwise one per dim."""
     if len(values) == 1:
@@ -43,7 +52,7 @@ def _batched(input, spatial: int, fn: str):
 
 def _check(x, weight, bias, stride, padding, dilation, groups, output_padding, transposed, same=False):
     """check_shape_forward and the checks before it; returns the expanded (stride, padding, dilation,
-    output_padding). 'same' padding (`same`) always leaves room for the kernel."""
+    output_padding). 'same' padding (`same`) leaves room for the kernel in all but an empty input."""
     policy = x.policy
     xs, ws = x._data.shape, weight._data.shape
     if len(ws) < 3:
@@ -75,9 +84,9 @@ def _check(x, weight, bias, stride, padding, dilation, groups, output_padding, t
                                expected=ws[1] * groups, got=xs[1])
         if bias is not None and bias_shape != (ws[0],):
             raise policy.errors.nn_conv2d_bias(weight=_dims(ws), expected=ws[0], bias=_dims(bias_shape))
-        padded = [xs[2 + i] + 2 * padding[i] for i in range(k)]
         kernel = [dilation[i] * (ws[2 + i] - 1) + 1 for i in range(k)]
-        if not same and any(p < kk for p, kk in zip(padded, kernel)):
+        padded = [xs[2 + i] + (kernel[i] - 1 if same else 2 * padding[i]) for i in range(k)]
+        if any(p < kk for p, kk in zip(padded, kernel)):   # ('same': only an empty input)
             raise policy.errors.nn_conv2d_kernel_size(padded=" x ".join(map(str, padded)),
                                kernel=" x ".join(map(str, kernel)))
     else:
@@ -211,7 +220,7 @@ def _fold_params(policy, kernel_size, dilation, padding, stride) -> tuple:
     """(kernel, dilation, padding, stride) as pairs, checked in ATen's order."""
     values = []
     for name, v in (("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding), ("stride", stride)):
-        v = _ntuple(v, 2)
+        v = _pair(v, policy)
         if len(v) != 2:
             raise policy.errors.fold_param_len(name=name, size=len(v))
         values.append(tuple(ops.int_argument(e, policy) for e in v))
@@ -255,7 +264,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """col2im, the adjoint of unfold: (N, C * kh * kw, L) -> (N, C, H, W), overlapping values summed."""
     policy = input.policy
-    size = _ntuple(output_size, 2)
+    size = _pair(output_size, policy)
     if len(size) != 2:
         raise policy.errors.fold_param_len(name="output_size", size=len(size))
     size = tuple(ops.int_argument(s, policy) for s in size)

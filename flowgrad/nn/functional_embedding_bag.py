@@ -65,6 +65,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
         if t is not None and t._data.dtype.kind not in "iu":
             raise policy.errors.embedding_bag_index_dtype(arg=1 if name == "indices" else 2, name=name,
                                type_name=policy.type_name(t._data.dtype))
+    wd = weight._data.dtype
+    if wd.kind == "c":
+        raise policy.errors.embedding_bag_weight_complex(dtype_scalar=wd)
+    if wd.kind not in "fV":
+        raise policy.errors.embedding_bag_weight_dtype(type_name=policy.type_name(wd))
     n = weight._data.shape[0]
     if padding_idx is not None:
         if not -n <= padding_idx < n:

@@ -72,13 +72,16 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
                   momentum: float = 0.1, eps: float = 1e-5):
+    ops.flag_argument(use_input_stats, input.policy, "instance_norm", "use_input_stats", 6)
     ops.refuse_complex(input, "batch_norm")
     shape = input._data.shape
     dims = tuple(range(2, len(shape)))
     if use_input_stats:
         spatial = math.prod(shape[2:])
-        if spatial <= 1:
+        if spatial == 1:
             raise input.policy.errors.instance_norm_spatial(input_shape=shape)
+        if input._data.size == 0:   # (PyTorch returns a copy and leaves the running statistics)
+            return ops.clone(input)
         out, mean, var = _normalize(input, dims, eps)
         m = float(momentum)
         if running_mean is not None:

@@ -15,6 +15,7 @@ import numpy as np
 from .. import backend, ops
 from ..ops import pooling as _pooling
 from ..ops import resample as _resample
+from ..ops._args import typename
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
@@ -59,6 +60,10 @@ def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
     dilation = (1,) * nd if dilation is None else _param(policy, fn, "dilation", dilation, nd)
     if d.ndim not in (nd + 1, nd + 2):
         raise policy.errors.nn_pool_input_dim(unbatched=nd + 1, batched=nd + 2)
+    empty = [i for i, s in enumerate(d.shape[d.ndim - nd - 1:]) if s == 0]   # (a non-batch dim)
+    if empty and nd == 3:
+        raise policy.errors.nn_pool3d_empty_dims(fn="avg_pool3d" if fn == "avg_pool3d" else
+                                                 "max_pool3d_with_indices_out_cpu_template", size=_dims(d.shape))
     if any(s == 0 for s in stride):
         raise policy.errors.pool_stride_zero()
     axes = ("T", "H", "W")[-nd:]
@@ -67,6 +72,8 @@ def _pool_args(input, fn: str, nd: int, kernel_size, stride, padding, dilation):
     if any(dl <= 0 for dl in dilation):
         raise policy.errors.pool_dilation_positive(
                            values=" ".join(f"dilation{a}: {dl}" for a, dl in zip(axes, dilation)))
+    if empty:
+        raise policy.errors.nn_pool_empty_dims(size=_dims(d.shape))
     for p, k, dl in zip(padding, kernel, dilation):
         if p > k // 2:
             raise policy.errors.nn_pool_pad(pad=p, kernel=k, dilation=dl)
@@ -122,6 +129,8 @@ def _pool1d_args(input, fn: str, kernel_size, stride, padding, dilation, ceil_mo
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
+    ops.flag_argument(ceil_mode, input.policy, "max_pool1d_with_indices" if return_indices else "max_pool1d",
+                      "ceil_mode", 6)
     k, s, p, dl = _pool1d_args(input, "max_pool1d", kernel_size, stride, padding, dilation, ceil_mode)
     if not return_indices:      # (PyTorch's own 1-d kernel; with indices it runs the 2-d one)
         ops.refuse_dtype(input, "max_pool1d_impl")
@@ -132,6 +141,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
+    ops.flag_argument(ceil_mode, input.policy, "max_pool2d_with_indices" if return_indices else "max_pool2d",
+                      "ceil_mode", 6)
     kernel, stride, padding, dilation = _pool_args(input, "max_pool2d", 2, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 2, kernel, stride, padding, dilation, ceil_mode)
@@ -146,6 +157,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
+    ops.flag_argument(ceil_mode, input.policy, "max_pool3d_with_indices" if return_indices else "max_pool3d",
+                      "ceil_mode", 6)
     kernel, stride, padding, dilation = _pool_args(input, "max_pool3d", 3, kernel_size, stride, padding,
                                                    dilation)
     _check_output(input, 3, kernel, stride, padding, dilation, ceil_mode)
@@ -160,8 +173,14 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 # ----------------------------------------------------------------------------------- avg pooling
 
+def _avg_flags(input, fn: str, ceil_mode, count_include_pad) -> None:
+    for name, v in (("ceil_mode", ceil_mode), ("count_include_pad", count_include_pad)):
+        ops.flag_argument(v, input.policy, fn, name, by_call=True)
+
+
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
     policy = input.policy
+    _avg_flags(input, "avg_pool1d", ceil_mode, count_include_pad)
     d = input._data
     if d.ndim not in (2, 3):
         raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn="avg_pool1d")
@@ -181,6 +200,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None):
+    _avg_flags(input, "avg_pool2d", ceil_mode, count_include_pad)
     kernel, stride, padding, _ = _pool_args(input, "avg_pool2d", 2, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
@@ -193,6 +213,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None):
+    _avg_flags(input, "avg_pool3d", ceil_mode, count_include_pad)
     kernel, stride, padding, _ = _pool_args(input, "avg_pool3d", 3, kernel_size, stride, padding, None)
     if divisor_override is not None and divisor_override == 0:
         raise input.policy.errors.pool_divisor_zero()
@@ -214,17 +235,37 @@ def _windows(n_in: int, n_out: int):
     return [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
 
 
+def _adaptive_size_list(policy, fn: str, nd: int, output_size) -> tuple:
+    """2-d and 3-d output sizes as PyTorch's Python layer reads them: an int for every dim, else a
+    sequence (a tensor's elements too) of exactly `nd` ints or Nones."""
+    if isinstance(output_size, bool):
+        raise policy.errors.argument_type_at(fn=fn, argument="output_size", position=2, expected="tuple of ints",
+                                             type="bool")
+    if isinstance(output_size, int):
+        return (output_size,) * nd
+    if isinstance(output_size, ops.Tensor):
+        if output_size._data.ndim == 0:
+            raise policy.errors.len_0d()
+        output_size = tuple(output_size)
+    if not isinstance(output_size, (tuple, list)):
+        raise policy.errors.object_no_len(type=typename(output_size))
+    if len(output_size) != nd:
+        raise policy.error("adaptive_max_output_size_len" if "max" in fn else "adaptive_output_size_len", fn=fn,
+                           count=nd)
+    return tuple(output_size)
+
+
 def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
     """The output size per spatial dim (None keeps the input's), after ATen's checks of the input."""
     policy = input.policy
     d = input._data
-    sizes = _sizes(output_size)
-    if nd == 1 and len(sizes) != 1:
-        raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
-    if len(sizes) == 1:
-        sizes = sizes * nd
-    if len(sizes) != nd:
-        raise policy.errors.adaptive_output_size_len(fn=fn, count=nd)
+    if nd == 1:
+        sizes = _sizes(output_size)
+        if len(sizes) != 1:
+            raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
+        sizes = (ops.int_argument(sizes[0], policy),)
+    else:
+        sizes = _adaptive_size_list(policy, fn, nd, output_size)
     if nd == 1:
         if d.ndim not in (2, 3):
             raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn=fn)
@@ -235,7 +276,17 @@ def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
         if d.shape[dim] == 0 and nd > 1:
             raise policy.errors.nn_adaptive_pool_empty(fn=fn, size=list(d.shape), dim=dim)
     spatial = d.shape[-nd:]
-    return tuple(spatial[i] if s is None else ops.int_argument(s, policy) for i, s in enumerate(sizes))
+    outs = tuple(spatial[i] if s is None else ops.int_argument(s, policy) for i, s in enumerate(sizes))
+    if any(o < 0 for o in outs):
+        if "max" in fn:
+            lead = d.shape[:-nd] + ((1,) if nd == 1 else ())     # (1-d pools as 2-d of height 1)
+            raise policy.errors.size_negative(dim=next(o for o in outs if o < 0), shape=[*lead, *outs])
+        wide = (1, *outs) if nd == 1 else outs
+        # (PyTorch's own spacing)
+        received = ", ".join(map(str, wide)) if len(wide) == 2 else f"{wide[0]}, {wide[1]},{wide[2]}"
+        raise policy.errors.nn_adaptive_avg_negative(fn="adaptive_avg_pool3d" if nd == 3 else "adaptive_avg_pool2d",
+                                                     received=received)
+    return outs
 
 
 def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
@@ -247,10 +298,11 @@ def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
 
 
 def _adaptive_avg(input, fn: str, nd: int, output_size):
-    sizes = _sizes(output_size)
-    if nd > 1 and all(s == 1 for s in sizes) and len(sizes) in (1, nd):
-        # PyTorch's shortcut, taken before the input is checked
-        return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
+    if nd > 1:
+        output_size = _adaptive_size_list(input.policy, fn, nd, output_size)
+        if all(type(s) is int and s == 1 for s in output_size):
+            # PyTorch's shortcut, taken before the input is checked
+            return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
     outs = _adaptive_sizes(input, fn, nd, output_size)
     if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
         return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)
@@ -284,12 +336,12 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         return ops.squeeze(res, -2)
     ops.refuse_dtype(input, "adaptive_max_pool2d" if nd == 2 else "adaptive_max_pool3d_cpu")
     size = input._data.shape[-nd:]
-    # per dim: (out, widest window) cell indices, a short window padded with its own first cell
+    # per dim: (out, widest window) cell indices, a short window padded with its own last cell
     per_dim = []
     for n_in, n_out in zip(size, outs):
         wins = _windows(n_in, n_out)
         width = max((e - s for s, e in wins), default=1)
-        per_dim.append(np.array([list(range(s, e)) + [s] * (width - (e - s)) for s, e in wins],
+        per_dim.append(np.array([list(range(s, e)) + [e - 1] * (width - (e - s)) for s, e in wins],
                                 dtype=np.int64).reshape(n_out, width))
     # flat spatial index of every (output cell, window cell): output cells, then window cells, row-major
     flat = np.zeros((1,) * (2 * nd), dtype=np.int64)
@@ -299,7 +351,7 @@ def _adaptive_max(input, fn: str, nd: int, output_size, return_indices: bool):
         flat = flat + idx.reshape(shape) * math.prod(size[i + 1:])
     unbatched = input._data.ndim == nd + 1
     x = ops.unsqueeze(input, 0) if unbatched else input
-    values, indices = _pooling.adaptive_max_pool(x, flat.reshape(*outs, -1))
+    values, indices = _pooling.adaptive_max_pool(x, flat.reshape(*outs, math.prod(i.shape[1] for i in per_dim)))
     if unbatched:
         values, indices = ops.squeeze(values, 0), ops.squeeze(indices, 0)
     return (values, indices) if return_indices else values
@@ -334,10 +386,31 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 # ------------------------------------------------------------------------------------ LP pooling
 
+def _lp_window(policy, nd: int, kernel_size):
+    """The window's cell count as PyTorch's lp pooling takes it: a 1-d kernel size multiplies the
+    result (a number), a 2-d / 3-d one is unpacked into nd sizes (a sequence or tensor must hold nd)."""
+    if nd == 1:
+        if isinstance(kernel_size, (tuple, list)):
+            raise policy.errors.argument_type_at(fn="mul", argument="other", position=1, expected="Tensor",
+                                                 type=typename(kernel_size))
+        return kernel_size
+    if isinstance(kernel_size, ops.Tensor) and kernel_size._data.ndim == 0:
+        raise policy.errors.iter_0d()
+    sizes = tuple(kernel_size) if isinstance(kernel_size, (tuple, list, ops.Tensor)) else (kernel_size,) * nd
+    if len(sizes) < nd:
+        raise policy.errors.unpack_too_few(expected=nd, got=len(sizes))
+    if len(sizes) > nd:
+        raise policy.errors.unpack_too_many(expected=nd)
+    return math.prod(sizes)
+
+
 def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
     """(sum over each window of x ** p) ** (1 / p), through avg pooling as PyTorch composes it."""
     max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
     avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
+    window = None if nd == 1 else _lp_window(input.policy, nd, kernel_size)   # (1-d: after pooling)
+    # (PyTorch's avg pooling parses the flag: passed on positionally only with a stride)
+    ops.flag_argument(ceil_mode, input.policy, f"avg_pool{nd}d", "ceil_mode", None if stride is None else 5)
     if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
         if norm_type > 0:
             return max_pool(ops.abs(input), kernel_size, stride, 0, 1, ceil_mode)
@@ -346,7 +419,8 @@ def _lp_pool(input, nd: int, norm_type, kernel_size, stride, ceil_mode):
         out = avg_pool(input ** norm_type, kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input ** norm_type, kernel_size, padding=0, ceil_mode=ceil_mode)
-    window = math.prod(_sizes(kernel_size)) if len(_sizes(kernel_size)) == nd else _sizes(kernel_size)[0] ** nd
+    if nd == 1:
+        window = _lp_window(input.policy, nd, kernel_size)
     return ((ops.sign(out) * ops.relu(ops.abs(out))) * window) ** (1.0 / norm_type)
 
 
@@ -399,11 +473,11 @@ def _max_unpool(input, indices, nd: int, kernel_size, stride, padding, output_si
         raise policy.errors.unpool_indices_shape(input=_dims(shape), indices=_dims(indices._data.shape))
     if indices._data.dtype != np.int64:
         raise policy.errors.unpool_indices_dtype(got_scalar=indices._data.dtype)
-    flat_idx = indices._data.reshape(shape[:-nd] + (-1,))
+    flat_idx = indices._data.reshape(-1)
     cells = math.prod(size)
     bad = (flat_idx < 0) | (flat_idx >= cells)
     if bad.any():
-        first = int(flat_idx.reshape(-1)[int(backend.namespace(bad).argmax(bad.reshape(-1)))])
+        first = int(flat_idx[int(backend.namespace(bad).argmax(bad))])
         sizes = size + (1,) if nd == 1 else size       # ATen unpools 1-d as 2-d of width 1
         raise policy.errors.unpool_index_range(index=first, cells="x".join(map(str, sizes)))
     if nd == 1:     # as 2-d unpooling of height 1, as PyTorch runs it

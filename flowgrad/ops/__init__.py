@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from . import names
 from ._args import (as_tensor_like, binary_arrays, broadcast_error, check_same, float_array,  # noqa: F401
-                    int_argument, is_int_tensor, normalize_dim, normalize_dims, reraise_broadcast)
+                    flag_argument, int_argument, is_int_tensor, normalize_dim, normalize_dims, reraise_broadcast,
+                    tensor_argument)
 from ._declare import OpNode, derivative, edge, identity, recording, save, save_output, variant  # noqa: F401
 from ..tensor import Tensor
 

@@ -215,6 +215,29 @@ def int_argument(value, policy=None, sym: bool = False) -> int:
     raise err
 
 
+def flag_argument(value, policy, fn: str, name: str, position: int | None = None, by_call: bool = False) -> bool:
+    """A flag PyTorch's parser takes only as a bool (not None, an int or a tensor). Its TypeError
+    names `position` where PyTorch's Python layer passes the flag on positionally (however the call
+    gave it); `by_call` leaves the wording to a facade's argument guard, which names the position
+    where the call gave one."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if position is not None:
+        raise policy.errors.argument_type_at(fn=fn, argument=name, position=position, expected="bool",
+                                             type=typename(value))
+    err = policy.errors.argument_type(fn=fn, argument=name, expected="bool", type=typename(value))
+    if by_call:
+        err.parser_refuses = ""
+    raise err
+
+
+def tensor_argument(value, policy, fn: str, name: str, position: int) -> None:
+    """PyTorch's parser's TypeError for a Tensor parameter given anything else."""
+    if not isinstance(value, Tensor):
+        raise policy.errors.argument_type_at(fn=fn, argument=name, position=position, expected="Tensor",
+                                             type=typename(value))
+
+
 def bool_dim(policy=None, type: str = "bool") -> TypeError:
     """The TypeError refusing a bool (or a tensor not a 0-d integer) for a dim, marked for a facade's
     argument guard to word as its framework's parser does (naming the argument)."""

@@ -471,7 +471,8 @@ def unfold(x, kernel, dilation, padding, stride):
     nd = d.ndim - 2
     pads = tuple(p for p in padding for _ in range(2))
     cols = im2col(backend.namespace(d), d, kernel, stride, pads, dilation)       # (N, *out, C, K)
-    cols = cols.transpose(0, nd + 1, nd + 2, *range(1, nd + 1)).reshape(n, c * math.prod(kernel), -1)
+    cols = cols.transpose(0, nd + 1, nd + 2, *range(1, nd + 1)).reshape(n, c * math.prod(kernel),
+                                                                        math.prod(cols.shape[1:nd + 1]))
     out = x._out_cls._make(cols)
     if _requires(x):
         Im2ColBackward0.record((x,), out, d.shape[2:], (kernel, dilation, padding, stride))

@@ -313,6 +313,14 @@ def _bce_check(x, t, weight, name):
         raise x.policy.errors.found_dtype(got_scalar=t._data.dtype, want_scalar=x._data.dtype)
 
 
+def _complex_into_real(x, t, dtype) -> None:
+    """PyTorch's error for a complex `t` combined in place into a real array of `dtype`."""
+    if t is not None and t._data.dtype.kind == "c" and dtype.kind != "c":
+        raise x.policy.errors.result_type_cast(
+            result_scalar=backend.result_type((dtype, t._data.dtype), (), (), backend.default_float()),
+            want_scalar=dtype)
+
+
 def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     if reduction not in REDUCTIONS:
         raise x.policy.errors.nn_reduction_invalid(reduction=reduction)
@@ -323,6 +331,7 @@ def binary_cross_entropy(x, target, weight=None, reduction="mean"):
     for t, is_input in ((d, True), (td, False)):    # (NaN is out of range too)
         if t.size and not (float(t.min()) >= 0 and float(t.max()) <= 1):
             raise x.policy.error("bce_input_range" if is_input else "bce_target_range")
+    _complex_into_real(x, weight, d.dtype)
     with backend.quiet(xp):
         logx = xp.maximum(xp.log(d), -100)
         log1mx = xp.maximum(xp.log(1 - d), -100)
@@ -381,6 +390,10 @@ def binary_cross_entropy_with_logits(x, target, weight=None, reduction="mean", p
     if td.dtype.kind in "iu":
         raise x.policy.errors.result_type_cast(result_scalar=d.dtype, want_scalar=td.dtype)
     out_dtype = td.dtype
+    if pos_weight is not None:      # (PyTorch weighs the target in place, in pos_weight's dtype)
+        _complex_into_real(x, target, pos_weight._data.dtype)
+        _complex_into_real(x, pos_weight, out_dtype)
+    _complex_into_real(x, weight, out_dtype)
     if td.dtype != d.dtype:
         td = td.astype(backend.result_type((d.dtype, td.dtype), (), (), backend.default_float()))
         d = d.astype(td.real.dtype)
@@ -409,7 +422,8 @@ _TANH_K = 0.7978845608028654  # sqrt(2 / pi)
 
 
 def _gelu_array(xp, d):
-    return (0.5 * d * (1 + E._erf_array(xp, d * _SQRT1_2))).astype(d.dtype, copy=False)
+    w = _wide(d)
+    return (0.5 * w * (1 + E._erf_array(xp, w * _SQRT1_2))).astype(d.dtype, copy=False)
 
 
 def _gelu_formula(grad, self):
@@ -418,7 +432,8 @@ def _gelu_formula(grad, self):
 
 
 def _gelu_tanh_array(xp, d):
-    return (0.5 * d * (1 + xp.tanh(_TANH_K * (d + 0.044715 * d * d * d)))).astype(d.dtype, copy=False)
+    w = _wide(d)
+    return (0.5 * w * (1 + xp.tanh(_TANH_K * (w + 0.044715 * w * w * w)))).astype(d.dtype, copy=False)
 
 
 def _gelu_tanh_formula(grad, self):
@@ -710,9 +725,11 @@ def softplus(x, beta=1.0, threshold=20.0):
     _real_scalars(x, beta, threshold)
     d = x._data
     xp = backend.namespace(d)
-    bd = d * beta
-    soft = xp.log1p(xp.exp(xp.minimum(bd, threshold))) / beta
-    out = x._out_cls._make(xp.where(bd > threshold, d, soft).astype(d.dtype, copy=False))
+    w = _wide(d)
+    bd = w * beta
+    linear = bd > threshold     # (false everywhere for a NaN threshold)
+    soft = xp.log1p(xp.exp(xp.where(linear, 0, bd))) / beta
+    out = x._out_cls._make(xp.where(linear, w, soft).astype(d.dtype, copy=False))
     if _grad_enabled() and x._requires_grad:
         SoftplusBackward0.record((x,), out, beta, threshold)
     return out

@@ -3,6 +3,8 @@ runs on arrays; the gradient formulas are tensor code (the statistics recomputed
 so every order of derivative works."""
 from __future__ import annotations
 
+import math
+
 from .. import backend
 from ._declare import _grad_enabled, derivative
 from . import elementwise as E
@@ -12,10 +14,14 @@ from . import shape as S
 __all__ = ["group_norm"]
 
 
+def _grouped(shape, groups: int) -> tuple:
+    """(N, C, *spatial) -> (N, G, C / G * prod(spatial)), for an empty batch too."""
+    return shape[0], groups, shape[1] // groups * math.prod(shape[2:])
+
+
 def _normalized(x, groups: int, eps: float):
     """x normalised per (sample, group), as (N, G, -1), and its inverse standard deviation."""
-    n = x._data.shape[0]
-    g = S.reshape(x, (n, groups, -1))
+    g = S.reshape(x, _grouped(x._data.shape, groups))
     centered = g - R.mean(g, (2,), keepdim=True)
     rstd = E.rsqrt(R.mean(centered * centered, (2,), keepdim=True) + eps)
     return centered * rstd, rstd
@@ -27,10 +33,9 @@ def _channel_shape(ndim: int) -> tuple:
 
 def _input_grad(grad, input, weight, groups, eps):
     shape = input._data.shape
-    n = shape[0]
     xhat, rstd = _normalized(input, groups, eps)
     dy = grad if weight is None else grad * S.reshape(weight, _channel_shape(len(shape)))
-    dy = S.reshape(dy, (n, groups, -1))
+    dy = S.reshape(dy, _grouped(shape, groups))
     dx = rstd * (dy - R.mean(dy, (2,), keepdim=True) - xhat * R.mean(dy * xhat, (2,), keepdim=True))
     return S.reshape(dx, shape)
 
@@ -55,8 +60,8 @@ NativeGroupNormNoWeight = derivative("NativeGroupNormBackward0", keep="groups ep
 def group_norm(x, groups: int, weight, bias, eps: float):
     d = x._data
     xp = backend.namespace(d)
-    n, c = d.shape[:2]
-    g = d.reshape(n, groups, -1)
+    c = d.shape[1]
+    g = d.reshape(_grouped(d.shape, groups))
     mean = g.mean(axis=2, keepdims=True)
     centered = g - mean
     rstd = 1 / xp.sqrt((centered * centered).mean(axis=2, keepdims=True) + eps)

@@ -41,11 +41,16 @@ def _geometry(size, kernel, stride, padding, dilation, ceil_mode):
 
 # ------------------------------------------------------------------------------------- max pooling
 
+def _per_channel(shape) -> tuple:
+    """(N, C, *spatial) -> (N, C, prod(spatial)), for an empty array too."""
+    return (*shape[:2], math.prod(shape[2:]))
+
+
 def _max_pool_grad(grad, x_shape, indices):
     """The gradient goes to the position each window's maximum came from (summed where windows
     overlap): a scatter-add, whose own derivative is a gather."""
     n, c = x_shape[:2]
-    gx = I.scatter_into_zeros((n, c, math.prod(x_shape[2:])), 2, indices, S.reshape(grad, (n, c, -1)))
+    gx = I.scatter_into_zeros((n, c, math.prod(x_shape[2:])), 2, indices, S.reshape(grad, _per_channel(grad.shape)))
     return S.reshape(gx, x_shape)
 
 
@@ -58,6 +63,19 @@ _ADAPTIVE_MAX_ROWS = {2: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool
                       3: variant(MaxPool2DWithIndicesBackward0, "AdaptiveMaxPool3DBackward0")}
 
 
+def _window_max(xp, windows):
+    """Each window's (last axis) position of its max and the max: PyTorch's kernels keep the first
+    maximum, but a NaN window the last NaN (they replace the running max by every NaN they meet)."""
+    am = xp.argmax(windows, axis=-1)
+    vals = xp.take_along_axis(windows, am[..., None], axis=-1)[..., 0]
+    if vals.dtype.kind in "fc":
+        nan = xp.isnan(vals)       # argmax stops at a window's first NaN
+        if nan.any():
+            last = windows.shape[-1] - 1 - xp.argmax(xp.isnan(windows[..., ::-1]), axis=-1)
+            am = xp.where(nan, last, am)
+    return am, vals
+
+
 def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     """Max over each window; also the flat index (over the spatial dims) of each maximum, as PyTorch
     returns it."""
@@ -68,9 +86,9 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     outs, pads = _geometry(size, kernel, stride, padding, dilation, ceil_mode)
     fill = -np.inf if d.dtype.kind in "fV" else np.iinfo(d.dtype).min
     cols = im2col(xp, d, kernel, stride, pads, dilation, fill, outs)           # (N, *outs, C, K)
-    am = xp.argmax(cols, axis=-1)                                              # (N, *outs, C)
+    am, vals = _window_max(xp, cols)                                           # (N, *outs, C)
     to_channels = (0, nd + 1, *range(1, nd + 1))
-    vals = xp.take_along_axis(cols, am[..., None], axis=-1)[..., 0].transpose(to_channels)
+    vals = vals.transpose(to_channels)
     rest, offsets = am.transpose(to_channels), [None] * nd                    # kernel offset per dim
     for i in range(nd - 1, 0, -1):
         offsets[i], rest = rest % kernel[i], rest // kernel[i]
@@ -83,26 +101,25 @@ def max_pool_with_indices(x, kernel, stride, padding, dilation, ceil_mode):
     idx = idx.astype(np.int64)
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
-        _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+        _MAX_ROWS[nd].record((x,), out, d.shape, x._out_cls._make(idx.reshape(_per_channel(idx.shape))))
     return out, x._out_cls._make(idx)
 
 
 def adaptive_max_pool(x, table):
     """Max over windows of any sizes: `table` (a host array of shape (*out, widest window)) lists the
     flat spatial positions of each output cell's window (a short window repeats one of its own
-    cells, which never changes its max nor which cell is first to reach it)."""
+    last cells, which never changes its max nor which cell PyTorch picks)."""
     d = x._data
     xp = backend.namespace(d)
     n, c = d.shape[:2]
     outs = table.shape[:-1]
-    windows = d.reshape(n, c, -1)[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
-    am = xp.argmax(windows, axis=-1)
-    vals = xp.take_along_axis(windows, am[..., None], axis=-1)[..., 0]
+    windows = d.reshape(_per_channel(d.shape))[:, :, xp.asarray(table.reshape(-1))].reshape((n, c) + table.shape)
+    am, vals = _window_max(xp, windows)
     cell = xp.arange(math.prod(outs)).reshape(outs)
     idx = xp.asarray(table.reshape(-1, table.shape[-1]))[cell, am].astype(np.int64)
     out = x._out_cls._make(vals)
     if _grad_enabled() and x._requires_grad:
-        _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(n, c, -1)))
+        _ADAPTIVE_MAX_ROWS[len(outs)].record((x,), out, d.shape, x._out_cls._make(idx.reshape(_per_channel(idx.shape))))
     return out, x._out_cls._make(idx)
 
 
@@ -122,9 +139,9 @@ def max_unpool(x, indices, size):
     d = x._data
     xp = backend.namespace(d)
     n, c = d.shape[:2]
-    idx = indices._data.reshape(n, c, -1)
+    idx = indices._data.reshape(_per_channel(indices._data.shape))
     out = xp.zeros((n, c, math.prod(size)), dtype=d.dtype)
-    out[xp.arange(n)[:, None, None], xp.arange(c)[None, :, None], idx] = d.reshape(n, c, -1)
+    out[xp.arange(n)[:, None, None], xp.arange(c)[None, :, None], idx] = d.reshape(_per_channel(d.shape))
     res = x._out_cls._make(out.reshape((n, c) + tuple(size)))
     if _grad_enabled() and x._requires_grad:
         row = MaxUnpool2DBackward0 if len(size) == 2 else MaxUnpool3DBackward0

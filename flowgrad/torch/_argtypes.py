@@ -77,6 +77,7 @@ OVERRIDES: dict[str, str | None] = {
     **dict.fromkeys(("index_put_.indices", "index_put.indices", "max.dim", "min.dim", "use_deterministic_algorithms.mode", "compile.mode",
                      "randint_like.low", "randint_like.high", "type.dtype", "einsum.equation", "tensordot.dims",
                      "embedding_bag.offsets", "matrix_rank.input"), None),
+    **{f"adaptive_{kind}_pool{nd}d.output_size": None for kind in ("avg", "max") for nd in (2, 3)},
 }
 
 # PyTorch's overloads (as its parser prints them) of the functions and methods whose explicit None a

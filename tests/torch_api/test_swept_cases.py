@@ -118,6 +118,53 @@ CASES = [
     "x.masked_scatter(x > 0, v[0, 0, :2])", "x.masked_scatter(x, v.reshape(-1))", "x.masked_scatter(x > 0, i)",
     "x.masked_scatter_(x[0] > 0, v.reshape(-1))", "torch.masked_scatter(x[0], x > 0, v.reshape(-1))",
     "F.binary_cross_entropy_with_logits(x.long(), x)", "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4)",
+    # softplus: a NaN threshold compares false (the soft side everywhere); half precision computes in float32
+    "F.softplus(x, 2, float('nan'))", "F.softplus(x.half() * 30)",
+    # max pooling: a window with NaNs gives the index of its last NaN, as PyTorch's kernels
+    "F.max_pool2d(v.masked_fill(v * 8 % 3 == 0, float('nan'))[None], 2, return_indices=True)",
+    "F.max_pool1d(v.masked_fill(v * 8 % 3 == 1, float('nan')), 3, 1, return_indices=True)",
+    "F.adaptive_max_pool2d(v.masked_fill(v * 8 % 3 == 0, float('nan')), 3, return_indices=True)",
+    # half precision computed in float32 and rounded once (log_softmax over the last dim stays in float16)
+    "F.gelu(x.half())", "F.gelu(x.half(), approximate='tanh')",
+    "F.log_softmax(v.half() * 4, 0)", "F.log_softmax(v.half() * 4, -1)",
+    # flags PyTorch's parser takes only as bools (its Python layer passes some on positionally); tensor arguments
+    "F.max_pool2d(v, 2, ceil_mode=None)", "F.max_pool1d(v, 2, ceil_mode=0, return_indices=True)",
+    "F.avg_pool2d(v, 2, count_include_pad=None)", "F.avg_pool1d(v, 2, 2, 0, 1)", "F.lp_pool1d(v, 2, 2, ceil_mode=None)",
+    "F.batch_norm(x, x[0], x[0].abs(), training=1)", "F.instance_norm(v[None], use_input_stats=None)",
+    "F.kl_div(x, x, reduction='sum', log_target=0)", "F.dropout(x, 0.5, None)", "F.dropout(2.5, 0.5, False)",
+    "F.pairwise_distance(x, 2)", "F.normalize(x, 1j)", "F.layer_norm(x, [3.0])", "F.layer_norm(x, torch.tensor([3]))",
+    "F.layer_norm(x, (torch.tensor(3),))",
+    # empty batches and empty outputs
+    "F.adaptive_max_pool2d(v[None, :0], 3, return_indices=True)", "F.adaptive_max_pool2d(v, 0, return_indices=True)",
+    "F.adaptive_max_pool1d(v, 0)", "F.unfold(v[None, :0], 2)", "F.group_norm(v[None][:0], 2)",
+    "F.max_unpool2d(*F.max_pool2d(v[None][:0], 2, return_indices=True), 2)", "F.max_pool2d(v[None, :0], 2)",
+    "F.avg_pool2d(v[..., :0], 1)", "F.max_pool3d(v[None, :0], 1)", "F.avg_pool3d(v[None, None, :0], 1)",
+    # adaptive pooling's output size as PyTorch's Python layer reads it (2-d, 3-d: nd entries or one int)
+    "F.adaptive_avg_pool2d(v, True)", "F.adaptive_max_pool2d(v, torch.tensor(2))", "F.adaptive_avg_pool3d(v[None], None)",
+    "F.adaptive_max_pool2d(v, [3])", "F.adaptive_avg_pool3d(v[None], [2])", "F.adaptive_avg_pool2d(v, torch.tensor([3, 2]))",
+    "F.adaptive_max_pool3d(v[None], (None, 3))", "F.adaptive_max_pool1d(v, None)", "F.adaptive_avg_pool1d(v, 2.5)",
+    "F.adaptive_max_pool1d(v, -4)", "F.adaptive_avg_pool1d(v, -4)", "F.adaptive_avg_pool3d(v[None], (2, -1, 2))",
+    "F.adaptive_max_pool2d(v, (2, -1))",
+    # lp pooling's kernel size: unpacked into nd sizes (2-d, 3-d), a factor of the result (1-d)
+    "F.lp_pool2d(v, 2, [2, 2, 2])", "F.lp_pool2d(v, 2, torch.tensor(2))", "F.lp_pool3d(v[None], 2, [2, 2])",
+    "F.lp_pool1d(v, 2, [2])", "F.lp_pool2d(v.abs(), 2, (2, 3), 1)",
+    # binary cross entropy: a complex weight (or target beside a real pos_weight) into a real loss
+    "F.binary_cross_entropy(x.sigmoid(), x.sigmoid(), x.to(torch.complex64))",
+    "F.binary_cross_entropy_with_logits(x, x.to(torch.complex64) / 4, pos_weight=x[0].abs())",
+    "F.binary_cross_entropy_with_logits(x, x.sigmoid(), x.to(torch.complex64))",
+    "F.binary_cross_entropy_with_logits(x, x.sigmoid(), pos_weight=x[0].to(torch.complex64))",
+    # embedding_bag's weight: a floating dtype
+    "F.embedding_bag(i[None], x.t().to(torch.complex64))", "F.embedding_bag(i[None], x.t().long())",
+    # 'same' convolution of an empty input; unfold / fold read their sizes as PyTorch's _pair (a tensor's items)
+    "F.conv2d(v[None, ..., :0], v[None, :1, :3, :3].expand(2, 2, 3, 3), padding='same', dilation=2)",
+    "F.unfold(v[None], torch.tensor(2))", "F.unfold(v[None], torch.tensor([2, 2]))",
+    "F.fold(v.reshape(1, 4, 8)[..., :6], torch.tensor([3, 4]), 2)", "F.fold(v[:1, :4, :3], (3, 4), torch.tensor(2))",
+    # hardtanh's bounds: numbers, a 0-d tensor without grad as one
+    "F.hardtanh(x, torch.tensor(-0.5), 0.5)", "F.hardtanh(x, -0.5, torch.tensor(1))", "F.hardtanh(x, x[0, :1], 0.5)",
+    "F.hardtanh(x, torch.tensor(-0.5, requires_grad=True), 0.5)",
+    # batch and instance norm of an empty input in training: a copy (one value per channel still refused)
+    "F.batch_norm(v[None][:0], x[0, :2], x[0, :2].abs(), training=True)", "F.instance_norm(v[None, ..., :0])",
+    "F.batch_norm(v[:1, :, :1], x[0, :1].expand(4), x[0, :1].abs().expand(4), training=True)",
 ]
 
 
