@@ -189,7 +189,11 @@ def linalg_slogdet(x):
     _check_matrix(x, "linalg.slogdet")
     _check_float(x, "linalg.slogdet", low=True)     # (after the shape, as PyTorch checks)
     d = x._data
-    sign, logabs = backend.namespace(d).linalg.slogdet(d)
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        sign, logabs = xp.linalg.slogdet(d)
+    if d.dtype.kind != "c":     # a NaN determinant has sign 0, as LAPACK's pivots give PyTorch
+        sign = xp.where(xp.isnan(logabs), 0, sign)
     outs = [x._out_cls._make(sign.astype(d.dtype)), x._out_cls._make(logabs.astype(d.real.dtype))]
     if _grad_enabled() and x._requires_grad:
         LinalgSlogdetBackward0.record((x,), outs)     # the sign gets no gradient, as in PyTorch
@@ -539,6 +543,7 @@ def linalg_cholesky(x, upper=False, _op="linalg.cholesky", check_errors=True):
         if check_errors:
             raise _not_pd_error(x, _op) from None
         low, info = _per_matrix(x._new(sym), lambda m: _cholesky(xp, m), lambda m: _leading_minor(xp, m))
+        low = xp.tril(low)      # (the other triangle stays zero, as LAPACK leaves it)
     out = x._out_cls._make(xp.swapaxes(low, -1, -2).copy() if upper else low)
     if _grad_enabled() and x._requires_grad:
         LinalgCholeskyExBackward0.record((x,), out, upper)
@@ -699,6 +704,8 @@ def linalg_lstsq(A, B, rcond=None, driver=None):
     cut = rcond if rcond is not None and rcond > 0 else xp.finfo(da.dtype).eps * max(m, n)
     top = sv[..., :1] if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), da.dtype)
     rank = xp.sum(sv > cut * top, axis=-1).astype("int64")
+    if db.shape[-1] == 0 and not vector:     # (no right-hand side: the drivers return before factoring)
+        rank = xp.zeros_like(rank)
     Bm = db[..., None] if vector else db
     if driver == "gels" and m >= n:     # LAPACK's QR solve: an exactly zero pivot of R fails
         q, r = xp.linalg.qr(da)
@@ -830,7 +837,7 @@ def _triangle(xp, a, upper, unit):
     t = xp.triu(a) if upper else xp.tril(a)
     if unit:
         n = a.shape[-1]
-        t = t * (1 - xp.eye(n, dtype=a.dtype)) + xp.eye(n, dtype=a.dtype)
+        t = xp.where(xp.eye(n, dtype=bool), xp.ones((), dtype=a.dtype), t)
     return t
 
 
@@ -866,9 +873,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     if not left:
         return _mT(solve_triangular(_mT(A), _mT(B), upper=not upper, unitriangular=unitriangular))
     da, db = A._data, B._data
-    for t in (A, B):
-        if t._data.dtype.kind not in "fcV":
-            raise A.policy.errors.linalg_not_implemented(kernel="triangular_solve_cpu", dtype_scalar=t._data.dtype)
+    if da.dtype.kind not in "fcV" or str(da.dtype) in _LOW:     # (B is cast to A's dtype)
+        raise A.policy.errors.linalg_not_implemented(kernel="triangular_solve_cpu", dtype_scalar=da.dtype)
     _check_matrix(A, op)
     if db.ndim < 2:
         raise A.policy.errors.linalg_min_2d(op=op, name="B")
@@ -876,7 +882,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         raise A.policy.errors.linalg_solve_shapes(a_rows=da.shape[-2], a_cols=da.shape[-1], b_rows=db.shape[-2],
                                                   b_cols=db.shape[-1], op=op)
     xp = backend.namespace(da)
-    dtype = xp.promote_types(da.dtype, db.dtype)
+    # PyTorch solves in A's dtype; a complex B with a real A is promoted (PyTorch drops its imaginary part)
+    dtype = xp.promote_types(da.dtype, db.dtype) if db.dtype.kind == "c" else da.dtype
     a = _triangle(xp, da.astype(dtype), upper, unitriangular)
     out = A._out_cls._make(_substitute(xp, a, db.astype(dtype), upper))
     if _grad_enabled() and (A._requires_grad or B._requires_grad):
@@ -949,7 +956,7 @@ def cond(A, p=None):
     _check_matrix(A, f"linalg.cond(ord={p})")
     inv, info = linalg_inv(A, check_errors=False)
     out = matrix_norm(A, p) * matrix_norm(inv, p)
-    singular = info._data != 0
+    singular = (info._data != 0) | backend.namespace(out._data).isnan(out._data)
     if bool(backend.namespace(singular).any(singular)):     # a singular matrix: infinite condition number
         out = E.where(out._new(singular), float("inf"), out)
     return out

@@ -69,6 +69,13 @@ CASES = [
     "torch.linalg.vector_norm(x, keepdim=1)",
     "torch.linalg.vecdot(x, x, dim=None)", "torch.linalg.vecdot(x, x, dim=0)", "torch.linalg.solve(s, x[0, :2])",
     "torch.linalg.lstsq(s, x[:, :1].expand(2, 2, 1))", "torch.linalg.lstsq(s, x[:, :1]).solution",
+    # torch.linalg at NaN and empty inputs; solve_triangular solves in A's dtype (no half kernel)
+    "torch.linalg.slogdet(s * float('nan'))", "torch.slogdet(s.masked_fill(s == 3, float('nan')))",
+    "torch.linalg.cholesky_ex(s * float('nan')).L", "torch.linalg.lstsq(s, x[:, :0])",
+    "torch.linalg.cond(s * float('nan'), 1)", "torch.linalg.cond(s.masked_fill(s == 3, float('nan')), 'fro')",
+    "torch.linalg.solve_triangular(s, x[:, :1].double(), upper=True)",
+    "torch.linalg.solve_triangular(s, i[:2, None], upper=True)", "torch.linalg.solve_triangular(s.half(), x[:, :1], upper=True)",
+    "torch.linalg.solve_triangular(s * float('nan'), x[:, :1], upper=False, unitriangular=True)",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
