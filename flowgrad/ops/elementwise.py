@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import numbers
 
 import numpy as np
 
@@ -886,7 +887,22 @@ def _clamp_grad(grad, self, min, max):
 ClampBackward1 = derivative("ClampBackward1", paddle="ClipGradNode", keep="min max", self=_clamp_grad)
 
 
+def _bound_type_error(x, *bounds) -> None:
+    """A clamp bound that is neither a tensor, a number nor None (no overload takes it)."""
+    for name, b in zip(("min", "max"), bounds):
+        if b is not None and not isinstance(b, (Tensor, numbers.Number, np.bool_)):
+            raise x.policy.errors.argument_type(fn="clamp", argument=name, expected="Tensor", type=typename(b))
+
+
 def clamp(x, min=None, max=None):
+    if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
+        _bound_type_error(x, min, max)
+        bound = min if isinstance(min, Tensor) else max
+        if bound._data.ndim:     # a number beside a tensor of dims: no overload takes them
+            raise x.policy.errors.argument_type(fn="clamp", argument="min" if bound is min else "max",
+                                                expected="Number", type="Tensor")
+        # a 0-d tensor beside a number is read as a number, as PyTorch's parser reads it
+        min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if x._data.dtype.kind == "c":
             raise x.policy.errors.clamp_complex()
@@ -901,6 +917,7 @@ def clamp(x, min=None, max=None):
         return out
     if min is None and max is None:
         raise x.policy.errors.clamp_no_bounds()
+    _bound_type_error(x, min, max)
     if type(min) is complex or type(max) is complex:
         raise x.policy.errors.value_overflow_c(name="double")
     d = x._data

@@ -4,11 +4,13 @@ history rebasing, CopySlices for views). Reading by a key (getitem) is a shape p
 from __future__ import annotations
 
 
+import numbers
+
 import numpy as np
 
 from .. import backend, user_warning
 from ..tensor import Tensor
-from ._args import binary_arrays, broadcast_error, check_fill_value, normalize_dim, reraise_broadcast
+from ._args import binary_arrays, broadcast_error, check_fill_value, normalize_dim, reraise_broadcast, typename
 from ..autograd.mode import _GradModeGuard
 from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
@@ -224,6 +226,8 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     idx = index._data
     check_index("scatter", x, dim, idx)
     ts = src if isinstance(src, Tensor) else None
+    if ts is None and not isinstance(src, (numbers.Number, np.bool_)):     # (a list: no source PyTorch takes)
+        raise policy.errors.argument_type(fn="scatter", argument="src", expected="Tensor", type=typename(src))
     if ts is not None and ts._data.dtype != d.dtype:
         raise policy.errors.scatter_src_dtype()
     v = values_at(ts._data, idx) if ts is not None else check_fill_value(policy, src, d.dtype)

@@ -165,6 +165,11 @@ for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", 
     OVERLOADS[_name] = ("(Tensor input, Tensor other, *, Tensor out = None)", "(Number self, Tensor other)",
                         "(Tensor input, Number other, *, Tensor out = None)")
     METHOD_OVERLOADS[_name] = ("(Tensor other)", "(Number other)")
+for _name in ("clamp", "clip"):
+    OVERLOADS[_name] = tuple(f"(Tensor input, {k} min = None, {k} max = None, *, Tensor out = None)"
+                             for k in ("Tensor", "Number"))
+    METHOD_OVERLOADS[_name] = METHOD_OVERLOADS[_name + "_"] = tuple(f"({k} min = None, {k} max = None)"
+                                                                   for k in ("Tensor", "Number"))
 METHOD_OVERLOADS.update({**dict.fromkeys(("masked_fill", "masked_fill_"), ("(Tensor mask, Tensor value)",
                                                                            "(Tensor mask, Number value)")),
                          "where": ("(Tensor condition, Tensor other)", "(Tensor condition, Number other)")})

@@ -76,6 +76,10 @@ CASES = [
     "torch.linalg.solve_triangular(s, x[:, :1].double(), upper=True)",
     "torch.linalg.solve_triangular(s, i[:2, None], upper=True)", "torch.linalg.solve_triangular(s.half(), x[:, :1], upper=True)",
     "torch.linalg.solve_triangular(s * float('nan'), x[:, :1], upper=False, unitriangular=True)",
+    # clamp: a 0-d tensor bound beside a number is read as a number; no list bounds or sources
+    "torch.clamp(i, torch.tensor(1), 1.5)", "x.clamp(0.5, torch.tensor(1))", "torch.clip(x, x[0], 1.0)",
+    "x.clamp([0.0, 0.0, 0.0])", "x.clamp_(min=[0.0, 0.0, 0.0])", "torch.clamp(x, 0.0, 'a')",
+    "torch.scatter(x, 1, i[None, :1], x.tolist())", "x.scatter_(1, i[None, :1], [1.0, 2.0])",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
