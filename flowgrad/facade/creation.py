@@ -14,6 +14,7 @@ from ..tensor import Tensor as _CoreTensor
 from ..ops._args import check_fill_value
 from .argcheck import is_long, typename
 from .generator import build as build_generator
+from .tensor import check_random_range
 
 
 def _is_int(s) -> bool:
@@ -275,6 +276,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 raise policy.errors.argument_type(fn="randint_like", argument=name, expected="int",
                                                   type=typename(bound))
         dt, dv = _like(input, dtype, device)
+        if int(low) >= int(high):
+            raise policy.errors.random_range(low=int(low), high=int(high))
+        check_random_range(policy, int(low), int(high) - 1, backend.to_np_dtype(dt))
         return _finish(creation.randint(low, high, input._data.shape, dt, dv, generator), requires_grad)
 
     def normal(mean, std=1.0, size=None, generator=None):
@@ -306,6 +310,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         """0 / 1 drawn with the probabilities in `input`, or with the one probability `p` in
         `input`'s shape and dtype."""
         d, one_probability = input._data, p is not None
+        if d.dtype.kind == "c":
+            raise policy.errors.not_implemented_for(
+                op="bernoulli_tensor_cpu_self_" if p is None else "bernoulli_scalar_cpu_", dtype_scalar=d.dtype)
         if p is None:
             if d.dtype.kind not in "fV":
                 raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)

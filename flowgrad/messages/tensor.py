@@ -69,6 +69,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "int_type": (TypeError, "expected an int, but got {type}"),
     "dims_type": (TypeError, "dim must be an int or a tuple of ints, but got {type}"),
     "shape_type": (TypeError, "the sizes must be a tuple of ints, not {type}"),
+    "unflatten_empty": (RuntimeError, "unflatten: sizes must be non-empty"),
     "shape_element": (TypeError, "the sizes must be a tuple of ints, but found an element of type {type}"),
     "data_type_str": (TypeError, "new(): invalid data type '{type}'"),
     "data_not_number": (TypeError, "must be real number, not {type}"),

@@ -194,9 +194,17 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 def unflatten(x, dim, sizes):
+    """`x` with dim `dim` split into `sizes` (one of them may be -1)."""
+    if not sizes:       # (a tensor of several sizes: its truth value's error, as PyTorch's method gives)
+        raise x.policy.errors.unflatten_empty()
+    if not isinstance(sizes, (tuple, list)):
+        err = x.policy.errors.argument_type(fn="unflatten", argument="sizes", expected="tuple of ints",
+                                            type=typename(sizes))
+        err.parser_refuses = "sizes"      # (worded by the facade's argument guard, with its position)
+        raise err
     dim = normalize_dim(dim, x._data.ndim)
     shp = x._data.shape
-    return reshape(x, shp[:dim] + tuple(sizes) + shp[dim + 1:])
+    return reshape(x, shp[:dim] + parse_shape((sizes,), x.policy) + shp[dim + 1:])
 
 
 # ---------------------------------------------------------------------------------- permute

@@ -130,7 +130,7 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
 
 # methods whose int list PyTorch also takes as several positional ints (`x.permute(1, 0)`)
 UNPACKING = {"squeeze": "dim", "permute": "dims", "view": "size", "reshape": "shape", "flip": "dims",
-             "repeat": "repeats", "expand": "size", "tile": "dims"}
+             "repeat": "repeats", "expand": "size", "tile": "dims", "sum_to_size": "size"}
 
 METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
     "max": ("()", "(Tensor other)", "(int dim, bool keepdim = False)"),

@@ -33,7 +33,7 @@ FUNCTIONS = {
     **{name: _BINARY_OUT for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "hypot",
                                       "bitwise_left_shift", "bitwise_right_shift")},
     **{name: "input, other, *, out=None" for name in ("inner", "vdot")},
-    "ger": "input, vec2, *, out=None", "masked_scatter": "input, mask, source", "unflatten": "input, dim, sizes",
+    "ger": "input, vec2, *, out=None", "masked_scatter": "input, mask, source", "unflatten": "input, dim, sizes:ints",
     **{name: _BINARY_OUT for name in (
         "mul", "multiply", "true_divide", "atan2", "maximum", "minimum", "remainder", "floor_divide", "matmul")},
     **{name: "input:Tensor, other, *, out=None" for name in (     # (the op takes a number first, PyTorch does not)

@@ -80,6 +80,15 @@ CASES = [
     "torch.clamp(i, torch.tensor(1), 1.5)", "x.clamp(0.5, torch.tensor(1))", "torch.clip(x, x[0], 1.0)",
     "x.clamp([0.0, 0.0, 0.0])", "x.clamp_(min=[0.0, 0.0, 0.0])", "torch.clamp(x, 0.0, 'a')",
     "torch.scatter(x, 1, i[None, :1], x.tolist())", "x.scatter_(1, i[None, :1], [1.0, 2.0])",
+    # parameter names of PyTorch's parser; sizes that are ints; random draws PyTorch has no kernel or range for
+    "torch.linalg.lstsq(s, b=x[:, :1]).solution", "torch.linalg.cross(x, other=x)",
+    "torch.linalg.tensorsolve(s, other=x[0, :2])",
+    "torch.linalg.matmul(x, other=x.t())", "torch.unflatten(x, 1, torch.tensor([3, 1]))", "x.unflatten(1, ())",
+    "x.unflatten(1, torch.tensor([3]))", "x.unflatten(1, [3.0])", "x.unflatten(1, (-1, 1))", "x.sum_to_size((1.0, 3.0))",
+    "x.sum_to_size(1, 3.0)", "x.sum_to_size(torch.tensor(1), 3)", "torch.randint_like(x > 0, 3)",
+    "torch.randint_like(x.to(torch.int8), -300, 3)", "torch.randint_like(x.to(torch.complex64), 5)",
+    "torch.randint_like(x, 3, 2)", "str(torch.randint_like(x > 0, 2).dtype)", "torch.bernoulli(x.to(torch.complex64), 0.5)",
+    "x.to(torch.complex64).bernoulli()",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
