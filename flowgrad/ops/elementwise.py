@@ -919,7 +919,9 @@ def clamp(x, min=None, max=None):
         raise x.policy.errors.clamp_no_bounds()
     _bound_type_error(x, min, max)
     if type(min) is complex or type(max) is complex:
-        raise x.policy.errors.value_overflow_c(name="double")
+        if any(type(b) is complex and b.imag for b in (min, max)):
+            raise x.policy.errors.value_overflow_c(name="double")
+        min, max = (b.real if type(b) is complex else b for b in (min, max))
     d = x._data
     xp = backend.namespace(d)
     if d.dtype.kind == "c":

@@ -349,15 +349,19 @@ def masked_fill(x, mask, value):
         raise x.policy.errors.masked_fill_mask(dtype_ctype=m.dtype)
     d = x._data
     xp = backend.namespace(d)
-    m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
+    if m.shape != d.shape:      # the result takes the broadcast shape of input and mask
+        err = broadcast_error(d.shape, m.shape, x.policy)
+        if err is not None:
+            raise err
+        m = xp.broadcast_to(m, np.broadcast_shapes(d.shape, m.shape))
     if isinstance(value, Tensor):
         if value._data.ndim:
             raise x.policy.errors.masked_fill_value_dims(ndim=value._data.ndim)
         value = value._data[()]
     v = check_fill_value(x.policy, value, d.dtype)
-    out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
+    out = x._out_cls._make(xp.where(m, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
-        MaskedFillBackward0.record((x,), out, m_full)
+        MaskedFillBackward0.record((x,), out, m)
     return out
 
 

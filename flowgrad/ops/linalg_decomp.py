@@ -978,8 +978,11 @@ def vander(x, N=None):
     if d.dtype.kind in "iu" and d.dtype != np.int64:     # (PyTorch's powers of integers are int64)
         x = E.cast(x, np.dtype(np.int64))
         d = x._data
-    n = (d.shape[-1] if d.ndim else 0) if N is None else N
-    if d.ndim == 0 or n <= 1:
+    if d.ndim == 0:     # (one value: a vector of one)
+        x = S.reshape(x, (1,))
+        d = x._data
+    n = d.shape[-1] if N is None else N
+    if n <= 1:
         raise x.policy.errors.linalg_vander_n()
     cols = [x._new(backend.namespace(d).ones(d.shape + (1,), dtype=d.dtype)), S.unsqueeze(x, -1)]
     for _ in range(n - 2):

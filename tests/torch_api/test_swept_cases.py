@@ -89,6 +89,11 @@ CASES = [
     "torch.randint_like(x.to(torch.int8), -300, 3)", "torch.randint_like(x.to(torch.complex64), 5)",
     "torch.randint_like(x, 3, 2)", "str(torch.randint_like(x > 0, 2).dtype)", "torch.bernoulli(x.to(torch.complex64), 0.5)",
     "x.to(torch.complex64).bernoulli()",
+    # masked_fill broadcasts input and mask; a complex number with no imaginary part fills a real tensor
+    "torch.masked_fill(x[0, 0], x > 0, 7.0)", "x[0].masked_fill(x > 0, 7.0)", "x.masked_fill(x.expand(2, 2, 3) > 0, 7.0)",
+    "x.masked_fill_(x.expand(2, 2, 3) > 0, 7.0)", "x.masked_fill(x > 0, torch.tensor(7 + 0j))", "x.long().fill_(3 + 0j)",
+    "torch.full((2,), 1 + 0j, dtype=torch.int32)", "x.scatter(1, i[None, :1], 1 + 0j)", "x.clamp(1 + 0j)",
+    "torch.linalg.vander(x[0, 1], N=4)", "torch.linalg.vander(i[0], N=3)",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
