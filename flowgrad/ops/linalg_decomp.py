@@ -323,8 +323,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     sums = R.norm(A, 1, dim=(inner,), keepdim=keepdim)
     if not keepdim and inner < outer:
         outer -= 1
-    out = R.amax(sums, outer, keepdim=keepdim) if ord > 0 else R.amin(sums, outer, keepdim=keepdim)
-    return out
+    if ord > 0 and sums._data.shape[outer] == 0:     # the largest of no sums: 0
+        return R.sum(sums, outer, keepdim=keepdim)
+    return R.amax(sums, outer, keepdim=keepdim) if ord > 0 else R.amin(sums, outer, keepdim=keepdim)
 
 
 def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -633,6 +634,10 @@ def linalg_pinv(x, atol=None, rtol=None, hermitian=False):
                         dtype=_real(d.dtype))
     if at is None:
         at = xp.zeros((), dtype=_real(d.dtype))
+    if hermitian and m != n:
+        if d.size:
+            raise x.policy.errors.linalg_square(op="linalg.eigh", rows=m, cols=n)
+        hermitian = False       # (an empty matrix: the zeros of its transpose's shape, as PyTorch gives)
     if hermitian:
         w, v = xp.linalg.eigh(d)
         mag = xp.abs(w)
@@ -925,19 +930,20 @@ def linalg_cross(x, y, *, dim=-1):
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     """The number of singular (|eigen| for hermitian) values above max(atol, rtol * largest)."""
     d = A._data
-    if d.ndim >= 2 and d.dtype.kind not in "fV":
+    if d.ndim >= 2 and d.dtype.kind not in "fcV":
         raise A.policy.errors.linalg_lstsq_dtype()
     if d.ndim < 2:
         raise A.policy.errors.linalg_min_2d(op="torch.linalg.matrix_rank", name="input")
     xp = backend.namespace(d)
     sv = xp.abs(xp.linalg.eigvalsh(d)) if hermitian else xp.linalg.svd(d, compute_uv=False)
-    at, rt = _tolerance(xp, atol, d), _tolerance(xp, rtol, d)
+    real = _real(d.dtype)
+    at, rt = _tolerance(xp, atol, sv), _tolerance(xp, rtol, sv)
     if rt is None:
-        rt = xp.asarray(xp.finfo(d.dtype).eps * max(d.shape[-2:]) if at is None or not bool(xp.all(at > 0)) else 0.0,
-                        dtype=d.dtype)
+        rt = xp.asarray(xp.finfo(real).eps * max(d.shape[-2:]) if at is None or not bool(xp.all(at > 0)) else 0.0,
+                        dtype=real)
     if at is None:
-        at = xp.zeros((), dtype=d.dtype)
-    top = xp.max(sv, axis=-1, keepdims=True) if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), d.dtype)
+        at = xp.zeros((), dtype=real)
+    top = xp.max(sv, axis=-1, keepdims=True) if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), real)
     tol = xp.maximum(at[..., None], rt[..., None] * top)
     return A._out_cls._make(xp.sum(sv > tol, axis=-1).astype("int64"))
 
@@ -948,6 +954,11 @@ def cond(A, p=None):
         raise A.policy.errors.linalg_cond_ord(ord=p)
     _check_float(A, "linalg.cond")
     _check_matrix(A, "linalg.cond", square=False)
+    if isinstance(p, str):      # (PyTorch checks the named norms' square matrices first)
+        _check_matrix(A, f"linalg.cond(ord={p})")
+    d = A._data
+    if d.shape[-1] * d.shape[-2] == 0:      # an empty matrix: 0, as PyTorch returns (no gradient)
+        return A._out_cls._make(backend.namespace(d).zeros(d.shape[:-2], dtype=_real(d.dtype)))
     if p in (None, 2, -2):
         sv = linalg_svdvals(A)
         top, bottom = R.amax(sv, -1), R.amin(sv, -1)
@@ -1028,7 +1039,7 @@ def _lu_arrays(xp, d):
     m, n = d.shape[-2:]
     k = min(m, n)
     batch = d.shape[:-2]
-    a = d.reshape((-1, m, n)).copy()
+    a = d.reshape((_prod(batch), m, n)).copy()      # (-1 is ambiguous for an empty matrix)
     nb = a.shape[0]
     rows = xp.arange(nb)
     perm = xp.broadcast_to(xp.arange(m), (nb, m)).copy()

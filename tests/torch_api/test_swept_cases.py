@@ -94,6 +94,11 @@ CASES = [
     "x.masked_fill_(x.expand(2, 2, 3) > 0, 7.0)", "x.masked_fill(x > 0, torch.tensor(7 + 0j))", "x.long().fill_(3 + 0j)",
     "torch.full((2,), 1 + 0j, dtype=torch.int32)", "x.scatter(1, i[None, :1], 1 + 0j)", "x.clamp(1 + 0j)",
     "torch.linalg.vander(x[0, 1], N=4)", "torch.linalg.vander(i[0], N=3)",
+    "torch.linalg.cond(x[:, :0])", "torch.linalg.cond(v[:, :0, :0], 1)", "torch.linalg.cond(x[:0], float('inf'))",
+    "torch.linalg.cond(x[:, :0], 'fro')", "torch.linalg.matrix_norm(x[:, :0], 1, keepdim=True)",
+    "torch.linalg.matrix_norm(x[:0], float('inf'))", "torch.linalg.matrix_norm(x[:, :0], -1)", "torch.linalg.lu(x[:0])",
+    "torch.linalg.lu_factor_ex(x.t()[:, :0])", "torch.linalg.pinv(x[:, :0], hermitian=True)",
+    "torch.linalg.pinv(x, hermitian=True)", "torch.linalg.matrix_rank(h * 1j + s)", "torch.linalg.matrix_rank(h, hermitian=True)",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
