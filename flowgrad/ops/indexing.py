@@ -24,22 +24,27 @@ __all__ = ["getitem", "setitem", "index_put", "index_put_values", "gather", "sca
 
 # ------------------------------------------------------------------------------- setitem
 
-IndexPutBackward0 = derivative("IndexPutBackward0", keep="key",
-                               self=lambda grad, key: zero_at(grad, key),
+IndexPutBackward0 = derivative("IndexPutBackward0", keep="key accumulate",
+                               self=lambda grad, key, accumulate: grad if accumulate else zero_at(grad, key),
                                values=lambda grad, key: getitem(grad, key))
 # setitem with a basic key: PyTorch records it as a copy into a view, shown as CopySlices
 CopySlicesIndex = variant(IndexPutBackward0, "torch::autograd::CopySlices")
 
 
-def index_put(x, key, value):
-    """`x` with `value` written at `key` (out of place; setitem runs it through `inplace`)."""
+def index_put(x, key, value, accumulate=False):
+    """`x` with `value` written (`accumulate`: added, repeated positions each adding) at `key` (out of
+    place; setitem runs it through `inplace`)."""
     d = x._data
     xp = backend.namespace(d)
     key, advanced = normalize_key(key, xp, x.policy)
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
     try:
-        r[key] = v
+        if accumulate:
+            backend.ufunc_at(xp, "add", r, key if isinstance(key, tuple) else (key,),
+                             xp.broadcast_to(v, d[key].shape))
+        else:
+            r[key] = v
     except ValueError:
         if not advanced:
             raise
@@ -48,11 +53,11 @@ def index_put(x, key, value):
     tv = value if isinstance(value, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
-        (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key)
+        (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key, accumulate)
     return out
 
 
-def index_put_values(x, indices, values):
+def index_put_values(x, indices, values, accumulate=False):
     """PyTorch's `index_put` (and, through `inplace`, `index_put_`): `values`, a tensor of x's dtype,
     written at the index tensors `indices` (one bool mask and a 0-d value: any dtype, as in masked_fill)."""
     indices = tuple(indices)
@@ -63,7 +68,7 @@ def index_put_values(x, indices, values):
         values = E.cast(values, dt)
     if values._data.dtype != dt:
         raise x.policy.errors.index_put_dtypes(self_scalar=x._data.dtype, source_scalar=values._data.dtype)
-    return index_put(x, tuple(indices), values)
+    return index_put(x, tuple(indices), values, bool(accumulate))
 
 
 def setitem(x, key, value):

@@ -99,6 +99,10 @@ CASES = [
     "torch.linalg.matrix_norm(x[:0], float('inf'))", "torch.linalg.matrix_norm(x[:, :0], -1)", "torch.linalg.lu(x[:0])",
     "torch.linalg.lu_factor_ex(x.t()[:, :0])", "torch.linalg.pinv(x[:, :0], hermitian=True)",
     "torch.linalg.pinv(x, hermitian=True)", "torch.linalg.matrix_rank(h * 1j + s)", "torch.linalg.matrix_rank(h, hermitian=True)",
+    # index_put's accumulate: repeated positions each add; values broadcast; PyTorch's dtype check
+    "x.index_put_((i[:2] * 0, i[1:]), torch.tensor([8.0, 9.0]), accumulate=True)",
+    "torch.index_put(x, (i[:2] - 1,), torch.tensor([1.0, 2.0, 3.0]), True)", "x.index_put((x > 0,), x[0, 0], True)",
+    "x.index_put((i[:2] - 1,), i, accumulate=True)", "(x > 0).index_put((i[:2] - 1,), x[0] > 0, accumulate=True)",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
