@@ -21,6 +21,8 @@ def typename(obj: object) -> str:
     """The type name PyTorch's argument checks print: a builtin's or a Python class's name (`int`,
     `Tensor`), an extension type's dotted name (`numpy.bool`, `numpy.ndarray`)."""
     cls = type(obj)
+    if cls is backend.DType:        # (as the facade's framework names its dtype class: `torch.dtype`)
+        return f"{obj.prefix}.dtype"
     if cls.__module__ == "builtins" or cls.__flags__ & _HEAPTYPE:
         return cls.__name__
     return f"{cls.__module__}.{cls.__qualname__}"

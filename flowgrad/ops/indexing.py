@@ -332,13 +332,14 @@ def index_add(x, dim, index, source, alpha=1):
     if s.ndim != d.ndim or any(a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim):
         raise policy.errors.index_add_shape(self_size=list(d.shape), source_size=list(s.shape))
     size = d.shape[dim] if d.ndim else 1
-    bad = first_outside(idx, 0, size)
+    bad = first_outside(idx, 0, size) if d.size else None     # (an empty self: nothing added, nothing checked)
     if bad is not None:
         raise policy.errors.index_bounds(index=bad, dim=dim, size=size)
     xp = backend.namespace(d)
     v = s if alpha == 1 else (s * d.dtype.type(alpha)).astype(d.dtype, copy=False)
     r = d.copy()
-    xp.add.at(at_least_1d(r), positions(d.ndim, dim, idx.reshape(-1)), at_least_1d(v))
+    if d.size:
+        xp.add.at(at_least_1d(r), positions(d.ndim, dim, idx.reshape(-1)), at_least_1d(v))
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or source._requires_grad):
         IndexAddBackward0.record((x, source), out, dim, index.detach().reshape(-1), alpha)

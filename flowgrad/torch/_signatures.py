@@ -233,7 +233,7 @@ METHODS = {
     "where": "condition:Tensor, other",
     "masked_fill": "mask:Tensor, value~",
     "broadcast_to": "size",
-    "permute": "*dims", "expand": "*size", "repeat": "*repeats", "view": "*size", "reshape": "*shape",
+    "permute": "*dims", "expand": "*size", "repeat": "*repeats", "view": "*size=(), dtype=None", "reshape": "*shape",
     "flip": "*dims", "tile": "*dims",
     **{name: _MEMORY_FORMAT for name in ("bool", "byte", "char", "double", "float", "half", "int", "long", "short",
                                          "cpu", "cfloat", "cdouble")},

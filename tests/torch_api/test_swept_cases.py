@@ -103,6 +103,11 @@ CASES = [
     "x.index_put_((i[:2] * 0, i[1:]), torch.tensor([8.0, 9.0]), accumulate=True)",
     "torch.index_put(x, (i[:2] - 1,), torch.tensor([1.0, 2.0, 3.0]), True)", "x.index_put((x > 0,), x[0, 0], True)",
     "x.index_put((i[:2] - 1,), i, accumulate=True)", "(x > 0).index_put((i[:2] - 1,), x[0] > 0, accumulate=True)",
+    # a 0-d tensor flips along dim 0; one-element integer tensors as sizes, dims and bins; view's dtype keyword
+    "x[0, 0].flip(0)", "torch.flip(x[0, 0], (-1,))", "x.flip(i[:1])", "x.flip(i[:2])", "x.tile(i[:2])", "x.tile(i[1:2])",
+    "x.view(torch.tensor([6]))", "x.view(dtype=torch.int32)", "x.view(dtype=torch.int16).shape",
+    "x.reshape(i[:2])", "torch.histc(x, bins=torch.tensor(3))",
+    "x.histc(torch.tensor(2), 0, 1)", "torch.histc(x, 3.0)", "x[:, :0].index_add(1, i, x)",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
