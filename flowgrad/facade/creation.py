@@ -327,6 +327,19 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                              .astype(d.dtype))
         return ops.elementwise.record_bernoulli(input, draws, one_probability)
 
+    def poisson(input, generator=None):
+        """Counts drawn from Poisson distributions of the rates in `input`, in its dtype."""
+        d = input._data
+        if d.dtype.kind not in "fV":
+            raise policy.errors.not_implemented_for(op="poisson_cpu", dtype_scalar=d.dtype)
+        rates = backend.to_device(d, backend.Device("cpu")).astype(np.float64)
+        if not bool((rates >= 0).all()):        # (NaN too)
+            raise policy.errors.poisson_rate()
+        finite = np.isfinite(rates)     # (an infinite rate: PyTorch's int64 overflow)
+        draws = np.where(finite, creation._gen(generator).poisson(np.where(finite, rates, 0)), -2.0 ** 63)
+        out = Tensor._make(backend.to_device(draws.astype(d.dtype), input.device))
+        return ops.elementwise.record_poisson(input, out)
+
     def multinomial(probs, num_samples, replacement=False, generator=None):
         """Category indices drawn by the rows of `probs` (PyTorch's checks, in its order)."""
         d = probs._data

@@ -111,6 +111,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "normal_stds": (RuntimeError, "normal expects all elements of std >= 0.0"),
     "normal_std_complex": (RuntimeError, "normal expects standard deviation to be non-complex"),
     "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
+    "poisson_rate": (RuntimeError, "invalid Poisson rate, expected rate to be non-negative"),
     "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                                               "this error message be improved?  If so, please report an enhancement "
                                               "request to PyTorch.)"),

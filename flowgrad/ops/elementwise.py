@@ -399,6 +399,17 @@ def _zeros_of(grad):
 BernoulliBackward0 = derivative("BernoulliBackward0", self=lambda grad: _zeros_of(grad))
 
 
+# poisson(rates): a zero gradient, as PyTorch's
+PoissonBackward0 = derivative("PoissonBackward0", self=lambda grad: _zeros_of(grad))
+
+
+def record_poisson(rates, out):
+    """`out`, drawn by poisson from `rates`, with PyTorch's node where `rates` requires grad."""
+    if recording(rates):
+        PoissonBackward0.record((rates,), out)
+    return out
+
+
 def record_bernoulli(probs, out, one_probability: bool):
     """`out`, drawn by bernoulli from `probs`, with PyTorch's node where `probs` requires grad: a zero
     gradient for bernoulli(probs), no derivative for bernoulli(probs, p)."""

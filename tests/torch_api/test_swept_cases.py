@@ -108,6 +108,10 @@ CASES = [
     "x.view(torch.tensor([6]))", "x.view(dtype=torch.int32)", "x.view(dtype=torch.int16).shape",
     "x.reshape(i[:2])", "torch.histc(x, bins=torch.tensor(3))",
     "x.histc(torch.tensor(2), 0, 1)", "torch.histc(x, 3.0)", "x[:, :0].index_add(1, i, x)",
+    # poisson: draws in the rates' dtype and shape, PyTorch's checks (the values are random: zero rates only)
+    "torch.poisson(x.abs()).shape", "str(torch.poisson(x.abs().half()).dtype)", "torch.poisson(x.abs()[:0])", "torch.poisson(i)",
+    "torch.poisson(x)", "torch.poisson(x.to(torch.complex64))", "torch.poisson(x * 0)", "torch.poisson(x.abs() / 0)",
+    "(lambda a: (torch.poisson(a).grad_fn.name(), torch.autograd.grad(torch.poisson(a).sum(), a)))(x.abs().requires_grad_())",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
