@@ -896,6 +896,51 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     return out
 
 
+# ---------------------------------------------------------------------------- cholesky_solve
+
+def _mH(x):
+    return E._conj(_mT(x))
+
+
+def _cholesky_solve_l_grad(grad, input2, result, upper):
+    common = matmul(cholesky_solve(grad, input2, upper), _mH(result))
+    common = common + _mH(common)
+    return -(matmul(input2, common) if upper else matmul(common, input2))
+
+
+CholeskySolveBackward0 = derivative(
+    "CholeskySolveBackward0", keep="upper",
+    self=lambda grad, input2, upper: cholesky_solve(grad, input2, upper), input2=_cholesky_solve_l_grad)
+
+
+def cholesky_solve(B, L, upper=False):
+    """X with A X = B for A = L L^H (upper: U^H U) given its Cholesky factor."""
+    db, dl = B._data, L._data
+    for t, name in ((db, "b"), (dl, "u")):
+        if t.ndim < 2:
+            raise B.policy.errors.cholesky_solve_min_2d(name=name, ndim=t.ndim)
+    if db.dtype != dl.dtype:
+        raise B.policy.errors.cholesky_solve_dtype(b_scalar=db.dtype, a_scalar=dl.dtype)
+    if dl.shape[-1] != dl.shape[-2]:
+        raise B.policy.errors.cholesky_solve_square(rows=dl.shape[-2], cols=dl.shape[-1])
+    if db.shape[-2] != dl.shape[-1]:
+        raise B.policy.errors.cholesky_solve_sizes(rows=dl.shape[-1], b_rows=db.shape[-2], b_cols=db.shape[-1])
+    if db.dtype.kind not in "fcV" or str(db.dtype) in _LOW:
+        raise B.policy.errors.linalg_not_implemented(kernel="cholesky_solve_cpu", dtype_scalar=db.dtype)
+    err = broadcast_error(db.shape[:-2], dl.shape[:-2], B.policy)
+    if err is not None:
+        raise err
+    b, lo = B.detach(), L.detach()
+    if upper:
+        x = solve_triangular(lo, solve_triangular(_mH(lo), b, upper=False), upper=True)
+    else:
+        x = solve_triangular(_mH(lo), solve_triangular(lo, b, upper=False), upper=True)
+    out = B._out_cls._make(x._data)
+    if _grad_enabled() and (B._requires_grad or L._requires_grad):
+        CholeskySolveBackward0.record((B, L), out, upper)
+    return out
+
+
 # ------------------------------------------------------------------------------------- cross
 
 LinalgCrossBackward0 = derivative("LinalgCrossBackward0", keep="dim",

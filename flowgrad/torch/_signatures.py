@@ -302,7 +302,7 @@ METHODS = {
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)
 LINALG_TOP_LEVEL = {"det": "input", "inverse": "input, *, out=None", "logdet": "input", "matrix_exp": "input",
-                    "matrix_power": "input, n, *, out=None"}
+                    "matrix_power": "input, n, *, out=None", "cholesky_solve": "input, input2, upper=False, *, out=None"}
 
 # torch.nn.functional and torch.linalg functions whose explicit None PyTorch refuses
 FUNCTIONAL = {"adaptive_avg_pool1d": "input, output_size~", "adaptive_max_pool1d": "input, output_size~, return_indices=False"}

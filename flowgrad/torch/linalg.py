@@ -233,5 +233,13 @@ def _removed_matrix_rank(input, tol=None, symmetric=False, *, out=None):
     raise _policy_of(input).errors.matrix_rank_removed()
 
 
-_TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
+def _cholesky_solve(input, input2, upper=False):
+    """X with A X = input for A = input2 input2^H (upper: input2^H input2)."""
+    if not isinstance(upper, bool):     # (worded, with its position, by the facade's argument guard)
+        raise _parser_words(_policy_of(input).errors.argument_type(
+            fn="cholesky_solve", argument="upper", expected="bool", type=type(upper).__name__), "upper")
+    return _L.cholesky_solve(input, input2, upper)
+
+
+_TOP_LEVEL = {"cholesky_solve": _cholesky_solve, "det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
              "pinverse": _pinverse, "matrix_power": matrix_power}

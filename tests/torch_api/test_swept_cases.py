@@ -112,6 +112,13 @@ CASES = [
     "torch.poisson(x.abs()).shape", "str(torch.poisson(x.abs().half()).dtype)", "torch.poisson(x.abs()[:0])", "torch.poisson(i)",
     "torch.poisson(x)", "torch.poisson(x.to(torch.complex64))", "torch.poisson(x * 0)", "torch.poisson(x.abs() / 0)",
     "(lambda a: (torch.poisson(a).grad_fn.name(), torch.autograd.grad(torch.poisson(a).sum(), a)))(x.abs().requires_grad_())",
+    # cholesky_solve: A = L L^H (upper: U^H U), batches broadcast, PyTorch's checks and gradients
+    "torch.cholesky_solve(x[:, :2], x[:, :2].tril() + 2)", "x[:, :2].cholesky_solve((x[:, :2] + 3).triu(), True)",
+    "torch.cholesky_solve(x[:, :2].expand(3, 2, 2), x[:, :2] + 3)", "torch.cholesky_solve(x[0], x[:, :2])",
+    "torch.cholesky_solve(x[:, :2], x[:, :2].double())", "torch.cholesky_solve(i[None], i[None])",
+    "torch.cholesky_solve(x[:1, :2], x[:, :2])", "torch.cholesky_solve(x[:, :2], x)", "torch.cholesky_solve(x[:, :2], s, None)",
+    "(lambda b, l: torch.autograd.grad(torch.cholesky_solve(b, l, True).pow(2).sum(), (b, l)))"
+    "(x[:, :2].to(torch.complex128).requires_grad_(), (x[:, 1:] + 3j).requires_grad_())",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
