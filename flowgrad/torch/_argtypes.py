@@ -44,7 +44,7 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
 
 OVERRIDES: dict[str, str | None] = {
     "complex.real": "Tensor", "complex.imag": "Tensor", "logaddexp.other": "Tensor", "logaddexp2.other": "Tensor",
-    "is_same_size.other": "Tensor",
+    "is_same_size.other": "Tensor", "tensorsolve.other": "Tensor",
     **{f"{fn}.other": "Tensor" for fn in ("allclose", "cross", "equal", "isclose", "kron", "matmul", "expand_as",
                                           "reshape_as", "type_as", "view_as")},
     **{f"{fn}.other": "Tensor" for fn in ("logical_and", "logical_or", "logical_xor")},

@@ -82,7 +82,7 @@ CASES = [
     "torch.scatter(x, 1, i[None, :1], x.tolist())", "x.scatter_(1, i[None, :1], [1.0, 2.0])",
     # parameter names of PyTorch's parser; sizes that are ints; random draws PyTorch has no kernel or range for
     "torch.linalg.lstsq(s, b=x[:, :1]).solution", "torch.linalg.cross(x, other=x)",
-    "torch.linalg.tensorsolve(s, other=x[0, :2])",
+    "torch.linalg.tensorsolve(s, other=x[0, :2])", "torch.linalg.tensorsolve(s, 2)",
     "torch.linalg.matmul(x, other=x.t())", "torch.unflatten(x, 1, torch.tensor([3, 1]))", "x.unflatten(1, ())",
     "x.unflatten(1, torch.tensor([3]))", "x.unflatten(1, [3.0])", "x.unflatten(1, (-1, 1))", "x.sum_to_size((1.0, 3.0))",
     "x.sum_to_size(1, 3.0)", "x.sum_to_size(torch.tensor(1), 3)", "torch.randint_like(x > 0, 3)",
