@@ -14,6 +14,7 @@ from ..tensor import Tensor as _CoreTensor
 from ..ops._args import check_fill_value
 from .argcheck import is_long, typename
 from .generator import build as build_generator
+from .tensor import check_random_range
 
 
 def _is_int(s) -> bool:
@@ -283,6 +284,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
                 raise policy.errors.argument_type(fn="randint_like", argument=name, expected="int",
                                                   type=typename(bound))
         dt, dv = _like(input, dtype, device)
+        if int(low) >= int(high):
+            raise policy.errors.random_range(low=int(low), high=int(high))
+        check_random_range(policy, int(low), int(high) - 1, backend.to_np_dtype(dt))
         return _finish(creation.randint(low, high, input._data.shape, dt, dv, generator), requires_grad)
 
     def normal(mean, std=1.0, size=None, generator=None):
@@ -314,6 +318,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         """0 / 1 drawn with the probabilities in `input`, or with the one probability `p` in
         `input`'s shape and dtype."""
         d, one_probability = input._data, p is not None
+        if d.dtype.kind == "c":
+            raise policy.errors.not_implemented_for(
+                op="bernoulli_tensor_cpu_self_" if p is None else "bernoulli_scalar_cpu_", dtype_scalar=d.dtype)
         if p is None:
             if d.dtype.kind not in "fV":
                 raise policy.errors.not_implemented_for(op="bernoulli_tensor_cpu_p_", dtype_scalar=d.dtype)
@@ -327,6 +334,19 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
         draws = Tensor._make((creation.rand(d.shape, np.float64, device=input.device, generator=generator) < p)
                              .astype(d.dtype))
         return ops.elementwise.record_bernoulli(input, draws, one_probability)
+
+    def poisson(input, generator=None):
+        """Counts drawn from Poisson distributions of the rates in `input`, in its dtype."""
+        d = input._data
+        if d.dtype.kind not in "fV":
+            raise policy.errors.not_implemented_for(op="poisson_cpu", dtype_scalar=d.dtype)
+        rates = backend.to_device(d, backend.Device("cpu")).astype(np.float64)
+        if not bool((rates >= 0).all()):        # (NaN too)
+            raise policy.errors.poisson_rate()
+        finite = np.isfinite(rates)     # (an infinite rate: PyTorch's int64 overflow)
+        draws = np.where(finite, creation._gen(generator).poisson(np.where(finite, rates, 0)), -2.0 ** 63)
+        out = Tensor._make(backend.to_device(draws.astype(d.dtype), input.device))
+        return ops.elementwise.record_poisson(input, out)
 
     def multinomial(probs, num_samples, replacement=False, generator=None):
         """Category indices drawn by the rows of `probs` (PyTorch's checks, in its order)."""

@@ -11,6 +11,7 @@ Grammar of an entry: Python parameter syntax (`a, b=1, *, c=None`), plus
   name, then the rest in order); several may reach one (PyTorch's overloads, `max(input, dim)` and
   `max(input, other)`): at most one of them is given;
 - `*name`: PyTorch's size-like varargs (`x.view(2, 3)`, `x.view((2, 3))`, `x.view(size=(2, 3))`);
+  `*name=()` may be left out (another overload's keyword stands in: `x.view(dtype=...)`);
 - `out=None`: PyTorch's `out=`; written into when the op supports it, refused with a clear error
   otherwise;
 - `name=default!`: a parameter flowgrad has not built, whatever the op takes;
@@ -269,9 +270,10 @@ def adapt(name: str, spec: str, op: Callable, policy, *, writes_out: bool = Fals
     call = f"_op({', '.join(args)})"
     if var_feed is not None:
         # PyTorch's size-like varargs: given positionally (ints or one sequence) or by keyword
+        optional = any(p.var and p.default is not _NO_DEFAULT for p in params)     # `*size=()`
         checks.insert(0, f"    if {var_feed} is not None:\n        if _args:\n"
-                         f"            _twice(_policy, _NAME, {var_feed!r})\n        _args = ({var_feed},)\n"
-                         f"    elif not _args:\n        _missing(_policy, _NAME, {var_feed!r})")
+                         f"            _twice(_policy, _NAME, {var_feed!r})\n        _args = ({var_feed},)\n" +
+                         ("" if optional else f"    elif not _args:\n        _missing(_policy, _NAME, {var_feed!r})"))
     body = f"    return {call}\n"
     if any(p.name == "out" for p in params):
         inputs = "".join(f"{p.name}, " for p in params if not p.var and p.name != "out")

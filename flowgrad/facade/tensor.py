@@ -260,7 +260,7 @@ class Tensor(_CoreTensor):
             raise self.policy.errors.random_range(low=low, high=high)
         top = creation.random_bound(dt) - 1 if high is None else high - 1
         if from_ is not LEFT_OUT or to is not LEFT_OUT:
-            _check_random_range(self.policy, low, top, dt)
+            check_random_range(self.policy, low, top, dt)
         return indexing.inplace(self, lambda x: x._new(creation.randint(low, top + 1, x._data.shape, x._data.dtype,
                                                                         device=x.device, generator=generator)))
 
@@ -305,7 +305,7 @@ def _rebuild(cls, arr, requires_grad):
     return t
 
 
-def _check_random_range(policy, low: int, top: int, dt) -> None:
+def check_random_range(policy, low: int, top: int, dt) -> None:
     """PyTorch's checks of random_'s range [low, top] against the dtype: each end representable, and
     a float dtype warned beyond the integers it holds exactly."""
     if dt.kind not in "fiub":

@@ -46,6 +46,14 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "linalg_qr_complete_backward": (RuntimeError, "The QR decomposition is not differentiable when mode='complete' "
                                                   "and nrows > ncols."),
     "linalg_uplo": (RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got {uplo}"),
+    "cholesky_solve_min_2d": (RuntimeError, "{name} should have at least 2 dimensions, but has {ndim} dimensions "
+                                            "instead"),
+    "cholesky_solve_dtype": (RuntimeError, "Expected b and A to have the same dtype, but found b of type {b_scalar} "
+                                           "and A of type {a_scalar} instead."),
+    "cholesky_solve_square": (RuntimeError, "A must be batches of square matrices, but they are {rows} by {cols} "
+                                            "matrices"),
+    "cholesky_solve_sizes": (RuntimeError, "Incompatible matrix sizes for cholesky_solve: each A matrix is {rows} by "
+                                           "{rows} but each b matrix is {b_rows} by {b_cols}"),
     "linalg_not_implemented": (NotImplementedError, "\"{kernel}\" not implemented for '{dtype_scalar}'"),
     "linalg_legacy_tolerance": (TypeError, "{fn}(): {argument} must be a Tensor or a float, given without atol "
                                            "and rtol"),

@@ -69,6 +69,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "int_type": (TypeError, "expected an int, but got {type}"),
     "dims_type": (TypeError, "dim must be an int or a tuple of ints, but got {type}"),
     "shape_type": (TypeError, "the sizes must be a tuple of ints, not {type}"),
+    "unflatten_empty": (RuntimeError, "unflatten: sizes must be non-empty"),
     "shape_element": (TypeError, "the sizes must be a tuple of ints, but found an element of type {type}"),
     "data_type_str": (TypeError, "new(): invalid data type '{type}'"),
     "data_not_number": (TypeError, "must be real number, not {type}"),
@@ -112,6 +113,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "normal_stds": (RuntimeError, "normal expects all elements of std >= 0.0"),
     "normal_std_complex": (RuntimeError, "normal expects standard deviation to be non-complex"),
     "bernoulli_p": (RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p={p}"),
+    "poisson_rate": (RuntimeError, "invalid Poisson rate, expected rate to be non-negative"),
     "bernoulli_probabilities": (RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                                               "this error message be improved?  If so, please report an enhancement "
                                               "request to PyTorch.)"),

@@ -21,6 +21,8 @@ def typename(obj: object) -> str:
     """The type name PyTorch's argument checks print: a builtin's or a Python class's name (`int`,
     `Tensor`), an extension type's dotted name (`numpy.bool`, `numpy.ndarray`)."""
     cls = type(obj)
+    if cls is backend.DType:        # (as the facade's framework names its dtype class: `torch.dtype`)
+        return f"{obj.prefix}.dtype"
     if cls.__module__ == "builtins" or cls.__flags__ & _HEAPTYPE:
         return cls.__name__
     return f"{cls.__module__}.{cls.__qualname__}"
@@ -129,8 +131,10 @@ def check_fill_value(policy, value, dt):
     """`value` to write into a tensor of dtype `dt` (fill_, full, setitem, masked_fill), with
     PyTorch's errors for a Python int it does not fit: beyond int64 an OverflowError, else a
     RuntimeError naming the C type; an unsigned dtype takes negative values down to -max, wrapped.
-    A complex number is refused for a real dtype (NumPy would drop its imaginary part)."""
+    A complex number is refused for a real dtype unless its imaginary part is 0 (NumPy would drop it)."""
     if isinstance(value, (complex, np.complexfloating)) and dt.kind not in "cb":
+        if value.imag == 0:
+            return check_fill_value(policy, float(value.real), dt)
         if dt.kind in "fV":
             raise policy.errors.value_overflow_float(dtype_ctype=dt)
         raise policy.errors.value_overflow_c(name=_C_INT_NAMES.get(str(dt), str(dt)))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import numbers
 
 import numpy as np
 
@@ -396,6 +397,17 @@ def _zeros_of(grad):
 
 # bernoulli(probabilities): PyTorch's gradient of a draw with respect to its probabilities is zero
 BernoulliBackward0 = derivative("BernoulliBackward0", self=lambda grad: _zeros_of(grad))
+
+
+# poisson(rates): a zero gradient, as PyTorch's
+PoissonBackward0 = derivative("PoissonBackward0", self=lambda grad: _zeros_of(grad))
+
+
+def record_poisson(rates, out):
+    """`out`, drawn by poisson from `rates`, with PyTorch's node where `rates` requires grad."""
+    if recording(rates):
+        PoissonBackward0.record((rates,), out)
+    return out
 
 
 def record_bernoulli(probs, out, one_probability: bool):
@@ -886,7 +898,22 @@ def _clamp_grad(grad, self, min, max):
 ClampBackward1 = derivative("ClampBackward1", paddle="ClipGradNode", keep="min max", self=_clamp_grad)
 
 
+def _bound_type_error(x, *bounds) -> None:
+    """A clamp bound that is neither a tensor, a number nor None (no overload takes it)."""
+    for name, b in zip(("min", "max"), bounds):
+        if b is not None and not isinstance(b, (Tensor, numbers.Number, np.bool_)):
+            raise x.policy.errors.argument_type(fn="clamp", argument=name, expected="Tensor", type=typename(b))
+
+
 def clamp(x, min=None, max=None):
+    if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
+        _bound_type_error(x, min, max)
+        bound = min if isinstance(min, Tensor) else max
+        if bound._data.ndim:     # a number beside a tensor of dims: no overload takes them
+            raise x.policy.errors.argument_type(fn="clamp", argument="min" if bound is min else "max",
+                                                expected="Number", type="Tensor")
+        # a 0-d tensor beside a number is read as a number, as PyTorch's parser reads it
+        min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if x._data.dtype.kind == "c":
             raise x.policy.errors.clamp_complex()
@@ -901,8 +928,11 @@ def clamp(x, min=None, max=None):
         return out
     if min is None and max is None:
         raise x.policy.errors.clamp_no_bounds()
+    _bound_type_error(x, min, max)
     if type(min) is complex or type(max) is complex:
-        raise x.policy.errors.value_overflow_c(name="double")
+        if any(type(b) is complex and b.imag for b in (min, max)):
+            raise x.policy.errors.value_overflow_c(name="double")
+        min, max = (b.real if type(b) is complex else b for b in (min, max))
     d = x._data
     xp = backend.namespace(d)
     if d.dtype.kind == "c":

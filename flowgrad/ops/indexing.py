@@ -4,11 +4,13 @@ history rebasing, CopySlices for views). Reading by a key (getitem) is a shape p
 from __future__ import annotations
 
 
+import numbers
+
 import numpy as np
 
 from .. import backend, user_warning
 from ..tensor import Tensor
-from ._args import binary_arrays, broadcast_error, check_fill_value, normalize_dim, reraise_broadcast
+from ._args import binary_arrays, broadcast_error, check_fill_value, normalize_dim, reraise_broadcast, typename
 from ..autograd.mode import _GradModeGuard
 from ._declare import _grad_enabled, _state, derivative, identity, variant
 from . import elementwise as E
@@ -22,22 +24,27 @@ __all__ = ["getitem", "setitem", "index_put", "index_put_values", "gather", "sca
 
 # ------------------------------------------------------------------------------- setitem
 
-IndexPutBackward0 = derivative("IndexPutBackward0", keep="key",
-                               self=lambda grad, key: zero_at(grad, key),
+IndexPutBackward0 = derivative("IndexPutBackward0", keep="key accumulate",
+                               self=lambda grad, key, accumulate: grad if accumulate else zero_at(grad, key),
                                values=lambda grad, key: getitem(grad, key))
 # setitem with a basic key: PyTorch records it as a copy into a view, shown as CopySlices
 CopySlicesIndex = variant(IndexPutBackward0, "torch::autograd::CopySlices")
 
 
-def index_put(x, key, value):
-    """`x` with `value` written at `key` (out of place; setitem runs it through `inplace`)."""
+def index_put(x, key, value, accumulate=False):
+    """`x` with `value` written (`accumulate`: added, repeated positions each adding) at `key` (out of
+    place; setitem runs it through `inplace`)."""
     d = x._data
     xp = backend.namespace(d)
     key, advanced = normalize_key(key, xp, x.policy)
     v = value._data if isinstance(value, Tensor) else value
     r = d.copy()
     try:
-        r[key] = v
+        if accumulate:
+            backend.ufunc_at(xp, "add", r, key if isinstance(key, tuple) else (key,),
+                             xp.broadcast_to(v, d[key].shape))
+        else:
+            r[key] = v
     except ValueError:
         if not advanced:
             raise
@@ -46,11 +53,11 @@ def index_put(x, key, value):
     tv = value if isinstance(value, Tensor) else None
     if _grad_enabled() and (x._requires_grad or (tv is not None and tv._requires_grad)):
         pure_advanced = advanced and all(hasattr(k, "ndim") for k in key)
-        (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key)
+        (IndexPutBackward0 if pure_advanced else CopySlicesIndex).record((x, tv), out, key, accumulate)
     return out
 
 
-def index_put_values(x, indices, values):
+def index_put_values(x, indices, values, accumulate=False):
     """PyTorch's `index_put` (and, through `inplace`, `index_put_`): `values`, a tensor of x's dtype,
     written at the index tensors `indices` (one bool mask and a 0-d value: any dtype, as in masked_fill)."""
     indices = tuple(indices)
@@ -61,7 +68,7 @@ def index_put_values(x, indices, values):
         values = E.cast(values, dt)
     if values._data.dtype != dt:
         raise x.policy.errors.index_put_dtypes(self_scalar=x._data.dtype, source_scalar=values._data.dtype)
-    return index_put(x, tuple(indices), values)
+    return index_put(x, tuple(indices), values, bool(accumulate))
 
 
 def setitem(x, key, value):
@@ -224,6 +231,8 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
     idx = index._data
     check_index("scatter", x, dim, idx)
     ts = src if isinstance(src, Tensor) else None
+    if ts is None and not isinstance(src, (numbers.Number, np.bool_)):     # (a list: no source PyTorch takes)
+        raise policy.errors.argument_type(fn="scatter", argument="src", expected="Tensor", type=typename(src))
     if ts is not None and ts._data.dtype != d.dtype:
         raise policy.errors.scatter_src_dtype()
     v = values_at(ts._data, idx) if ts is not None else check_fill_value(policy, src, d.dtype)
@@ -323,13 +332,14 @@ def index_add(x, dim, index, source, alpha=1):
     if s.ndim != d.ndim or any(a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim):
         raise policy.errors.index_add_shape(self_size=list(d.shape), source_size=list(s.shape))
     size = d.shape[dim] if d.ndim else 1
-    bad = first_outside(idx, 0, size)
+    bad = first_outside(idx, 0, size) if d.size else None     # (an empty self: nothing added, nothing checked)
     if bad is not None:
         raise policy.errors.index_bounds(index=bad, dim=dim, size=size)
     xp = backend.namespace(d)
     v = s if alpha == 1 else (s * d.dtype.type(alpha)).astype(d.dtype, copy=False)
     r = d.copy()
-    xp.add.at(at_least_1d(r), positions(d.ndim, dim, idx.reshape(-1)), at_least_1d(v))
+    if d.size:
+        xp.add.at(at_least_1d(r), positions(d.ndim, dim, idx.reshape(-1)), at_least_1d(v))
     out = x._out_cls._make(r)
     if _grad_enabled() and (x._requires_grad or source._requires_grad):
         IndexAddBackward0.record((x, source), out, dim, index.detach().reshape(-1), alpha)
@@ -345,15 +355,19 @@ def masked_fill(x, mask, value):
         raise x.policy.errors.masked_fill_mask(dtype_ctype=m.dtype)
     d = x._data
     xp = backend.namespace(d)
-    m_full = xp.broadcast_to(m, d.shape) if m.shape != d.shape else m
+    if m.shape != d.shape:      # the result takes the broadcast shape of input and mask
+        err = broadcast_error(d.shape, m.shape, x.policy)
+        if err is not None:
+            raise err
+        m = xp.broadcast_to(m, np.broadcast_shapes(d.shape, m.shape))
     if isinstance(value, Tensor):
         if value._data.ndim:
             raise x.policy.errors.masked_fill_value_dims(ndim=value._data.ndim)
         value = value._data[()]
     v = check_fill_value(x.policy, value, d.dtype)
-    out = x._out_cls._make(xp.where(m_full, xp.asarray(v, dtype=d.dtype), d))
+    out = x._out_cls._make(xp.where(m, xp.asarray(v, dtype=d.dtype), d))
     if _grad_enabled() and x._requires_grad:
-        MaskedFillBackward0.record((x,), out, m_full)
+        MaskedFillBackward0.record((x,), out, m)
     return out
 
 

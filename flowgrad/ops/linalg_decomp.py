@@ -189,7 +189,11 @@ def linalg_slogdet(x):
     _check_matrix(x, "linalg.slogdet")
     _check_float(x, "linalg.slogdet", low=True)     # (after the shape, as PyTorch checks)
     d = x._data
-    sign, logabs = backend.namespace(d).linalg.slogdet(d)
+    xp = backend.namespace(d)
+    with backend.quiet(xp):
+        sign, logabs = xp.linalg.slogdet(d)
+    if d.dtype.kind != "c":     # a NaN determinant has sign 0, as LAPACK's pivots give PyTorch
+        sign = xp.where(xp.isnan(logabs), 0, sign)
     outs = [x._out_cls._make(sign.astype(d.dtype)), x._out_cls._make(logabs.astype(d.real.dtype))]
     if _grad_enabled() and x._requires_grad:
         LinalgSlogdetBackward0.record((x,), outs)     # the sign gets no gradient, as in PyTorch
@@ -319,8 +323,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     sums = R.norm(A, 1, dim=(inner,), keepdim=keepdim)
     if not keepdim and inner < outer:
         outer -= 1
-    out = R.amax(sums, outer, keepdim=keepdim) if ord > 0 else R.amin(sums, outer, keepdim=keepdim)
-    return out
+    if ord > 0 and sums._data.shape[outer] == 0:     # the largest of no sums: 0
+        return R.sum(sums, outer, keepdim=keepdim)
+    return R.amax(sums, outer, keepdim=keepdim) if ord > 0 else R.amin(sums, outer, keepdim=keepdim)
 
 
 def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -539,6 +544,7 @@ def linalg_cholesky(x, upper=False, _op="linalg.cholesky", check_errors=True):
         if check_errors:
             raise _not_pd_error(x, _op) from None
         low, info = _per_matrix(x._new(sym), lambda m: _cholesky(xp, m), lambda m: _leading_minor(xp, m))
+        low = xp.tril(low)      # (the other triangle stays zero, as LAPACK leaves it)
     out = x._out_cls._make(xp.swapaxes(low, -1, -2).copy() if upper else low)
     if _grad_enabled() and x._requires_grad:
         LinalgCholeskyExBackward0.record((x,), out, upper)
@@ -628,6 +634,10 @@ def linalg_pinv(x, atol=None, rtol=None, hermitian=False):
                         dtype=_real(d.dtype))
     if at is None:
         at = xp.zeros((), dtype=_real(d.dtype))
+    if hermitian and m != n:
+        if d.size:
+            raise x.policy.errors.linalg_square(op="linalg.eigh", rows=m, cols=n)
+        hermitian = False       # (an empty matrix: the zeros of its transpose's shape, as PyTorch gives)
     if hermitian:
         w, v = xp.linalg.eigh(d)
         mag = xp.abs(w)
@@ -699,6 +709,8 @@ def linalg_lstsq(A, B, rcond=None, driver=None):
     cut = rcond if rcond is not None and rcond > 0 else xp.finfo(da.dtype).eps * max(m, n)
     top = sv[..., :1] if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), da.dtype)
     rank = xp.sum(sv > cut * top, axis=-1).astype("int64")
+    if db.shape[-1] == 0 and not vector:     # (no right-hand side: the drivers return before factoring)
+        rank = xp.zeros_like(rank)
     Bm = db[..., None] if vector else db
     if driver == "gels" and m >= n:     # LAPACK's QR solve: an exactly zero pivot of R fails
         q, r = xp.linalg.qr(da)
@@ -830,7 +842,7 @@ def _triangle(xp, a, upper, unit):
     t = xp.triu(a) if upper else xp.tril(a)
     if unit:
         n = a.shape[-1]
-        t = t * (1 - xp.eye(n, dtype=a.dtype)) + xp.eye(n, dtype=a.dtype)
+        t = xp.where(xp.eye(n, dtype=bool), xp.ones((), dtype=a.dtype), t)
     return t
 
 
@@ -866,9 +878,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     if not left:
         return _mT(solve_triangular(_mT(A), _mT(B), upper=not upper, unitriangular=unitriangular))
     da, db = A._data, B._data
-    for t in (A, B):
-        if t._data.dtype.kind not in "fcV":
-            raise A.policy.errors.linalg_not_implemented(kernel="triangular_solve_cpu", dtype_scalar=t._data.dtype)
+    if da.dtype.kind not in "fcV" or str(da.dtype) in _LOW:     # (B is cast to A's dtype)
+        raise A.policy.errors.linalg_not_implemented(kernel="triangular_solve_cpu", dtype_scalar=da.dtype)
     _check_matrix(A, op)
     if db.ndim < 2:
         raise A.policy.errors.linalg_min_2d(op=op, name="B")
@@ -876,11 +887,57 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         raise A.policy.errors.linalg_solve_shapes(a_rows=da.shape[-2], a_cols=da.shape[-1], b_rows=db.shape[-2],
                                                   b_cols=db.shape[-1], op=op)
     xp = backend.namespace(da)
-    dtype = xp.promote_types(da.dtype, db.dtype)
+    # PyTorch solves in A's dtype; a complex B with a real A is promoted (PyTorch drops its imaginary part)
+    dtype = xp.promote_types(da.dtype, db.dtype) if db.dtype.kind == "c" else da.dtype
     a = _triangle(xp, da.astype(dtype), upper, unitriangular)
     out = A._out_cls._make(_substitute(xp, a, db.astype(dtype), upper))
     if _grad_enabled() and (A._requires_grad or B._requires_grad):
         LinalgSolveTriangularBackward0.record((A, B), out, upper, unitriangular)
+    return out
+
+
+# ---------------------------------------------------------------------------- cholesky_solve
+
+def _mH(x):
+    return E._conj(_mT(x))
+
+
+def _cholesky_solve_l_grad(grad, input2, result, upper):
+    common = matmul(cholesky_solve(grad, input2, upper), _mH(result))
+    common = common + _mH(common)
+    return -(matmul(input2, common) if upper else matmul(common, input2))
+
+
+CholeskySolveBackward0 = derivative(
+    "CholeskySolveBackward0", keep="upper",
+    self=lambda grad, input2, upper: cholesky_solve(grad, input2, upper), input2=_cholesky_solve_l_grad)
+
+
+def cholesky_solve(B, L, upper=False):
+    """X with A X = B for A = L L^H (upper: U^H U) given its Cholesky factor."""
+    db, dl = B._data, L._data
+    for t, name in ((db, "b"), (dl, "u")):
+        if t.ndim < 2:
+            raise B.policy.errors.cholesky_solve_min_2d(name=name, ndim=t.ndim)
+    if db.dtype != dl.dtype:
+        raise B.policy.errors.cholesky_solve_dtype(b_scalar=db.dtype, a_scalar=dl.dtype)
+    if dl.shape[-1] != dl.shape[-2]:
+        raise B.policy.errors.cholesky_solve_square(rows=dl.shape[-2], cols=dl.shape[-1])
+    if db.shape[-2] != dl.shape[-1]:
+        raise B.policy.errors.cholesky_solve_sizes(rows=dl.shape[-1], b_rows=db.shape[-2], b_cols=db.shape[-1])
+    if db.dtype.kind not in "fcV" or str(db.dtype) in _LOW:
+        raise B.policy.errors.linalg_not_implemented(kernel="cholesky_solve_cpu", dtype_scalar=db.dtype)
+    err = broadcast_error(db.shape[:-2], dl.shape[:-2], B.policy)
+    if err is not None:
+        raise err
+    b, lo = B.detach(), L.detach()
+    if upper:
+        x = solve_triangular(lo, solve_triangular(_mH(lo), b, upper=False), upper=True)
+    else:
+        x = solve_triangular(_mH(lo), solve_triangular(lo, b, upper=False), upper=True)
+    out = B._out_cls._make(x._data)
+    if _grad_enabled() and (B._requires_grad or L._requires_grad):
+        CholeskySolveBackward0.record((B, L), out, upper)
     return out
 
 
@@ -918,19 +975,20 @@ def linalg_cross(x, y, *, dim=-1):
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     """The number of singular (|eigen| for hermitian) values above max(atol, rtol * largest)."""
     d = A._data
-    if d.ndim >= 2 and d.dtype.kind not in "fV":
+    if d.ndim >= 2 and d.dtype.kind not in "fcV":
         raise A.policy.errors.linalg_lstsq_dtype()
     if d.ndim < 2:
         raise A.policy.errors.linalg_min_2d(op="torch.linalg.matrix_rank", name="input")
     xp = backend.namespace(d)
     sv = xp.abs(xp.linalg.eigvalsh(d)) if hermitian else xp.linalg.svd(d, compute_uv=False)
-    at, rt = _tolerance(xp, atol, d), _tolerance(xp, rtol, d)
+    real = _real(d.dtype)
+    at, rt = _tolerance(xp, atol, sv), _tolerance(xp, rtol, sv)
     if rt is None:
-        rt = xp.asarray(xp.finfo(d.dtype).eps * max(d.shape[-2:]) if at is None or not bool(xp.all(at > 0)) else 0.0,
-                        dtype=d.dtype)
+        rt = xp.asarray(xp.finfo(real).eps * max(d.shape[-2:]) if at is None or not bool(xp.all(at > 0)) else 0.0,
+                        dtype=real)
     if at is None:
-        at = xp.zeros((), dtype=d.dtype)
-    top = xp.max(sv, axis=-1, keepdims=True) if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), d.dtype)
+        at = xp.zeros((), dtype=real)
+    top = xp.max(sv, axis=-1, keepdims=True) if sv.shape[-1] else xp.zeros(sv.shape[:-1] + (1,), real)
     tol = xp.maximum(at[..., None], rt[..., None] * top)
     return A._out_cls._make(xp.sum(sv > tol, axis=-1).astype("int64"))
 
@@ -941,6 +999,11 @@ def cond(A, p=None):
         raise A.policy.errors.linalg_cond_ord(ord=p)
     _check_float(A, "linalg.cond")
     _check_matrix(A, "linalg.cond", square=False)
+    if isinstance(p, str):      # (PyTorch checks the named norms' square matrices first)
+        _check_matrix(A, f"linalg.cond(ord={p})")
+    d = A._data
+    if d.shape[-1] * d.shape[-2] == 0:      # an empty matrix: 0, as PyTorch returns (no gradient)
+        return A._out_cls._make(backend.namespace(d).zeros(d.shape[:-2], dtype=_real(d.dtype)))
     if p in (None, 2, -2):
         sv = linalg_svdvals(A)
         top, bottom = R.amax(sv, -1), R.amin(sv, -1)
@@ -949,7 +1012,7 @@ def cond(A, p=None):
     _check_matrix(A, f"linalg.cond(ord={p})")
     inv, info = linalg_inv(A, check_errors=False)
     out = matrix_norm(A, p) * matrix_norm(inv, p)
-    singular = info._data != 0
+    singular = (info._data != 0) | backend.namespace(out._data).isnan(out._data)
     if bool(backend.namespace(singular).any(singular)):     # a singular matrix: infinite condition number
         out = E.where(out._new(singular), float("inf"), out)
     return out
@@ -971,8 +1034,11 @@ def vander(x, N=None):
     if d.dtype.kind in "iu" and d.dtype != np.int64:     # (PyTorch's powers of integers are int64)
         x = E.cast(x, np.dtype(np.int64))
         d = x._data
-    n = (d.shape[-1] if d.ndim else 0) if N is None else N
-    if d.ndim == 0 or n <= 1:
+    if d.ndim == 0:     # (one value: a vector of one)
+        x = S.reshape(x, (1,))
+        d = x._data
+    n = d.shape[-1] if N is None else N
+    if n <= 1:
         raise x.policy.errors.linalg_vander_n()
     cols = [x._new(backend.namespace(d).ones(d.shape + (1,), dtype=d.dtype)), S.unsqueeze(x, -1)]
     for _ in range(n - 2):
@@ -1018,7 +1084,7 @@ def _lu_arrays(xp, d):
     m, n = d.shape[-2:]
     k = min(m, n)
     batch = d.shape[:-2]
-    a = d.reshape((-1, m, n)).copy()
+    a = d.reshape((_prod(batch), m, n)).copy()      # (-1 is ambiguous for an empty matrix)
     nb = a.shape[0]
     rows = xp.arange(nb)
     perm = xp.broadcast_to(xp.arange(m), (nb, m)).copy()

@@ -560,7 +560,6 @@ def cumsum(x, dim, dtype=None):
 METHODS = {
     "median": median, "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "amax": amax, "amin": amin, "var": var,
     "std": std, "norm": norm, "logsumexp": logsumexp, "cumsum": cumsum, "argmax": argmax, "argmin": argmin,
-    "all": all, "any": any, "sum_to_size": lambda self, *size: sum_to(self, size[0] if len(size) == 1 and
-                                                                       isinstance(size[0], (tuple, list)) else size),
+    "all": all, "any": any, "sum_to_size": lambda self, *size: sum_to(self, S.parse_shape(size, self.policy)),
     "count_nonzero": count_nonzero,
 }

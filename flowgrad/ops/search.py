@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import backend
 from ..tensor import Tensor
+from ._args import int_argument
 
 __all__ = ["searchsorted", "bucketize", "histc"]
 
@@ -102,6 +103,7 @@ def histc(input, bins: int = 100, min=0, max=0):
     where min == max; entries outside are not counted), in input's dtype."""
     policy = input.policy
     d = input._data
+    bins = int_argument(bins, policy)      # (an int, or an integer tensor of one element)
     if bins <= 0:
         raise policy.errors.histc_bins(bins=bins)
     if d.dtype.kind not in "fV":

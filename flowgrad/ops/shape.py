@@ -33,7 +33,9 @@ def parse_shape(shape, policy=TORCH) -> tuple:
         shape = shape[0]
     elif len(shape) == 1 and isinstance(shape[0], Tensor) and (policy.shape_tensors or shape[0]._data.size != 1):
         if not policy.shape_tensors:
-            raise policy.errors.shape_type(type="Tensor")
+            err = policy.errors.shape_type(type="Tensor")
+            err.parser_refuses = ""       # worded by a facade's argument guard as its parser words it
+            raise err
         shape = shape[0].tolist()
     return tuple(s if type(s) is int else _size_int(s, policy, i) for i, s in enumerate(shape))
 
@@ -47,7 +49,7 @@ def _size_int(s, policy, pos: int = 0) -> int:
     if isinstance(s, (np.integer, Tensor)) and not isinstance(s, (bool, np.bool_)):
         d = s._data if isinstance(s, Tensor) else s
         if getattr(d, "size", 1) == 1 and d.dtype.kind in "iu":
-            return int(d)
+            return int(d.reshape(()))
     if policy.shape_tensors and isinstance(s, (float, np.floating)) and float(s).is_integer():
         return int(s)
     err = policy.errors.shape_element(type=typename(s))
@@ -159,7 +161,16 @@ def view_dtype(x, dtype):
     return as_view(x, out, lambda b: view_dtype(b, dtype))
 
 
-def view(x, *shape):
+def view(x, *shape, dtype=None):
+    """`x` in another shape (or, given a dtype, positionally or as `dtype=`, its bits as that dtype)."""
+    if dtype is not None:
+        if shape:       # (a shape and a dtype: no overload of PyTorch's takes both)
+            err = x.policy.errors.shape_type(type="torch.dtype")
+            err.parser_refuses = "dtype"
+            raise err
+        return view_dtype(x, dtype)
+    if not shape:
+        raise x.policy.errors.argument_missing(fn="view", argument="size")
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, Tensor)):
         return view_dtype(x, shape[0])
     shape = parse_shape(shape, x.policy)
@@ -195,9 +206,17 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 def unflatten(x, dim, sizes):
+    """`x` with dim `dim` split into `sizes` (one of them may be -1)."""
+    if not sizes:       # (a tensor of several sizes: its truth value's error, as PyTorch's method gives)
+        raise x.policy.errors.unflatten_empty()
+    if not isinstance(sizes, (tuple, list)):
+        err = x.policy.errors.argument_type(fn="unflatten", argument="sizes", expected="tuple of ints",
+                                            type=typename(sizes))
+        err.parser_refuses = "sizes"      # (worded by the facade's argument guard, with its position)
+        raise err
     dim = normalize_dim(dim, x._data.ndim)
     shp = x._data.shape
-    return reshape(x, shp[:dim] + tuple(sizes) + shp[dim + 1:])
+    return reshape(x, shp[:dim] + parse_shape((sizes,), x.policy) + shp[dim + 1:])
 
 
 # ---------------------------------------------------------------------------------- permute
@@ -748,7 +767,8 @@ def flip(x, *dims):
     dims = tuple(normalize_dim(i, x._data.ndim) for i in dims)
     if len(set(dims)) != len(dims):
         raise x.policy.errors.dims_repeated(dim=next(i for i in dims if dims.count(i) > 1))
-    out = x._out_cls._make(backend.namespace(x._data).flip(x._data, axis=dims).copy() if dims else x._data.copy())
+    d = x._data      # (a 0-d tensor flips along its one dim 0 / -1: unchanged)
+    out = x._out_cls._make(backend.namespace(d).flip(d, axis=dims).copy() if dims and d.ndim else d.copy())
     if _grad_enabled() and x._requires_grad:
         FlipBackward0.record((x,), out, dims)
     return out

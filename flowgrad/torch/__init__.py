@@ -16,6 +16,7 @@ _populate(globals(), __name__, Tensor, _DTYPES, methods_only=("expand", "repeat"
 from .. import ops as _ops  # noqa: E402
 globals().update({_name: getattr(_ops, _name) for _name in (
     "real", "imag", "angle", "conj", "conj_physical", "resolve_conj", "complex", "view_as_real", "view_as_complex")})
+index_put = _ops.index_put_values
 from ..facade import signatures as _kit_signatures  # noqa: E402
 from . import _signatures as _torch_signatures  # noqa: E402
 

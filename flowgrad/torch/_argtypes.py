@@ -44,7 +44,7 @@ _WEIGHT_REQUIRED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_tran
 
 OVERRIDES: dict[str, str | None] = {
     "complex.real": "Tensor", "complex.imag": "Tensor", "logaddexp.other": "Tensor", "logaddexp2.other": "Tensor",
-    "is_same_size.other": "Tensor",
+    "is_same_size.other": "Tensor", "tensorsolve.other": "Tensor",
     **{f"{fn}.other": "Tensor" for fn in ("allclose", "cross", "equal", "isclose", "kron", "matmul", "expand_as",
                                           "reshape_as", "type_as", "view_as")},
     **{f"{fn}.other": "Tensor" for fn in ("logical_and", "logical_or", "logical_xor")},
@@ -131,7 +131,7 @@ OVERLOADS: dict[str, tuple[str, ...]] = {
 
 # methods whose int list PyTorch also takes as several positional ints (`x.permute(1, 0)`)
 UNPACKING = {"squeeze": "dim", "permute": "dims", "view": "size", "reshape": "shape", "flip": "dims",
-             "repeat": "repeats", "expand": "size", "tile": "dims"}
+             "repeat": "repeats", "expand": "size", "tile": "dims", "sum_to_size": "size"}
 
 METHOD_OVERLOADS: dict[str, tuple[str, ...]] = {
     "max": ("()", "(Tensor other)", "(int dim, bool keepdim = False)"),
@@ -166,6 +166,11 @@ for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", 
     OVERLOADS[_name] = ("(Tensor input, Tensor other, *, Tensor out = None)", "(Number self, Tensor other)",
                         "(Tensor input, Number other, *, Tensor out = None)")
     METHOD_OVERLOADS[_name] = ("(Tensor other)", "(Number other)")
+for _name in ("clamp", "clip"):
+    OVERLOADS[_name] = tuple(f"(Tensor input, {k} min = None, {k} max = None, *, Tensor out = None)"
+                             for k in ("Tensor", "Number"))
+    METHOD_OVERLOADS[_name] = METHOD_OVERLOADS[_name + "_"] = tuple(f"({k} min = None, {k} max = None)"
+                                                                   for k in ("Tensor", "Number"))
 METHOD_OVERLOADS.update({**dict.fromkeys(("masked_fill", "masked_fill_"), ("(Tensor mask, Tensor value)",
                                                                            "(Tensor mask, Number value)")),
                          "where": ("(Tensor condition, Tensor other)", "(Tensor condition, Number other)")})

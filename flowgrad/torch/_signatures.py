@@ -33,7 +33,7 @@ FUNCTIONS = {
     **{name: _BINARY_OUT for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "hypot",
                                       "bitwise_left_shift", "bitwise_right_shift")},
     **{name: "input, other, *, out=None" for name in ("inner", "vdot")},
-    "ger": "input, vec2, *, out=None", "masked_scatter": "input, mask, source", "unflatten": "input, dim, sizes",
+    "ger": "input, vec2, *, out=None", "masked_scatter": "input, mask, source", "unflatten": "input, dim, sizes:ints",
     **{name: _BINARY_OUT for name in (
         "mul", "multiply", "true_divide", "atan2", "maximum", "minimum", "remainder", "floor_divide", "matmul")},
     **{name: "input:Tensor, other, *, out=None" for name in (     # (the op takes a number first, PyTorch does not)
@@ -149,6 +149,7 @@ FUNCTIONS = {
     "diff": "input, n=1, dim=-1, prepend=None, append=None, *, out=None",
     "take_along_dim": "input, indices, dim=None, *, out=None",
     "index_add": "input, dim, index, source, *, alpha=1, out=None",
+    "index_put": "input, indices, values:Tensor, accumulate=False",
     "index_copy": "input, dim, index, source, *, out=None",
     "index_fill": "input, dim, index, value",
     "scatter_reduce": "input, dim, index, src, reduce, *, include_self~=True, out=None",
@@ -233,7 +234,7 @@ METHODS = {
     "where": "condition:Tensor, other",
     "masked_fill": "mask:Tensor, value~",
     "broadcast_to": "size",
-    "permute": "*dims", "expand": "*size", "repeat": "*repeats", "view": "*size", "reshape": "*shape",
+    "permute": "*dims", "expand": "*size", "repeat": "*repeats", "view": "*size=(), dtype=None", "reshape": "*shape",
     "flip": "*dims", "tile": "*dims",
     **{name: _MEMORY_FORMAT for name in ("bool", "byte", "char", "double", "float", "half", "int", "long", "short",
                                          "cpu", "cfloat", "cdouble")},
@@ -277,8 +278,8 @@ METHODS = {
     "clamp_min_": "min", "clamp_max_": "max", "tril_": "diagonal=0", "triu_": "diagonal=0",
     "lerp_": "end, weight", "nan_to_num_": "nan=0.0, posinf=None, neginf=None",
     "addcmul_": "tensor1:Tensor, tensor2:Tensor, *, value=1", "addcdiv_": "tensor1:Tensor, tensor2:Tensor, *, value=1",
-    "masked_fill_": "mask:Tensor, value~", "fill_": "value", "index_put_": "indices, values:Tensor, accumulate=False!",
-    "index_put": "indices, values:Tensor, accumulate=False!",
+    "masked_fill_": "mask:Tensor, value~", "fill_": "value", "index_put_": "indices, values:Tensor, accumulate=False",
+    "index_put": "indices, values:Tensor, accumulate=False",
     "scatter_": "dim, index, src=None, value=None, *, reduce~=None", "scatter_add_": "dim, index, src",
     "scatter": "dim, index, src=None, value=None, *, reduce~=None",
     "index_add": "dim, index, source, *, alpha=1", "index_add_": "dim, index, source, *, alpha=1",
@@ -302,7 +303,7 @@ METHODS = {
 
 # torch.linalg's functions under their older top-level names (torch.det, torch.inverse, ...)
 LINALG_TOP_LEVEL = {"det": "input", "inverse": "input, *, out=None", "logdet": "input", "matrix_exp": "input",
-                    "matrix_power": "input, n, *, out=None"}
+                    "matrix_power": "input, n, *, out=None", "cholesky_solve": "input, input2, upper=False, *, out=None"}
 
 # torch.nn.functional and torch.linalg functions whose explicit None PyTorch refuses
 FUNCTIONAL = {"adaptive_avg_pool1d": "input, output_size~", "adaptive_max_pool1d": "input, output_size~, return_indices=False"}

@@ -5,7 +5,7 @@ import numbers as _numbers
 from ..autograd.policy import policy_of as _policy_of
 from ..messages.linalg import LinAlgError  # noqa: F401
 from ..ops import linalg_decomp as _L
-from ..ops.linalg import matmul  # noqa: F401
+from ..ops.linalg import matmul as _matmul
 from ..facade.argtypes import parser_words as _parser_words
 from ..facade.surface import _return_type
 from ..tensor import Tensor as _CoreTensor
@@ -28,10 +28,8 @@ eigvalsh = _L.linalg_eigvalsh
 matrix_exp = _L.linalg_matrix_exp
 matrix_power = _L.matrix_power
 multi_dot = _L.multi_dot
-cross = _L.linalg_cross
 cond = _L.cond
 tensorinv = _L.tensorinv
-tensorsolve = _L.tensorsolve
 norm = _L.linalg_norm
 
 
@@ -130,9 +128,26 @@ def _check_legacy(A, fn: str, argument: str, value, atol, rtol) -> None:
         raise _parser_words(_policy_of(A).errors.linalg_legacy_tolerance(fn=fn, argument=argument), argument)
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
+def lstsq(input, b, rcond=None, *, driver=None):
     """(solution, residuals, rank, singular_values) of min ||AX - B||, as torch.return_types.linalg_lstsq."""
-    return _lstsq(*_L.linalg_lstsq(A, B, rcond, driver))
+    return _lstsq(*_L.linalg_lstsq(input, b, rcond, driver))
+
+
+# PyTorch's parser names these parameters `input` and `other` (its documentation's `A`, `B`, `x`, `y`)
+
+def tensorsolve(input, other, dims=None):
+    """X with tensordot(input, X, X.ndim) = other."""
+    return _L.tensorsolve(input, other, dims)
+
+
+def cross(input, other, *, dim=-1):
+    """The cross product of 3-vectors along `dim`."""
+    return _L.linalg_cross(input, other, dim=dim)
+
+
+def matmul(input, other):
+    """The matrix product (torch.matmul)."""
+    return _matmul(input, other)
 
 
 def inv_ex(A, *, check_errors=False):
@@ -218,5 +233,13 @@ def _removed_matrix_rank(input, tol=None, symmetric=False, *, out=None):
     raise _policy_of(input).errors.matrix_rank_removed()
 
 
-_TOP_LEVEL = {"det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
+def _cholesky_solve(input, input2, upper=False):
+    """X with A X = input for A = input2 input2^H (upper: input2^H input2)."""
+    if not isinstance(upper, bool):     # (worded, with its position, by the facade's argument guard)
+        raise _parser_words(_policy_of(input).errors.argument_type(
+            fn="cholesky_solve", argument="upper", expected="bool", type=type(upper).__name__), "upper")
+    return _L.cholesky_solve(input, input2, upper)
+
+
+_TOP_LEVEL = {"cholesky_solve": _cholesky_solve, "det": det, "inverse": inv, "slogdet": _top_slogdet, "logdet": _L.logdet, "matrix_exp": matrix_exp,
              "pinverse": _pinverse, "matrix_power": matrix_power}

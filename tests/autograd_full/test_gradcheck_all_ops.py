@@ -230,6 +230,10 @@ C("setitem_slice", _setitem(lambda T: (slice(None), slice(0, 2))), [(2, 3), (2, 
 C("setitem_advanced", _setitem(lambda T: T.tensor([0, 2]), square=True), [(3, 2), (2, 2)])
 C("setitem_mask", _setitem(lambda T: T.tensor([[True, False, True], [False, True, False]])), [(2, 3), (3,)])
 C("index_put_", lambda T, a, b: a.clone().index_put_((T.tensor([1, 0]),), b), [(2, 3), (2, 3)])
+C("cholesky_solve", lambda T, b, l: T.cholesky_solve(b, (l + 3 * T.eye(2)).tril()), [(2, 3), (2, 2)])
+C("cholesky_solve_upper", lambda T, b, l: T.cholesky_solve(b, (l + 3 * T.eye(2)).triu(), upper=True),
+  [(2, 2, 1), (2, 2)])
+C("index_put_accumulate", lambda T, a, b: a.index_put((T.tensor([1, 1, 0]),), b, accumulate=True), [(2, 3), (3,)])
 C("gather", lambda T, a: a.gather(1, T.tensor([[0, 2, 2], [1, 0, 1]])), [(2, 3)])
 C("scatter_src", lambda T, a, s: a.scatter(1, T.tensor([[2, 0], [1, 2]]), s), [(2, 3), (2, 2)])
 C("scatter_value", lambda T, a: a.scatter(0, T.tensor([[1, 0, 1]]), 2.5) * a, [(2, 3)])
@@ -609,6 +613,8 @@ UNREACHED = {
                                      "(tests/torch_api/test_overloads_and_leaks.py)",
     "elementwise.BernoulliBackward0": "a random draw: its zero gradient is compared with PyTorch's in "
                                       "tests/torch_api/test_overloads_and_leaks.py",
+    "elementwise.PoissonBackward0": "a random draw: its zero gradient is compared with PyTorch's in "
+                                     "tests/torch_api/test_swept_cases.py",
     "linalg.MatmulBackward0": "the row the product nodes are variants of: every product records one of them",
     "random_grads.StandardGammaBackward0": "a random draw: finite differences redraw it; its implicit gradient is "
                                            "compared with PyTorch's in tests/distributions",

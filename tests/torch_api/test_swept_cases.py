@@ -69,6 +69,56 @@ CASES = [
     "torch.linalg.vector_norm(x, keepdim=1)",
     "torch.linalg.vecdot(x, x, dim=None)", "torch.linalg.vecdot(x, x, dim=0)", "torch.linalg.solve(s, x[0, :2])",
     "torch.linalg.lstsq(s, x[:, :1].expand(2, 2, 1))", "torch.linalg.lstsq(s, x[:, :1]).solution",
+    # torch.linalg at NaN and empty inputs; solve_triangular solves in A's dtype (no half kernel)
+    "torch.linalg.slogdet(s * float('nan'))", "torch.slogdet(s.masked_fill(s == 3, float('nan')))",
+    "torch.linalg.cholesky_ex(s * float('nan')).L", "torch.linalg.lstsq(s, x[:, :0])",
+    "torch.linalg.cond(s * float('nan'), 1)", "torch.linalg.cond(s.masked_fill(s == 3, float('nan')), 'fro')",
+    "torch.linalg.solve_triangular(s, x[:, :1].double(), upper=True)",
+    "torch.linalg.solve_triangular(s, i[:2, None], upper=True)", "torch.linalg.solve_triangular(s.half(), x[:, :1], upper=True)",
+    "torch.linalg.solve_triangular(s * float('nan'), x[:, :1], upper=False, unitriangular=True)",
+    # clamp: a 0-d tensor bound beside a number is read as a number; no list bounds or sources
+    "torch.clamp(i, torch.tensor(1), 1.5)", "x.clamp(0.5, torch.tensor(1))", "torch.clip(x, x[0], 1.0)",
+    "x.clamp([0.0, 0.0, 0.0])", "x.clamp_(min=[0.0, 0.0, 0.0])", "torch.clamp(x, 0.0, 'a')",
+    "torch.scatter(x, 1, i[None, :1], x.tolist())", "x.scatter_(1, i[None, :1], [1.0, 2.0])",
+    # parameter names of PyTorch's parser; sizes that are ints; random draws PyTorch has no kernel or range for
+    "torch.linalg.lstsq(s, b=x[:, :1]).solution", "torch.linalg.cross(x, other=x)",
+    "torch.linalg.tensorsolve(s, other=x[0, :2])", "torch.linalg.tensorsolve(s, 2)",
+    "torch.linalg.matmul(x, other=x.t())", "torch.unflatten(x, 1, torch.tensor([3, 1]))", "x.unflatten(1, ())",
+    "x.unflatten(1, torch.tensor([3]))", "x.unflatten(1, [3.0])", "x.unflatten(1, (-1, 1))", "x.sum_to_size((1.0, 3.0))",
+    "x.sum_to_size(1, 3.0)", "x.sum_to_size(torch.tensor(1), 3)", "torch.randint_like(x > 0, 3)",
+    "torch.randint_like(x.to(torch.int8), -300, 3)", "torch.randint_like(x.to(torch.complex64), 5)",
+    "torch.randint_like(x, 3, 2)", "str(torch.randint_like(x > 0, 2).dtype)", "torch.bernoulli(x.to(torch.complex64), 0.5)",
+    "x.to(torch.complex64).bernoulli()",
+    # masked_fill broadcasts input and mask; a complex number with no imaginary part fills a real tensor
+    "torch.masked_fill(x[0, 0], x > 0, 7.0)", "x[0].masked_fill(x > 0, 7.0)", "x.masked_fill(x.expand(2, 2, 3) > 0, 7.0)",
+    "x.masked_fill_(x.expand(2, 2, 3) > 0, 7.0)", "x.masked_fill(x > 0, torch.tensor(7 + 0j))", "x.long().fill_(3 + 0j)",
+    "torch.full((2,), 1 + 0j, dtype=torch.int32)", "x.scatter(1, i[None, :1], 1 + 0j)", "x.clamp(1 + 0j)",
+    "torch.linalg.vander(x[0, 1], N=4)", "torch.linalg.vander(i[0], N=3)",
+    "torch.linalg.cond(x[:, :0])", "torch.linalg.cond(v[:, :0, :0], 1)", "torch.linalg.cond(x[:0], float('inf'))",
+    "torch.linalg.cond(x[:, :0], 'fro')", "torch.linalg.matrix_norm(x[:, :0], 1, keepdim=True)",
+    "torch.linalg.matrix_norm(x[:0], float('inf'))", "torch.linalg.matrix_norm(x[:, :0], -1)", "torch.linalg.lu(x[:0])",
+    "torch.linalg.lu_factor_ex(x.t()[:, :0])", "torch.linalg.pinv(x[:, :0], hermitian=True)",
+    "torch.linalg.pinv(x, hermitian=True)", "torch.linalg.matrix_rank(h * 1j + s)", "torch.linalg.matrix_rank(h, hermitian=True)",
+    # index_put's accumulate: repeated positions each add; values broadcast; PyTorch's dtype check
+    "x.index_put_((i[:2] * 0, i[1:]), torch.tensor([8.0, 9.0]), accumulate=True)",
+    "torch.index_put(x, (i[:2] - 1,), torch.tensor([1.0, 2.0, 3.0]), True)", "x.index_put((x > 0,), x[0, 0], True)",
+    "x.index_put((i[:2] - 1,), i, accumulate=True)", "(x > 0).index_put((i[:2] - 1,), x[0] > 0, accumulate=True)",
+    # a 0-d tensor flips along dim 0; one-element integer tensors as sizes, dims and bins; view's dtype keyword
+    "x[0, 0].flip(0)", "torch.flip(x[0, 0], (-1,))", "x.flip(i[:1])", "x.flip(i[:2])", "x.tile(i[:2])", "x.tile(i[1:2])",
+    "x.view(torch.tensor([6]))", "x.view(dtype=torch.int32)", "x.view(dtype=torch.int16).shape",
+    "x.reshape(i[:2])", "torch.histc(x, bins=torch.tensor(3))",
+    "x.histc(torch.tensor(2), 0, 1)", "torch.histc(x, 3.0)", "x[:, :0].index_add(1, i, x)",
+    # poisson: draws in the rates' dtype and shape, PyTorch's checks (the values are random: zero rates only)
+    "torch.poisson(x.abs()).shape", "str(torch.poisson(x.abs().half()).dtype)", "torch.poisson(x.abs()[:0])", "torch.poisson(i)",
+    "torch.poisson(x)", "torch.poisson(x.to(torch.complex64))", "torch.poisson(x * 0)", "torch.poisson(x.abs() / 0)",
+    "(lambda a: (torch.poisson(a).grad_fn.name(), torch.autograd.grad(torch.poisson(a).sum(), a)))(x.abs().requires_grad_())",
+    # cholesky_solve: A = L L^H (upper: U^H U), batches broadcast, PyTorch's checks and gradients
+    "torch.cholesky_solve(x[:, :2], x[:, :2].tril() + 2)", "x[:, :2].cholesky_solve((x[:, :2] + 3).triu(), True)",
+    "torch.cholesky_solve(x[:, :2].expand(3, 2, 2), x[:, :2] + 3)", "torch.cholesky_solve(x[0], x[:, :2])",
+    "torch.cholesky_solve(x[:, :2], x[:, :2].double())", "torch.cholesky_solve(i[None], i[None])",
+    "torch.cholesky_solve(x[:1, :2], x[:, :2])", "torch.cholesky_solve(x[:, :2], x)", "torch.cholesky_solve(x[:, :2], s, None)",
+    "(lambda b, l: torch.autograd.grad(torch.cholesky_solve(b, l, True).pow(2).sum(), (b, l)))"
+    "(x[:, :2].to(torch.complex128).requires_grad_(), (x[:, 1:] + 3j).requires_grad_())",
     # int arguments are ints (a float or a bool was truncated or counted)
     "torch.tril(x, 1.5)", "torch.triu(x, True)", "x.tril(1.0)", "torch.diag(x, 1.0)", "torch.rot90(x, True)",
     "torch.diff(x, True)", "torch.narrow(x, 1, 1.0, 2)", "x.narrow(1, 0, True)", "x.narrow(1, torch.tensor(1), 2)",
