@@ -22,7 +22,8 @@ _populate(globals(), __name__, Tensor, _DTYPES)
 for _name in ("addbmm", "addmv", "addr", "cov", "corrcoef", "gcd", "lcm", "nanquantile", "rot90", "block_diag",
               "cartesian_prod", "combinations", "take", "put", "isin", "histogram", "trapezoid", "trapz",
               "cumulative_trapezoid", "vander", "hamming_window", "blackman_window", "bartlett_window",
-              "kaiser_window", "empty_strided"):
+              "kaiser_window", "poisson", "inner", "vdot", "ger", "masked_scatter", "unflatten", "bitwise_left_shift",
+              "bitwise_right_shift", "celu", "rrelu", "hardshrink", "selu_", "celu_", "threshold_", "rrelu_"):
     del globals()[_name]
 del _name
 

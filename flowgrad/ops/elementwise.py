@@ -954,12 +954,17 @@ ToCopyBackward0 = derivative("ToCopyBackward0", complex=True, paddle="CastGradNo
                              self=identity)  # the engine casts it back to the input's dtype
 
 
+_COMPLEX_CAST_WARNED: list = []    # PyTorch gives this warning once per process
+
+
 def complex_to_real(policy, d, dt):
     """A complex array converted toward the real dtype `dt` as PyTorch converts it: to bool by
-    being nonzero, to any other dtype by its real part, with PyTorch's warning."""
+    being nonzero, to any other dtype by its real part, with PyTorch's warning (once per process)."""
     if dt == np.bool_:
         return d != 0
-    user_warning.warn(policy.errors.complex_cast_discards())
+    if not _COMPLEX_CAST_WARNED:
+        _COMPLEX_CAST_WARNED.append(True)
+        user_warning.warn(policy.errors.complex_cast_discards())
     return d.real
 
 

@@ -273,14 +273,6 @@ def test_complex_cast_to_real_keeps_real_part(torch):
     np.testing.assert_allclose(_np(r), [1.0, -0.5, 2.0])
 
 
-def test_complex_cast_to_real_warns(ftorch):
-    """PyTorch's warning (real torch gives it once per process, so only flowgrad's is checked)."""
-    z = ftorch.tensor(Z)
-    for convert in (lambda: z.to(ftorch.float32), lambda: z.double(), lambda: ftorch.zeros(3).copy_(z)):
-        with pytest.warns(UserWarning, match="^Casting complex values to real discards the imaginary part$"):
-            convert()
-
-
 def test_save_load_type_finfo(torch):
     import io
     z = torch.tensor(Z, dtype=torch.complex128)

@@ -8,7 +8,6 @@ import pytest
 
 CALLS = {
     "uint8 index": lambda t: t.arange(4.)[t.tensor([1, 0, 1, 0], dtype=t.uint8)],
-    "complex copied into real": lambda t: t.zeros(2).copy_(t.ones(2, dtype=t.complex64)),
     "mse_loss target size": lambda t: t.nn.functional.mse_loss(t.ones(3), t.ones(3, 1)),
 }
 
@@ -23,11 +22,23 @@ def test_warning_points_at_the_callers_line(torch, case):
     assert {(w.filename, w.lineno) for w in caught} == {(__file__, call.__code__.co_firstlineno)}
 
 
+ONCE_PER_PROCESS = {
+    "scatter": ("t.zeros(3).scatter(0, t.tensor([0, 1, 0]), t.ones(3), reduce='add')",
+                "The reduce argument of torch.scatter"),
+    "complex copied into real": ("t.zeros(2).copy_(t.ones(2, dtype=t.complex64))",
+                                 "Casting complex values to real discards the imaginary part"),
+    "complex cast by to()": ("t.tensor([1 + 1j]).to(t.float32)", "Casting complex values to real discards the imaginary part"),
+}
+
+
 @pytest.mark.parametrize("module", ["torch", "flowgrad.torch"])
-def test_once_per_process_warning_points_at_the_callers_line(module):
-    """scatter's reduce= deprecation is given once per process: a fresh one shows where it lands."""
+@pytest.mark.parametrize("case", list(ONCE_PER_PROCESS))
+def test_once_per_process_warning_points_at_the_callers_line(module, case):
+    """Warnings PyTorch gives once per process: a fresh one shows where the first lands, and that a
+    second call gives none."""
     pytest.importorskip(module)
-    script = (f"import warnings, {module} as t\nwarnings.simplefilter('always')\n"
-              "t.zeros(3).scatter(0, t.tensor([0, 1, 0]), t.ones(3), reduce='add')\n")
+    call, words = ONCE_PER_PROCESS[case]
+    script = f"import warnings, {module} as t\nwarnings.simplefilter('always')\n{call}\n{call}\n"
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert run.stderr.startswith("<string>:3: UserWarning: The reduce argument of torch.scatter"), run.stderr
+    assert run.stderr.startswith(f"<string>:3: UserWarning: {words}"), run.stderr
+    assert run.stderr.count("UserWarning") == 1, run.stderr
