@@ -337,6 +337,9 @@ def build(Tensor: type, dtypes: dict, module: str) -> dict:
 
     def poisson(input, generator=None):
         """Counts drawn from Poisson distributions of the rates in `input`, in its dtype."""
+        if generator is not None and not isinstance(generator, Generator):
+            raise policy.errors.argument_type_at(fn="poisson", argument="generator", position=2,
+                                                 expected="torch.Generator", type=typename(generator))
         d = input._data
         if d.dtype.kind not in "fV":
             raise policy.errors.not_implemented_for(op="poisson_cpu", dtype_scalar=d.dtype)

@@ -72,6 +72,7 @@ MESSAGES: dict[str, tuple[type, str]] = {
     "adaptive_output_size_len": (RuntimeError, "{fn}: output_size must be {count}"),
     "adaptive_max_output_size_len": (RuntimeError, "{fn}(): internal error: output_size.size() must be {count}"),
     "object_no_len": (TypeError, "object of type '{type}' has no len()"),
+    "pool_input_dim_at_least": (ValueError, "Input dimension should be at least {count}"),
     "unpack_too_few": (ValueError, "not enough values to unpack (expected {expected}, got {got})"),
     "unpack_too_many": (ValueError, "too many values to unpack (expected {expected})"),
     "adaptive_max_input_dim": (RuntimeError, "{fn}(): Expected {unbatched}D or {batched}D tensor, but got: {size}"),

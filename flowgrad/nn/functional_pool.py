@@ -235,9 +235,10 @@ def _windows(n_in: int, n_out: int):
     return [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
 
 
-def _adaptive_size_list(policy, fn: str, nd: int, output_size) -> tuple:
+def _adaptive_size_list(input, fn: str, nd: int, output_size) -> tuple:
     """2-d and 3-d output sizes as PyTorch's Python layer reads them: an int for every dim, else a
-    sequence (a tensor's elements too) of exactly `nd` ints or Nones."""
+    sequence (a tensor's elements too), shorter than the input's dims, of exactly `nd` ints or Nones."""
+    policy = input.policy
     if isinstance(output_size, bool):
         raise policy.errors.argument_type_at(fn=fn, argument="output_size", position=2, expected="tuple of ints",
                                              type="bool")
@@ -247,25 +248,33 @@ def _adaptive_size_list(policy, fn: str, nd: int, output_size) -> tuple:
         if output_size._data.ndim == 0:
             raise policy.errors.len_0d()
         output_size = tuple(output_size)
-    if not isinstance(output_size, (tuple, list)):
+    if not isinstance(output_size, (tuple, list, str)):
         raise policy.errors.object_no_len(type=typename(output_size))
+    if input._data.ndim <= len(output_size):
+        raise policy.errors.pool_input_dim_at_least(count=len(output_size) + 1)
+    if isinstance(output_size, str):
+        raise policy.errors.argument_type_at(fn=fn, argument="output_size", position=2, expected="tuple of ints",
+                                             type="str")
     if len(output_size) != nd:
         raise policy.error("adaptive_max_output_size_len" if "max" in fn else "adaptive_output_size_len", fn=fn,
                            count=nd)
     return tuple(output_size)
 
 
-def _adaptive_sizes(input, fn: str, nd: int, output_size) -> tuple:
-    """The output size per spatial dim (None keeps the input's), after ATen's checks of the input."""
+def _adaptive_sizes(input, fn: str, nd: int, output_size, read: bool = False) -> tuple:
+    """The output size per spatial dim (None keeps the input's), after ATen's checks of the input
+    (`read`: `output_size` already read by `_adaptive_size_list`)."""
     policy = input.policy
     d = input._data
-    if nd == 1:
+    if read:
+        sizes = output_size
+    elif nd == 1:
         sizes = _sizes(output_size)
         if len(sizes) != 1:
             raise policy.errors.pool_one_int(fn=fn, name="output_size", got=len(sizes))
         sizes = (ops.int_argument(sizes[0], policy),)
     else:
-        sizes = _adaptive_size_list(policy, fn, nd, output_size)
+        sizes = _adaptive_size_list(input, fn, nd, output_size)
     if nd == 1:
         if d.ndim not in (2, 3):
             raise policy.errors.pool_dims_range(low=2, high=3, ndim=d.ndim, fn=fn)
@@ -299,11 +308,11 @@ def _adaptive_matrix(n_in: int, n_out: int, dtype) -> np.ndarray:
 
 def _adaptive_avg(input, fn: str, nd: int, output_size):
     if nd > 1:
-        output_size = _adaptive_size_list(input.policy, fn, nd, output_size)
+        output_size = _adaptive_size_list(input, fn, nd, output_size)
         if all(type(s) is int and s == 1 for s in output_size):
             # PyTorch's shortcut, taken before the input is checked
             return ops.mean(input, tuple(range(-nd, 0)), keepdim=True)
-    outs = _adaptive_sizes(input, fn, nd, output_size)
+    outs = _adaptive_sizes(input, fn, nd, output_size, read=nd > 1)
     if nd == 1:     # as 2-d pooling of height 1, as PyTorch runs it
         return ops.squeeze(_adaptive_avg(ops.unsqueeze(input, -2), "adaptive_avg_pool2d", 2, (1, outs[0])), -2)
     ops.refuse_dtype(input, "adaptive_avg_pool2d" if nd == 2 else "adaptive_avg_pool3d_cpu")

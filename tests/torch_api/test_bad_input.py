@@ -60,7 +60,7 @@ _LEFT_GROUPS = {
 LEFT: dict[str, str] = {case: reason for reason, cases in _LEFT_GROUPS.items() for case in cases}
 
 # results compared by dtype and shape only (random or uninitialised values)
-RANDOM = re.compile(r"^(rand\w*|normal\w*|bernoulli\w*|multinomial|dropout|empty\w*|new_empty|exponential_|"
+RANDOM = re.compile(r"^(rand\w*|normal\w*|bernoulli\w*|poisson|multinomial|dropout|empty\w*|new_empty|exponential_|"
                     r"uniform_|random_|initial_seed|get_rng_state)$")
 LEAKS = (AttributeError, KeyError, IndexError, NameError, UnboundLocalError, AssertionError)
 INTERNAL_WORDS = re.compile(r"_data|ndarray|numpy|\bnp\.|_out_cls|_host|<locals>")
