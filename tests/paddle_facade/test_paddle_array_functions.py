@@ -3,23 +3,9 @@ quantile / nanquantile, trapezoid / cumulative_trapezoid, vander and addmm / bad
 paddle 3.3.1 with paddle's argument names: values, dtypes and gradients."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-X = (np.arange(12.0).reshape(3, 4) / 3 - 1.5).astype("float32")
-S = np.linspace(-1.0, 2.0, 8).reshape(2, 4).astype("float32")
-
-
-def _run(paddle, fn):
-    x = paddle.to_tensor(X, stop_gradient=False)
-    s = paddle.to_tensor(S, stop_gradient=False)
-    out = fn(paddle, x, s)
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    live = [o for o in outs if not o.stop_gradient and "float" in str(o.dtype)]
-    if live:
-        sum((o * o).sum() for o in live).backward()
-    return ([(o.numpy(), str(o.dtype).replace("paddle.", "")) for o in outs],
-            [None if t.grad is None else t.grad.numpy() for t in (x, s)])
+from tests.paddle_facade.test_paddle_tensor_ops import X, assert_matches_real_paddle
 
 
 CASES = {
@@ -50,15 +36,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_ops_match_real_paddle(case, fpaddle, real_paddle):
-    (mine, my_grads), (theirs, their_grads) = _run(fpaddle, CASES[case]), _run(real_paddle, CASES[case])
-    assert len(mine) == len(theirs)
-    for (m, md), (t, td) in zip(mine, theirs):
-        assert md == td
-        np.testing.assert_allclose(m, t, rtol=1e-5, atol=1e-6)
-    for m, t in zip(my_grads, their_grads):
-        assert (m is None) == (t is None)
-        if t is not None:
-            np.testing.assert_allclose(m, t, rtol=1e-5, atol=1e-5)
+    assert_matches_real_paddle(CASES[case], fpaddle, real_paddle)
 
 
 @pytest.mark.parametrize("fn", [

@@ -45,9 +45,9 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_ops_match_real_paddle(case, fpaddle, real_paddle):
-    (mine, my_grads), (theirs, their_grads) = _run(fpaddle, CASES[case]), _run(real_paddle, CASES[case])
+def assert_matches_real_paddle(fn, fpaddle, real_paddle) -> None:
+    """`fn(paddle, x, s)`'s outputs (values, dtypes) and the gradients of x and s, on both."""
+    (mine, my_grads), (theirs, their_grads) = _run(fpaddle, fn), _run(real_paddle, fn)
     assert len(mine) == len(theirs)
     for (m, md), (t, td) in zip(mine, theirs):
         assert md == td
@@ -56,6 +56,11 @@ def test_ops_match_real_paddle(case, fpaddle, real_paddle):
         assert (m is None) == (t is None)
         if t is not None:
             np.testing.assert_allclose(m, t, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_ops_match_real_paddle(case, fpaddle, real_paddle):
+    assert_matches_real_paddle(CASES[case], fpaddle, real_paddle)
 
 
 SEARCH = {
