@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import backend, ops
 from ..autograd.policy import TORCH
+from ..ops import tie_order
 from ..ops._args import broadcast_error, normalize_dim
 from ..tensor import Tensor
 
@@ -104,95 +105,6 @@ def invert_permutation(permutation):
     out = xp.empty_like(p)
     out[p] = xp.arange(p.size, dtype=p.dtype)
     return permutation._new(out)
-
-
-# ------------------------------------------------------------------------------------- sorting
-
-def sort_descending(keys: list, depth_limit: int | None = None) -> list:
-    """The indices that order `keys` from largest to smallest exactly as PyTorch's CPU
-    `sort(descending=True)` does, ties included: libstdc++'s std::sort (introsort: median-of-three
-    quicksort, heapsort past `depth_limit` levels, by default 2*log2(n), then an insertion sort)."""
-    a = [(k, i) for i, k in enumerate(keys)]
-    n = len(a)
-
-    def linear_insert(last):
-        val, nxt = a[last], last - 1
-        while val[0] > a[nxt][0]:
-            a[last] = a[nxt]
-            last, nxt = nxt, nxt - 1
-        a[last] = val
-
-    def insertion_sort(first, last):
-        for i in range(first + 1, last):
-            if a[i][0] > a[first][0]:
-                val = a[i]
-                a[first + 1:i + 1] = a[first:i]
-                a[first] = val
-            else:
-                linear_insert(i)
-
-    def adjust_heap(first, hole, length, value):
-        top = child = hole
-        while child < (length - 1) // 2:
-            child = 2 * (child + 1)
-            if a[first + child][0] > a[first + child - 1][0]:
-                child -= 1
-            a[first + hole] = a[first + child]
-            hole = child
-        if length % 2 == 0 and child == (length - 2) // 2:
-            child = 2 * (child + 1)
-            a[first + hole] = a[first + child - 1]
-            hole = child - 1
-        parent = (hole - 1) // 2
-        while hole > top and a[first + parent][0] > value[0]:
-            a[first + hole] = a[first + parent]
-            hole, parent = parent, (parent - 1) // 2
-        a[first + hole] = value
-
-    def heap_sort(first, last):
-        length = last - first
-        for parent in range((length - 2) // 2, -1, -1):
-            adjust_heap(first, parent, length, a[first + parent])
-        while last - first > 1:
-            last -= 1
-            value, a[last] = a[last], a[first]
-            adjust_heap(first, 0, last - first, value)
-
-    def partition(first, last):
-        x, y, z = first + 1, first + (last - first) // 2, last - 1
-        if a[x][0] > a[y][0]:
-            m = y if a[y][0] > a[z][0] else (z if a[x][0] > a[z][0] else x)
-        else:
-            m = x if a[x][0] > a[z][0] else (z if a[y][0] > a[z][0] else y)
-        a[first], a[m] = a[m], a[first]
-        lo, hi, pivot = first + 1, last, a[first][0]
-        while True:
-            while a[lo][0] > pivot:
-                lo += 1
-            hi -= 1
-            while pivot > a[hi][0]:
-                hi -= 1
-            if lo >= hi:
-                return lo
-            a[lo], a[hi] = a[hi], a[lo]
-            lo += 1
-
-    def introsort(first, last, depth):
-        while last - first > 16:
-            if depth == 0:
-                heap_sort(first, last)
-                return
-            depth -= 1
-            cut = partition(first, last)
-            introsort(cut, last, depth)
-            last = cut
-
-    if n:
-        introsort(0, n, 2 * (n.bit_length() - 1) if depth_limit is None else depth_limit)
-        insertion_sort(0, min(n, 16))
-        for i in range(16, n):
-            linear_insert(i)
-    return [i for _, i in a]
 
 
 # ------------------------------------------------------------------------------------- padding
@@ -285,7 +197,7 @@ def pack_padded_sequence(input, lengths, batch_first: bool = False, enforce_sort
     sorted_indices = None
     batch_dim = 0 if batch_first else 1
     if not enforce_sorted:
-        order = np.asarray(sort_descending(lens.tolist()), dtype=np.int64)
+        order = np.asarray(tie_order.sort_row(lens.tolist(), largest=True), dtype=np.int64)
         lens = lens[order]
         sorted_indices = input._new(_on(input._data, order))
         input = ops.index_select(input, batch_dim, sorted_indices)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import backend
 
-__all__ = ["topk_indices", "kthvalue_indices", "topk_row", "kthvalue_row"]
+__all__ = ["topk_indices", "kthvalue_indices", "topk_row", "kthvalue_row", "sort_row"]
 
 
 def _keys(values, largest: bool) -> list:
@@ -128,10 +128,11 @@ class _Std:
                 last = cut
         self.insertion_sort(first, last)
 
-    def sort(self, first: int, last: int) -> None:
+    def sort(self, first: int, last: int, depth: int | None = None) -> None:
+        """std::sort; `depth`: introsort's levels before heapsort (by default 2 * log2(n))."""
         if first == last:
             return
-        self.introsort(first, last, 2 * ((last - first).bit_length() - 1))
+        self.introsort(first, last, 2 * ((last - first).bit_length() - 1) if depth is None else depth)
         if last - first > 16:
             self.insertion_sort(first, first + 16)
             self.insertion_sort(first + 16, last, guarded=False)
@@ -150,6 +151,13 @@ class _Std:
                 cut = self.partition_pivot(first, last)
                 parts.append((cut, last, depth))
                 last = cut
+
+
+def sort_row(values: list, largest: bool, depth: int | None = None) -> list:
+    """The indices PyTorch's CPU sort (libstdc++'s std::sort, not stable) orders one row by."""
+    std = _Std([[key, i] for i, key in enumerate(_keys(values, largest))])
+    std.sort(0, len(values), depth)
+    return [p[1] for p in std.q]
 
 
 def topk_row(values: list, k: int, largest: bool, sorted: bool) -> list:

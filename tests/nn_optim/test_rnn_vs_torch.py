@@ -488,9 +488,9 @@ def test_unsorted_ties_are_ordered_as_torch_orders_them(real_torch):
 
 
 def test_sort_descending_heapsort_fallback_sorts():
-    from flowgrad.nn.rnn_utils import sort_descending
+    from flowgrad.ops.tie_order import sort_row
     keys = np.random.default_rng(6).integers(0, 9, 300).tolist()
-    order = sort_descending(keys, depth_limit=0)
+    order = sort_row(keys, largest=True, depth=0)
     assert sorted(order) == list(range(300))
     assert [keys[i] for i in order] == sorted(keys, reverse=True)
 
